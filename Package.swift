@@ -1,0 +1,129 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Switchyard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "switchyard", targets: ["switchyard"]),
+        .library(name: "CitconPlugin", type: .dynamic, targets: ["CitconPlugin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // Plugin ABI: the C header shared by host and plugins.
+        .target(name: "CSwitchyardPlugin"),
+        // OpenSSL 3 and the Swift wrapper over it.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "SwitchyardCrypto", dependencies: ["COpenSSL"]),
+        // What a plugin author imports.
+        .target(name: "ProviderKit", dependencies: ["CSwitchyardPlugin", "SwitchyardCrypto"]),
+        // The domain: pure logic over ports.
+        .target(
+            name: "SwitchyardCore",
+            dependencies: ["ProviderKit", .product(name: "Logging", package: "swift-log")]
+        ),
+        // libpq and the store over it.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(
+            name: "SwitchyardStore",
+            dependencies: [
+                "CLibPQ", "SwitchyardCore", "SwitchyardCrypto",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // dlopen loader, policy checks, host services.
+        .target(
+            name: "PluginHost",
+            dependencies: [
+                "CSwitchyardPlugin", "ProviderKit", "SwitchyardCore", "SwitchyardCrypto",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The HTTP surface: merchant API, admin API, notification intake.
+        .target(
+            name: "SwitchyardHTTP",
+            dependencies: [
+                "SwitchyardCore", "SwitchyardStore", "PluginHost", "SwitchyardCrypto", "ProviderKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Emulators of the providers' servers; never imports a plugin's wire types.
+        .target(
+            name: "ProviderSandbox",
+            dependencies: [
+                "SwitchyardCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "switchyard",
+            dependencies: [
+                "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost", "ProviderSandbox",
+                "SwitchyardCrypto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Helpers shared by the test targets (throwaway PostgreSQL cluster, paths).
+        .target(
+            name: "SwitchyardTestSupport",
+            dependencies: ["SwitchyardStore", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Provider plugins: each a dynamic library loaded at run time.
+        .target(
+            name: "CitconPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
+            path: "Plugins/Citcon"),
+
+        .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto"]),
+        .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
+        .testTarget(name: "CitconPluginTests", dependencies: ["CitconPlugin", "ProviderKit", "CSwitchyardPlugin"]),
+        .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"]),
+        .testTarget(
+            name: "SwitchyardStoreTests",
+            dependencies: [
+                "SwitchyardStore", "SwitchyardTestSupport", "SwitchyardCore", "SwitchyardCrypto", "ProviderKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PluginHostTests",
+            dependencies: ["PluginHost", "ProviderKit", "SwitchyardTestSupport"]
+        ),
+        .testTarget(
+            name: "ProviderSandboxTests",
+            dependencies: [
+                "ProviderSandbox", "SwitchyardCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardHTTPTests",
+            dependencies: [
+                "SwitchyardHTTP", "SwitchyardStore", "SwitchyardTestSupport", "PluginHost", "ProviderSandbox",
+                "SwitchyardCore", "SwitchyardCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

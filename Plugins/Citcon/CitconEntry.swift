@@ -1,0 +1,3 @@
+import ProviderKit
+@_cdecl("switchyard_plugin_entry")
+public func switchyardPluginEntry() -> UnsafeRawPointer { UnsafeRawPointer(PluginExport.table(for: CitconProvider.self)) }

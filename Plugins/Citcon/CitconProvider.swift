@@ -1,0 +1,150 @@
+import CSwitchyardPlugin
+import Foundation
+import ProviderKit
+
+/// The Citcon UPI provider: pending charges for Citcon's mobile SDK, captures, cancels, refunds,
+/// inquiries, access tokens and signed IPNs.
+///
+/// Every call goes through the host's HTTP service; the plugin keeps no state across calls.
+public struct CitconProvider: Provider {
+    /// The plugin's manifest.
+    public static let manifest = PluginManifest(
+        id: "citcon",
+        version: "1.0.0",
+        provider: "Citcon UPI",
+        abiVersion: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
+        flows: [.authorize, .capture, .void, .refund, .sync, .accessToken, .notification],
+        methods: ["alipay", "wechatpay", "upop", "paypal", "venmo", "card", "cashapp"],
+        countries: [],
+        currencies: [
+            "USD", "CAD", "CNY", "HKD", "EUR", "GBP", "JPY", "AUD", "NZD", "SGD", "KRW", "TWD", "MYR", "THB",
+            "PHP", "MOP",
+        ],
+        honoursIdempotencyKey: true,
+        usesAccessToken: true,
+        credentials: [
+            CredentialField(name: Credential.privateKey, secret: true),
+            CredentialField(name: Credential.ipnSecret, secret: true),
+        ]
+    )
+
+    /// Credential field names.
+    enum Credential {
+        static let privateKey = "private_key"
+        static let ipnSecret = "ipn_secret"
+    }
+
+    let host: any HostServices
+
+    /// Creates the provider over the host's services.
+    public init(host: any HostServices) {
+        self.host = host
+    }
+
+    /// `POST /v1/access-tokens` with the private key as the bearer; `kind` is `server` or `client`.
+    public func accessToken(_ request: AccessTokenRequest, account: AccountContext) async throws -> AccessTokenResult {
+        guard request.kind == "server" || request.kind == "client" else {
+            throw ProviderError(code: "bad_request", message: "token kind must be server or client")
+        }
+        let privateKey = try credential(Credential.privateKey, of: account)
+        let body = try CitconMapping.encode(CitconMapping.accessTokenRequest(kind: request.kind))
+        let exchange = await exchange(
+            .accessToken, method: "POST", path: "/v1/access-tokens", bearer: privateKey, body: body,
+            account: account, as: CitconAccessTokenData.self
+        )
+        switch exchange {
+        case .outcome(let failure):
+            return AccessTokenResult(failure: failure)
+        case .success(let data):
+            return AccessTokenResult(token: CitconMapping.accessToken(from: data, now: host.now()))
+        }
+    }
+
+    /// `POST /v1/charges`: a pending charge for the mobile SDK, then a client token for the app.
+    ///
+    /// Without a server token the result is `authExpired`, so the host fetches one and retries.
+    public func authorize(_ request: AuthorizeRequest, account: AccountContext) async throws -> Outcome {
+        guard let token = account.accessToken else { return .authExpired }
+        let body = try CitconMapping.encode(CitconMapping.chargeRequest(request, account: account))
+        let exchange = await exchange(
+            .authorize, method: "POST", path: "/v1/charges", bearer: token, body: body,
+            account: account, as: CitconChargeData.self
+        )
+        let charge: CitconChargeData
+        switch exchange {
+        case .outcome(let outcome): return outcome
+        case .success(let data): charge = data
+        }
+        guard CitconMapping.outcomeKind(forStatus: charge.status ?? "initiated") == .pending else {
+            return CitconMapping.chargeOutcome(charge, clientToken: nil, environment: account.environment)
+        }
+        // The charge exists from here on: a missing client token must not lose it.
+        let client = try? await accessToken(AccessTokenRequest(kind: "client"), account: account)
+        if client?.token == nil {
+            host.log(.warning, "citcon client token unavailable", metadata: metadata(account, call: .authorize))
+        }
+        return CitconMapping.chargeOutcome(charge, clientToken: client?.token, environment: account.environment)
+    }
+
+    /// `GET /v1/transactions/{id}` by Citcon's id, or by our reference when the id is not known.
+    public func sync(_ request: SyncRequest, account: AccountContext) async throws -> Outcome {
+        guard let token = account.accessToken else { return .authExpired }
+        let id = request.payment.providerPaymentId ?? request.payment.attemptId
+        let exchange = await exchange(
+            .sync, method: "GET", path: "/v1/transactions/" + CitconMapping.pathSegment(id), bearer: token,
+            body: nil, account: account, as: CitconTransactionData.self
+        )
+        switch exchange {
+        case .outcome(let outcome): return outcome
+        case .success(let transaction): return CitconMapping.transactionOutcome(transaction)
+        }
+    }
+
+    // MARK: Plumbing
+
+    /// Sends one Citcon request through the host and classifies the answer.
+    func exchange<Payload: Decodable & Sendable>(
+        _ call: CitconCall, method: String, path: String, bearer: String, body: Data?,
+        account: AccountContext, as type: Payload.Type
+    ) async -> CitconExchange<Payload> {
+        let request = OutboundRequest(
+            method: method,
+            url: CitconMapping.url(base: account.baseURL, path: path),
+            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Authorization", "Bearer " + bearer)],
+            body: body,
+            timeoutMs: nil,
+            redactHeaders: ["Authorization"]
+        )
+        let result = await host.send(request)
+        let exchange = CitconMapping.classify(result, call: call, as: type, secrets: secrets(of: account, bearer))
+        var fields = metadata(account, call: call)
+        fields["http.status"] = result.status.map(String.init) ?? result.kind.rawValue
+        switch exchange {
+        case .success:
+            host.log(.debug, "citcon call done", metadata: fields)
+        case .outcome(let outcome):
+            fields["outcome.kind"] = outcome.kind.rawValue
+            fields["outcome.code"] = outcome.code ?? ""
+            host.log(outcome.kind == .declined ? .info : .warning, "citcon call not completed", metadata: fields)
+        }
+        return exchange
+    }
+
+    /// A required credential, or a `misconfigured` error naming (only) the field.
+    func credential(_ name: String, of account: AccountContext) throws -> String {
+        guard let value = account.credentials[name], !value.isEmpty else {
+            throw ProviderError.misconfigured("credential \(name) is missing")
+        }
+        return value
+    }
+
+    /// Everything secret this call could leak: credentials and tokens.
+    func secrets(of account: AccountContext, _ extra: String...) -> [String] {
+        Array(account.credentials.values) + [account.accessToken].compactMap { $0 } + extra
+    }
+
+    /// Log metadata common to every call.
+    func metadata(_ account: AccountContext, call: CitconCall) -> [String: String] {
+        ["provider.account": account.accountId, "citcon.call": call.rawValue]
+    }
+}

@@ -1,0 +1,110 @@
+import CSwitchyardPlugin
+import Foundation
+import ProviderKit
+
+/// The host side of the host services: a C `sy_host_services` table backed by a Swift ``HostServices``.
+///
+/// One bridge per plugin instance. The table and the bridge live at least as long as the instance
+/// (the owning ``PluginInstanceHandle`` destroys the instance first).
+final class HostServicesBridge: @unchecked Sendable {
+    let services: any HostServices
+    let pluginID: String
+    /// The table handed to the plugin's `create`.
+    let table: UnsafeMutablePointer<sy_host_services>
+
+    init(services: any HostServices, pluginID: String) {
+        self.services = services
+        self.pluginID = pluginID
+        table = .allocate(capacity: 1)
+        table.initialize(
+            to: sy_host_services(
+                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
+                struct_size: UInt32(MemoryLayout<sy_host_services>.size),
+                host_context: nil,
+                http_send: bridgeHTTPSend,
+                log: bridgeLog,
+                now_ms: bridgeNow
+            )
+        )
+        table.pointee.host_context = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        table.deinitialize(count: 1)
+        table.deallocate()
+    }
+
+    /// Serves one `http_send`: decodes the request, sends it, completes with the result's JSON.
+    func send(_ requestJSON: Data, completion: HostCompletion) {
+        let services = self.services
+        let pluginID = self.pluginID
+        Task {
+            let result: OutboundResult
+            if let request = try? PluginJSON.decoder().decode(OutboundRequest.self, from: requestJSON) {
+                result = await PluginTaskContext.$pluginID.withValue(pluginID) {
+                    await services.send(request)
+                }
+            } else {
+                result = OutboundResult(kind: .notSent, reason: "the plugin's request does not decode")
+            }
+            let json =
+                (try? PluginJSON.encoder().encode(result))
+                ?? Data(#"{"headers":[],"kind":"noResponse","reason":"result could not be encoded"}"#.utf8)
+            completion.complete(json)
+        }
+    }
+
+    /// Serves one `log`: adds the plugin id and forwards to the host's logger.
+    func log(level: Int32, message: String, metadataJSON: String?) {
+        var metadata: [String: String] = [:]
+        if let metadataJSON, let decoded = try? JSONDecoder().decode([String: String].self, from: Data(metadataJSON.utf8)) {
+            metadata = decoded
+        }
+        metadata["plugin.id"] = pluginID
+        services.log(PluginLogLevel(rawValue: level) ?? .info, message, metadata: metadata)
+    }
+
+    func nowMilliseconds() -> Int64 {
+        Int64((services.now().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
+
+/// A C completion with its context, called exactly once with a NUL-terminated buffer.
+struct HostCompletion: @unchecked Sendable {
+    let function: sy_completion_fn
+    let context: UnsafeMutableRawPointer?
+
+    func complete(_ json: Data) {
+        var bytes = json
+        bytes.append(0)
+        bytes.withUnsafeBytes { raw in
+            function(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), json.count)
+        }
+    }
+}
+
+private let bridgeHTTPSend:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int, sy_completion_fn?, UnsafeMutableRawPointer?)
+        -> Void = { hostContext, json, length, completion, completionContext in
+            guard let completion else { return }
+            let sink = HostCompletion(function: completion, context: completionContext)
+            guard let hostContext, let json else {
+                let result = OutboundResult(kind: .notSent, reason: "malformed http_send call")
+                sink.complete((try? PluginJSON.encoder().encode(result)) ?? Data())
+                return
+            }
+            let bridge = Unmanaged<HostServicesBridge>.fromOpaque(hostContext).takeUnretainedValue()
+            bridge.send(Data(bytes: json, count: length), completion: sink)
+        }
+
+private let bridgeLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void = {
+    hostContext, level, message, metadata in
+    guard let hostContext, let message else { return }
+    let bridge = Unmanaged<HostServicesBridge>.fromOpaque(hostContext).takeUnretainedValue()
+    bridge.log(level: level, message: String(cString: message), metadataJSON: metadata.map { String(cString: $0) })
+}
+
+private let bridgeNow: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { hostContext in
+    guard let hostContext else { return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    return Unmanaged<HostServicesBridge>.fromOpaque(hostContext).takeUnretainedValue().nowMilliseconds()
+}

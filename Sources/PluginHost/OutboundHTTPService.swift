@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ProviderKit
+
+/// The host's outbound HTTP, clock and logging for plugins.
+///
+/// One shared `HTTPClient` sends every plugin request, with a deadline (the request's `timeoutMs`, or
+/// the default). Failures are classified for the orchestrator: `notSent` only when the request
+/// certainly never left the host, otherwise `noResponse`. Each exchange is logged at debug with
+/// method, host, path, status and duration; header values that may be secret and bodies never are.
+public final class OutboundHTTPService: HostServices, Sendable {
+    private let client: HTTPClient
+    private let defaultTimeout: Duration
+    private let maximumResponseBytes: Int
+    private let logger: Logger
+    private let clock: @Sendable () -> Date
+
+    /// Creates the service and its HTTP client; call ``shutdown()`` when done.
+    ///
+    /// - Parameters:
+    ///   - defaultTimeout: Total time for an exchange whose request has no `timeoutMs`.
+    ///   - connectTimeout: Time allowed to establish a connection (TCP and TLS).
+    ///   - maximumResponseBytes: Larger response bodies are dropped and reported as `noResponse`.
+    ///   - logger: Where exchanges and plugin log lines go.
+    ///   - clock: The host's clock, given to plugins.
+    public init(
+        defaultTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
+        maximumResponseBytes: Int = 8 << 20, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: Self.timeAmount(connectTimeout), read: nil)
+        configuration.redirectConfiguration = .disallow
+        // Fail waiting requests as soon as a connection attempt fails, instead of retrying until the deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.defaultTimeout = defaultTimeout
+        self.maximumResponseBytes = maximumResponseBytes
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Shuts the HTTP client down. Requests sent afterwards are `notSent`.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func send(_ request: OutboundRequest) async -> OutboundResult {
+        let started = ContinuousClock.now
+        let result = await exchange(request)
+        logExchange(request, result: result, duration: ContinuousClock.now - started)
+        return result
+    }
+
+    public func log(_ level: PluginLogLevel, _ message: String, metadata: [String: String]) {
+        logger.log(
+            level: Self.loggerLevel(level), "\(message)",
+            metadata: SensitiveNames.redact(metadata).mapValues { Logger.MetadataValue.string($0) }
+        )
+    }
+
+    public func now() -> Date {
+        clock()
+    }
+
+    private func exchange(_ request: OutboundRequest) async -> OutboundResult {
+        let method = request.method.uppercased()
+        guard (1...20).contains(method.utf8.count), method.utf8.allSatisfy({ (65...90).contains($0) }) else {
+            return OutboundResult(kind: .notSent, reason: "invalid method")
+        }
+        let prepared: HTTPClient.Request
+        do {
+            prepared = try HTTPClient.Request(
+                url: request.url, method: HTTPMethod(rawValue: method),
+                headers: HTTPHeaders(request.headers.map { ($0.name, $0.value) }), body: request.body.map { .bytes($0) }
+            )
+        } catch {
+            return OutboundResult(kind: .notSent, reason: "invalid URL")
+        }
+        let timeout = request.timeoutMs.map { Duration.milliseconds(max(1, $0)) } ?? defaultTimeout
+        let delegate = ExchangeDelegate(maximumBytes: maximumResponseBytes)
+        let task = client.execute(request: prepared, delegate: delegate, deadline: .now() + Self.timeAmount(timeout))
+        do {
+            let response = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            return OutboundResult(kind: .response, status: response.status, headers: response.headers, body: response.body)
+        } catch {
+            return ExchangeFailure.classify(error, requestHeadSent: delegate.requestHeadSent)
+        }
+    }
+
+    private func logExchange(_ request: OutboundRequest, result: OutboundResult, duration: Duration) {
+        let url = URLComponents(string: request.url)
+        var metadata: Logger.Metadata = [
+            "http.method": "\(request.method.uppercased())",
+            "http.host": "\(url?.host ?? "?")",
+            "http.path": "\(url?.percentEncodedPath ?? "?")",
+            "http.outcome": "\(result.kind.rawValue)",
+            "http.duration_ms": "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)",
+        ]
+        if let status = result.status {
+            metadata["http.status"] = "\(status)"
+        }
+        if let reason = result.reason {
+            metadata["http.reason"] = "\(reason)"
+        }
+        if let pluginID = PluginTaskContext.pluginID {
+            metadata["plugin.id"] = "\(pluginID)"
+        }
+        logger.debug("provider exchange", metadata: metadata)
+        if logger.logLevel <= .trace {
+            let headers = request.headers.map { (name: $0.name, value: $0.value) }
+            logger.trace(
+                "provider exchange headers",
+                metadata: ["http.request.headers": "\(SensitiveNames.loggable(headers, extra: request.redactHeaders))"]
+            )
+        }
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let components = duration.components
+        return .nanoseconds(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
+    }
+
+    private static func loggerLevel(_ level: PluginLogLevel) -> Logger.Level {
+        switch level {
+        case .trace: .trace
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+}

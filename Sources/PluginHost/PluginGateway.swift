@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import ProviderKit
+import SwitchyardCore
+
+/// The core's `ProviderGateway` over loaded plugins: builds each call's account context, supplies access
+/// tokens, retries once after `authExpired`, and turns plugin failures into outcome classes.
+public struct PluginGateway: ProviderGateway {
+    let registry: PluginRegistry
+    let tokens: AccessTokenCache
+    /// Base URL under which Switchyard receives notifications (`<base>/notifications/<account id>`).
+    let publicBaseURL: String
+    let logger: Logger
+
+    public init(registry: PluginRegistry, tokens: AccessTokenCache, publicBaseURL: String, logger: Logger) {
+        self.registry = registry
+        self.tokens = tokens
+        self.publicBaseURL = publicBaseURL
+        self.logger = logger
+    }
+
+    public func manifest(pluginId: String) async -> PluginManifest? {
+        await registry.plugin(id: pluginId)?.manifest
+    }
+
+    public func authorize(_ request: AuthorizeRequest, account: ProviderAccount) async -> Outcome {
+        await call(.authorize, request, account: account)
+    }
+
+    public func capture(_ request: CaptureRequest, account: ProviderAccount) async -> Outcome {
+        await call(.capture, request, account: account)
+    }
+
+    public func void(_ request: VoidRequest, account: ProviderAccount) async -> Outcome {
+        await call(.void, request, account: account)
+    }
+
+    public func refund(_ request: RefundRequest, account: ProviderAccount) async -> Outcome {
+        await call(.refund, request, account: account)
+    }
+
+    public func sync(_ request: SyncRequest, account: ProviderAccount) async -> Outcome {
+        await call(.sync, request, account: account)
+    }
+
+    public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
+        -> NotificationResult
+    {
+        guard let plugin = await registry.plugin(id: account.pluginId) else {
+            throw CoreError.unavailable("plugin_unavailable", "the plugin for this account is not loaded")
+        }
+        do {
+            return try await plugin.call(
+                .notification, account: context(account, token: nil), request: request, as: NotificationResult.self)
+        } catch {
+            logger.error(
+                "notification plugin call failed",
+                metadata: ["provider.account": "\(account.id)", "error": "\(Self.describe(error))"])
+            throw CoreError.unavailable("plugin_error", "the plugin could not process the notification")
+        }
+    }
+
+    /// The notification URL of an account.
+    public func notificationURL(accountId: UUID) -> String {
+        "\(publicBaseURL)/notifications/\(accountId.uuidString.lowercased())"
+    }
+
+    private func context(_ account: ProviderAccount, token: String?) -> AccountContext {
+        AccountContext(
+            accountId: account.id.uuidString.lowercased(), environment: account.environment, baseURL: account.baseURL,
+            credentials: account.credentials, accessToken: token, notificationURL: notificationURL(accountId: account.id),
+            options: account.options)
+    }
+
+    /// Calls a money-moving or inquiry flow, with the access-token dance when the plugin needs one.
+    private func call<Request: Codable & Sendable>(_ flow: Flow, _ request: Request, account: ProviderAccount) async
+        -> Outcome
+    {
+        guard let plugin = await registry.plugin(id: account.pluginId) else {
+            return .notSent("plugin \(account.pluginId) is not loaded")
+        }
+        guard plugin.manifest.flows.contains(flow) else {
+            return Outcome(kind: .notSent, code: "not_supported", message: "\(flow.rawValue) is not supported by \(account.pluginId)")
+        }
+        var token: String?
+        if plugin.manifest.usesAccessToken {
+            switch await accessToken(plugin: plugin, account: account) {
+            case .success(let value): token = value
+            case .failure(let outcome): return outcome
+            }
+        }
+        var outcome = await invoke(plugin, flow, request, account: account, token: token)
+        if outcome.kind == .authExpired && plugin.manifest.usesAccessToken {
+            logger.notice("access token rejected; refreshing once", metadata: ["provider.account": "\(account.id)"])
+            await tokens.invalidate(account: account.id, kind: "server")
+            switch await accessToken(plugin: plugin, account: account) {
+            case .success(let value): outcome = await invoke(plugin, flow, request, account: account, token: value)
+            case .failure(let failure): return failure
+            }
+        }
+        return outcome
+    }
+
+    private func invoke<Request: Codable & Sendable>(
+        _ plugin: LoadedPlugin, _ flow: Flow, _ request: Request, account: ProviderAccount, token: String?
+    ) async -> Outcome {
+        do {
+            return try await plugin.call(flow, account: context(account, token: token), request: request, as: Outcome.self)
+        } catch let error as PluginCallError where ["not_supported", "misconfigured", "bad_request"].contains(error.code) {
+            // The plugin refused before building a request: nothing reached the provider.
+            return Outcome(kind: .notSent, code: error.code, message: error.message)
+        } catch {
+            logger.error(
+                "plugin call failed",
+                metadata: ["provider.account": "\(account.id)", "flow": "\(flow.rawValue)", "error": "\(Self.describe(error))"])
+            return .unknown("the plugin failed during the call")
+        }
+    }
+
+    private enum TokenOutcome {
+        case success(String)
+        case failure(Outcome)
+    }
+
+    private func accessToken(plugin: LoadedPlugin, account: ProviderAccount) async -> TokenOutcome {
+        let context = context(account, token: nil)
+        let result = await tokens.token(account: account.id, kind: "server") {
+            do {
+                return try await plugin.call(
+                    .accessToken, account: context, request: AccessTokenRequest(kind: "server"),
+                    as: AccessTokenResult.self)
+            } catch {
+                return AccessTokenResult(failure: .notSent("the access token could not be obtained"))
+            }
+        }
+        if let token = result.token { return .success(token.token) }
+        var failure = result.failure ?? .notSent("no access token")
+        // A token request moves no money: whatever went wrong, the payment call was not sent.
+        if failure.kind != .notSent {
+            failure = Outcome(kind: .notSent, code: failure.code ?? "access_token_failed", message: failure.message)
+        }
+        return .failure(failure)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PluginCallError { return error.code }
+        return String(describing: type(of: error))
+    }
+}

@@ -1,0 +1,89 @@
+import CSwitchyardPlugin
+import Foundation
+import ProviderKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The raw steps of opening a plugin image and reading its table.
+enum PluginImage {
+    /// Opens `path` and returns its entry table once its ABI version and size are acceptable.
+    static func open(_ path: String) throws(PluginRefusal) -> UnsafePointer<sy_plugin_table> {
+        guard let image = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let detail = dlerror().map { String(cString: $0) } ?? "unknown error"
+            throw PluginRefusal(.garbageFile, "not a loadable shared object (\(shortened(detail, without: path)))")
+        }
+        // Never dlclose: unloading a Swift image breaks the runtime's conformance caches.
+        guard let symbol = dlsym(image, SWITCHYARD_PLUGIN_ENTRY_SYMBOL) else {
+            throw PluginRefusal(.garbageFile, "no \(SWITCHYARD_PLUGIN_ENTRY_SYMBOL) symbol")
+        }
+        let entry = unsafeBitCast(symbol, to: sy_plugin_entry_fn.self)
+        guard let table = entry() else {
+            throw PluginRefusal(.garbageFile, "\(SWITCHYARD_PLUGIN_ENTRY_SYMBOL) returned no table")
+        }
+        // Read the version alone first: a table of another ABI may have another layout.
+        let raw = UnsafeRawPointer(table)
+        let version = raw.load(as: UInt32.self)
+        let expected = UInt32(SWITCHYARD_PLUGIN_ABI_VERSION)
+        guard version == expected else {
+            throw PluginRefusal(.abiMismatch, "plugin ABI version \(version), host ABI version \(expected)")
+        }
+        let size = raw.load(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
+        guard Int(size) >= MemoryLayout<sy_plugin_table>.size else {
+            throw PluginRefusal(
+                .abiMismatch, "plugin table is \(size) bytes, ABI \(expected) needs \(MemoryLayout<sy_plugin_table>.size)"
+            )
+        }
+        let entries = table.pointee
+        guard entries.create != nil, entries.destroy != nil, entries.invoke != nil else {
+            throw PluginRefusal(.abiMismatch, "plugin table lacks create, destroy or invoke")
+        }
+        return table
+    }
+
+    /// The largest manifest read.
+    static let maximumManifestBytes = 1 << 20
+
+    /// Decodes and validates the table's manifest.
+    static func manifest(of table: UnsafePointer<sy_plugin_table>) throws(PluginRefusal) -> PluginManifest {
+        guard let text = table.pointee.manifest_json else {
+            throw PluginRefusal(.badManifest, "the table has no manifest")
+        }
+        let length = strnlen(text, maximumManifestBytes + 1)
+        guard length <= maximumManifestBytes else {
+            throw PluginRefusal(.badManifest, "the manifest is larger than \(maximumManifestBytes) bytes")
+        }
+        let manifest: PluginManifest
+        do {
+            manifest = try PluginJSON.decoder().decode(PluginManifest.self, from: Data(bytes: text, count: length))
+        } catch {
+            throw PluginRefusal(.badManifest, "the manifest does not decode")
+        }
+        guard isValidID(manifest.id) else {
+            throw PluginRefusal(.badManifest, "the manifest's id is empty or has characters outside a-z 0-9 . _ -")
+        }
+        let expected = UInt32(SWITCHYARD_PLUGIN_ABI_VERSION)
+        guard manifest.abiVersion == expected else {
+            throw PluginRefusal(.abiMismatch, "manifest ABI version \(manifest.abiVersion), host ABI version \(expected)")
+        }
+        return manifest
+    }
+
+    /// Plugin ids are short lowercase identifiers: they name plugins in accounts, logs and URLs.
+    static func isValidID(_ id: String) -> Bool {
+        guard (1...64).contains(id.utf8.count) else { return false }
+        return id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// `dlerror` text without the private copy's path, trimmed to a sensible length.
+    private static func shortened(_ detail: String, without path: String) -> String {
+        let text = detail.replacingOccurrences(of: path + ": ", with: "").replacingOccurrences(of: path, with: "")
+        return String(text.prefix(200))
+    }
+}

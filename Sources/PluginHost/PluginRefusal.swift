@@ -1,0 +1,33 @@
+import Foundation
+
+/// Why a plugin file was not loaded. The code is stable and machine-readable; the reason is for people.
+public struct PluginRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Stable refusal codes.
+    public enum Code: String, Codable, Sendable, CaseIterable {
+        /// Not a loadable shared object, or it does not export a usable entry table.
+        case garbageFile = "garbage_file"
+        /// Built against another ABI version, or its table is smaller than this ABI's.
+        case abiMismatch = "abi_mismatch"
+        /// The manifest is missing or does not decode.
+        case badManifest = "bad_manifest"
+        /// The policy does not allow the plugin's id.
+        case notAllowed = "not_allowed"
+        /// The policy does not list the file's SHA-256 (for its id, or at all in pinned mode).
+        case digestMismatch = "digest_mismatch"
+        /// Another file already provides a plugin with the same id.
+        case duplicateID = "duplicate_id"
+        /// The plugin's `create` returned no instance.
+        case createFailed = "create_failed"
+    }
+
+    public var code: Code
+    /// A short explanation, without secrets.
+    public var reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code.rawValue): \(reason)" }
+}

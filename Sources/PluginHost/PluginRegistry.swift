@@ -1,0 +1,190 @@
+import Foundation
+import Logging
+import ProviderKit
+
+/// The plugins served by this process, loaded from one directory and checked against the policy.
+///
+/// ``reload()`` scans `*.so` files: an unchanged file is skipped; a new or changed file is loaded and,
+/// if accepted, replaces the plugin previously loaded from that file (the old image stays mapped,
+/// idle); a refused file is listed with its reason while any earlier build of it keeps serving; a
+/// file that disappeared is unloaded. Two files may not provide the same id (`duplicate_id`).
+public actor PluginRegistry {
+    /// What the registry knows about one file of the directory.
+    struct FileRecord {
+        /// `nil` when the file must be examined again whatever its fingerprint.
+        var fingerprint: FileFingerprint?
+        var sha256: String?
+        /// The plugin this file provides, if one is served.
+        var plugin: LoadedPlugin?
+        var refusal: PluginsSnapshot.Refused?
+    }
+
+    /// The directory scanned for plugin files.
+    public nonisolated let directory: String
+    private var policy: PluginPolicy
+    private let hostServices: any HostServices
+    private let logger: Logger
+    private let shadowDirectory: String?
+    private var loader: PluginLoader?
+    var files: [String: FileRecord] = [:]
+    private var byID: [String: LoadedPlugin] = [:]
+    /// Set when something other than the directory changed (the policy) and the watcher must reload.
+    var rescanNeeded = false
+
+    /// Creates an empty registry; call ``reload()`` or ``watch(every:)`` to load plugins.
+    ///
+    /// - Parameters:
+    ///   - directory: Where the plugin files are.
+    ///   - policy: Which plugins may load.
+    ///   - hostServices: The services every plugin instance gets; its clock stamps loads and refusals.
+    ///   - logger: Where load, refusal and removal lines go.
+    ///   - shadowDirectory: Where opened copies are kept; `nil` makes a private temporary directory.
+    public init(
+        directory: String, policy: PluginPolicy, hostServices: any HostServices, logger: Logger,
+        shadowDirectory: String? = nil
+    ) {
+        self.directory = directory
+        self.policy = policy
+        self.hostServices = hostServices
+        self.logger = logger
+        self.shadowDirectory = shadowDirectory
+    }
+
+    /// The plugin serving `id`, if any.
+    public func plugin(id: String) -> LoadedPlugin? {
+        byID[id]
+    }
+
+    /// The served plugins and the refused files.
+    public func snapshot() -> PluginsSnapshot {
+        PluginsSnapshot(
+            loaded: byID.values.map(PluginsSnapshot.Loaded.init).sorted { $0.id < $1.id },
+            refused: files.values.compactMap(\.refusal).sorted { $0.file < $1.file }
+        )
+    }
+
+    /// Replaces the policy. Served plugins it no longer allows stop being served at once; refused
+    /// files are examined again by the next reload (which the watcher starts on its next tick).
+    public func updatePolicy(_ newPolicy: PluginPolicy) {
+        policy = newPolicy
+        for (path, record) in files {
+            var updated = record
+            if let plugin = record.plugin {
+                let decision = newPolicy.evaluate(id: plugin.id, sha256: plugin.sha256)
+                if decision != .allowed {
+                    let refusal = decision == .idNotAllowed
+                        ? PluginRefusal(.notAllowed, "plugin id \(plugin.id) is no longer allowed by the policy")
+                        : PluginRefusal(.digestMismatch, "the file's SHA-256 is no longer listed for plugin \(plugin.id)")
+                    unserve(plugin, from: path)
+                    updated.plugin = nil
+                    updated.refusal = refusalRecord(path, refusal)
+                    logger.warning(
+                        "plugin unloaded by policy",
+                        metadata: ["plugin.id": "\(plugin.id)", "plugin.refusal.code": "\(refusal.code.rawValue)"]
+                    )
+                }
+            }
+            if updated.refusal != nil {
+                updated.fingerprint = nil
+            }
+            files[path] = updated
+        }
+        rescanNeeded = true
+    }
+
+    /// Scans the directory once and applies what changed.
+    @discardableResult
+    public func reload() async -> ReloadReport {
+        rescanNeeded = false
+        var report = ReloadReport()
+        let present = FileFingerprint.scan(directory)
+        for path in files.keys.sorted() where present[path] == nil {
+            if let plugin = files[path]?.plugin, unserve(plugin, from: path) {
+                report.removed.append(plugin.id)
+                logger.info("plugin unloaded", metadata: ["plugin.id": "\(plugin.id)", "plugin.file": "\(path)"])
+            }
+            files[path] = nil
+        }
+        for path in present.keys.sorted() {
+            examine(path, fingerprint: present[path]!, into: &report)
+        }
+        return report
+    }
+
+    /// Loads `path` unless it is unchanged, and records the outcome.
+    private func examine(_ path: String, fingerprint: FileFingerprint, into report: inout ReloadReport) {
+        var record = files[path] ?? FileRecord()
+        if record.fingerprint == fingerprint {
+            report.unchanged.append(path)
+            return
+        }
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            record.fingerprint = fingerprint
+            record.refusal = refusalRecord(path, PluginRefusal(.garbageFile, "the file cannot be read"))
+            report.refused.append(record.refusal!)
+            files[path] = record
+            return
+        }
+        let digest = FileDigest.sha256Hex(contents)
+        let wasRetry = record.fingerprint == nil && record.sha256 != nil
+        record.fingerprint = fingerprint
+        if record.sha256 == digest && !wasRetry {
+            files[path] = record
+            report.unchanged.append(path)
+            return
+        }
+        record.sha256 = digest
+        do throws(PluginRefusal) {
+            let plugin = try currentLoader().load(
+                file: path, contents: contents, sha256: digest, policy: policy, hostServices: hostServices,
+                now: hostServices.now(), veto: { manifest in duplicate(manifest.id, path: path) }
+            )
+            if let old = record.plugin, old.id != plugin.id, unserve(old, from: path) {
+                report.removed.append(old.id)
+            }
+            byID[plugin.id] = plugin
+            record.plugin = plugin
+            record.refusal = nil
+            report.loaded.append(PluginsSnapshot.Loaded(plugin))
+        } catch {
+            record.refusal = refusalRecord(path, error)
+            report.refused.append(record.refusal!)
+        }
+        files[path] = record
+    }
+
+    /// Stops serving `plugin` if `path` provides it; returns whether it was served. A file refused as
+    /// a duplicate of it gets examined again.
+    @discardableResult
+    private func unserve(_ plugin: LoadedPlugin, from path: String) -> Bool {
+        guard byID[plugin.id]?.filePath == path else { return false }
+        byID[plugin.id] = nil
+        for (other, record) in files where record.refusal?.code == PluginRefusal.Code.duplicateID.rawValue {
+            files[other]?.fingerprint = nil
+        }
+        return true
+    }
+
+    private func currentLoader() throws(PluginRefusal) -> PluginLoader {
+        if let loader { return loader }
+        do {
+            let made = try PluginLoader(shadowDirectory: shadowDirectory, logger: logger)
+            loader = made
+            return made
+        } catch {
+            logger.error("plugin shadow directory unavailable", metadata: ["plugin.directory": "\(directory)"])
+            throw PluginRefusal(.garbageFile, "the private directory for loading plugins cannot be created")
+        }
+    }
+
+    /// A refusal if another file already provides `id`.
+    private func duplicate(_ id: String, path: String) -> PluginRefusal? {
+        guard let holder = byID[id], holder.filePath != path else { return nil }
+        let holderName = URL(fileURLWithPath: holder.filePath).lastPathComponent
+        return PluginRefusal(.duplicateID, "plugin id \(id) is already provided by \(holderName)")
+    }
+
+    private func refusalRecord(_ path: String, _ refusal: PluginRefusal) -> PluginsSnapshot.Refused {
+        PluginsSnapshot.Refused(file: path, code: refusal.code.rawValue, reason: refusal.reason, at: hostServices.now())
+    }
+}

@@ -1,0 +1,5 @@
+/// Values the host binds while it serves a plugin's request for a host service.
+public enum PluginTaskContext {
+    /// The id of the plugin on whose behalf the current host service runs (for logs).
+    @TaskLocal public static var pluginID: String?
+}

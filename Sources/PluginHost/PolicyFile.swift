@@ -1,0 +1,27 @@
+import Foundation
+
+/// The whole `policy.json`, decoded leniently: only the sections this module owns are read, and
+/// unknown keys are ignored (the other sections belong to other modules).
+public struct PolicyFile: Codable, Sendable, Equatable {
+    /// Which plugins may load. ``PluginPolicy/denyAll`` when the section is missing.
+    public var plugins: PluginPolicy
+
+    public init(plugins: PluginPolicy) {
+        self.plugins = plugins
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        plugins = try container.decodeIfPresent(PluginPolicy.self, forKey: .plugins) ?? .denyAll
+    }
+
+    /// Decodes a policy from JSON bytes.
+    public static func decode(_ data: Data) throws -> PolicyFile {
+        try JSONDecoder().decode(PolicyFile.self, from: data)
+    }
+
+    /// Reads and decodes the policy file at `path`.
+    public static func load(path: String) throws -> PolicyFile {
+        try decode(Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}

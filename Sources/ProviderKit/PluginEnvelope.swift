@@ -1,0 +1,63 @@
+import Foundation
+
+/// The JSON sent with `invoke`: the account and the flow's request.
+public struct PluginInvocation<Request: Codable & Sendable>: Codable, Sendable {
+    public var account: AccountContext
+    public var request: Request
+
+    public init(account: AccountContext, request: Request) {
+        self.account = account
+        self.request = request
+    }
+}
+
+/// The JSON a plugin completes an `invoke` with: a result, or an error of ours.
+public struct PluginReply<Result: Codable & Sendable>: Codable, Sendable {
+    public var result: Result?
+    public var error: ProviderErrorBody?
+
+    public init(result: Result) {
+        self.result = result
+        self.error = nil
+    }
+
+    public init(error: ProviderErrorBody) {
+        self.result = nil
+        self.error = error
+    }
+}
+
+/// A ``ProviderError`` as it crosses the ABI.
+public struct ProviderErrorBody: Codable, Sendable, Equatable {
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// JSON coding shared by both sides of the ABI: ISO-8601 dates with fractional seconds, base64 data.
+public enum PluginJSON {
+    /// An encoder for ABI payloads.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.timeIntervalSince1970)
+        }
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    /// A decoder for ABI payloads.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            return Date(timeIntervalSince1970: try container.decode(Double.self))
+        }
+        return decoder
+    }
+}

@@ -1,0 +1,78 @@
+import CSwitchyardPlugin
+import Foundation
+
+/// The plugin side of the host services: a Swift ``HostServices`` over the C `sy_host_services` table
+/// the host passed to `create`.
+struct CHostServices: HostServices, @unchecked Sendable {
+    /// A copy of the host's table (only the v1 entries are read).
+    private let table: sy_host_services
+
+    /// Wraps `host`, or returns `nil` when its version or size does not match this plugin's ABI.
+    init?(_ host: UnsafePointer<sy_host_services>) {
+        let raw = UnsafeRawPointer(host)
+        let version = raw.load(as: UInt32.self)
+        let size = raw.load(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
+        guard version == UInt32(SWITCHYARD_PLUGIN_ABI_VERSION), Int(size) >= MemoryLayout<sy_host_services>.size else {
+            return nil
+        }
+        table = host.pointee
+    }
+
+    func send(_ request: OutboundRequest) async -> OutboundResult {
+        guard let httpSend = table.http_send else {
+            return OutboundResult(kind: .notSent, reason: "the host offers no HTTP service")
+        }
+        guard let json = try? PluginJSON.encoder().encode(request) else {
+            return OutboundResult(kind: .notSent, reason: "the request could not be encoded")
+        }
+        let context = table.host_context
+        let reply: Data = await withCheckedContinuation { continuation in
+            let box = Unmanaged.passRetained(DataContinuationBox(continuation)).toOpaque()
+            var bytes = json
+            bytes.append(0)
+            bytes.withUnsafeBytes { raw in
+                httpSend(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), json.count, hostReplied, box)
+            }
+        }
+        guard let result = try? PluginJSON.decoder().decode(OutboundResult.self, from: reply) else {
+            // The host may have sent the request: the safe reading of an unreadable answer is "no response".
+            return OutboundResult(kind: .noResponse, reason: "the host's answer could not be decoded")
+        }
+        return result
+    }
+
+    func log(_ level: PluginLogLevel, _ message: String, metadata: [String: String]) {
+        guard let log = table.log else { return }
+        let context = table.host_context
+        let metadataJSON = metadata.isEmpty ? nil : (try? JSONEncoder().encode(metadata)).map { String(decoding: $0, as: UTF8.self) }
+        message.withCString { messagePointer in
+            if let metadataJSON {
+                metadataJSON.withCString { log(context, level.rawValue, messagePointer, $0) }
+            } else {
+                log(context, level.rawValue, messagePointer, nil)
+            }
+        }
+    }
+
+    func now() -> Date {
+        guard let nowMs = table.now_ms else { return Date() }
+        return Date(timeIntervalSince1970: Double(nowMs(table.host_context)) / 1000)
+    }
+}
+
+/// Holds a continuation across the C boundary; released by the completion.
+private final class DataContinuationBox {
+    let continuation: CheckedContinuation<Data, Never>
+
+    init(_ continuation: CheckedContinuation<Data, Never>) {
+        self.continuation = continuation
+    }
+}
+
+/// The completion the plugin hands to `http_send`.
+private let hostReplied: sy_completion_fn = { context, json, length in
+    guard let context else { return }
+    let box = Unmanaged<DataContinuationBox>.fromOpaque(context).takeRetainedValue()
+    let data = json.map { Data(bytes: $0, count: length) } ?? Data()
+    box.continuation.resume(returning: data)
+}

@@ -1,0 +1,59 @@
+/// What a plugin declares about itself. The host checks it against `policy.json` before loading.
+public struct PluginManifest: Codable, Sendable, Equatable {
+    /// Stable plugin identifier, e.g. `citcon`. Provider accounts name their plugin by it.
+    public var id: String
+    /// The plugin's own version, e.g. `1.0.0`.
+    public var version: String
+    /// Human-readable provider name.
+    public var provider: String
+    /// The ABI version the plugin was compiled against.
+    public var abiVersion: UInt32
+    /// The flows the plugin implements.
+    public var flows: [Flow]
+    /// Payment methods, lower case (e.g. `alipay`, `card`).
+    public var methods: [String]
+    /// ISO 3166-1 alpha-2 countries; empty means any.
+    public var countries: [String]
+    /// ISO 4217 currencies; empty means any.
+    public var currencies: [String]
+    /// Whether the provider honours an idempotency key (header or request id) on money-moving calls.
+    public var honoursIdempotencyKey: Bool
+    /// Whether the flows need an access token obtained through the `accessToken` flow.
+    public var usesAccessToken: Bool
+    /// The credential fields a provider account must supply.
+    public var credentials: [CredentialField]
+
+    public init(
+        id: String, version: String, provider: String, abiVersion: UInt32, flows: [Flow], methods: [String],
+        countries: [String], currencies: [String], honoursIdempotencyKey: Bool, usesAccessToken: Bool,
+        credentials: [CredentialField]
+    ) {
+        self.id = id
+        self.version = version
+        self.provider = provider
+        self.abiVersion = abiVersion
+        self.flows = flows
+        self.methods = methods
+        self.countries = countries
+        self.currencies = currencies
+        self.honoursIdempotencyKey = honoursIdempotencyKey
+        self.usesAccessToken = usesAccessToken
+        self.credentials = credentials
+    }
+}
+
+/// One credential field of a provider account.
+public struct CredentialField: Codable, Sendable, Equatable {
+    /// Field name, e.g. `private_key`.
+    public var name: String
+    /// Secret fields are encrypted at rest, write-only in the API and never logged.
+    public var secret: Bool
+    /// Whether an account must supply it.
+    public var required: Bool
+
+    public init(name: String, secret: Bool, required: Bool = true) {
+        self.name = name
+        self.secret = secret
+        self.required = required
+    }
+}

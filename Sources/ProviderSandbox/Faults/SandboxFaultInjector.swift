@@ -1,0 +1,55 @@
+/// The fault rules of one emulator, consumed as matching requests arrive.
+actor SandboxFaultInjector {
+    private var rules: [SandboxFault] = []
+
+    /// The rules still active, with their remaining counts.
+    var activeRules: [SandboxFault] { rules }
+
+    /// Appends `newRules` after the existing ones.
+    func add(_ newRules: [SandboxFault]) {
+        rules.append(contentsOf: newRules.filter { $0.count.map { $0 > 0 } ?? true })
+    }
+
+    /// Removes the rules naming `merchant`, or every rule when `merchant` is nil.
+    func clear(merchant: String? = nil) {
+        guard let merchant else {
+            rules.removeAll()
+            return
+        }
+        rules.removeAll { $0.merchant == merchant }
+    }
+
+    /// The first request fault matching, with its count consumed.
+    /// - Parameters:
+    ///   - method: the request's HTTP method.
+    ///   - path: the path inside the emulator (e.g. `/v1/charges`).
+    ///   - fullPath: the full request path (e.g. `/citcon/v1/charges`).
+    ///   - merchant: the merchant identified by the request, if any.
+    func takeRequestFault(method: String, path: String, fullPath: String, merchant: String?) -> SandboxFault? {
+        take { rule in
+            guard rule.kind != .badSignature else { return false }
+            if let wanted = rule.method, wanted.uppercased() != method.uppercased() { return false }
+            if let prefix = rule.pathPrefix, !path.hasPrefix(prefix), !fullPath.hasPrefix(prefix) { return false }
+            if let wanted = rule.merchant, wanted != merchant { return false }
+            return true
+        }
+    }
+
+    /// Whether the next notification to `merchant` must carry a wrong signature (consumes a count).
+    func takeBadSignature(merchant: String) -> Bool {
+        take { $0.kind == .badSignature && ($0.merchant == nil || $0.merchant == merchant) } != nil
+    }
+
+    private func take(where matches: (SandboxFault) -> Bool) -> SandboxFault? {
+        guard let index = rules.firstIndex(where: matches) else { return nil }
+        let rule = rules[index]
+        if let count = rule.count {
+            if count <= 1 {
+                rules.remove(at: index)
+            } else {
+                rules[index].count = count - 1
+            }
+        }
+        return rule
+    }
+}

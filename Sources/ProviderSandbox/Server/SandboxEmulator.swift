@@ -1,0 +1,20 @@
+import Hummingbird
+
+/// One provider emulator hosted by ``SandboxServer``.
+///
+/// The server mounts the provider's wire API under `/<name>` behind a fault-injection middleware,
+/// and its admin surface under `/_sandbox/<name>` (the fault endpoints are added by the server for
+/// every emulator). Adding a provider means conforming to this protocol and listing the emulator in
+/// ``SandboxServer/emulators``.
+protocol SandboxEmulator: Sendable {
+    /// Path segment of the emulator, e.g. `citcon`.
+    var name: String { get }
+    /// Fault rules applied to this emulator's wire API.
+    var faults: SandboxFaultInjector { get }
+    /// The merchant a wire request belongs to (from its credentials), or nil when unknown.
+    func merchant(for request: Request) async -> String?
+    /// Adds the provider's wire routes to `group` (mounted at `/<name>`).
+    func addRoutes(to group: RouterGroup<SandboxRequestContext>)
+    /// Adds the emulator-specific admin routes to `group` (mounted at `/_sandbox/<name>`).
+    func addAdminRoutes(to group: RouterGroup<SandboxRequestContext>)
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// One HTTP server hosting every provider emulator on loopback.
+///
+/// Each emulator answers under its own prefix (Citcon at `/citcon`), with fault injection in front of
+/// it, and exposes an admin surface under `/_sandbox/<provider>/…` (ledger, faults, helpers).
+/// ``run(host:port:onRunning:)`` serves until the calling task is cancelled, so the server can run
+/// inside another process's task group or on its own.
+public struct SandboxServer: Sendable {
+    /// The configuration the server was created with.
+    public let configuration: SandboxConfiguration
+    /// The Citcon UPI emulator.
+    public let citcon: CitconSandbox
+    private let notifier: SandboxNotifier
+    private let logger: Logger
+
+    /// Creates a server and its emulators (in-memory state starts empty).
+    /// - Parameters:
+    ///   - configuration: merchants and behaviour of the emulators.
+    ///   - logger: logger of the server, the emulators and the notification sender.
+    public init(configuration: SandboxConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.notifier = SandboxNotifier(policy: configuration.notificationRetry, logger: logger)
+        self.citcon = CitconSandbox(
+            configuration: configuration.citcon,
+            clock: configuration.clock,
+            notifier: notifier,
+            logger: logger
+        )
+    }
+
+    /// Every hosted emulator; a new provider is added here.
+    var emulators: [any SandboxEmulator] { [citcon] }
+
+    /// Serves every emulator until the calling task is cancelled, then returns.
+    /// - Parameters:
+    ///   - host: address to bind (loopback by default).
+    ///   - port: port to bind; 0 picks any free port.
+    ///   - onRunning: called once listening, with the bound port.
+    public func run(
+        host: String = "127.0.0.1",
+        port: Int,
+        onRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws {
+        let app = Application(
+            router: buildRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "switchyard-sandbox"),
+            onServerRunning: { channel in
+                await onRunning(channel.localAddress?.port ?? port)
+            },
+            logger: logger
+        )
+        let notifier = self.notifier
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await notifier.run() }
+                try await app.run()
+                group.cancelAll()
+            }
+        } catch {
+            if Task.isCancelled { return }
+            throw error
+        }
+    }
+
+    func buildRouter() -> Router<SandboxRequestContext> {
+        let router = Router(context: SandboxRequestContext.self)
+        for emulator in emulators {
+            let wire = router.group(RouterPath(emulator.name))
+            wire.add(
+                middleware: SandboxFaultMiddleware(
+                    prefix: "/" + emulator.name,
+                    injector: emulator.faults,
+                    merchant: { request in await emulator.merchant(for: request) }
+                )
+            )
+            emulator.addRoutes(to: wire)
+            let admin = router.group(RouterPath("_sandbox/\(emulator.name)"))
+            addFaultRoutes(to: admin, injector: emulator.faults)
+            emulator.addAdminRoutes(to: admin)
+        }
+        return router
+    }
+
+    /// `GET` lists the active rules, `POST` appends rules (a JSON list or one object), `DELETE`
+    /// removes all rules, or only those of `?merchant=`.
+    private func addFaultRoutes(to group: RouterGroup<SandboxRequestContext>, injector: SandboxFaultInjector) {
+        group.get("faults") { _, _ in
+            SandboxHTTP.json(await injector.activeRules)
+        }
+        group.post("faults") { request, _ in
+            let bytes = try await SandboxHTTP.body(of: request)
+            let decoder = SandboxHTTP.adminDecoder
+            let rules: [SandboxFault]
+            if let list = try? decoder.decode([SandboxFault].self, from: Data(bytes)) {
+                rules = list
+            } else if let one = try? decoder.decode(SandboxFault.self, from: Data(bytes)) {
+                rules = [one]
+            } else {
+                return SandboxHTTP.json(["error": "expected a fault rule or a list of rules"], status: .badRequest)
+            }
+            await injector.add(rules)
+            return SandboxHTTP.json(await injector.activeRules)
+        }
+        group.delete("faults") { request, _ in
+            await injector.clear(merchant: SandboxHTTP.query("merchant", of: request))
+            return Response(status: .noContent)
+        }
+    }
+}

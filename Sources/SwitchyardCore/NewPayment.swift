@@ -1,0 +1,55 @@
+import Foundation
+import ProviderKit
+
+/// A merchant's request to create a payment, validated.
+public struct NewPayment: Sendable, Equatable {
+    public var amount: Int64
+    public var currency: String
+    public var country: String
+    public var method: String
+    public var reference: String
+    public var captureMode: CaptureMode
+    public var customerId: String?
+    public var returnURL: String?
+    public var paymentData: [String: JSONValue]
+
+    /// Validates raw fields; throws ``CoreError`` with a stable code for the first problem found.
+    public init(
+        amount: Int64, currency: String, country: String, method: String, reference: String,
+        captureMode: CaptureMode = .automatic, customerId: String? = nil, returnURL: String? = nil,
+        paymentData: [String: JSONValue] = [:]
+    ) throws {
+        guard Currency.named(currency) != nil else {
+            throw CoreError.invalid("invalid_currency", "currency must be an upper-case ISO 4217 code")
+        }
+        guard amount > 0 else {
+            throw CoreError.invalid("invalid_amount", "amount must be a positive integer in minor units")
+        }
+        guard amount <= Currency.maximumAmount else {
+            throw CoreError.invalid("invalid_amount", "amount is larger than \(Currency.maximumAmount) minor units")
+        }
+        guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw CoreError.invalid("invalid_country", "country must be an upper-case ISO 3166-1 alpha-2 code")
+        }
+        guard !method.isEmpty, method.count <= 40,
+            method.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
+        else {
+            throw CoreError.invalid("invalid_method", "method must be a lower-case payment method name")
+        }
+        guard !reference.isEmpty, reference.count <= 128 else {
+            throw CoreError.invalid("invalid_reference", "reference must be 1 to 128 characters")
+        }
+        if let customerId, customerId.isEmpty || customerId.count > 128 {
+            throw CoreError.invalid("invalid_customer", "customer must be 1 to 128 characters")
+        }
+        self.amount = amount
+        self.currency = currency
+        self.country = country
+        self.method = method
+        self.reference = reference
+        self.captureMode = captureMode
+        self.customerId = customerId
+        self.returnURL = returnURL
+        self.paymentData = paymentData
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import ProviderKit
+
+/// The payment state machine: a pure value type. Events go in, the new payment state and the
+/// actions to carry out come out. No I/O, no clock of its own.
+public struct PaymentMachine: Sendable, Equatable {
+    /// Something that happened to the payment.
+    public enum Event: Sendable, Equatable {
+        /// An authorize attempt ended; `moreCandidates` tells whether another account could be tried.
+        case authorizeFinished(Outcome, moreCandidates: Bool)
+        /// The provider reported the payment's state (verified notification or sync).
+        case providerReported(Outcome)
+        /// A capture of `amount` ended.
+        case captureFinished(amount: Int64, Outcome)
+        /// A cancellation ended.
+        case voidFinished(Outcome)
+        /// A refund of `amount` succeeded at the provider.
+        case refundSucceeded(amount: Int64)
+    }
+
+    /// What the caller must do next.
+    public enum Action: Sendable, Equatable {
+        /// Try the next candidate account (only after `notSent`).
+        case tryNextCandidate
+        /// The outcome is unknown: resolve it by sync, never by charging again.
+        case scheduleSync
+        /// Tell the operation's caller it was refused, with the provider's code.
+        case reportDecline(code: String, message: String)
+    }
+
+    public private(set) var payment: Payment
+
+    public init(payment: Payment) {
+        self.payment = payment
+    }
+
+    /// Applies an event at `time`; returns the actions to carry out.
+    public mutating func handle(_ event: Event, at time: Date) -> [Action] {
+        defer { payment.updatedAt = time }
+        switch event {
+        case .authorizeFinished(let outcome, let moreCandidates):
+            return authorizeFinished(outcome, moreCandidates: moreCandidates)
+        case .providerReported(let outcome):
+            return providerReported(outcome)
+        case .captureFinished(let amount, let outcome):
+            return captureFinished(amount: amount, outcome)
+        case .voidFinished(let outcome):
+            return voidFinished(outcome)
+        case .refundSucceeded(let amount):
+            payment.amountRefunded = min(payment.amountCaptured, payment.amountRefunded + amount)
+            return []
+        }
+    }
+
+    private mutating func authorizeFinished(_ outcome: Outcome, moreCandidates: Bool) -> [Action] {
+        switch outcome.kind {
+        case .notSent, .authExpired:
+            if moreCandidates {
+                payment.status = .processing
+                return [.tryNextCandidate]
+            }
+            payment.status = .failed
+            payment.failureCode = "provider_unreachable"
+            payment.failureMessage = "no provider could be reached; nothing was charged"
+            return []
+        case .unknown:
+            payment.status = .unknown
+            return [.scheduleSync]
+        default:
+            apply(outcome)
+            return []
+        }
+    }
+
+    private mutating func providerReported(_ outcome: Outcome) -> [Action] {
+        switch outcome.kind {
+        case .notSent, .authExpired, .unknown:
+            return payment.status == .unknown ? [.scheduleSync] : []
+        default:
+            apply(outcome)
+            return []
+        }
+    }
+
+    /// Moves to the state a definite provider outcome describes; final states never move back.
+    private mutating func apply(_ outcome: Outcome) {
+        if payment.status.isFinal {
+            // A final state only learns amounts (a late capture report after success, say).
+            if payment.status == .succeeded, let captured = outcome.capturedAmount {
+                payment.amountCaptured = max(payment.amountCaptured, captured)
+            }
+            return
+        }
+        switch outcome.kind {
+        case .succeeded:
+            payment.status = .succeeded
+            payment.amountCaptured = outcome.capturedAmount ?? outcome.amount ?? payment.amount
+            payment.nextAction = nil
+        case .authorized:
+            payment.status = .authorized
+            payment.nextAction = nil
+        case .pending:
+            if payment.status != .authorized {
+                payment.status = .requiresAction
+                if let nextAction = outcome.nextAction { payment.nextAction = nextAction }
+            }
+        case .declined:
+            payment.status = .failed
+            payment.failureCode = outcome.code ?? "declined"
+            payment.failureMessage = outcome.message ?? "declined by the provider"
+            payment.nextAction = nil
+        case .canceled:
+            payment.status = .canceled
+            payment.nextAction = nil
+        case .notSent, .unknown, .authExpired:
+            break
+        }
+        if let refunded = outcome.refundedAmount {
+            payment.amountRefunded = max(payment.amountRefunded, refunded)
+        }
+    }
+
+    private mutating func captureFinished(amount: Int64, _ outcome: Outcome) -> [Action] {
+        switch outcome.kind {
+        case .succeeded:
+            payment.amountCaptured += amount
+            payment.status = .succeeded
+            return []
+        case .declined:
+            return [.reportDecline(code: outcome.code ?? "declined", message: outcome.message ?? "capture refused")]
+        case .unknown:
+            // The capture may have happened: nothing moves money again until a sync says what is true.
+            payment.status = .unknown
+            return [.scheduleSync]
+        default:
+            return []
+        }
+    }
+
+    private mutating func voidFinished(_ outcome: Outcome) -> [Action] {
+        switch outcome.kind {
+        case .succeeded, .canceled:
+            payment.status = .canceled
+            payment.nextAction = nil
+            return []
+        case .declined:
+            return [.reportDecline(code: outcome.code ?? "declined", message: outcome.message ?? "cancel refused")]
+        case .unknown:
+            return [.scheduleSync]
+        default:
+            return []
+        }
+    }
+}
+
+extension PaymentMachine {
+    /// Checks that `amount` can be captured now.
+    public func validateCapture(amount: Int64) throws {
+        guard payment.status == .authorized else {
+            throw CoreError.conflict("invalid_state", "only an authorized payment can be captured (status \(payment.status.rawValue))")
+        }
+        guard amount > 0, amount <= payment.amount - payment.amountCaptured else {
+            throw CoreError.invalid("invalid_amount", "capture amount must be between 1 and \(payment.amount - payment.amountCaptured)")
+        }
+    }
+
+    /// Checks that the payment can be cancelled now.
+    public func validateVoid() throws {
+        switch payment.status {
+        case .requiresAction, .authorized: return
+        default:
+            throw CoreError.conflict("invalid_state", "a payment with status \(payment.status.rawValue) cannot be canceled")
+        }
+    }
+
+    /// Checks that `amount` can be refunded now, given refunds still pending at the provider.
+    public func validateRefund(amount: Int64, pendingRefunds: Int64) throws {
+        guard payment.status == .succeeded else {
+            throw CoreError.conflict("invalid_state", "only a succeeded payment can be refunded (status \(payment.status.rawValue))")
+        }
+        let refundable = payment.amountCaptured - payment.amountRefunded - pendingRefunds
+        guard amount > 0 else {
+            throw CoreError.invalid("invalid_amount", "refund amount must be positive")
+        }
+        guard amount <= refundable else {
+            throw CoreError.unprocessable(
+                "refund_exceeds_captured", "refund amount exceeds the refundable remainder of \(max(refundable, 0))")
+        }
+    }
+}

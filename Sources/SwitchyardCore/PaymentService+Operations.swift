@@ -1,0 +1,146 @@
+import Foundation
+import ProviderKit
+
+extension PaymentService {
+    /// Captures `amount` (default: the uncaptured remainder) of an authorised payment.
+    public func capture(tenant: UUID, paymentId: String, amount: Int64?) async throws -> PaymentRecord {
+        var record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
+        var machine = PaymentMachine(payment: record.payment)
+        let amount = amount ?? (record.payment.amount - record.payment.amountCaptured)
+        try machine.validateCapture(amount: amount)
+        let (attempt, account) = try await currentAttempt(of: record)
+        var operation = PaymentOperation(
+            id: ids.make("cap"), paymentId: paymentId, tenantId: tenant, kind: .capture, amount: amount,
+            createdAt: clock())
+        try await payments.commit(PaymentChanges(operations: [operation]))
+        let outcome = await gateway.capture(
+            CaptureRequest(
+                payment: locator(attempt), operationId: operation.id, amount: amount,
+                currency: record.payment.currency, isFinal: true),
+            account: account)
+        apply(outcome, to: &operation)
+        let actions = machine.handle(.captureFinished(amount: amount, outcome), at: clock())
+        try await payments.commit(PaymentChanges(payment: machine.payment, operations: [operation]))
+        try throwIfDeclined(actions)
+        if outcome.kind == .notSent || outcome.kind == .authExpired {
+            throw CoreError.unavailable("provider_unreachable", "the provider could not be reached; nothing was captured")
+        }
+        record = try await get(tenant: tenant, paymentId: paymentId)
+        return record
+    }
+
+    /// Cancels a payment that was not captured.
+    public func cancel(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
+        let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
+        var machine = PaymentMachine(payment: record.payment)
+        try machine.validateVoid()
+        let (attempt, account) = try await currentAttempt(of: record)
+        var operation = PaymentOperation(
+            id: ids.make("void"), paymentId: paymentId, tenantId: tenant, kind: .void, amount: nil, createdAt: clock())
+        try await payments.commit(PaymentChanges(operations: [operation]))
+        let outcome = await gateway.void(
+            VoidRequest(payment: locator(attempt), operationId: operation.id), account: account)
+        apply(outcome, to: &operation)
+        let actions = machine.handle(.voidFinished(outcome), at: clock())
+        try await payments.commit(PaymentChanges(payment: machine.payment, operations: [operation]))
+        try throwIfDeclined(actions)
+        if outcome.kind == .notSent || outcome.kind == .authExpired {
+            throw CoreError.unavailable("provider_unreachable", "the provider could not be reached; nothing was canceled")
+        }
+        return try await get(tenant: tenant, paymentId: paymentId)
+    }
+
+    /// Refunds `amount` (default: the refundable remainder) of a succeeded payment.
+    public func refund(tenant: UUID, paymentId: String, amount: Int64?, reason: String?) async throws -> Refund {
+        let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
+        let pending = record.refunds.filter { $0.status == .pending || $0.status == .unknown }.reduce(0) {
+            $0 + $1.amount
+        }
+        let amount = amount ?? (record.payment.amountCaptured - record.payment.amountRefunded - pending)
+        var machine = PaymentMachine(payment: record.payment)
+        try machine.validateRefund(amount: amount, pendingRefunds: pending)
+        let (attempt, account) = try await currentAttempt(of: record)
+        var refund = Refund(
+            id: ids.make("re"), paymentId: paymentId, tenantId: tenant, amount: amount,
+            currency: record.payment.currency, reason: reason, createdAt: clock())
+        // Reserved under a row lock: concurrent refunds can never exceed what was captured.
+        try await payments.reserveRefund(refund)
+        let outcome = await gateway.refund(
+            RefundRequest(
+                payment: locator(attempt), refundId: refund.id, amount: amount, currency: refund.currency,
+                reason: reason),
+            account: account)
+        refund.providerRefundId = outcome.providerPaymentId ?? refund.providerRefundId
+        refund.updatedAt = clock()
+        switch outcome.kind {
+        case .succeeded:
+            refund.status = .succeeded
+            _ = machine.handle(.refundSucceeded(amount: amount), at: clock())
+        case .declined, .notSent, .authExpired, .canceled:
+            refund.status = .failed
+            refund.failureCode = outcome.kind == .declined ? (outcome.code ?? "declined") : "provider_unreachable"
+            refund.failureMessage = outcome.message
+        case .pending, .authorized:
+            refund.status = .pending
+        case .unknown:
+            refund.status = .unknown
+        }
+        try await payments.commit(PaymentChanges(payment: machine.payment, refunds: [refund]))
+        return refund
+    }
+
+    /// Asks the provider for the payment's state and applies it.
+    public func sync(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
+        let record = try await get(tenant: tenant, paymentId: paymentId)
+        let (attempt, account) = try await currentAttempt(of: record)
+        let outcome = await gateway.sync(SyncRequest(payment: locator(attempt)), account: account)
+        var machine = PaymentMachine(payment: record.payment)
+        _ = machine.handle(.providerReported(outcome), at: clock())
+        var updated = attempt
+        if let providerId = outcome.providerPaymentId, updated.providerPaymentId == nil {
+            updated.providerPaymentId = providerId
+        }
+        if outcome.kind != .unknown && outcome.kind != .notSent && outcome.kind != .authExpired {
+            updated.providerStatus = outcome.providerStatus ?? updated.providerStatus
+            if updated.outcome == .unknown || updated.outcome == .pending || updated.outcome == nil {
+                updated.outcome = outcome.kind
+            }
+        }
+        try await payments.commit(PaymentChanges(payment: machine.payment, attempts: [updated]))
+        logger.info(
+            "payment synced",
+            metadata: [
+                "tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "outcome": "\(outcome.kind.rawValue)",
+                "payment.status": "\(machine.payment.status.rawValue)",
+            ])
+        return try await get(tenant: tenant, paymentId: paymentId)
+    }
+
+    /// Before moving money on a payment whose outcome is unknown, resolve it with the provider.
+    private func resolvedIfUnknown(_ record: PaymentRecord) async throws -> PaymentRecord {
+        guard record.payment.status == .unknown else { return record }
+        let synced = try await sync(tenant: record.payment.tenantId, paymentId: record.payment.id)
+        if synced.payment.status == .unknown {
+            throw CoreError.conflict(
+                "outcome_unknown", "the provider has not confirmed this payment's outcome yet; try again later")
+        }
+        return synced
+    }
+
+    func locator(_ attempt: Attempt) -> PaymentLocator {
+        PaymentLocator(attemptId: attempt.id, providerPaymentId: attempt.providerPaymentId)
+    }
+
+    private func apply(_ outcome: Outcome, to operation: inout PaymentOperation) {
+        operation.outcome = outcome.kind
+        operation.providerId = outcome.providerPaymentId
+        operation.code = outcome.code
+        operation.message = outcome.message
+    }
+
+    private func throwIfDeclined(_ actions: [PaymentMachine.Action]) throws {
+        for case .reportDecline(let code, let message) in actions {
+            throw CoreError(code: "provider_declined", message: "\(code): \(message)", status: 402)
+        }
+    }
+}

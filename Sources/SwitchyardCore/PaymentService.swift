@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import ProviderKit
+
+/// Creates and drives payments: routing, provider attempts, failover on `notSent` only, and
+/// committing every state change before answering.
+public struct PaymentService: Sendable {
+    let payments: any PaymentRepository
+    let configuration: any ConfigurationRepository
+    let gateway: any ProviderGateway
+    let ids: IdentifierGenerator
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    let failover: PlatformPolicy.Failover
+
+    public init(
+        payments: any PaymentRepository, configuration: any ConfigurationRepository, gateway: any ProviderGateway,
+        ids: IdentifierGenerator, clock: @escaping @Sendable () -> Date, logger: Logger,
+        failover: PlatformPolicy.Failover = .init()
+    ) {
+        self.failover = failover
+        self.payments = payments
+        self.configuration = configuration
+        self.gateway = gateway
+        self.ids = ids
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Routes a payment without creating it.
+    public func route(tenant: UUID, payment: PaymentDescription) async throws -> RoutingDecision {
+        let rules = try await configuration.routingRules(tenant: tenant)
+        var candidates: [UUID: RoutingCandidate] = [:]
+        for account in try await configuration.accounts(tenant: tenant) {
+            candidates[account.id] = RoutingCandidate(
+                account: account, manifest: await gateway.manifest(pluginId: account.pluginId))
+        }
+        return try PaymentRouter.route(payment, rules: rules, accounts: candidates)
+    }
+
+    /// Creates a payment and tries its candidates in order until one gives an answer that is not `notSent`.
+    public func create(tenant: UUID, _ request: NewPayment) async throws -> PaymentRecord {
+        let now = clock()
+        var payment = Payment(
+            id: ids.make("pay"), tenantId: tenant, amount: request.amount, currency: request.currency,
+            country: request.country, method: request.method, reference: request.reference,
+            captureMode: request.captureMode, customerId: request.customerId, returnURL: request.returnURL,
+            paymentData: request.paymentData, status: .processing, createdAt: now)
+        let decision = try await route(tenant: tenant, payment: payment.description)
+        payment.routing = decision
+        var attempts: [Attempt] = []
+        var machine = PaymentMachine(payment: payment)
+
+        let candidates = Array(decision.candidates.prefix(max(1, failover.attemptLimit)))
+        let deadline = now.addingTimeInterval(Double(failover.timeBudgetMs) / 1000)
+        for (index, accountId) in candidates.enumerated() {
+            guard let account = try await configuration.account(tenant: tenant, id: accountId) else { continue }
+            var attempt = Attempt(
+                id: ids.make("att"), paymentId: payment.id, tenantId: tenant, accountId: account.id,
+                pluginId: account.pluginId, sequence: attempts.count + 1,
+                reason: index == 0
+                    ? "first candidate of rule '\(decision.ruleName ?? "-")'"
+                    : "failover after attempt \(attempts.count) was not sent",
+                startedAt: clock())
+            var current = machine.payment
+            current.providerAccountId = account.id
+            machine = PaymentMachine(payment: current)
+            // The attempt is committed before the provider is called, so a crash leaves a trace to sync.
+            try await payments.commit(PaymentChanges(payment: machine.payment, attempts: [attempt]))
+
+            let outcome = await gateway.authorize(
+                AuthorizeRequest(
+                    paymentId: payment.id, attemptId: attempt.id, merchantReference: request.reference,
+                    amount: request.amount, currency: request.currency, country: request.country,
+                    method: request.method, captureMode: request.captureMode, customerId: request.customerId,
+                    returnURL: request.returnURL, paymentData: request.paymentData, idempotencyKey: attempt.id),
+                account: account)
+            attempt.record(outcome, at: clock())
+            attempts.append(attempt)
+            let actions = machine.handle(
+                .authorizeFinished(outcome, moreCandidates: index + 1 < candidates.count && clock() < deadline), at: clock())
+            try await payments.commit(PaymentChanges(payment: machine.payment, attempts: [attempt]))
+            logger.info(
+                "payment attempt finished",
+                metadata: [
+                    "tenant.id": "\(tenant)", "payment.id": "\(payment.id)", "attempt.id": "\(attempt.id)",
+                    "provider.account": "\(account.id)", "outcome": "\(outcome.kind.rawValue)",
+                ])
+            if !actions.contains(.tryNextCandidate) { break }
+        }
+        guard let record = try await payments.record(tenant: tenant, paymentId: payment.id) else {
+            throw CoreError.notFound("payment")
+        }
+        return record
+    }
+
+    /// A payment with its attempts, refunds and operations; 404 for another tenant's payment.
+    public func get(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
+        guard let record = try await payments.record(tenant: tenant, paymentId: paymentId) else {
+            throw CoreError.notFound("payment")
+        }
+        return record
+    }
+
+    /// The account of a payment's last attempt, and that attempt.
+    func currentAttempt(of record: PaymentRecord) async throws -> (Attempt, ProviderAccount) {
+        guard let attempt = record.lastAttempt,
+            let account = try await configuration.account(tenant: record.payment.tenantId, id: attempt.accountId)
+        else {
+            throw CoreError.conflict("invalid_state", "the payment has no provider attempt")
+        }
+        return (attempt, account)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import ProviderKit
+
+/// Everything that changed about one payment, committed atomically by the store.
+public struct PaymentChanges: Sendable {
+    public var payment: Payment?
+    public var attempts: [Attempt]
+    public var refunds: [Refund]
+    public var operations: [PaymentOperation]
+
+    public init(
+        payment: Payment? = nil, attempts: [Attempt] = [], refunds: [Refund] = [], operations: [PaymentOperation] = []
+    ) {
+        self.payment = payment
+        self.attempts = attempts
+        self.refunds = refunds
+        self.operations = operations
+    }
+}
+
+/// The first step of an idempotent request.
+public enum IdempotencyStart: Sendable, Equatable {
+    /// The key is new and now reserved for this request.
+    case proceed
+    /// The same request completed before: replay its stored response.
+    case replay(status: Int, body: Data)
+    /// The key was used with a different request body.
+    case mismatch
+    /// The first request with this key is still running.
+    case inProgress
+}
+
+/// A payment with everything that hangs off it.
+public struct PaymentRecord: Sendable, Equatable {
+    public var payment: Payment
+    public var attempts: [Attempt]
+    public var refunds: [Refund]
+    public var operations: [PaymentOperation]
+
+    public init(payment: Payment, attempts: [Attempt], refunds: [Refund], operations: [PaymentOperation]) {
+        self.payment = payment
+        self.attempts = attempts
+        self.refunds = refunds
+        self.operations = operations
+    }
+
+    /// The most recent attempt, if any.
+    public var lastAttempt: Attempt? { attempts.max { $0.sequence < $1.sequence } }
+}
+
+/// Storage of payments and their parts. Every method commits before it returns.
+public protocol PaymentRepository: Sendable {
+    func startIdempotent(tenant: UUID, key: String, requestHash: String) async throws -> IdempotencyStart
+    func finishIdempotent(tenant: UUID, key: String, status: Int, body: Data) async throws
+    /// Forgets a reserved key whose request failed before anything was stored.
+    func abandonIdempotent(tenant: UUID, key: String) async throws
+    /// Upserts all changes in one transaction.
+    func commit(_ changes: PaymentChanges) async throws
+    /// Inserts a refund only if it fits the payment's refundable remainder, with the payment row locked.
+    func reserveRefund(_ refund: Refund) async throws
+    func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord?
+    func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment]
+    /// System scope: the attempt with this id at this account.
+    func attempt(accountId: UUID, attemptId: String) async throws -> Attempt?
+    /// System scope: the attempt with this provider id at this account.
+    func attempt(accountId: UUID, providerPaymentId: String) async throws -> Attempt?
+    /// System scope: a refund by id.
+    func refund(id: String) async throws -> Refund?
+    /// System scope: open payments (requires_action, processing, unknown) last tried at an account.
+    func openPayments(accountId: UUID, limit: Int) async throws -> [(tenant: UUID, paymentId: String)]
+}
+
+/// Storage of provider accounts and routing rules.
+public protocol ConfigurationRepository: Sendable {
+    /// A tenant's account, secrets decrypted.
+    func account(tenant: UUID, id: UUID) async throws -> ProviderAccount?
+    /// All of a tenant's accounts, secrets decrypted.
+    func accounts(tenant: UUID) async throws -> [ProviderAccount]
+    /// System scope: any account by id, secrets decrypted.
+    func account(id: UUID) async throws -> ProviderAccount?
+    func routingRules(tenant: UUID) async throws -> [RoutingRule]
+}
+
+/// Storage of inbound notifications, raw, with their verification result.
+public protocol NotificationLog: Sendable {
+    /// Records a notification; returns false if an identical one was recorded before (a duplicate).
+    func recordNotification(
+        accountId: UUID, tenantId: UUID, headers: [HTTPHeader], body: Data, verified: Bool, failureReason: String?
+    ) async throws -> Bool
+}
+
+/// Calls provider plugins for an account. Implementations own access tokens, timeouts and plugin errors:
+/// they never throw for a provider call, they classify.
+public protocol ProviderGateway: Sendable {
+    func manifest(pluginId: String) async -> PluginManifest?
+    func authorize(_ request: AuthorizeRequest, account: ProviderAccount) async -> Outcome
+    func capture(_ request: CaptureRequest, account: ProviderAccount) async -> Outcome
+    func void(_ request: VoidRequest, account: ProviderAccount) async -> Outcome
+    func refund(_ request: RefundRequest, account: ProviderAccount) async -> Outcome
+    func sync(_ request: SyncRequest, account: ProviderAccount) async -> Outcome
+    func notification(_ request: NotificationRequest, account: ProviderAccount) async throws -> NotificationResult
+}
+
+/// Durable storage of provider access tokens (encrypted at rest by the implementation).
+public protocol AccessTokenStore: Sendable {
+    func accessToken(accountId: UUID, kind: String) async throws -> (token: String, expiresAt: Date)?
+    func storeAccessToken(accountId: UUID, kind: String, token: String, expiresAt: Date) async throws
+    func discardAccessToken(accountId: UUID, kind: String) async throws
+}

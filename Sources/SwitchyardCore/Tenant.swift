@@ -1,0 +1,58 @@
+import Foundation
+
+/// A merchant sharing the deployment.
+public struct Tenant: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    public var createdAt: Date
+
+    public init(id: UUID, name: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// What an API key may do.
+public enum APIKeyScope: String, Codable, Sendable, CaseIterable {
+    /// The merchant API (`/v1`).
+    case payments
+    /// Tenant-scoped configuration.
+    case admin
+}
+
+/// A merchant API key as stored: only a hash of the secret is kept.
+public struct APIKey: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var tenantId: UUID
+    /// The first characters of the secret, shown to identify the key.
+    public var prefix: String
+    public var name: String
+    public var scopes: [APIKeyScope]
+    public var createdAt: Date
+    public var revokedAt: Date?
+    public var expiresAt: Date?
+    public var lastUsedAt: Date?
+
+    public init(
+        id: UUID, tenantId: UUID, prefix: String, name: String, scopes: [APIKeyScope], createdAt: Date,
+        revokedAt: Date? = nil, expiresAt: Date? = nil, lastUsedAt: Date? = nil
+    ) {
+        self.id = id
+        self.tenantId = tenantId
+        self.prefix = prefix
+        self.name = name
+        self.scopes = scopes
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+        self.expiresAt = expiresAt
+        self.lastUsedAt = lastUsedAt
+    }
+
+    /// Whether the key can be used at `now`.
+    public func isUsable(at now: Date) -> Bool {
+        if revokedAt != nil { return false }
+        if let expiresAt, expiresAt <= now { return false }
+        return true
+    }
+}

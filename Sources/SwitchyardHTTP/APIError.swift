@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import SwitchyardCore
+
+/// An error of the HTTP API, rendered as `{"error":{"code":…,"message":…}}` with its status.
+public struct APIError: HTTPResponseError, Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public init(_ error: CoreError) {
+        self.init(HTTPResponse.Status(code: error.status), error.code, error.message)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONIO.response(status, Envelope(error: .init(code: code, message: message)))
+    }
+
+    struct Envelope: Encodable {
+        struct Body: Encodable {
+            var code: String
+            var message: String
+        }
+        var error: Body
+    }
+
+    static let unauthorized = APIError(.unauthorized, "unauthorized", "a valid bearer token is required")
+    static let forbidden = APIError(.forbidden, "forbidden", "this credential may not do that")
+}
+
+/// Renders every error as the API's JSON error shape; unexpected errors become a generic 500 that carries
+/// no detail, and are logged.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = AppContext
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response)
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as CoreError {
+            return try APIError(error).response(from: request, context: context)
+        } catch let error as HTTPError {
+            let code: String
+            switch error.status {
+            case .notFound: code = "not_found"
+            case .methodNotAllowed: code = "method_not_allowed"
+            case .contentTooLarge: code = "body_too_large"
+            case .badRequest: code = "bad_request"
+            default: code = "http_\(error.status.code)"
+            }
+            return try APIError(error.status, code, error.body ?? error.status.reasonPhrase)
+                .response(from: request, context: context)
+        } catch is NIOTooManyBytesError {
+            return try APIError(.contentTooLarge, "body_too_large", "the request body is too large")
+                .response(from: request, context: context)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            context.logger.error(
+                "request failed", metadata: ["error.type": "\(String(describing: type(of: error)))", "http.path": "\(request.uri.path)"])
+            return try APIError(.internalServerError, "internal_error", "the request could not be completed")
+                .response(from: request, context: context)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import PluginHost
+import SwitchyardCore
+import SwitchyardStore
+
+/// The operator's admin API under `/admin/v1`. Every change is audited by the store.
+struct AdminController: Sendable {
+    let store: PostgresStore
+    let auth: Authenticator
+    let registry: PluginRegistry
+    let gateway: PluginGateway
+    let bodyLimit: Int
+
+    static let actor = "operator"
+
+    func register(on router: Router<AppContext>) {
+        let admin = router.group("admin/v1")
+        admin.post("tenants") { request, _ in
+            try auth.requireOperator(request)
+            let body = try JSONIO.decode(AdminBodies.CreateTenant.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty, name.count <= 200 else {
+                throw APIError(.badRequest, "invalid_name", "name must be 1 to 200 characters")
+            }
+            let tenant = try await store.createTenant(name: name, actor: Self.actor)
+            return JSONIO.response(.created, AdminBodies.TenantBody(tenant))
+        }
+        admin.get("tenants") { request, _ in
+            try auth.requireOperator(request)
+            return JSONIO.response(.ok, ["data": try await store.tenants().map(AdminBodies.TenantBody.init)])
+        }
+        admin.get("tenants/:tenant") { request, context in
+            try auth.requireOperator(request)
+            return JSONIO.response(.ok, AdminBodies.TenantBody(try await tenant(context)))
+        }
+        admin.post("tenants/:tenant/api-keys") { request, context in
+            try auth.requireOperator(request)
+            let tenant = try await tenant(context)
+            let body = try JSONIO.decode(AdminBodies.CreateKey.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let scopes = body.scopes ?? [.payments]
+            guard !scopes.isEmpty else { throw APIError(.badRequest, "invalid_scopes", "at least one scope is required") }
+            let created = try await store.createAPIKey(
+                tenant: tenant.id, name: body.name ?? "api key", scopes: scopes, expiresAt: body.expiresAt,
+                actor: Self.actor)
+            return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
+        }
+        admin.get("tenants/:tenant/api-keys") { request, context in
+            try auth.requireOperator(request)
+            let tenant = try await tenant(context)
+            return JSONIO.response(.ok, ["data": try await store.apiKeys(tenant: tenant.id).map { AdminBodies.KeyBody($0) }])
+        }
+        admin.delete("tenants/:tenant/api-keys/:key") { request, context in
+            try auth.requireOperator(request)
+            let tenant = try await tenant(context)
+            guard let id = context.parameters.get("key").flatMap(UUID.init(uuidString:)),
+                try await store.revokeAPIKey(tenant: tenant.id, id: id, actor: Self.actor)
+            else { throw CoreError.notFound("api key") }
+            return Response(status: .noContent)
+        }
+        registerAccounts(on: admin)
+        registerRouting(on: admin)
+        admin.get("plugins") { request, _ in
+            try auth.requireOperator(request)
+            return JSONIO.response(.ok, await registry.snapshot())
+        }
+        admin.post("plugins/reload") { request, _ in
+            try auth.requireOperator(request)
+            _ = await registry.reload()
+            return JSONIO.response(.ok, await registry.snapshot())
+        }
+        admin.get("audit") { request, _ in
+            try auth.requireOperator(request)
+            let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))
+            return JSONIO.response(.ok, ["data": try await store.auditLog(tenant: tenant, limit: 200)])
+        }
+    }
+
+    func tenant(_ context: AppContext) async throws -> Tenant {
+        guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)),
+            let tenant = try await store.tenant(id: id)
+        else { throw CoreError.notFound("tenant") }
+        return tenant
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import SwitchyardCore
+
+/// Admin API request and response bodies.
+enum AdminBodies {
+    struct CreateTenant: Decodable {
+        var name: String
+    }
+
+    struct TenantBody: Encodable {
+        var id: String
+        var name: String
+        var createdAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case id, name
+            case createdAt = "created_at"
+        }
+
+        init(_ t: Tenant) {
+            id = t.id.uuidString.lowercased()
+            name = t.name
+            createdAt = t.createdAt
+        }
+    }
+
+    struct CreateKey: Decodable {
+        var name: String?
+        var scopes: [APIKeyScope]?
+        var expiresAt: Date?
+
+        enum CodingKeys: String, CodingKey {
+            case name, scopes
+            case expiresAt = "expires_at"
+        }
+    }
+
+    struct KeyBody: Encodable {
+        var id: String
+        var name: String
+        var prefix: String
+        var scopes: [APIKeyScope]
+        var createdAt: Date
+        var revokedAt: Date?
+        var expiresAt: Date?
+        var lastUsedAt: Date?
+        /// Only on creation.
+        var secret: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, prefix, scopes, secret
+            case createdAt = "created_at"
+            case revokedAt = "revoked_at"
+            case expiresAt = "expires_at"
+            case lastUsedAt = "last_used_at"
+        }
+
+        init(_ k: APIKey, secret: String? = nil) {
+            id = k.id.uuidString.lowercased()
+            name = k.name
+            prefix = k.prefix
+            scopes = k.scopes
+            createdAt = k.createdAt
+            revokedAt = k.revokedAt
+            expiresAt = k.expiresAt
+            lastUsedAt = k.lastUsedAt
+            self.secret = secret
+        }
+    }
+
+    struct CreateAccount: Decodable {
+        var name: String?
+        var plugin: String
+        var environment: String?
+        var baseURL: String
+        var credentials: [String: String]?
+        var options: [String: String]?
+        var enabled: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case name, plugin, environment, credentials, options, enabled
+            case baseURL = "base_url"
+        }
+    }
+
+    struct UpdateAccount: Decodable {
+        var name: String?
+        var environment: String?
+        var baseURL: String?
+        var credentials: [String: String]?
+        var options: [String: String]?
+        var enabled: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case name, environment, credentials, options, enabled
+            case baseURL = "base_url"
+        }
+    }
+
+    struct AccountBody: Encodable {
+        var id: String
+        var name: String
+        var plugin: String
+        var environment: String
+        var baseURL: String
+        /// Secret fields masked.
+        var credentials: [String: String]
+        var options: [String: String]
+        var enabled: Bool
+        var notificationURL: String
+        var createdAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, plugin, environment, credentials, options, enabled
+            case baseURL = "base_url"
+            case notificationURL = "notification_url"
+            case createdAt = "created_at"
+        }
+
+        init(_ a: ProviderAccount, notificationURL: String) {
+            id = a.id.uuidString.lowercased()
+            name = a.name
+            plugin = a.pluginId
+            environment = a.environment
+            baseURL = a.baseURL
+            credentials = a.maskedCredentials
+            options = a.options
+            enabled = a.enabled
+            self.notificationURL = notificationURL
+            createdAt = a.createdAt
+        }
+    }
+
+    struct RuleBody: Codable {
+        struct Match: Codable {
+            var countries: [String]?
+            var currencies: [String]?
+            var methods: [String]?
+            var minAmount: Int64?
+            var maxAmount: Int64?
+
+            enum CodingKeys: String, CodingKey {
+                case countries, currencies, methods
+                case minAmount = "min_amount"
+                case maxAmount = "max_amount"
+            }
+        }
+
+        var id: String?
+        var name: String
+        var match: Match?
+        var accounts: [UUID]
+    }
+
+    struct Routing: Codable {
+        var rules: [RuleBody]
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SwitchyardCore
+import SwitchyardCrypto
+import SwitchyardStore
+
+/// Who is calling: the platform operator, or a tenant's API key.
+public enum Principal: Sendable {
+    case `operator`
+    case tenant(APIKey)
+}
+
+/// Checks bearer credentials: the operator token (compared by hash, in constant time) and API keys
+/// (looked up by hash; revoked or expired keys are refused).
+public struct Authenticator: Sendable {
+    let operatorTokenHash: [UInt8]
+    let store: PostgresStore
+
+    public init(operatorToken: String, store: PostgresStore) {
+        self.operatorTokenHash = SHA2.sha256(Array(operatorToken.utf8))
+        self.store = store
+    }
+
+    static func bearer(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// Requires the operator token.
+    func requireOperator(_ request: Request) throws {
+        guard let token = Self.bearer(request),
+            constantTimeEquals(SHA2.sha256(Array(token.utf8)), operatorTokenHash)
+        else { throw APIError.unauthorized }
+    }
+
+    /// Requires a usable API key with `scope`; returns its tenant.
+    func requireTenant(_ request: Request, scope: APIKeyScope) async throws -> APIKey {
+        guard let token = Self.bearer(request) else { throw APIError.unauthorized }
+        guard token.hasPrefix("sk_"), token.count < 200, let key = try await store.authenticate(secret: token) else {
+            throw APIError(.unauthorized, "invalid_api_key", "the API key is unknown, revoked or expired")
+        }
+        guard key.scopes.contains(scope) else {
+            throw APIError(.forbidden, "insufficient_scope", "this API key lacks the '\(scope.rawValue)' scope")
+        }
+        return key
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+import PluginHost
+import SwitchyardStore
+
+/// Liveness, readiness and the OpenAPI document.
+struct HealthController: Sendable {
+    let store: PostgresStore
+    let registry: PluginRegistry
+
+    struct Readiness: Encodable {
+        var status: String
+        var database: Bool
+        var plugins: Int
+    }
+
+    func register(on router: Router<AppContext>) {
+        router.get("health") { _, _ in
+            JSONIO.response(.ok, ["status": "ok"])
+        }
+        router.get("ready") { _, _ in
+            let database = await store.ping()
+            let plugins = await registry.snapshot().loaded.count
+            let ready = database && plugins > 0
+            return JSONIO.response(
+                ready ? .ok : .serviceUnavailable,
+                Readiness(status: ready ? "ready" : "not_ready", database: database, plugins: plugins))
+        }
+        router.get("openapi.json") { _, _ in
+            JSONIO.raw(.ok, OpenAPIDocument.json)
+        }
+    }
+}

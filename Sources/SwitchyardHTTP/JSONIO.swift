@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Reading and writing JSON bodies with Switchyard's rules: a size limit, strict types, and bad input
+/// reported as a 4xx with a stable code naming the field.
+public enum JSONIO {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    /// Reads the whole body, refusing more than `limit` bytes with 413 `body_too_large`.
+    static func body(_ request: Request, limit: Int) async throws -> Data {
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Data(buffer.readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "body_too_large", "the request body exceeds \(limit) bytes")
+        }
+    }
+
+    /// Decodes a JSON body; an empty body decodes as `{}`.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let data = data.isEmpty ? Data("{}".utf8) : data
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(type, from: data)
+        } catch let error as DecodingError {
+            throw describe(error)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.badRequest, "invalid_json", "the body is not valid JSON")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> APIError {
+        func field(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        func code(for path: [any CodingKey]) -> String {
+            switch path.last?.stringValue {
+            case "amount", "min_amount", "max_amount": return "invalid_amount"
+            case "currency": return "invalid_currency"
+            case "country": return "invalid_country"
+            case "method": return "invalid_method"
+            default: return "invalid_field"
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let path = field(context.codingPath + [key])
+            return APIError(.badRequest, "missing_field", "the field '\(path)' is required")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return APIError(.badRequest, code(for: context.codingPath), "the field '\(field(context.codingPath))' has the wrong type")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return APIError(.badRequest, "invalid_json", "the body is not valid JSON")
+            }
+            return APIError(.badRequest, code(for: context.codingPath), "the field '\(field(context.codingPath))' is invalid")
+        @unknown default:
+            return APIError(.badRequest, "invalid_json", "the body could not be read")
+        }
+    }
+
+    /// A JSON response.
+    static func response(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
+        let data = (try? encoder.encode(value)) ?? Data(#"{"error":{"code":"internal_error","message":"encoding failed"}}"#.utf8)
+        return raw(status, data, headers: headers)
+    }
+
+    /// A response with an already-encoded JSON body.
+    static func raw(_ status: HTTPResponse.Status, _ data: Data, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

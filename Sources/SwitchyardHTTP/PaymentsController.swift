@@ -1,0 +1,180 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ProviderKit
+import SwitchyardCore
+import SwitchyardCrypto
+import SwitchyardStore
+
+/// The merchant API: `/v1/payments` and its operations.
+struct PaymentsController: Sendable {
+    let service: PaymentService
+    let store: PostgresStore
+    let auth: Authenticator
+    let bodyLimit: Int
+
+    struct CreateBody: Decodable {
+        var amount: Int64
+        var currency: String
+        var country: String
+        var method: String
+        var reference: String
+        var captureMode: CaptureMode?
+        var customer: String?
+        var returnURL: String?
+        var paymentData: [String: JSONValue]?
+
+        enum CodingKeys: String, CodingKey {
+            case amount, currency, country, method, reference, customer
+            case captureMode = "capture_mode"
+            case returnURL = "return_url"
+            case paymentData = "payment_data"
+        }
+    }
+
+    struct AmountBody: Decodable {
+        var amount: Int64?
+        var reason: String?
+    }
+
+    func register(on router: Router<AppContext>) {
+        let group = router.group("v1/payments")
+        group.post { request, context in try await create(request, context) }
+        group.get { request, context in try await list(request, context) }
+        group.get(":id") { request, context in
+            let key = try await auth.requireTenant(request, scope: .payments)
+            let record = try await service.get(tenant: key.tenantId, paymentId: try id(context))
+            return JSONIO.response(.ok, PaymentResource(record))
+        }
+        group.post(":id/capture") { request, context in
+            try await idempotent(request, context) { key, data in
+                let body = try JSONIO.decode(AmountBody.self, from: data)
+                return try respond(
+                    try await service.capture(tenant: key.tenantId, paymentId: try id(context), amount: body.amount))
+            }
+        }
+        group.post(":id/cancel") { request, context in
+            try await idempotent(request, context) { key, _ in
+                try respond(try await service.cancel(tenant: key.tenantId, paymentId: try id(context)))
+            }
+        }
+        group.post(":id/refunds") { request, context in
+            try await idempotent(request, context) { key, data in
+                let body = try JSONIO.decode(AmountBody.self, from: data)
+                let refund = try await service.refund(
+                    tenant: key.tenantId, paymentId: try id(context), amount: body.amount, reason: body.reason)
+                return try Encoded(.created, RefundResource(refund))
+            }
+        }
+        group.post(":id/sync") { request, context in
+            let key = try await auth.requireTenant(request, scope: .payments)
+            let record = try await service.sync(tenant: key.tenantId, paymentId: try id(context))
+            return JSONIO.response(.ok, PaymentResource(record))
+        }
+    }
+
+    private func id(_ context: AppContext) throws -> String {
+        guard let id = context.parameters.get("id"), id.count <= 64 else { throw CoreError.notFound("payment") }
+        return id
+    }
+
+    private func respond(_ record: PaymentRecord, status: HTTPResponse.Status = .ok) throws -> Encoded {
+        try Encoded(status, PaymentResource(record))
+    }
+
+    private func create(_ request: Request, _ context: AppContext) async throws -> Response {
+        try await idempotent(request, context) { key, data in
+            let body = try JSONIO.decode(CreateBody.self, from: data)
+            let payment = try NewPayment(
+                amount: body.amount, currency: body.currency, country: body.country, method: body.method,
+                reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,
+                returnURL: body.returnURL, paymentData: body.paymentData ?? [:])
+            return try respond(try await service.create(tenant: key.tenantId, payment), status: .created)
+        }
+    }
+
+    private func list(_ request: Request, _ context: AppContext) async throws -> Response {
+        let key = try await auth.requireTenant(request, scope: .payments)
+        let query = request.uri.queryParameters
+        let limitText = query.get("limit") ?? "20"
+        guard let limit = Int(limitText), (1...100).contains(limit) else {
+            throw APIError(.badRequest, "invalid_limit", "limit must be an integer from 1 to 100")
+        }
+        let payments = try await store.list(
+            tenant: key.tenantId, reference: query.get("reference"), startingAfter: query.get("starting_after"),
+            limit: limit + 1)
+        var records: [PaymentRecord] = []
+        for payment in payments.prefix(limit) {
+            if let record = try await store.record(tenant: key.tenantId, paymentId: payment.id) { records.append(record) }
+        }
+        let hasMore = payments.count > limit
+        return JSONIO.response(
+            .ok,
+            ListResource(
+                data: records.map(PaymentResource.init), hasMore: hasMore,
+                nextCursor: hasMore ? records.last?.payment.id : nil))
+    }
+
+    /// Runs a mutating request under the `Idempotency-Key` rules: the same key and body replay the stored
+    /// response; the same key with another body is a 409; a key still running is a 409.
+    private func idempotent(
+        _ request: Request, _ context: AppContext, _ body: @escaping (APIKey, Data) async throws -> Encoded
+    ) async throws -> Response {
+        let key = try await auth.requireTenant(request, scope: .payments)
+        let data = try await JSONIO.body(request, limit: bodyLimit)
+        guard let idempotencyKey = request.headers[HTTPField.Name("Idempotency-Key")!] else {
+            let encoded = try await body(key, data)
+            return JSONIO.raw(encoded.status, encoded.data)
+        }
+        guard !idempotencyKey.isEmpty, idempotencyKey.count <= 255 else {
+            throw APIError(.badRequest, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters")
+        }
+        let scopedKey = "\(request.method.rawValue) \(request.uri.path) \(idempotencyKey)"
+        let hash = Hex.encode(SHA2.sha256([UInt8](data)))
+        switch try await store.startIdempotent(tenant: key.tenantId, key: scopedKey, requestHash: hash) {
+        case .replay(let status, let stored):
+            var headers = HTTPFields()
+            headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
+            return JSONIO.raw(HTTPResponse.Status(code: status), stored, headers: headers)
+        case .mismatch:
+            throw APIError(
+                .conflict, "idempotency_key_reused", "this Idempotency-Key was used with a different request body")
+        case .inProgress:
+            throw APIError(.conflict, "idempotency_in_progress", "a request with this Idempotency-Key is still running")
+        case .proceed:
+            break
+        }
+        let response: Encoded
+        do {
+            response = try await body(key, data)
+        } catch let error as APIError where error.status.code < 500 {
+            try await finish(key, scopedKey, error)
+            throw error
+        } catch let error as CoreError where error.status < 500 {
+            try await finish(key, scopedKey, APIError(error))
+            throw error
+        } catch {
+            try? await store.abandonIdempotent(tenant: key.tenantId, key: scopedKey)
+            throw error
+        }
+        try await store.finishIdempotent(
+            tenant: key.tenantId, key: scopedKey, status: Int(response.status.code), body: response.data)
+        return JSONIO.raw(response.status, response.data)
+    }
+
+    private func finish(_ key: APIKey, _ scopedKey: String, _ error: APIError) async throws {
+        let data = try JSONIO.encoder.encode(APIError.Envelope(error: .init(code: error.code, message: error.message)))
+        try await store.finishIdempotent(tenant: key.tenantId, key: scopedKey, status: Int(error.status.code), body: data)
+    }
+}
+
+/// A response body already encoded, so it can be stored for idempotent replay.
+struct Encoded: Sendable {
+    var status: HTTPResponse.Status
+    var data: Data
+
+    init(_ status: HTTPResponse.Status, _ value: some Encodable) throws {
+        self.status = status
+        self.data = try JSONIO.encoder.encode(value)
+    }
+}

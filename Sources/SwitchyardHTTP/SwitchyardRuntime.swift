@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import PluginHost
+import SwitchyardCore
+import SwitchyardCrypto
+import SwitchyardStore
+
+/// How to assemble a running Switchyard.
+public struct RuntimeConfiguration: Sendable {
+    /// libpq connection string.
+    public var databaseURL: String
+    public var poolSize: Int
+    public var secrets: SecretBox
+    public var operatorToken: String
+    /// Directory scanned for plugin `.so` files.
+    public var pluginsDirectory: String
+    public var pluginPolicy: PluginPolicy
+    public var platform: PlatformPolicy
+    /// Base URL under which providers reach this server (notification URLs are built from it).
+    public var publicBaseURL: String
+    /// How often the plugins directory is checked for new or rebuilt plugins.
+    public var pluginWatchInterval: Duration
+    public var clock: @Sendable () -> Date
+    public var logger: Logger
+
+    public init(
+        databaseURL: String, poolSize: Int = 8, secrets: SecretBox, operatorToken: String, pluginsDirectory: String,
+        pluginPolicy: PluginPolicy, platform: PlatformPolicy = .init(), publicBaseURL: String,
+        pluginWatchInterval: Duration = .seconds(2), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+    ) {
+        self.databaseURL = databaseURL
+        self.poolSize = poolSize
+        self.secrets = secrets
+        self.operatorToken = operatorToken
+        self.pluginsDirectory = pluginsDirectory
+        self.pluginPolicy = pluginPolicy
+        self.platform = platform
+        self.publicBaseURL = publicBaseURL
+        self.pluginWatchInterval = pluginWatchInterval
+        self.clock = clock
+        self.logger = logger
+    }
+}
+
+/// A running Switchyard: database pool, plugins, provider gateway and payment service, wired together.
+public final class SwitchyardRuntime: Sendable {
+    public let configuration: RuntimeConfiguration
+    public let pool: PGPool
+    public let store: PostgresStore
+    public let http: OutboundHTTPService
+    public let registry: PluginRegistry
+    public let gateway: PluginGateway
+    public let service: PaymentService
+
+    /// Connects, migrates and loads the plugins.
+    public init(_ configuration: RuntimeConfiguration) async throws {
+        self.configuration = configuration
+        let logger = configuration.logger
+        pool = try PGPool(
+            PostgresConfiguration(connectionString: configuration.databaseURL, poolSize: configuration.poolSize),
+            logger: logger)
+        store = PostgresStore(pool: pool, secrets: configuration.secrets, clock: configuration.clock, logger: logger)
+        let applied = try await store.migrate()
+        if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.versions": "\(applied)"]) }
+        http = OutboundHTTPService(
+            defaultTimeout: .milliseconds(configuration.platform.limits.providerTimeoutMs), logger: logger,
+            clock: configuration.clock)
+        registry = PluginRegistry(
+            directory: configuration.pluginsDirectory, policy: configuration.pluginPolicy, hostServices: http,
+            logger: logger)
+        _ = await registry.reload()
+        let tokens = AccessTokenCache(
+            store: store, refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),
+            clock: configuration.clock, logger: logger)
+        gateway = PluginGateway(
+            registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
+        service = PaymentService(
+            payments: store, configuration: store, gateway: gateway,
+            ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
+            logger: logger, failover: configuration.platform.failover)
+    }
+
+    /// What the HTTP surface needs.
+    public var dependencies: ServerDependencies {
+        ServerDependencies(
+            store: store, service: service, registry: registry, gateway: gateway,
+            operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,
+            logger: configuration.logger)
+    }
+
+    /// Watches the plugins directory until the calling task is cancelled.
+    public func watchPlugins() async {
+        await registry.watch(every: configuration.pluginWatchInterval)
+    }
+
+    /// Releases the HTTP client and the database pool.
+    public func shutdown() async {
+        try? await http.shutdown()
+        await pool.shutdown()
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import Logging
+import PluginHost
+import SwitchyardCore
+import SwitchyardStore
+
+/// Everything the HTTP surface needs.
+public struct ServerDependencies: Sendable {
+    public var store: PostgresStore
+    public var service: PaymentService
+    public var registry: PluginRegistry
+    public var gateway: PluginGateway
+    public var operatorToken: String
+    /// Largest request body accepted, in bytes.
+    public var bodyLimit: Int
+    public var logger: Logger
+
+    public init(
+        store: PostgresStore, service: PaymentService, registry: PluginRegistry, gateway: PluginGateway,
+        operatorToken: String, bodyLimit: Int, logger: Logger
+    ) {
+        self.store = store
+        self.service = service
+        self.registry = registry
+        self.gateway = gateway
+        self.operatorToken = operatorToken
+        self.bodyLimit = bodyLimit
+        self.logger = logger
+    }
+}
+
+/// Builds Switchyard's router and application.
+public enum SwitchyardServer {
+    /// The router with every route.
+    public static func router(_ deps: ServerDependencies) -> Router<AppContext> {
+        let router = Router(context: AppContext.self)
+        router.add(middleware: ErrorMiddleware())
+        let auth = Authenticator(operatorToken: deps.operatorToken, store: deps.store)
+        HealthController(store: deps.store, registry: deps.registry).register(on: router)
+        PaymentsController(service: deps.service, store: deps.store, auth: auth, bodyLimit: deps.bodyLimit)
+            .register(on: router)
+        NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(on: router)
+        AdminController(
+            store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit
+        ).register(on: router)
+        return router
+    }
+
+    /// The application listening on `host:port` (port 0: any free port, reported to `onRunning`).
+    public static func application(
+        _ deps: ServerDependencies, host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(deps),
+            configuration: .init(address: .hostname(host, port: port), serverName: "switchyard"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: deps.logger)
+    }
+}

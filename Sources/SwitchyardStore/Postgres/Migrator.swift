@@ -1,0 +1,60 @@
+import Logging
+
+/// Applies ``Migration``s to a database, each at most once.
+///
+/// Applied versions are recorded in `schema_migrations(version, name, applied_at)`. Every migration
+/// runs in its own transaction together with its record, under a transaction-scoped advisory lock, so
+/// several processes may migrate the same database at once: each version is applied exactly once.
+public enum Migrator {
+    /// The advisory lock key shared by every process migrating a database.
+    static let lockKey: Int64 = 0x5359_4D49_4752_4154
+
+    /// Applies the migrations not yet recorded, in version order.
+    ///
+    /// - Returns: the versions applied by this call (empty when the schema was up to date).
+    /// - Throws: ``PGError`` with code ``PGError/Code/invalidMigrations`` for duplicate versions, or the
+    ///   error of the first failing migration (which is rolled back; earlier ones stay applied).
+    @discardableResult
+    public static func migrate(_ pool: PGPool, migrations: [Migration], logger: Logger) async throws -> [Int] {
+        let ordered = migrations.sorted { $0.version < $1.version }
+        for (previous, next) in zip(ordered, ordered.dropFirst()) where previous.version == next.version {
+            throw PGError(code: .invalidMigrations, message: "migration version \(next.version) is duplicated")
+        }
+        try await pool.transaction { connection in
+            try lock(connection)
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+        }
+        var applied: [Int] = []
+        for migration in ordered {
+            let didApply = try await pool.transaction { connection in
+                try lock(connection)
+                let existing = try connection.query(
+                    "SELECT 1 FROM schema_migrations WHERE version = $1", [.int(Int64(migration.version))])
+                guard existing.rows.isEmpty else { return false }
+                try connection.execute(migration.sql)
+                try connection.query(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())",
+                    [.int(Int64(migration.version)), .text(migration.name)])
+                return true
+            }
+            if didApply {
+                applied.append(migration.version)
+                logger.info(
+                    "migration applied",
+                    metadata: ["migration.version": "\(migration.version)", "migration.name": "\(migration.name)"])
+            }
+        }
+        return applied
+    }
+
+    private static func lock(_ connection: PGConnection) throws {
+        try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [.int(lockKey)])
+    }
+}

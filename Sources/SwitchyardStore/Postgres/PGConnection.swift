@@ -1,0 +1,191 @@
+import CLibPQ
+import Foundation
+import Logging
+
+/// One libpq connection.
+///
+/// A connection is handed to a closure by ``PGPool`` and runs on that pool's dedicated thread for the
+/// duration of the closure; it must not escape it. Calls block that thread, never a Swift concurrency
+/// thread.
+public final class PGConnection {
+    private let connectionString: String
+    private let connectTimeoutSeconds: Int
+    let logger: Logger
+    private var handle: OpaquePointer?
+    /// SQL text to the name of its server-side prepared statement on the current session.
+    private var preparedStatements: [String: String] = [:]
+    private var statementCounter = 0
+
+    /// Settings applied to every new session so that text output has one known form.
+    private static let sessionSetup =
+        "SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO, MDY'; SET bytea_output TO 'hex'; SET extra_float_digits TO 3"
+
+    init(connectionString: String, connectTimeoutSeconds: Int, logger: Logger) {
+        self.connectionString = connectionString
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.logger = logger
+    }
+
+    deinit { close() }
+
+    /// Runs a statement with parameters, preparing it on first use on this session.
+    ///
+    /// Each distinct SQL text is prepared once per session (`PQprepare`, cached by text) and then run
+    /// with `PQexecPrepared`; parameters are sent as text. The text must hold a single statement.
+    @discardableResult
+    public func query(_ sql: String, _ params: [PGValue] = []) throws -> PGResult {
+        let encoded = try params.enumerated().map { try $1.encoded(position: $0 + 1) }
+        let conn = try liveHandle()
+        let name = try statementName(for: sql, on: conn)
+        let result = PGCStrings.withArray(encoded) { values in
+            PQexecPrepared(conn, name, Int32(values.count), values, nil, nil, 0)
+        }
+        do {
+            return try Self.makeResult(result, connection: conn)
+        } catch let error as PGError where error.sqlState == "0A000" || error.sqlState == "26000" {
+            // "cached plan must not change result type" after a schema change, or the statement was
+            // deallocated (DISCARD ALL): prepare it afresh next time.
+            preparedStatements[sql] = nil
+            throw error
+        }
+    }
+
+    /// Runs simple SQL text without parameters (`PQexec`); it may hold several statements.
+    ///
+    /// Meant for migrations, `SET` and transaction control.
+    public func execute(_ sql: String) throws {
+        let conn = try liveHandle()
+        _ = try Self.makeResult(PQexec(conn, sql), connection: conn)
+    }
+
+    // MARK: Session management (on the owning thread only)
+
+    /// Opens the session if needed, or resets it (`PQreset`) when it is broken.
+    func ensureReady() throws {
+        guard let conn = handle else { return try connect() }
+        if PQstatus(conn) == CONNECTION_OK { return }
+        logger.info("resetting broken PostgreSQL connection")
+        preparedStatements = [:]
+        PQreset(conn)
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = Self.connectionErrorMessage(conn)
+            close()
+            throw PGError(code: .connectionFailed, message: "could not reconnect to PostgreSQL: \(message)")
+        }
+        do {
+            try setUpSession(conn)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Rolls back a transaction left open (or failed) by the last user of the connection.
+    func cleanUpAfterUse() {
+        guard let conn = handle else { return }
+        let status = PQtransactionStatus(conn)
+        if status == PQTRANS_INTRANS || status == PQTRANS_INERROR {
+            logger.debug("rolling back transaction left open")
+            PQclear(PQexec(conn, "ROLLBACK"))
+        }
+    }
+
+    /// Commits, and reports a transaction the server rolled back instead (it had failed earlier).
+    func commit() throws {
+        let conn = try liveHandle()
+        guard let result = PQexec(conn, "COMMIT") else {
+            _ = try Self.makeResult(nil, connection: conn)
+            return
+        }
+        let status = PQcmdStatus(result).map { String(cString: $0) }
+        _ = try Self.makeResult(result, connection: conn)
+        if status == "ROLLBACK" {
+            throw PGError(
+                code: .transactionAborted, sqlState: "25P02",
+                message: "the transaction had failed and was rolled back at COMMIT")
+        }
+    }
+
+    /// Rolls back the current transaction, ignoring any error (the connection may be broken).
+    func rollbackQuietly() {
+        guard let conn = handle else { return }
+        PQclear(PQexec(conn, "ROLLBACK"))
+    }
+
+    /// Closes the session.
+    func close() {
+        if let conn = handle { PQfinish(conn) }
+        handle = nil
+        preparedStatements = [:]
+    }
+
+    /// Opens a connection now (blocking the calling thread) and returns it ready for use.
+    static func open(connectionString: String, connectTimeoutSeconds: Int, logger: Logger) throws -> PGConnection {
+        let connection = PGConnection(
+            connectionString: connectionString, connectTimeoutSeconds: connectTimeoutSeconds, logger: logger)
+        try connection.ensureReady()
+        return connection
+    }
+
+    // MARK: Private
+
+    private func liveHandle() throws -> OpaquePointer {
+        guard let conn = handle else {
+            throw PGError(code: .connectionFailed, message: "the connection is not open")
+        }
+        return conn
+    }
+
+    private func connect() throws {
+        // Values before `dbname` are defaults the connection string may override.
+        let parameters: [(String, String)] = [
+            ("connect_timeout", String(connectTimeoutSeconds)),
+            ("fallback_application_name", "switchyard"),
+            // Notice a silently vanished server within about a minute instead of hours.
+            ("keepalives_idle", "30"),
+            ("keepalives_interval", "10"),
+            ("keepalives_count", "3"),
+            ("dbname", connectionString),
+            ("client_encoding", "UTF8"),
+        ]
+        let conn = PGCStrings.withArray(parameters.map(\.0)) { keywords in
+            PGCStrings.withArray(parameters.map(\.1)) { values in
+                PQconnectdbParams(keywords + [nil], values + [nil], 1)
+            }
+        }
+        guard let conn else {
+            throw PGError(code: .connectionFailed, message: "could not allocate a PostgreSQL connection")
+        }
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = Self.connectionErrorMessage(conn)
+            PQfinish(conn)
+            throw PGError(code: .connectionFailed, message: "could not connect to PostgreSQL: \(message)")
+        }
+        cpq_silence_notices(conn)
+        handle = conn
+        preparedStatements = [:]
+        do {
+            try setUpSession(conn)
+        } catch {
+            close()
+            throw error
+        }
+        logger.debug("PostgreSQL connection opened")
+    }
+
+    private func setUpSession(_ conn: OpaquePointer) throws {
+        _ = try Self.makeResult(PQexec(conn, Self.sessionSetup), connection: conn)
+    }
+
+    private func statementName(for sql: String, on conn: OpaquePointer) throws -> String {
+        if let name = preparedStatements[sql] { return name }
+        statementCounter += 1
+        let name = "sy_\(statementCounter)"
+        _ = try Self.makeResult(PQprepare(conn, name, sql, 0, nil), connection: conn)
+        preparedStatements[sql] = name
+        return name
+    }
+}
+
+@available(*, unavailable)
+extension PGConnection: Sendable {}

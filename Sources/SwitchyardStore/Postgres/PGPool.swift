@@ -1,0 +1,137 @@
+import CLibPQ
+import Foundation
+import Logging
+
+/// A fixed set of PostgreSQL connections, each owned by its own thread.
+///
+/// Callers borrow a connection for the duration of a closure that runs on that connection's thread;
+/// callers beyond the pool size wait without blocking any thread, in arrival order. Connections open
+/// lazily on first use, so an unreachable database surfaces as a ``PGError`` with code
+/// ``PGError/Code/connectionFailed`` from the first call (``ping()`` checks it up front). A broken
+/// connection is reset on its next use.
+public final class PGPool: Sendable {
+    private struct Waiter {
+        var id: UInt64
+        var continuation: CheckedContinuation<PGWorker, any Error>
+    }
+
+    private struct State {
+        var idle: [PGWorker]
+        var waiters: [Waiter] = []
+        var nextWaiterID: UInt64 = 0
+        var closed = false
+    }
+
+    private enum Acquisition {
+        case ready(PGWorker)
+        case queued
+        case closed
+        case cancelled
+    }
+
+    private let workers: [PGWorker]
+    private let state: PGLock<State>
+    let logger: Logger
+
+    /// Creates a pool. No connection is opened yet.
+    ///
+    /// - Throws: ``PGError`` with code ``PGError/Code/invalidConfiguration`` when the pool size is below 1
+    ///   or the connection string cannot be parsed.
+    public init(_ configuration: PostgresConfiguration, logger: Logger) throws {
+        guard configuration.poolSize >= 1 else {
+            throw PGError(code: .invalidConfiguration, message: "the pool size must be at least 1")
+        }
+        try Self.validate(connectionString: configuration.connectionString)
+        let workers = (0..<configuration.poolSize).map {
+            PGWorker(index: $0, configuration: configuration, logger: logger)
+        }
+        self.workers = workers
+        self.state = PGLock(State(idle: workers.reversed()))
+        self.logger = logger
+    }
+
+    deinit {
+        for worker in workers { worker.requestStop() }
+    }
+
+    /// The number of connections.
+    public var size: Int { workers.count }
+
+    /// Borrows a connection and runs `body` with it on the connection's own thread.
+    ///
+    /// A transaction that `body` leaves open is rolled back. Waiting for a free connection can be
+    /// cancelled (it then throws `CancellationError`); a running body is not interrupted.
+    @discardableResult
+    public func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PGConnection) throws -> T
+    ) async throws -> T {
+        let worker = try await acquire()
+        defer { release(worker) }
+        return try await worker.run(body)
+    }
+
+    /// Opens (or checks) a connection with `SELECT 1`.
+    public func ping() async throws {
+        try await withConnection { connection in _ = try connection.query("SELECT 1") }
+    }
+
+    /// Fails waiting callers, then closes every connection once its current work is done.
+    public func shutdown() async {
+        let waiters = state.withLock { state in
+            state.closed = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.continuation.resume(throwing: PGError.poolClosedError) }
+        for worker in workers { await worker.stop() }
+        logger.debug("PostgreSQL pool shut down")
+    }
+
+    private func acquire() async throws -> PGWorker {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PGWorker, any Error>) in
+                let acquisition: Acquisition = state.withLock { state in
+                    if state.closed { return .closed }
+                    if let worker = state.idle.popLast() { return .ready(worker) }
+                    if Task.isCancelled { return .cancelled }
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
+                    return .queued
+                }
+                switch acquisition {
+                case .ready(let worker): continuation.resume(returning: worker)
+                case .closed: continuation.resume(throwing: PGError.poolClosedError)
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .queued: break
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    private func release(_ worker: PGWorker) {
+        let waiter = state.withLock { state -> Waiter? in
+            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
+            state.idle.append(worker)
+            return nil
+        }
+        waiter?.continuation.resume(returning: worker)
+    }
+
+    private static func validate(connectionString: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(connectionString, &errorMessage) else {
+            if let errorMessage { PQfreemem(errorMessage) }
+            // libpq's message may quote part of the string, which can hold a password: keep it generic.
+            throw PGError(code: .invalidConfiguration, message: "the PostgreSQL connection string is malformed")
+        }
+        PQconninfoFree(options)
+    }
+}

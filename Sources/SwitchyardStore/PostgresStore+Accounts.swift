@@ -1,0 +1,133 @@
+import Foundation
+import SwitchyardCore
+
+extension PostgresStore: ConfigurationRepository {
+    /// Creates a provider account; secret credential fields are encrypted before they are stored.
+    public func createAccount(_ account: ProviderAccount, actor: String) async throws -> ProviderAccount {
+        let columns = try sealColumns(account)
+        try await tenantScoped(account.tenantId) { c in
+            try c.query(
+                """
+                INSERT INTO provider_accounts (id, tenant_id, name, plugin_id, environment, base_url, credentials,
+                    secret_credentials, options, enabled, created_at, updated_at)
+                VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::boolean,
+                    $11::timestamptz, $11::timestamptz)
+                """,
+                [
+                    .uuid(account.id), .uuid(account.tenantId), .text(account.name), .text(account.pluginId),
+                    .text(account.environment), .text(account.baseURL), .json(columns.plain), .json(columns.sealed),
+                    .json(try StoreJSON.encode(account.options)), .bool(account.enabled), .timestamp(account.createdAt),
+                ])
+            try Self.audit(
+                c, tenant: account.tenantId, actor: actor, action: "provider_account.create",
+                target: account.id.uuidString, details: ["plugin": account.pluginId, "name": account.name],
+                at: account.createdAt)
+        }
+        return account
+    }
+
+    /// Replaces an account's settings (credentials merged by the caller).
+    public func updateAccount(_ account: ProviderAccount, actor: String, changed: [String]) async throws {
+        let columns = try sealColumns(account)
+        let now = clock()
+        try await tenantScoped(account.tenantId) { c in
+            try c.query(
+                """
+                UPDATE provider_accounts SET name = $2, environment = $3, base_url = $4, credentials = $5::jsonb,
+                    secret_credentials = $6::jsonb, options = $7::jsonb, enabled = $8::boolean, updated_at = $9::timestamptz
+                WHERE id = $1::uuid
+                """,
+                [
+                    .uuid(account.id), .text(account.name), .text(account.environment), .text(account.baseURL),
+                    .json(columns.plain), .json(columns.sealed), .json(try StoreJSON.encode(account.options)),
+                    .bool(account.enabled), .timestamp(now),
+                ])
+            try Self.audit(
+                c, tenant: account.tenantId, actor: actor, action: "provider_account.update",
+                target: account.id.uuidString, details: ["fields": changed.sorted().joined(separator: ",")], at: now)
+        }
+    }
+
+    public func account(tenant: UUID, id: UUID) async throws -> ProviderAccount? {
+        let rows = try await tenantScoped(tenant) { c in
+            try c.query("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)]).rows
+        }
+        return try rows.first.map(openAccount)
+    }
+
+    public func accounts(tenant: UUID) async throws -> [ProviderAccount] {
+        let rows = try await tenantScoped(tenant) { c in
+            try c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
+        }
+        return try rows.map(openAccount)
+    }
+
+    public func account(id: UUID) async throws -> ProviderAccount? {
+        let rows = try await system { c in
+            try c.query("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)]).rows
+        }
+        return try rows.first.map(openAccount)
+    }
+
+    public func routingRules(tenant: UUID) async throws -> [RoutingRule] {
+        try await tenantScoped(tenant) { c in
+            try c.query("SELECT * FROM routing_rules ORDER BY position").rows.map { row in
+                RoutingRule(
+                    id: try row.uuid("id"), name: try row.string("name"),
+                    match: try StoreJSON.decode(RoutingRule.Match.self, try row.string("match")),
+                    accounts: try StoreJSON.decode([UUID].self, try row.string("accounts")))
+            }
+        }
+    }
+
+    /// Replaces a tenant's routing rules as a whole.
+    public func replaceRoutingRules(tenant: UUID, rules: [RoutingRule], actor: String) async throws {
+        let now = clock()
+        let encoded = try rules.map { (try StoreJSON.encode($0.match), try StoreJSON.encode($0.accounts)) }
+        try await tenantScoped(tenant) { c in
+            try c.query("DELETE FROM routing_rules")
+            for (position, rule) in rules.enumerated() {
+                try c.query(
+                    """
+                    INSERT INTO routing_rules (id, tenant_id, position, name, match, accounts, created_at)
+                    VALUES ($1::uuid, $2::uuid, $3::integer, $4, $5::jsonb, $6::jsonb, $7::timestamptz)
+                    """,
+                    [
+                        .uuid(rule.id), .uuid(tenant), .int(Int64(position)), .text(rule.name), .json(encoded[position].0),
+                        .json(encoded[position].1), .timestamp(now),
+                    ])
+            }
+            try Self.audit(
+                c, tenant: tenant, actor: actor, action: "routing.replace", target: tenant.uuidString,
+                details: ["rules": String(rules.count)], at: now)
+        }
+    }
+
+    private func sealColumns(_ account: ProviderAccount) throws -> (plain: String, sealed: String) {
+        var plain: [String: String] = [:]
+        var sealed: [String: String] = [:]
+        for (name, value) in account.credentials {
+            if account.secretFields.contains(name) {
+                sealed[name] = try secrets.seal(value, context: "\(account.id.uuidString.lowercased())/\(name)")
+            } else {
+                plain[name] = value
+            }
+        }
+        return (try StoreJSON.encode(plain), try StoreJSON.encode(sealed))
+    }
+
+    private func openAccount(_ row: PGRow) throws -> ProviderAccount {
+        let id = try row.uuid("id")
+        var credentials = try StoreJSON.decode([String: String].self, try row.string("credentials"))
+        let sealed = try StoreJSON.decode([String: String].self, try row.string("secret_credentials"))
+        for (name, value) in sealed {
+            credentials[name] = try secrets.open(value, context: "\(id.uuidString.lowercased())/\(name)")
+        }
+        return ProviderAccount(
+            id: id, tenantId: try row.uuid("tenant_id"), name: try row.string("name"),
+            pluginId: try row.string("plugin_id"), environment: try row.string("environment"),
+            baseURL: try row.string("base_url"), credentials: credentials, secretFields: sealed.keys.sorted(),
+            options: try StoreJSON.decode([String: String].self, try row.string("options")),
+            enabled: try row.bool("enabled"), createdAt: try row.date("created_at"))
+    }
+}

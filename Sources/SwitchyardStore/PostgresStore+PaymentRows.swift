@@ -1,0 +1,138 @@
+import Foundation
+import ProviderKit
+import SwitchyardCore
+
+/// Row mapping for payments, attempts, refunds and operations.
+extension PostgresStore {
+    static let upsertPayment = """
+        INSERT INTO payments (id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id,
+            return_url, payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id,
+            failure_code, failure_message, routing, created_at, updated_at)
+        VALUES ($1, $2::uuid, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13::bigint, $14::bigint,
+            $15::jsonb, $16::uuid, $17, $18, $19::jsonb, $20::timestamptz, $21::timestamptz)
+        ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_captured = EXCLUDED.amount_captured,
+            amount_refunded = EXCLUDED.amount_refunded, next_action = EXCLUDED.next_action,
+            provider_account_id = EXCLUDED.provider_account_id, failure_code = EXCLUDED.failure_code,
+            failure_message = EXCLUDED.failure_message, routing = EXCLUDED.routing, updated_at = EXCLUDED.updated_at
+        """
+
+    static func paymentParameters(_ p: Payment) throws -> [PGValue] {
+        [
+            .text(p.id), .uuid(p.tenantId), .int(p.amount), .text(p.currency), .text(p.country), .text(p.method),
+            .text(p.reference), .text(p.captureMode.rawValue), p.customerId.pg, p.returnURL.pg,
+            .json(try StoreJSON.encode(p.paymentData)), .text(p.status.rawValue), .int(p.amountCaptured),
+            .int(p.amountRefunded), try p.nextAction.map { .json(try StoreJSON.encode($0)) } ?? .null,
+            p.providerAccountId.pg, p.failureCode.pg, p.failureMessage.pg,
+            try p.routing.map { .json(try StoreJSON.encode($0)) } ?? .null, .timestamp(p.createdAt),
+            .timestamp(p.updatedAt),
+        ]
+    }
+
+    static func payment(_ row: PGRow) throws -> Payment {
+        var p = Payment(
+            id: try row.string("id"), tenantId: try row.uuid("tenant_id"), amount: try row.int64("amount"),
+            currency: try row.string("currency"), country: try row.string("country"), method: try row.string("method"),
+            reference: try row.string("reference"),
+            captureMode: CaptureMode(rawValue: try row.string("capture_mode")) ?? .automatic,
+            customerId: row.optionalString("customer_id"), returnURL: row.optionalString("return_url"),
+            paymentData: try StoreJSON.decode([String: JSONValue].self, try row.string("payment_data")),
+            status: PaymentStatus(rawValue: try row.string("status")) ?? .unknown, createdAt: try row.date("created_at"))
+        p.amountCaptured = try row.int64("amount_captured")
+        p.amountRefunded = try row.int64("amount_refunded")
+        p.nextAction = try row.optionalString("next_action").map { try StoreJSON.decode(NextAction.self, $0) }
+        p.providerAccountId = row.optionalString("provider_account_id").flatMap(UUID.init(uuidString:))
+        p.failureCode = row.optionalString("failure_code")
+        p.failureMessage = row.optionalString("failure_message")
+        p.routing = try row.optionalString("routing").map { try StoreJSON.decode(RoutingDecision.self, $0) }
+        p.updatedAt = try row.date("updated_at")
+        return p
+    }
+
+    static let upsertAttempt = """
+        INSERT INTO attempts (id, payment_id, tenant_id, account_id, plugin_id, sequence, outcome, provider_payment_id,
+            provider_status, code, message, reason, started_at, finished_at)
+        VALUES ($1, $2, $3::uuid, $4::uuid, $5, $6::integer, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14::timestamptz)
+        ON CONFLICT (id) DO UPDATE SET outcome = EXCLUDED.outcome, provider_payment_id = EXCLUDED.provider_payment_id,
+            provider_status = EXCLUDED.provider_status, code = EXCLUDED.code, message = EXCLUDED.message,
+            finished_at = EXCLUDED.finished_at
+        """
+
+    static func attemptParameters(_ a: Attempt) -> [PGValue] {
+        [
+            .text(a.id), .text(a.paymentId), .uuid(a.tenantId), .uuid(a.accountId), .text(a.pluginId),
+            .int(Int64(a.sequence)), PGValue(a.outcome?.rawValue), a.providerPaymentId.pg, a.providerStatus.pg,
+            a.code.pg, a.message.pg, .text(a.reason), .timestamp(a.startedAt), a.finishedAt.pg,
+        ]
+    }
+
+    static func attempt(_ row: PGRow) throws -> Attempt {
+        var a = Attempt(
+            id: try row.string("id"), paymentId: try row.string("payment_id"), tenantId: try row.uuid("tenant_id"),
+            accountId: try row.uuid("account_id"), pluginId: try row.string("plugin_id"),
+            sequence: Int(try row.int64("sequence")), reason: try row.string("reason"),
+            startedAt: try row.date("started_at"))
+        a.outcome = row.optionalString("outcome").flatMap(Outcome.Kind.init(rawValue:))
+        a.providerPaymentId = row.optionalString("provider_payment_id")
+        a.providerStatus = row.optionalString("provider_status")
+        a.code = row.optionalString("code")
+        a.message = row.optionalString("message")
+        a.finishedAt = row.optionalDate("finished_at")
+        return a
+    }
+
+    static let upsertRefund = """
+        INSERT INTO refunds (id, payment_id, tenant_id, amount, currency, reason, status, provider_refund_id,
+            failure_code, failure_message, created_at, updated_at)
+        VALUES ($1, $2, $3::uuid, $4::bigint, $5, $6, $7, $8, $9, $10, $11::timestamptz, $12::timestamptz)
+        ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, provider_refund_id = EXCLUDED.provider_refund_id,
+            failure_code = EXCLUDED.failure_code, failure_message = EXCLUDED.failure_message,
+            updated_at = EXCLUDED.updated_at
+        """
+
+    static func refundParameters(_ r: Refund) -> [PGValue] {
+        [
+            .text(r.id), .text(r.paymentId), .uuid(r.tenantId), .int(r.amount), .text(r.currency), r.reason.pg,
+            .text(r.status.rawValue), r.providerRefundId.pg, r.failureCode.pg, r.failureMessage.pg,
+            .timestamp(r.createdAt), .timestamp(r.updatedAt),
+        ]
+    }
+
+    static func refund(_ row: PGRow) throws -> Refund {
+        var r = Refund(
+            id: try row.string("id"), paymentId: try row.string("payment_id"), tenantId: try row.uuid("tenant_id"),
+            amount: try row.int64("amount"), currency: try row.string("currency"), reason: row.optionalString("reason"),
+            createdAt: try row.date("created_at"))
+        r.status = Refund.Status(rawValue: try row.string("status")) ?? .unknown
+        r.providerRefundId = row.optionalString("provider_refund_id")
+        r.failureCode = row.optionalString("failure_code")
+        r.failureMessage = row.optionalString("failure_message")
+        r.updatedAt = try row.date("updated_at")
+        return r
+    }
+
+    static let upsertOperation = """
+        INSERT INTO payment_operations (id, payment_id, tenant_id, kind, amount, outcome, provider_id, code, message, created_at)
+        VALUES ($1, $2, $3::uuid, $4, $5::bigint, $6, $7, $8, $9, $10::timestamptz)
+        ON CONFLICT (id) DO UPDATE SET outcome = EXCLUDED.outcome, provider_id = EXCLUDED.provider_id,
+            code = EXCLUDED.code, message = EXCLUDED.message
+        """
+
+    static func operationParameters(_ o: PaymentOperation) -> [PGValue] {
+        [
+            .text(o.id), .text(o.paymentId), .uuid(o.tenantId), .text(o.kind.rawValue), o.amount.pg,
+            PGValue(o.outcome?.rawValue), o.providerId.pg, o.code.pg, o.message.pg, .timestamp(o.createdAt),
+        ]
+    }
+
+    static func operation(_ row: PGRow) throws -> PaymentOperation {
+        var o = PaymentOperation(
+            id: try row.string("id"), paymentId: try row.string("payment_id"), tenantId: try row.uuid("tenant_id"),
+            kind: PaymentOperation.Kind(rawValue: try row.string("kind")) ?? .capture,
+            amount: row.optionalInt64("amount"), createdAt: try row.date("created_at"))
+        o.outcome = row.optionalString("outcome").flatMap(Outcome.Kind.init(rawValue:))
+        o.providerId = row.optionalString("provider_id")
+        o.code = row.optionalString("code")
+        o.message = row.optionalString("message")
+        return o
+    }
+}

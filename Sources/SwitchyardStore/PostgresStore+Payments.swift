@@ -1,0 +1,156 @@
+import Foundation
+import ProviderKit
+import SwitchyardCore
+
+extension PostgresStore: PaymentRepository {
+    public func startIdempotent(tenant: UUID, key: String, requestHash: String) async throws -> IdempotencyStart {
+        let now = clock()
+        return try await tenantScoped(tenant) { c in
+            let inserted = try c.query(
+                """
+                INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at)
+                VALUES ($1::uuid, $2, $3, $4::timestamptz) ON CONFLICT DO NOTHING
+                """,
+                [.uuid(tenant), .text(key), .text(requestHash), .timestamp(now)])
+            if inserted.affectedRows == 1 { return .proceed }
+            guard
+                let row = try c.query(
+                    "SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE key = $1",
+                    [.text(key)]
+                ).first
+            else { return .inProgress }
+            if try row.string("request_hash") != requestHash { return .mismatch }
+            guard let status = row.optionalInt64("response_status") else { return .inProgress }
+            return .replay(status: Int(status), body: Data(try row.bytes("response_body")))
+        }
+    }
+
+    public func finishIdempotent(tenant: UUID, key: String, status: Int, body: Data) async throws {
+        let now = clock()
+        try await tenantScoped(tenant) { c in
+            try c.query(
+                """
+                UPDATE idempotency_keys SET response_status = $2::integer, response_body = $3::bytea,
+                    completed_at = $4::timestamptz WHERE key = $1
+                """,
+                [.text(key), .int(Int64(status)), .bytea([UInt8](body)), .timestamp(now)])
+        }
+    }
+
+    public func abandonIdempotent(tenant: UUID, key: String) async throws {
+        try await tenantScoped(tenant) { c in
+            try c.query("DELETE FROM idempotency_keys WHERE key = $1 AND response_status IS NULL", [.text(key)])
+        }
+    }
+
+    public func commit(_ changes: PaymentChanges) async throws {
+        let tenant =
+            changes.payment?.tenantId ?? changes.attempts.first?.tenantId ?? changes.refunds.first?.tenantId
+            ?? changes.operations.first?.tenantId
+        guard let tenant else { return }
+        let paymentParams = try changes.payment.map(Self.paymentParameters)
+        let attemptParams = changes.attempts.map(Self.attemptParameters)
+        let refundParams = changes.refunds.map(Self.refundParameters)
+        let operationParams = changes.operations.map(Self.operationParameters)
+        try await tenantScoped(tenant) { c in
+            if let paymentParams { try c.query(Self.upsertPayment, paymentParams) }
+            for params in attemptParams { try c.query(Self.upsertAttempt, params) }
+            for params in refundParams { try c.query(Self.upsertRefund, params) }
+            for params in operationParams { try c.query(Self.upsertOperation, params) }
+        }
+    }
+
+    public func reserveRefund(_ refund: Refund) async throws {
+        let params = Self.refundParameters(refund)
+        try await tenantScoped(refund.tenantId) { c in
+            guard
+                let payment = try c.query(
+                    "SELECT amount_captured, amount_refunded, status FROM payments WHERE id = $1 FOR UPDATE",
+                    [.text(refund.paymentId)]
+                ).first
+            else { throw CoreError.notFound("payment") }
+            let reserved =
+                try c.query(
+                    "SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM refunds WHERE payment_id = $1 AND status IN ('pending', 'unknown')",
+                    [.text(refund.paymentId)]
+                ).first?.int64("total") ?? 0
+            let refundable = try payment.int64("amount_captured") - payment.int64("amount_refunded") - reserved
+            guard refund.amount <= refundable else {
+                throw CoreError.unprocessable(
+                    "refund_exceeds_captured", "refund amount exceeds the refundable remainder of \(max(refundable, 0))")
+            }
+            try c.query(Self.upsertRefund, params)
+        }
+    }
+
+    public func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord? {
+        try await tenantScoped(tenant) { c in
+            guard let row = try c.query("SELECT * FROM payments WHERE id = $1", [.text(paymentId)]).first else {
+                return nil
+            }
+            let attempts = try c.query("SELECT * FROM attempts WHERE payment_id = $1 ORDER BY sequence", [.text(paymentId)])
+                .rows.map(Self.attempt)
+            let refunds = try c.query("SELECT * FROM refunds WHERE payment_id = $1 ORDER BY created_at, id", [.text(paymentId)])
+                .rows.map(Self.refund)
+            let operations = try c.query(
+                "SELECT * FROM payment_operations WHERE payment_id = $1 ORDER BY created_at, id", [.text(paymentId)]
+            ).rows.map(Self.operation)
+            return PaymentRecord(payment: try Self.payment(row), attempts: attempts, refunds: refunds, operations: operations)
+        }
+    }
+
+    public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
+        try await tenantScoped(tenant) { c in
+            var sql = "SELECT * FROM payments p WHERE TRUE"
+            var params: [PGValue] = []
+            if let reference {
+                params.append(.text(reference))
+                sql += " AND p.reference = $\(params.count)"
+            }
+            if let startingAfter {
+                params.append(.text(startingAfter))
+                sql += """
+                     AND (p.created_at, p.id) < (SELECT created_at, id FROM payments WHERE id = $\(params.count))
+                    """
+            }
+            params.append(.int(Int64(limit)))
+            sql += " ORDER BY p.created_at DESC, p.id DESC LIMIT $\(params.count)::bigint"
+            return try c.query(sql, params).rows.map(Self.payment)
+        }
+    }
+
+    public func attempt(accountId: UUID, attemptId: String) async throws -> Attempt? {
+        try await system { c in
+            try c.query("SELECT * FROM attempts WHERE id = $1 AND account_id = $2::uuid", [.text(attemptId), .uuid(accountId)])
+                .first.map(Self.attempt)
+        }
+    }
+
+    public func attempt(accountId: UUID, providerPaymentId: String) async throws -> Attempt? {
+        try await system { c in
+            try c.query(
+                "SELECT * FROM attempts WHERE provider_payment_id = $1 AND account_id = $2::uuid ORDER BY started_at DESC LIMIT 1",
+                [.text(providerPaymentId), .uuid(accountId)]
+            ).first.map(Self.attempt)
+        }
+    }
+
+    public func refund(id: String) async throws -> Refund? {
+        try await system { c in
+            try c.query("SELECT * FROM refunds WHERE id = $1", [.text(id)]).first.map(Self.refund)
+        }
+    }
+
+    public func openPayments(accountId: UUID, limit: Int) async throws -> [(tenant: UUID, paymentId: String)] {
+        let rows = try await system { c in
+            try c.query(
+                """
+                SELECT tenant_id, id FROM payments WHERE provider_account_id = $1::uuid
+                AND status IN ('processing', 'requires_action', 'unknown') ORDER BY updated_at DESC LIMIT $2::bigint
+                """,
+                [.uuid(accountId), .int(Int64(limit))]
+            ).rows
+        }
+        return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
+    }
+}

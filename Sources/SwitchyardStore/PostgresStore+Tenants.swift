@@ -1,0 +1,160 @@
+import Foundation
+import SwitchyardCore
+import SwitchyardCrypto
+
+/// An API key as created: the secret is returned once and never stored.
+public struct CreatedAPIKey: Sendable {
+    public var key: APIKey
+    public var secret: String
+}
+
+/// An audit entry.
+public struct AuditEntry: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var tenantId: UUID?
+    public var actor: String
+    public var action: String
+    public var target: String
+    public var details: [String: String]
+    public var at: Date
+}
+
+extension PostgresStore {
+    // MARK: Tenants
+
+    public func createTenant(name: String, actor: String) async throws -> Tenant {
+        let tenant = Tenant(id: UUID(), name: name, createdAt: clock())
+        try await system { c in
+            try c.query(
+                "INSERT INTO tenants (id, name, created_at) VALUES ($1::uuid, $2, $3::timestamptz)",
+                [.uuid(tenant.id), .text(name), .timestamp(tenant.createdAt)])
+            try Self.audit(c, tenant: tenant.id, actor: actor, action: "tenant.create", target: tenant.id.uuidString, details: ["name": name], at: tenant.createdAt)
+        }
+        return tenant
+    }
+
+    public func tenants() async throws -> [Tenant] {
+        try await system { c in
+            try c.query("SELECT id, name, created_at FROM tenants ORDER BY created_at, id").rows.map(Self.tenant)
+        }
+    }
+
+    public func tenant(id: UUID) async throws -> Tenant? {
+        try await system { c in
+            try c.query("SELECT id, name, created_at FROM tenants WHERE id = $1::uuid", [.uuid(id)]).rows.first.map(Self.tenant)
+        }
+    }
+
+    static func tenant(_ row: PGRow) throws -> Tenant {
+        Tenant(id: try row.uuid("id"), name: try row.string("name"), createdAt: try row.date("created_at"))
+    }
+
+    // MARK: API keys
+
+    /// Creates an API key; only its SHA-256 is stored.
+    public func createAPIKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, actor: String)
+        async throws -> CreatedAPIKey
+    {
+        let secret = "sk_" + SecureRandom.token(bytes: 24)
+        let key = APIKey(
+            id: UUID(), tenantId: tenant, prefix: String(secret.prefix(11)), name: name, scopes: scopes,
+            createdAt: clock(), expiresAt: expiresAt)
+        let hash = Self.hashKey(secret)
+        try await tenantScoped(tenant) { c in
+            try c.query(
+                """
+                INSERT INTO api_keys (id, tenant_id, prefix, key_hash, name, scopes, created_at, expires_at)
+                VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::text[], $7::timestamptz, $8::timestamptz)
+                """,
+                [
+                    .uuid(key.id), .uuid(tenant), .text(key.prefix), .text(hash), .text(name),
+                    .text("{" + scopes.map(\.rawValue).joined(separator: ",") + "}"), .timestamp(key.createdAt),
+                    expiresAt.pg,
+                ])
+            try Self.audit(c, tenant: tenant, actor: actor, action: "api_key.create", target: key.id.uuidString, details: ["prefix": key.prefix], at: key.createdAt)
+        }
+        return CreatedAPIKey(key: key, secret: secret)
+    }
+
+    public func apiKeys(tenant: UUID) async throws -> [APIKey] {
+        try await tenantScoped(tenant) { c in
+            try c.query("SELECT * FROM api_keys ORDER BY created_at, id").rows.map(Self.apiKey)
+        }
+    }
+
+    /// Revokes a key of this tenant; false if there is none.
+    public func revokeAPIKey(tenant: UUID, id: UUID, actor: String) async throws -> Bool {
+        let now = clock()
+        return try await tenantScoped(tenant) { c in
+            let result = try c.query(
+                "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2::timestamptz) WHERE id = $1::uuid",
+                [.uuid(id), .timestamp(now)])
+            guard result.affectedRows == 1 else { return false }
+            try Self.audit(c, tenant: tenant, actor: actor, action: "api_key.revoke", target: id.uuidString, details: [:], at: now)
+            return true
+        }
+    }
+
+    /// Finds the usable key with this secret and records its use; nil when unknown, revoked or expired.
+    public func authenticate(secret: String) async throws -> APIKey? {
+        let hash = Self.hashKey(secret)
+        let now = clock()
+        let key = try await system { c in
+            try c.query("SELECT * FROM api_keys WHERE key_hash = $1", [.text(hash)]).rows.first.map(Self.apiKey)
+        }
+        guard let key, key.isUsable(at: now) else { return nil }
+        try await system { c in
+            try c.query(
+                "UPDATE api_keys SET last_used_at = $2::timestamptz WHERE id = $1::uuid AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')",
+                [.uuid(key.id), .timestamp(now)])
+        }
+        return key
+    }
+
+    static func hashKey(_ secret: String) -> String {
+        Hex.encode(SHA2.sha256(Array(secret.utf8)))
+    }
+
+    static func apiKey(_ row: PGRow) throws -> APIKey {
+        let scopesText = try row.string("scopes").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+        return APIKey(
+            id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), prefix: try row.string("prefix"),
+            name: try row.string("name"),
+            scopes: scopesText.split(separator: ",").compactMap { APIKeyScope(rawValue: String($0)) },
+            createdAt: try row.date("created_at"), revokedAt: row.optionalDate("revoked_at"),
+            expiresAt: row.optionalDate("expires_at"), lastUsedAt: row.optionalDate("last_used_at"))
+    }
+
+    // MARK: Audit
+
+    static func audit(
+        _ c: PGConnection, tenant: UUID?, actor: String, action: String, target: String, details: [String: String],
+        at: Date
+    ) throws {
+        try c.query(
+            "INSERT INTO audit_log (tenant_id, actor, action, target, details, at) VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6::timestamptz)",
+            [tenant.pg, .text(actor), .text(action), .text(target), .json(try StoreJSON.encode(details)), .timestamp(at)])
+    }
+
+    /// The audit log, newest first; for one tenant or all.
+    public func auditLog(tenant: UUID?, limit: Int) async throws -> [AuditEntry] {
+        try await system { c in
+            let rows =
+                if let tenant {
+                    try c.query(
+                        "SELECT * FROM audit_log WHERE tenant_id = $1::uuid ORDER BY id DESC LIMIT $2::bigint",
+                        [.uuid(tenant), .int(Int64(limit))]
+                    ).rows
+                } else {
+                    try c.query("SELECT * FROM audit_log ORDER BY id DESC LIMIT $1::bigint", [.int(Int64(limit))]).rows
+                }
+            return try rows.map { row in
+                AuditEntry(
+                    id: try row.int64("id"), tenantId: row["tenant_id"].flatMap(UUID.init(uuidString:)),
+                    actor: try row.string("actor"), action: try row.string("action"), target: try row.string("target"),
+                    details: (try? StoreJSON.decode([String: String].self, try row.string("details"))) ?? [:],
+                    at: try row.date("at"))
+            }
+        }
+    }
+}

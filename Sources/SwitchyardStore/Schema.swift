@@ -1,0 +1,208 @@
+/// The versioned schema. Append new migrations; never edit an applied one.
+public enum Schema {
+    /// The role tenant-scoped transactions switch to; row-level security applies to it.
+    public static let tenantRole = "switchyard_tenant"
+    /// The setting that carries the current tenant inside a tenant-scoped transaction.
+    public static let tenantSetting = "switchyard.tenant_id"
+
+    /// Tables whose rows belong to one tenant; each gets a row-level-security policy.
+    static let tenantTables = [
+        "api_keys", "provider_accounts", "routing_rules", "payments", "attempts", "refunds", "payment_operations",
+        "idempotency_keys", "notifications",
+    ]
+
+    /// All migrations, in order.
+    public static let migrations: [Migration] = [
+        Migration(version: 1, name: "core tables", sql: coreTables),
+        Migration(version: 2, name: "row level security", sql: rowLevelSecurity),
+    ]
+
+    static let coreTables = """
+        CREATE TABLE tenants (
+            id uuid PRIMARY KEY,
+            name text NOT NULL,
+            created_at timestamptz NOT NULL
+        );
+        CREATE TABLE api_keys (
+            id uuid PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            prefix text NOT NULL,
+            key_hash text NOT NULL UNIQUE,
+            name text NOT NULL,
+            scopes text[] NOT NULL,
+            created_at timestamptz NOT NULL,
+            revoked_at timestamptz,
+            expires_at timestamptz,
+            last_used_at timestamptz
+        );
+        CREATE INDEX api_keys_tenant ON api_keys (tenant_id);
+        CREATE TABLE provider_accounts (
+            id uuid PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            name text NOT NULL,
+            plugin_id text NOT NULL,
+            environment text NOT NULL,
+            base_url text NOT NULL,
+            credentials jsonb NOT NULL,
+            secret_credentials jsonb NOT NULL,
+            options jsonb NOT NULL,
+            enabled boolean NOT NULL,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL
+        );
+        CREATE INDEX provider_accounts_tenant ON provider_accounts (tenant_id);
+        CREATE TABLE routing_rules (
+            id uuid PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            position integer NOT NULL,
+            name text NOT NULL,
+            match jsonb NOT NULL,
+            accounts jsonb NOT NULL,
+            created_at timestamptz NOT NULL
+        );
+        CREATE INDEX routing_rules_tenant ON routing_rules (tenant_id, position);
+        CREATE TABLE payments (
+            id text PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            amount bigint NOT NULL CHECK (amount > 0),
+            currency text NOT NULL,
+            country text NOT NULL,
+            method text NOT NULL,
+            reference text NOT NULL,
+            capture_mode text NOT NULL,
+            customer_id text,
+            return_url text,
+            payment_data jsonb NOT NULL,
+            status text NOT NULL,
+            amount_captured bigint NOT NULL DEFAULT 0 CHECK (amount_captured >= 0 AND amount_captured <= amount),
+            amount_refunded bigint NOT NULL DEFAULT 0 CHECK (amount_refunded >= 0 AND amount_refunded <= amount_captured),
+            next_action jsonb,
+            provider_account_id uuid,
+            failure_code text,
+            failure_message text,
+            routing jsonb,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL
+        );
+        CREATE INDEX payments_tenant_reference ON payments (tenant_id, reference);
+        CREATE INDEX payments_tenant_created ON payments (tenant_id, created_at DESC, id DESC);
+        CREATE INDEX payments_open ON payments (provider_account_id, status)
+            WHERE status IN ('processing', 'requires_action', 'unknown');
+        CREATE TABLE attempts (
+            id text PRIMARY KEY,
+            payment_id text NOT NULL REFERENCES payments(id),
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            account_id uuid NOT NULL,
+            plugin_id text NOT NULL,
+            sequence integer NOT NULL,
+            outcome text,
+            provider_payment_id text,
+            provider_status text,
+            code text,
+            message text,
+            reason text NOT NULL,
+            started_at timestamptz NOT NULL,
+            finished_at timestamptz,
+            UNIQUE (payment_id, sequence)
+        );
+        CREATE INDEX attempts_provider_id ON attempts (account_id, provider_payment_id);
+        CREATE TABLE refunds (
+            id text PRIMARY KEY,
+            payment_id text NOT NULL REFERENCES payments(id),
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            amount bigint NOT NULL CHECK (amount > 0),
+            currency text NOT NULL,
+            reason text,
+            status text NOT NULL,
+            provider_refund_id text,
+            failure_code text,
+            failure_message text,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL
+        );
+        CREATE INDEX refunds_payment ON refunds (payment_id);
+        CREATE TABLE payment_operations (
+            id text PRIMARY KEY,
+            payment_id text NOT NULL REFERENCES payments(id),
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            kind text NOT NULL,
+            amount bigint,
+            outcome text,
+            provider_id text,
+            code text,
+            message text,
+            created_at timestamptz NOT NULL
+        );
+        CREATE INDEX payment_operations_payment ON payment_operations (payment_id);
+        CREATE TABLE idempotency_keys (
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            key text NOT NULL,
+            request_hash text NOT NULL,
+            response_status integer,
+            response_body bytea,
+            created_at timestamptz NOT NULL,
+            completed_at timestamptz,
+            PRIMARY KEY (tenant_id, key)
+        );
+        CREATE TABLE provider_tokens (
+            account_id uuid NOT NULL,
+            kind text NOT NULL,
+            token_encrypted text NOT NULL,
+            expires_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            PRIMARY KEY (account_id, kind)
+        );
+        CREATE TABLE notifications (
+            id bigserial PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            account_id uuid NOT NULL,
+            body_hash text NOT NULL,
+            headers jsonb NOT NULL,
+            body bytea NOT NULL,
+            verified boolean NOT NULL,
+            failure_reason text,
+            received_at timestamptz NOT NULL
+        );
+        CREATE UNIQUE INDEX notifications_verified_once ON notifications (account_id, body_hash) WHERE verified;
+        CREATE TABLE audit_log (
+            id bigserial PRIMARY KEY,
+            tenant_id uuid,
+            actor text NOT NULL,
+            action text NOT NULL,
+            target text NOT NULL,
+            details jsonb NOT NULL,
+            at timestamptz NOT NULL
+        );
+        CREATE INDEX audit_log_tenant ON audit_log (tenant_id, id);
+        """
+
+    static var rowLevelSecurity: String {
+        var sql = """
+            DO $$ BEGIN
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(tenantRole)') THEN
+                    CREATE ROLE \(tenantRole) NOLOGIN;
+                END IF;
+            END $$;
+            DO $$ BEGIN
+                EXECUTE format('GRANT \(tenantRole) TO %I', current_user);
+            EXCEPTION WHEN OTHERS THEN NULL;
+            END $$;
+            GRANT USAGE ON SCHEMA public TO \(tenantRole);
+            GRANT SELECT ON tenants TO \(tenantRole);
+            GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO \(tenantRole);
+            GRANT INSERT ON audit_log TO \(tenantRole);
+
+            """
+        for table in tenantTables {
+            sql += """
+                GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO \(tenantRole);
+                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                CREATE POLICY tenant_isolation ON \(table)
+                    USING (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid)
+                    WITH CHECK (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid);
+
+                """
+        }
+        return sql
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `switchyard` executable.
+@main
+struct SwitchyardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchyard",
+        abstract: "Multi-tenant payment orchestration.",
+        subcommands: [ServeCommand.self, MigrateCommand.self, PluginsCommand.self, SandboxCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}

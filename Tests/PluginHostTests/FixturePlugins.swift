@@ -1,0 +1,116 @@
+import Foundation
+
+/// Builds the C fixture plugins of `Tests/Fixtures/Plugins` with the system C compiler, once per variant.
+enum FixturePlugins {
+    /// The repository root, found from this file's path.
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private static let cache = BuildCache()
+
+    /// The path of the echo plugin built with `defines` (e.g. `FIXTURE_ABI=99`). Do not modify the file:
+    /// copy it where it is needed.
+    static func echo(_ defines: [String] = []) throws -> String {
+        try cache.build(source: "echo_plugin.c", defines: defines)
+    }
+
+    /// Copies a fixture build to `directory/name` through a hidden temporary file and a rename, as a
+    /// deployment would.
+    @discardableResult
+    static func install(_ built: String, in directory: String, as name: String) throws -> String {
+        let temporary = directory + "/." + name + ".tmp"
+        let target = directory + "/" + name
+        try? FileManager.default.removeItem(atPath: temporary)
+        try FileManager.default.copyItem(atPath: built, toPath: temporary)
+        _ = rename(temporary, target)
+        return target
+    }
+
+    private final class BuildCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var built: [String: String] = [:]
+        private let directory: String = {
+            let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+            // Builds of earlier test processes that are gone are removed; this process's go in its own directory.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("switchyard-fixtures-") {
+                if let pid = pid_t(name.dropFirst("switchyard-fixtures-".count)), kill(pid, 0) != 0, errno == ESRCH {
+                    try? FileManager.default.removeItem(atPath: base + name)
+                }
+            }
+            let path = base + "switchyard-fixtures-\(getpid())"
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return path
+        }()
+
+        func build(source: String, defines: [String]) throws -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            let key = source + "|" + defines.joined(separator: "|")
+            if let path = built[key] { return path }
+            let output = directory + "/fixture-\(built.count).so"
+            let include = repositoryRoot.appendingPathComponent("Sources/CSwitchyardPlugin/include").path
+            let input = repositoryRoot.appendingPathComponent("Tests/Fixtures/Plugins/" + source).path
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["cc", "-shared", "-fPIC", "-I" + include] + defines.map { "-D" + $0 } + ["-o", output, input]
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw FixtureError(message: "cc failed for \(source) \(defines)")
+            }
+            built[key] = output
+            return output
+        }
+    }
+
+    struct FixtureError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
+
+/// A fresh temporary directory, removed by ``remove()``.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "/switchyard-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Writes random bytes to `name`.
+    func writeGarbage(_ name: String, count: Int = 4096) throws {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/" + name))
+    }
+}
+
+/// Lowercase hex SHA-256 of a file, computed independently of the code under test.
+func sha256OfFile(_ path: String) throws -> String {
+    let process = Process()
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sha256sum", path]
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return await condition()
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Logging
+import PluginHost
+import ProviderKit
+import Testing
+
+@Suite("PluginLoader")
+struct PluginLoaderTests {
+    private let development = PluginPolicy(mode: .development)
+
+    private func refusal(
+        _ file: String, policy: PluginPolicy, services: RecordingHostServices = RecordingHostServices()
+    ) throws -> PluginRefusal? {
+        let loader = try PluginLoader(logger: .quiet)
+        do {
+            _ = try loader.load(file: file, policy: policy, hostServices: services)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func validPluginLoadsAndUsesHostServices() async throws {
+        let file = try FixturePlugins.echo()
+        let services = RecordingHostServices()
+        let loader = try PluginLoader(logger: .quiet)
+        let plugin = try loader.load(file: file, policy: development, hostServices: services, now: services.fixedNow)
+        #expect(plugin.manifest.id == "echo")
+        #expect(plugin.manifest.version == "1.0.0")
+        #expect(plugin.manifest.flows == [.authorize, .sync, .refund])
+        #expect(plugin.sha256 == (try sha256OfFile(file)))
+        #expect(plugin.filePath == file)
+        #expect(plugin.loadedAt == services.fixedNow)
+        // The plugin logged once at create time, through the host's services, tagged with its id.
+        #expect(services.logs.first == .init(level: .info, message: "echo created", metadata: ["fixture.version": "1.0.0", "plugin.id": "echo"]))
+
+        let outcome = try await plugin.authorize(.test, account: .test)
+        #expect(outcome.kind == .authorized)
+        #expect(outcome.providerPaymentId == "echo-1.0.0")
+        #expect(outcome.providerStatus == "host-ok")
+        let sent = try #require(services.sent.first)
+        #expect(services.sent.count == 1)
+        #expect(sent.method == "POST")
+        #expect(sent.url == "http://127.0.0.1:9/echo")
+    }
+
+    @Test func hostReportsFailureOfHostServiceToPlugin() async throws {
+        let services = RecordingHostServices(result: OutboundResult(kind: .notSent, reason: "connection refused"))
+        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: services)
+        let outcome = try await plugin.authorize(.test, account: .test)
+        #expect(outcome.providerStatus == "host-failed")
+    }
+
+    @Test func pinnedDigestLoads() throws {
+        let file = try FixturePlugins.echo()
+        let policy = PluginPolicy(mode: .pinned, allowed: [.init(id: "echo", sha256: [try sha256OfFile(file).uppercased()])])
+        #expect(try refusal(file, policy: policy) == nil)
+    }
+
+    @Test func wrongABIIsRefused() throws {
+        let refusal = try #require(try refusal(try FixturePlugins.echo(["FIXTURE_ABI=99"]), policy: development))
+        #expect(refusal.code == .abiMismatch)
+        #expect(refusal.reason.contains("99"))
+    }
+
+    @Test func garbageFileIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.writeGarbage("garbage.so")
+        let refusal = try #require(try refusal(directory.path + "/garbage.so", policy: development))
+        #expect(refusal.code == .garbageFile)
+    }
+
+    @Test func sharedObjectWithoutEntryIsRefused() throws {
+        let refusal = try #require(try refusal(try FixturePlugins.echo(["FIXTURE_NO_ENTRY"]), policy: development))
+        #expect(refusal.code == .garbageFile)
+        #expect(refusal.reason.contains("switchyard_plugin_entry"))
+    }
+
+    @Test func badManifestIsRefused() throws {
+        let refusal = try #require(try refusal(try FixturePlugins.echo(["FIXTURE_BAD_MANIFEST"]), policy: development))
+        #expect(refusal.code == .badManifest)
+    }
+
+    @Test func digestPinnedToAnotherFileIsRefused() throws {
+        let policy = PluginPolicy(mode: .pinned, allowed: [.init(id: "echo", sha256: [String(repeating: "ab", count: 32)])])
+        let refusal = try #require(try refusal(try FixturePlugins.echo(), policy: policy))
+        #expect(refusal.code == .digestMismatch)
+    }
+
+    @Test func idNotAllowedIsRefused() throws {
+        let file = try FixturePlugins.echo()
+        let developmentOther = PluginPolicy(mode: .development, allowed: [.init(id: "citcon")])
+        #expect(try refusal(file, policy: developmentOther)?.code == .notAllowed)
+        // Pinned: the digest is known (listed for another id), but the id is not allowed.
+        let pinnedOther = PluginPolicy(mode: .pinned, allowed: [.init(id: "citcon", sha256: [try sha256OfFile(file)])])
+        #expect(try refusal(file, policy: pinnedOther)?.code == .notAllowed)
+    }
+
+    @Test func unreadableFileIsRefused() throws {
+        #expect(try refusal("/nonexistent/plugin.so", policy: development)?.code == .garbageFile)
+    }
+
+    @Test func undeclaredFlowIsNotSupported() async throws {
+        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        let request = VoidRequest(payment: PaymentLocator(attemptId: "a", providerPaymentId: nil), operationId: "v")
+        await #expect(throws: PluginCallError.self) {
+            _ = try await plugin.void(request, account: .test)
+        }
+    }
+
+    @Test func cancellingTheCallerCancelsThePluginCall() async throws {
+        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        let call = Task { try await plugin.refund(.test, account: .test) }
+        try await Task.sleep(for: .milliseconds(100))
+        call.cancel()
+        await #expect(throws: CancellationError.self) {
+            _ = try await call.value
+        }
+        // The plugin is free again: the parked call was really cancelled and completed.
+        let second = Task { try await plugin.refund(.test, account: .test) }
+        try await Task.sleep(for: .milliseconds(100))
+        second.cancel()
+        await #expect(throws: CancellationError.self) {
+            _ = try await second.value
+        }
+    }
+
+    @Test func callCancelledBeforeInvokeIsCancelled() async throws {
+        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await plugin.refund(.test, account: .test)
+        }
+        await #expect(throws: CancellationError.self) {
+            _ = try await call.value
+        }
+    }
+
+    @Test func manyConcurrentCallsAllComplete() async throws {
+        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        let statuses = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<200 {
+                group.addTask { try await plugin.sync(.test, account: .test).providerStatus }
+            }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 200)
+        #expect(statuses.allSatisfy { $0 == "v1.0.0" })
+    }
+}

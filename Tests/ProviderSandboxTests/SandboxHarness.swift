@@ -1,0 +1,149 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import ProviderSandbox
+
+/// A sandbox server running on a free loopback port for the duration of one test.
+struct SandboxHarness {
+    let server: SandboxServer
+    let baseURL: String
+    let clock: TestClock
+
+    var citcon: CitconTestClient { CitconTestClient(baseURL: baseURL + "/citcon") }
+    var adminURL: String { baseURL + "/_sandbox/citcon" }
+}
+
+/// Merchants every test server knows.
+enum TestMerchants {
+    static let m1 = CitconSandboxMerchant(id: "m1", privateKey: "pk_test_m1", ipnSecret: "ipn-secret-m1")
+    static let m2 = CitconSandboxMerchant(id: "m2", privateKey: "pk_test_m2", ipnSecret: "ipn-secret-m2")
+}
+
+/// A clock the test moves by hand.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        self.current = start
+    }
+
+    var now: Date { lock.withLock { current } }
+
+    func advance(by seconds: TimeInterval) {
+        lock.withLock { current = current.addingTimeInterval(seconds) }
+    }
+}
+
+let quietLogger = Logger(label: "sandbox-test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// Runs `body` against a fresh sandbox server bound to port 0, then stops the server.
+func withSandbox(
+    ipnEncoding: CitconIPNEncoding = .form,
+    _ body: (SandboxHarness) async throws -> Void
+) async throws {
+    let clock = TestClock()
+    let configuration = SandboxConfiguration(
+        citcon: CitconSandboxConfiguration(merchants: [TestMerchants.m1, TestMerchants.m2], ipnEncoding: ipnEncoding),
+        notificationRetry: SandboxNotificationRetryPolicy(
+            maxAttempts: 4,
+            initialDelay: .milliseconds(50),
+            maxDelay: .milliseconds(200),
+            attemptTimeout: .seconds(2)
+        ),
+        clock: { clock.now }
+    )
+    let server = SandboxServer(configuration: configuration, logger: quietLogger)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        group.addTask {
+            try await server.run(port: 0) { port in
+                portContinuation.yield(port)
+                portContinuation.finish()
+            }
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            group.cancelAll()
+            throw HarnessError.serverDidNotStart
+        }
+        let harness = SandboxHarness(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock)
+        do {
+            try await body(harness)
+        } catch {
+            group.cancelAll()
+            throw error
+        }
+        group.cancelAll()
+    }
+}
+
+enum HarnessError: Error {
+    case serverDidNotStart
+    case timedOut(String)
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(
+    _ what: String,
+    timeout: Duration = .seconds(5),
+    _ condition: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw HarnessError.timedOut(what)
+}
+
+// MARK: - HTTP
+
+/// An HTTP answer with its body parsed as JSON when possible.
+struct Reply: @unchecked Sendable {
+    let status: Int
+    let body: [UInt8]
+    let json: Any?
+
+    var object: [String: Any] { json as? [String: Any] ?? [:] }
+    /// `data` of a Citcon envelope.
+    var data: [String: Any] { object["data"] as? [String: Any] ?? [:] }
+    /// Citcon error code of a failure envelope.
+    var code: String? { data["code"] as? String }
+    var envelopeStatus: String? { object["status"] as? String }
+
+    func string(_ key: String) -> String? { data[key] as? String }
+    func int(_ key: String) -> Int64? { (data[key] as? NSNumber)?.int64Value }
+}
+
+enum Method {
+    case get, post, delete
+}
+
+/// Sends one request with the shared client.
+func send(
+    _ method: Method,
+    _ url: String,
+    bearer: String? = nil,
+    json: Any? = nil,
+    timeout: TimeAmount = .seconds(10)
+) async throws -> Reply {
+    var request = HTTPClientRequest(url: url)
+    switch method {
+    case .get: request.method = .GET
+    case .post: request.method = .POST
+    case .delete: request.method = .DELETE
+    }
+    if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+    if let json {
+        request.headers.add(name: "Content-Type", value: "application/json")
+        let data = try JSONSerialization.data(withJSONObject: json)
+        request.body = .bytes(ByteBuffer(bytes: Array(data)))
+    }
+    let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+    let buffer = try await response.body.collect(upTo: 1 << 20)
+    let bytes = Array(buffer.readableBytesView)
+    let parsed = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+    return Reply(status: Int(response.status.code), body: bytes, json: parsed)
+}

@@ -1,0 +1,39 @@
+import Testing
+
+@testable import SwitchyardCore
+
+struct NewPaymentTests {
+    func code(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch let error as CoreError {
+            return error.code
+        } catch {
+            return "other"
+        }
+    }
+
+    @Test func acceptsTheSmallestBody() throws {
+        let p = try NewPayment(amount: 1234, currency: "USD", country: "US", method: "alipay", reference: "order-1")
+        #expect(p.amount == 1234)
+    }
+
+    @Test func rejectsBadFieldsWithStableCodes() {
+        #expect(code { _ = try NewPayment(amount: -1, currency: "USD", country: "US", method: "alipay", reference: "r") } == "invalid_amount")
+        #expect(code { _ = try NewPayment(amount: 0, currency: "USD", country: "US", method: "alipay", reference: "r") } == "invalid_amount")
+        #expect(code { _ = try NewPayment(amount: 1, currency: "XYZ", country: "US", method: "alipay", reference: "r") } == "invalid_currency")
+        #expect(code { _ = try NewPayment(amount: 1, currency: "usd", country: "US", method: "alipay", reference: "r") } == "invalid_currency")
+        #expect(code { _ = try NewPayment(amount: 1, currency: "USD", country: "USA", method: "alipay", reference: "r") } == "invalid_country")
+        #expect(code { _ = try NewPayment(amount: 1, currency: "USD", country: "US", method: "Ali Pay", reference: "r") } == "invalid_method")
+        #expect(code { _ = try NewPayment(amount: 1, currency: "USD", country: "US", method: "alipay", reference: "") } == "invalid_reference")
+        #expect(code { _ = try NewPayment(amount: Currency.maximumAmount + 1, currency: "USD", country: "US", method: "alipay", reference: "r") } == "invalid_amount")
+    }
+
+    @Test func currencyExponents() {
+        #expect(Currency.named("USD")?.exponent == 2)
+        #expect(Currency.named("JPY")?.exponent == 0)
+        #expect(Currency.named("KWD")?.exponent == 3)
+        #expect(Currency.named("ABC") == nil)
+    }
+}

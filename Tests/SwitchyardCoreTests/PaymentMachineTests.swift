@@ -1,0 +1,153 @@
+import Foundation
+import ProviderKit
+import Testing
+
+@testable import SwitchyardCore
+
+struct PaymentMachineTests {
+    let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func machine(status: PaymentStatus = .processing, amount: Int64 = 1000) -> PaymentMachine {
+        PaymentMachine(
+            payment: Payment(
+                id: "pay_1", tenantId: UUID(), amount: amount, currency: "USD", country: "US", method: "alipay",
+                reference: "order-1", captureMode: .automatic, customerId: nil, returnURL: nil, paymentData: [:],
+                status: status, createdAt: t0))
+    }
+
+    @Test func notSentWithMoreCandidatesFailsOver() {
+        var m = machine()
+        let actions = m.handle(.authorizeFinished(.notSent("refused"), moreCandidates: true), at: t0)
+        #expect(actions == [.tryNextCandidate])
+        #expect(m.payment.status == .processing)
+    }
+
+    @Test func notSentOnLastCandidateFailsWithoutCharge() {
+        var m = machine()
+        let actions = m.handle(.authorizeFinished(.notSent("refused"), moreCandidates: false), at: t0)
+        #expect(actions.isEmpty)
+        #expect(m.payment.status == .failed)
+        #expect(m.payment.failureCode == "provider_unreachable")
+    }
+
+    @Test func unknownNeverFailsOverAndSchedulesSync() {
+        var m = machine()
+        let actions = m.handle(.authorizeFinished(.unknown("read timeout"), moreCandidates: true), at: t0)
+        #expect(actions == [.scheduleSync])
+        #expect(m.payment.status == .unknown)
+    }
+
+    @Test func declineNeverFailsOver() {
+        var m = machine()
+        let actions = m.handle(
+            .authorizeFinished(.declined(code: "4021", message: "declined"), moreCandidates: true), at: t0)
+        #expect(actions.isEmpty)
+        #expect(m.payment.status == .failed)
+        #expect(m.payment.failureCode == "4021")
+    }
+
+    @Test func pendingKeepsNextAction() {
+        var m = machine()
+        let next = NextAction(type: "citcon_sdk", data: ["charge_token": .string("abc")])
+        _ = m.handle(.authorizeFinished(Outcome(kind: .pending, nextAction: next), moreCandidates: false), at: t0)
+        #expect(m.payment.status == .requiresAction)
+        #expect(m.payment.nextAction == next)
+    }
+
+    @Test func syncResolvesUnknownToSucceeded() {
+        var m = machine(status: .unknown)
+        let actions = m.handle(.providerReported(Outcome(kind: .succeeded, capturedAmount: 1000)), at: t0)
+        #expect(actions.isEmpty)
+        #expect(m.payment.status == .succeeded)
+        #expect(m.payment.amountCaptured == 1000)
+    }
+
+    @Test func syncStillUnknownReschedules() {
+        var m = machine(status: .unknown)
+        #expect(m.handle(.providerReported(.unknown("still processing")), at: t0) == [.scheduleSync])
+        #expect(m.payment.status == .unknown)
+    }
+
+    @Test func finalStatesNeverMoveBack() {
+        var m = machine(status: .succeeded)
+        _ = m.handle(.providerReported(Outcome(kind: .pending)), at: t0)
+        _ = m.handle(.providerReported(.declined(code: "x", message: "late")), at: t0)
+        _ = m.handle(.providerReported(Outcome(kind: .authorized)), at: t0)
+        #expect(m.payment.status == .succeeded)
+        var canceled = machine(status: .canceled)
+        _ = canceled.handle(.providerReported(Outcome(kind: .succeeded)), at: t0)
+        #expect(canceled.payment.status == .canceled)
+    }
+
+    @Test func lateAuthorizedDoesNotUndoCapture() {
+        var m = machine(status: .requiresAction)
+        _ = m.handle(.providerReported(Outcome(kind: .succeeded)), at: t0)
+        _ = m.handle(.providerReported(Outcome(kind: .authorized)), at: t0)
+        #expect(m.payment.status == .succeeded)
+    }
+
+    @Test func captureAccumulatesAndValidates() throws {
+        var m = machine(status: .authorized)
+        #expect(throws: CoreError.self) { try m.validateCapture(amount: 1001) }
+        #expect(throws: CoreError.self) { try m.validateCapture(amount: 0) }
+        try m.validateCapture(amount: 600)
+        _ = m.handle(.captureFinished(amount: 600, Outcome(kind: .succeeded)), at: t0)
+        #expect(m.payment.status == .succeeded)
+        #expect(m.payment.amountCaptured == 600)
+    }
+
+    @Test func captureDeclineReportedAndStateKept() {
+        var m = machine(status: .authorized)
+        let actions = m.handle(.captureFinished(amount: 100, .declined(code: "4201", message: "no")), at: t0)
+        #expect(actions == [.reportDecline(code: "4201", message: "no")])
+        #expect(m.payment.status == .authorized)
+    }
+
+    @Test func unknownCaptureMakesThePaymentUnknownUntilSynced() {
+        var m = machine(status: .authorized)
+        #expect(m.handle(.captureFinished(amount: 1000, .unknown("read timeout")), at: t0) == [.scheduleSync])
+        #expect(m.payment.status == .unknown)
+        #expect(throws: CoreError.self) { try m.validateCapture(amount: 1000) }
+        _ = m.handle(.providerReported(Outcome(kind: .succeeded, capturedAmount: 1000)), at: t0)
+        #expect(m.payment.status == .succeeded)
+        #expect(m.payment.amountCaptured == 1000)
+    }
+
+    @Test func voidOnlyBeforeCapture() throws {
+        try machine(status: .authorized).validateVoid()
+        try machine(status: .requiresAction).validateVoid()
+        #expect(throws: CoreError.self) { try machine(status: .succeeded).validateVoid() }
+        var m = machine(status: .authorized)
+        _ = m.handle(.voidFinished(Outcome(kind: .succeeded)), at: t0)
+        #expect(m.payment.status == .canceled)
+    }
+
+    @Test func refundsNeverExceedCaptured() throws {
+        var m = machine(status: .succeeded)
+        _ = m.handle(.providerReported(Outcome(kind: .succeeded, capturedAmount: 1000)), at: t0)
+        try m.validateRefund(amount: 400, pendingRefunds: 0)
+        _ = m.handle(.refundSucceeded(amount: 400), at: t0)
+        #expect(m.payment.amountRefunded == 400)
+        try m.validateRefund(amount: 600, pendingRefunds: 0)
+        #expect(throws: CoreError.self) { try m.validateRefund(amount: 601, pendingRefunds: 0) }
+        #expect(throws: CoreError.self) { try m.validateRefund(amount: 300, pendingRefunds: 400) }
+        #expect(throws: CoreError.self) { try machine(status: .authorized).validateRefund(amount: 1, pendingRefunds: 0) }
+    }
+
+    @Test func everyOutcomeFromEveryOpenStateIsHandled() {
+        let outcomes: [Outcome] = [
+            Outcome(kind: .succeeded), Outcome(kind: .authorized), Outcome(kind: .pending), .declined(code: "d", message: "d"),
+            Outcome(kind: .canceled), .notSent("n"), .unknown("u"), .authExpired,
+        ]
+        for status in PaymentStatus.allCases {
+            for outcome in outcomes {
+                var m = machine(status: status)
+                _ = m.handle(.providerReported(outcome), at: t0)
+                if status.isFinal { #expect(m.payment.status == status) }
+                if outcome.kind == .notSent || outcome.kind == .unknown || outcome.kind == .authExpired {
+                    #expect(m.payment.status == status, "a non-answer never changes the status")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,5 @@
+import SwitchyardStore
+
+enum SwitchyardStoreClusterPort {
+    static func free() -> Int { PostgresCluster.freePort() }
+}

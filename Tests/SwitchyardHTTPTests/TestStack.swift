@@ -1,0 +1,198 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PluginHost
+import ProviderSandbox
+import SwitchyardCore
+import SwitchyardCrypto
+import SwitchyardHTTP
+import SwitchyardStore
+import SwitchyardTestSupport
+import Testing
+
+/// A whole Switchyard for a test: a fresh database, the sandbox, the dlopen-loaded plugins and the HTTP
+/// server, each on a free loopback port.
+struct TestStack: Sendable {
+    let baseURL: String
+    let sandboxURL: String
+    let sandbox: SandboxServer
+    let runtime: SwitchyardRuntime
+    let client: HTTPClient
+    let operatorToken: String
+    let pluginsDirectory: String
+    static let citconMerchant = CitconSandboxMerchant(
+        id: "m1", privateKey: "test_private_key_0123456789", ipnSecret: "test_ipn_secret_0123456789")
+
+    /// The directory the test binary was built into, where `swift build` put the plugin `.so` files.
+    static var buildDirectory: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        while url.path != "/" {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("libCitconPlugin.so").path) { return url.path }
+            url.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().path
+    }
+
+    static func citconPluginPath() throws -> String {
+        let path = buildDirectory + "/libCitconPlugin.so"
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TestFailure("libCitconPlugin.so not found beside the tests: run `swift build` before `swift test`")
+        }
+        return path
+    }
+
+    /// Starts everything, runs `body`, and stops everything.
+    static func with(
+        providerTimeoutMs: Int = 5_000, installPlugins: Bool = true, _ body: @Sendable (TestStack) async throws -> Void
+    ) async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let databaseURL = try await TestPostgres.freshDatabase()
+        let pluginsDirectory = NSTemporaryDirectory() + "switchyard-plugins-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        if installPlugins {
+            try FileManager.default.copyItem(atPath: try citconPluginPath(), toPath: pluginsDirectory + "/libCitconPlugin.so")
+        }
+        let operatorToken = "op_" + SecureRandom.token(bytes: 16)
+        var platform = PlatformPolicy()
+        platform.limits.providerTimeoutMs = providerTimeoutMs
+        let sandbox = SandboxServer(
+            configuration: SandboxConfiguration(citcon: CitconSandboxConfiguration(merchants: [citconMerchant])),
+            logger: logger)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let (sandboxPorts, sandboxContinuation) = AsyncStream<Int>.makeStream()
+            group.addTask {
+                try await sandbox.run(host: "127.0.0.1", port: 0) { port in sandboxContinuation.yield(port) }
+            }
+            var iterator = sandboxPorts.makeAsyncIterator()
+            guard let sandboxPort = await iterator.next() else { throw TestFailure("sandbox did not start") }
+
+            let serverPort = PostgresCluster.freePort()
+            let runtime = try await SwitchyardRuntime(
+                RuntimeConfiguration(
+                    databaseURL: databaseURL, poolSize: 4, secrets: try SecretBox(key: SecureRandom.bytes(32)),
+                    operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
+                    pluginPolicy: PluginPolicy(mode: .development), platform: platform,
+                    publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
+                    logger: logger))
+            let (serverPorts, serverContinuation) = AsyncStream<Int>.makeStream()
+            let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: serverPort) { port in
+                serverContinuation.yield(port)
+            }
+            group.addTask { try await app.run() }
+            group.addTask { await runtime.watchPlugins() }
+            var serverIterator = serverPorts.makeAsyncIterator()
+            guard let port = await serverIterator.next() else { throw TestFailure("server did not start") }
+            let stack = TestStack(
+                baseURL: "http://127.0.0.1:\(port)", sandboxURL: "http://127.0.0.1:\(sandboxPort)", sandbox: sandbox,
+                runtime: runtime, client: client, operatorToken: operatorToken, pluginsDirectory: pluginsDirectory)
+            do {
+                try await body(stack)
+            } catch {
+                group.cancelAll()
+                await runtime.shutdown()
+                try? await client.shutdown()
+                throw error
+            }
+            group.cancelAll()
+            await runtime.shutdown()
+        }
+        try await client.shutdown()
+        try? FileManager.default.removeItem(atPath: pluginsDirectory)
+    }
+
+    // MARK: HTTP
+
+    struct Reply: Sendable {
+        var status: Int
+        var body: Data
+        var headers: [(String, String)]
+
+        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+    }
+
+    func send(
+        _ method: HTTPMethod, _ path: String, token: String? = nil, json: Any? = nil, raw: Data? = nil,
+        headers: [String: String] = [:], base: String? = nil
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: (base ?? baseURL) + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: json)))
+        } else if let raw {
+            request.body = .bytes(ByteBuffer(data: raw))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 8 << 20)
+        return Reply(
+            status: Int(response.status.code), body: Data(buffer: body),
+            headers: response.headers.map { ($0.name, $0.value) })
+    }
+
+    // MARK: Setup through the admin API
+
+    struct Merchant: Sendable {
+        var tenantId: String
+        var apiKey: String
+        var accountId: String
+    }
+
+    /// A tenant with an API key, a Citcon account at `citconBaseURL` (default: the sandbox) and a route
+    /// for US/USD wallets to it.
+    func merchant(name: String = "Shop", citconBaseURL: String? = nil) async throws -> Merchant {
+        let tenant = try await send(.POST, "/admin/v1/tenants", token: operatorToken, json: ["name": name])
+        try #require(tenant.status == 201)
+        let tenantId = try #require(tenant.json["id"] as? String)
+        let key = try await send(
+            .POST, "/admin/v1/tenants/\(tenantId)/api-keys", token: operatorToken,
+            json: ["name": "k", "scopes": ["payments", "admin"]])
+        try #require(key.status == 201)
+        let account = try await send(
+            .POST, "/admin/v1/tenants/\(tenantId)/provider-accounts", token: operatorToken,
+            json: [
+                "plugin": "citcon", "base_url": citconBaseURL ?? sandboxURL + "/citcon", "environment": "sandbox",
+                "credentials": [
+                    "private_key": Self.citconMerchant.privateKey, "ipn_secret": Self.citconMerchant.ipnSecret,
+                ],
+            ])
+        try #require(account.status == 201, "\(String(decoding: account.body, as: UTF8.self))")
+        let accountId = try #require(account.json["id"] as? String)
+        let routing = try await send(
+            .PUT, "/admin/v1/tenants/\(tenantId)/routing", token: operatorToken,
+            json: [
+                "rules": [
+                    ["name": "us wallets", "match": ["countries": ["US"], "currencies": ["USD"]], "accounts": [accountId]]
+                ]
+            ])
+        try #require(routing.status == 200)
+        return Merchant(tenantId: tenantId, apiKey: try #require(key.json["secret"] as? String), accountId: accountId)
+    }
+
+    /// Polls until `condition` holds on the payment, or fails after `seconds`.
+    func waitForPayment(
+        _ id: String, key: String, seconds: Double = 10, until condition: ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last: [String: Any] = [:]
+        while Date() < deadline {
+            last = try await send(.GET, "/v1/payments/\(id)", token: key).json
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestFailure("payment \(id) did not reach the expected state; last status \(last["status"] ?? "-")")
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import SwitchyardStore
+import SwitchyardTestSupport
+
+/// Pools on fresh databases of the shared test cluster.
+enum DriverFixture {
+    static let logger: Logger = {
+        var logger = Logger(label: "switchyard.test.driver")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// A pool on a new, empty database.
+    static func pool(size: Int = 4) async throws -> PGPool {
+        let connectionString = try await TestPostgres.freshDatabase()
+        return try PGPool(PostgresConfiguration(connectionString: connectionString, poolSize: size), logger: logger)
+    }
+
+    /// Runs `body` with a pool on a new database, shutting the pool down afterwards.
+    static func withPool<T>(size: Int = 4, _ body: (PGPool) async throws -> T) async throws -> T {
+        let pool = try await pool(size: size)
+        do {
+            let result = try await body(pool)
+            await pool.shutdown()
+            return result
+        } catch {
+            await pool.shutdown()
+            throw error
+        }
+    }
+
+    /// A name unique to one test, usable as an identifier.
+    static func uniqueName(_ prefix: String) -> String {
+        prefix + "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+    }
+}
+
+/// An error thrown by test bodies on purpose.
+struct DriverTestError: Error, Equatable {}
+
+extension Optional {
+    /// The value, or a thrown error; for use inside connection closures, which run off the test's task.
+    func driverUnwrap() throws -> Wrapped {
+        guard let value = self else { throw DriverTestError() }
+        return value
+    }
+}

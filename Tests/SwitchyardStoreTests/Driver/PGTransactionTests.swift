@@ -1,0 +1,186 @@
+import Foundation
+import SwitchyardStore
+import Testing
+
+@Suite("Transactions")
+struct PGTransactionTests {
+    private static func count(_ pool: PGPool, _ table: String) async throws -> Int64 {
+        try await pool.withConnection { try $0.query("SELECT count(*) AS n FROM \(table)").first.driverUnwrap().int64("n") }
+    }
+
+    @Test func committedWorkIsKeptAndThrownWorkIsRolledBack() async throws {
+        try await DriverFixture.withPool(size: 2) { pool in
+            try await pool.withConnection { try $0.execute("CREATE TABLE ledger (id int PRIMARY KEY, amount bigint)") }
+            let value = try await pool.transaction { connection in
+                try connection.query("INSERT INTO ledger VALUES ($1, $2)", [.int(1), .int(500)])
+                return 42
+            }
+            #expect(value == 42)
+            #expect(try await Self.count(pool, "ledger") == 1)
+
+            await #expect(throws: DriverTestError.self) {
+                try await pool.transaction { connection in
+                    try connection.query("INSERT INTO ledger VALUES ($1, $2)", [.int(2), .int(700)])
+                    throw DriverTestError()
+                }
+            }
+            #expect(try await Self.count(pool, "ledger") == 1)
+        }
+    }
+
+    @Test func uniqueViolationCarriesSQLStateAndConstraintButNotTheValue() async throws {
+        try await DriverFixture.withPool(size: 1) { pool in
+            try await pool.withConnection {
+                try $0.execute("CREATE TABLE keys (k text CONSTRAINT keys_k_unique UNIQUE)")
+                try $0.query("INSERT INTO keys VALUES ($1)", [.text("sk_live_duplicate")])
+            }
+            let error = await #expect(throws: PGError.self) {
+                try await pool.transaction { connection in
+                    try connection.query("INSERT INTO keys VALUES ($1)", [.text("sk_live_duplicate")])
+                }
+            }
+            #expect(error?.sqlState == "23505")
+            #expect(error?.isUniqueViolation == true)
+            #expect(error?.isSerializationFailure == false)
+            #expect(error?.constraint == "keys_k_unique")
+            #expect(error?.description.contains("sk_live_duplicate") == false)
+            #expect(try await Self.count(pool, "keys") == 1)
+        }
+    }
+
+    @Test func roleAndSettingsApplyToTheTransactionOnly() async throws {
+        try await DriverFixture.withPool(size: 1) { pool in
+            let role = DriverFixture.uniqueName("tenant \"role\"")
+            try await pool.withConnection { connection in
+                try connection.execute("CREATE ROLE \"\(role.replacingOccurrences(of: "\"", with: "\"\""))\" NOLOGIN")
+            }
+            let inside = try await pool.transaction(role: role, settings: ["app.tenant_id": "t-123", "x.y": "it's"]) {
+                connection in
+                let row = try connection.query(
+                    "SELECT current_user AS who, current_setting('app.tenant_id', true) AS tenant, "
+                        + "current_setting('x.y', true) AS xy"
+                ).first.driverUnwrap()
+                return [row["who"], row["tenant"], row["xy"]]
+            }
+            #expect(inside == [role, "t-123", "it's"])
+
+            let after = try await pool.transaction { connection in
+                let row = try connection.query(
+                    "SELECT current_user AS who, current_setting('app.tenant_id', true) AS tenant, "
+                        + "current_setting('x.y', true) AS xy"
+                ).first.driverUnwrap()
+                return [row["who"], row["tenant"], row["xy"]]
+            }
+            #expect(after[0] == "postgres")
+            #expect(after[1] == nil || after[1] == "")
+            #expect(after[2] == nil || after[2] == "")
+
+            // Also after a transaction that failed.
+            await #expect(throws: DriverTestError.self) {
+                try await pool.transaction(role: role, settings: ["app.tenant_id": "t-456"]) { _ in
+                    throw DriverTestError()
+                }
+            }
+            let plain = try await pool.withConnection { connection in
+                let row = try connection.query(
+                    "SELECT current_user AS who, current_setting('app.tenant_id', true) AS tenant"
+                ).first.driverUnwrap()
+                return [row["who"], row["tenant"]]
+            }
+            #expect(plain[0] == "postgres")
+            #expect(plain[1] == nil || plain[1] == "")
+        }
+    }
+
+    @Test func rowLevelSecurityFollowsTheTransactionSetting() async throws {
+        try await DriverFixture.withPool(size: 2) { pool in
+            let role = DriverFixture.uniqueName("app")
+            try await pool.withConnection { connection in
+                try connection.execute(
+                    """
+                    CREATE ROLE \(role) NOLOGIN;
+                    CREATE TABLE items (tenant text, name text);
+                    ALTER TABLE items ENABLE ROW LEVEL SECURITY;
+                    CREATE POLICY by_tenant ON items USING (tenant = current_setting('app.tenant_id', true));
+                    GRANT SELECT ON items TO \(role);
+                    INSERT INTO items VALUES ('a', 'one'), ('a', 'two'), ('b', 'three');
+                    """)
+            }
+            for (tenant, expected) in [("a", 2), ("b", 1), ("c", 0)] {
+                let seen = try await pool.transaction(role: role, settings: ["app.tenant_id": tenant]) {
+                    try $0.query("SELECT name FROM items").rows.count
+                }
+                #expect(seen == expected, "tenant \(tenant)")
+            }
+        }
+    }
+
+    @Test func commitOfAFailedTransactionIsReported() async throws {
+        try await DriverFixture.withPool(size: 1) { pool in
+            try await pool.withConnection { try $0.execute("CREATE TABLE t (id int PRIMARY KEY)") }
+            let error = await #expect(throws: PGError.self) {
+                try await pool.transaction { connection in
+                    try connection.query("INSERT INTO t VALUES ($1)", [.int(1)])
+                    // A swallowed failure leaves the transaction aborted.
+                    _ = try? connection.query("INSERT INTO t VALUES ($1)", [.int(1)])
+                    return 0
+                }
+            }
+            #expect(error?.code == .transactionAborted)
+            #expect(try await Self.count(pool, "t") == 0)
+            // The connection is usable afterwards.
+            try await pool.transaction { try $0.query("INSERT INTO t VALUES ($1)", [.int(2)]) }
+            #expect(try await Self.count(pool, "t") == 1)
+        }
+    }
+
+    @Test func serializationFailureIsRecognised() async throws {
+        try await DriverFixture.withPool(size: 2) { pool in
+            try await pool.withConnection {
+                try $0.execute("CREATE TABLE counters (id int PRIMARY KEY, n int); INSERT INTO counters VALUES (1, 0)")
+            }
+            // Two serializable transactions read then write the same row; the second to commit fails.
+            let gate = DriverGate()
+            async let first: Void = pool.withConnection { connection in
+                try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                _ = try connection.query("SELECT n FROM counters WHERE id = $1", [.int(1)])
+                gate.arrive()
+                gate.waitForAll(2)
+                try connection.query("UPDATE counters SET n = n + 1 WHERE id = $1", [.int(1)])
+                try connection.execute("COMMIT")
+            }
+            async let second: Void = pool.withConnection { connection in
+                try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                _ = try connection.query("SELECT n FROM counters WHERE id = $1", [.int(1)])
+                gate.arrive()
+                gate.waitForAll(2)
+                try connection.query("UPDATE counters SET n = n + 1 WHERE id = $1", [.int(1)])
+                try connection.execute("COMMIT")
+            }
+            var failures: [PGError] = []
+            do { try await first } catch let error as PGError { failures.append(error) }
+            do { try await second } catch let error as PGError { failures.append(error) }
+            #expect(failures.count == 1)
+            #expect(failures.first?.isSerializationFailure == true)
+        }
+    }
+}
+
+/// A barrier for the pool's threads (the connection closures run outside Swift concurrency).
+final class DriverGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var arrived = 0
+
+    func arrive() {
+        condition.lock()
+        arrived += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitForAll(_ count: Int) {
+        condition.lock()
+        while arrived < count { condition.wait() }
+        condition.unlock()
+    }
+}

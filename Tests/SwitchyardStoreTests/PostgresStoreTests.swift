@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import ProviderKit
+import SwitchyardCore
+import SwitchyardCrypto
+import SwitchyardTestSupport
+import Testing
+
+@testable import SwitchyardStore
+
+struct PostgresStoreTests {
+    func makeStore() async throws -> PostgresStore {
+        let url = try await TestPostgres.freshDatabase()
+        let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: Logger(label: "test"))
+        let store = PostgresStore(pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() }, logger: Logger(label: "test"))
+        try await store.migrate()
+        return store
+    }
+
+    func payment(_ tenant: UUID, id: String) -> Payment {
+        Payment(
+            id: id, tenantId: tenant, amount: 500, currency: "USD", country: "US", method: "alipay", reference: "r-\(id)",
+            captureMode: .automatic, customerId: nil, returnURL: nil, paymentData: [:], status: .processing, createdAt: Date())
+    }
+
+    @Test func migrationsAreIdempotent() async throws {
+        let store = try await makeStore()
+        #expect(try await store.migrate().isEmpty)
+        let versions = try await store.pool.withConnection { c in
+            try c.query("SELECT version FROM schema_migrations ORDER BY version").rows.map { try $0.int64("version") }
+        }
+        #expect(versions == Schema.migrations.map { Int64($0.version) })
+    }
+
+    @Test func rowLevelSecurityKeepsTenantsApart() async throws {
+        let store = try await makeStore()
+        let a = try await store.createTenant(name: "A", actor: "test")
+        let b = try await store.createTenant(name: "B", actor: "test")
+        try await store.commit(PaymentChanges(payment: payment(a.id, id: "pay_a")))
+        try await store.commit(PaymentChanges(payment: payment(b.id, id: "pay_b")))
+        // Even a query with no tenant filter sees only the scoped tenant's rows.
+        let seenByA = try await store.tenantScoped(a.id) { c in
+            try c.query("SELECT id FROM payments ORDER BY id").rows.map { try $0.string("id") }
+        }
+        #expect(seenByA == ["pay_a"])
+        let seenByB = try await store.tenantScoped(b.id) { c in
+            try c.query("SELECT id FROM payments WHERE id = 'pay_a'").rows.count
+        }
+        #expect(seenByB == 0)
+        // Writing a row for another tenant from inside a tenant scope is refused by the policy.
+        await #expect(throws: PGError.self) {
+            try await store.tenantScoped(a.id) { c in
+                try c.query(PostgresStore.upsertPayment, try PostgresStore.paymentParameters(self.payment(b.id, id: "pay_x")))
+            }
+        }
+        #expect(try await store.record(tenant: b.id, paymentId: "pay_a") == nil)
+        #expect(try await store.record(tenant: a.id, paymentId: "pay_a") != nil)
+    }
+
+    @Test func secretsAreEncryptedAtRestAndKeysStoredAsHashes() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let secret = "super-secret-private-key-123456"
+        let account = try await store.createAccount(
+            ProviderAccount(
+                id: UUID(), tenantId: tenant.id, name: "c", pluginId: "citcon", environment: "sandbox",
+                baseURL: "http://127.0.0.1:1", credentials: ["private_key": secret, "merchant": "m-1"],
+                secretFields: ["private_key"], enabled: true, createdAt: Date()),
+            actor: "test")
+        let raw = try await store.pool.withConnection { c in
+            try c.query("SELECT credentials::text AS p, secret_credentials::text AS s FROM provider_accounts").rows.map {
+                (try $0.string("p"), try $0.string("s"))
+            }
+        }
+        #expect(raw.count == 1)
+        #expect(!raw[0].0.contains(secret))
+        #expect(!raw[0].1.contains(secret))
+        #expect(raw[0].0.contains("m-1"), "non-secret fields stay readable")
+        let loaded = try #require(try await store.account(tenant: tenant.id, id: account.id))
+        #expect(loaded.credentials["private_key"] == secret)
+        #expect(loaded.maskedCredentials["private_key"] != secret)
+
+        let key = try await store.createAPIKey(tenant: tenant.id, name: "k", scopes: [.payments], expiresAt: nil, actor: "test")
+        let keyColumns = try await store.pool.withConnection { c in
+            try c.query("SELECT row_to_json(api_keys)::text AS row FROM api_keys").rows.map { try $0.string("row") }
+        }
+        #expect(keyColumns.count == 1)
+        #expect(!keyColumns[0].contains(key.secret))
+        #expect(try await store.authenticate(secret: key.secret)?.id == key.key.id)
+        #expect(try await store.authenticate(secret: key.secret + "x") == nil)
+        _ = try await store.revokeAPIKey(tenant: tenant.id, id: key.key.id, actor: "test")
+        #expect(try await store.authenticate(secret: key.secret) == nil)
+    }
+
+    @Test func aSealedSecretCannotMoveToAnotherRow() throws {
+        let box = try SecretBox(key: SecureRandom.bytes(32))
+        let sealed = try box.seal("value", context: "account-1/private_key")
+        #expect(try box.open(sealed, context: "account-1/private_key") == "value")
+        #expect(throws: StoreError.self) { try box.open(sealed, context: "account-2/private_key") }
+        #expect(throws: StoreError.self) { try SecretBox(key: SecureRandom.bytes(32)).open(sealed, context: "account-1/private_key") }
+    }
+
+    @Test func concurrentIdempotentStartsLetExactlyOneProceed() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let results = try await withThrowingTaskGroup(of: IdempotencyStart.self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "h") }
+            }
+            return try await group.reduce(into: [IdempotencyStart]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 == .proceed }.count == 1)
+        #expect(results.filter { $0 == .inProgress }.count == 19)
+        try await store.finishIdempotent(tenant: tenant.id, key: "k", status: 201, body: Data("{}".utf8))
+        #expect(try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "h") == .replay(status: 201, body: Data("{}".utf8)))
+        #expect(try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "other") == .mismatch)
+    }
+
+    @Test func refundsReservedConcurrentlyNeverExceedTheCapture() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test")
+        var p = payment(tenant.id, id: "pay_r")
+        p.status = .succeeded
+        p.amountCaptured = 500
+        try await store.commit(PaymentChanges(payment: p))
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<10 {
+                group.addTask {
+                    let refund = Refund(id: "re_\(index)", paymentId: "pay_r", tenantId: tenant.id, amount: 100, currency: "USD", reason: nil, createdAt: Date())
+                    return (try? await store.reserveRefund(refund)) != nil
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 5)
+    }
+}

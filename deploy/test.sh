@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Sets up and runs the whole test suite. Tests that need PostgreSQL start their own throwaway cluster.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash deploy/install-deps.sh
+started=$(date +%s)
+# Every product, so the plugin .so files the end-to-end tests dlopen exist.
+swift build
+built=$(date +%s)
+echo "build: $((built - started)) s"
+status=0
+swift test --no-parallel 2>&1 | tee .build/test-output.txt || status=$?
+echo "tests: $(( $(date +%s) - built )) s"
+exit $status
