@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Logging
 import SwitchyardCore
+import SwitchyardStore
 
 /// An error of the HTTP API, rendered as `{"error":{"code":…,"message":…}}` with its status.
 public struct APIError: HTTPResponseError, Sendable, Equatable {
@@ -67,8 +69,12 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            context.logger.error(
-                "request failed", metadata: ["error.type": "\(String(describing: type(of: error)))", "http.path": "\(request.uri.path)"])
+            var metadata: Logger.Metadata = [
+                "error.type": "\(String(describing: type(of: error)))", "http.path": "\(request.uri.path)",
+            ]
+            // Database errors carry no parameter values, so their text is safe to log.
+            if let error = error as? PGError { metadata["error.message"] = "\(error.description)" }
+            context.logger.error("request failed", metadata: metadata)
             return try APIError(.internalServerError, "internal_error", "the request could not be completed")
                 .response(from: request, context: context)
         }

@@ -14,7 +14,7 @@ struct PaymentsController: Sendable {
     let bodyLimit: Int
 
     struct CreateBody: Decodable {
-        var amount: Int64
+        var amount: MinorUnits
         var currency: String
         var country: String
         var method: String
@@ -33,7 +33,7 @@ struct PaymentsController: Sendable {
     }
 
     struct AmountBody: Decodable {
-        var amount: Int64?
+        var amount: MinorUnits?
         var reason: String?
     }
 
@@ -50,7 +50,7 @@ struct PaymentsController: Sendable {
             try await idempotent(request, context) { key, data in
                 let body = try JSONIO.decode(AmountBody.self, from: data)
                 return try respond(
-                    try await service.capture(tenant: key.tenantId, paymentId: try id(context), amount: body.amount))
+                    try await service.capture(tenant: key.tenantId, paymentId: try id(context), amount: body.amount?.value))
             }
         }
         group.post(":id/cancel") { request, context in
@@ -62,7 +62,7 @@ struct PaymentsController: Sendable {
             try await idempotent(request, context) { key, data in
                 let body = try JSONIO.decode(AmountBody.self, from: data)
                 let refund = try await service.refund(
-                    tenant: key.tenantId, paymentId: try id(context), amount: body.amount, reason: body.reason)
+                    tenant: key.tenantId, paymentId: try id(context), amount: body.amount?.value, reason: body.reason)
                 return try Encoded(.created, RefundResource(refund))
             }
         }
@@ -86,7 +86,7 @@ struct PaymentsController: Sendable {
         try await idempotent(request, context) { key, data in
             let body = try JSONIO.decode(CreateBody.self, from: data)
             let payment = try NewPayment(
-                amount: body.amount, currency: body.currency, country: body.country, method: body.method,
+                amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
                 reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,
                 returnURL: body.returnURL, paymentData: body.paymentData ?? [:])
             return try respond(try await service.create(tenant: key.tenantId, payment), status: .created)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 import ProviderSandbox
 import SwitchyardCrypto
 import Testing

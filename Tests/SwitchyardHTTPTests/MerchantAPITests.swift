@@ -1,10 +1,11 @@
 import Foundation
+import NIOHTTP1
 import Hummingbird
 import SwitchyardHTTP
 import Testing
 
 @Suite(.serialized) struct MerchantAPITests {
-    let body: [String: Any] = ["amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": "order-1"]
+    static var body: [String: Any] { ["amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": "order-1"] }
 
     @Test func badInputGetsA4xxWithAStableCode() async throws {
         try await TestStack.with { stack in
@@ -13,26 +14,26 @@ import Testing
                 try await stack.send(.POST, "/v1/payments", token: token ?? m.apiKey, json: json, raw: raw)
             }
             var cases: [(TestStack.Reply, Int, String)] = []
-            var negative = body
+            var negative = Self.body
             negative["amount"] = -5
             cases.append((try await post(negative), 400, "invalid_amount"))
-            var fractional = body
+            var fractional = Self.body
             fractional["amount"] = 12.5
             cases.append((try await post(fractional), 400, "invalid_amount"))
-            var text = body
+            var text = Self.body
             text["amount"] = "1234"
             cases.append((try await post(text), 400, "invalid_amount"))
-            var currency = body
+            var currency = Self.body
             currency["currency"] = "XYZ"
             cases.append((try await post(currency), 400, "invalid_currency"))
-            var missing = body
+            var missing = Self.body
             missing.removeValue(forKey: "reference")
             cases.append((try await post(missing), 400, "missing_field"))
             cases.append((try await post(raw: Data("{\"amount\": 12".utf8)), 400, "invalid_json"))
             cases.append((try await post(raw: Data(repeating: UInt8(ascii: "a"), count: 200_000)), 413, "body_too_large"))
-            cases.append((try await post(body, token: "sk_wrong"), 401, "invalid_api_key"))
-            cases.append((try await stack.send(.POST, "/v1/payments", json: body), 401, "unauthorized"))
-            var uncovered = body
+            cases.append((try await post(Self.body, token: "sk_wrong"), 401, "invalid_api_key"))
+            cases.append((try await stack.send(.POST, "/v1/payments", json: Self.body), 401, "unauthorized"))
+            var uncovered = Self.body
             uncovered["currency"] = "EUR"
             cases.append((try await post(uncovered), 422, "no_route"))
             for (reply, status, code) in cases {
@@ -49,13 +50,13 @@ import Testing
     @Test func idempotencyKeyReplaysAndRefusesAnotherBody() async throws {
         try await TestStack.with { stack in
             let m = try await stack.merchant()
-            let first = try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: body, headers: ["Idempotency-Key": "k-1"])
+            let first = try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: Self.body, headers: ["Idempotency-Key": "k-1"])
             #expect(first.status == 201)
-            let replay = try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: body, headers: ["Idempotency-Key": "k-1"])
+            let replay = try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: Self.body, headers: ["Idempotency-Key": "k-1"])
             #expect(replay.status == 201)
             #expect(replay.json["id"] as? String == first.json["id"] as? String)
             #expect(replay.headers.contains { $0.0.lowercased() == "idempotent-replayed" })
-            var other = body
+            var other = Self.body
             other["amount"] = 999
             let conflict = try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: other, headers: ["Idempotency-Key": "k-1"])
             #expect(conflict.status == 409)
@@ -66,13 +67,16 @@ import Testing
     @Test func concurrentIdenticalRequestsMakeExactlyOnePayment() async throws {
         try await TestStack.with { stack in
             let m = try await stack.merchant()
-            var unique = body
+            var unique = Self.body
             unique["reference"] = "concurrent-1"
-            let payload = unique
+            let payload = try JSONSerialization.data(withJSONObject: unique)
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<12 {
                     group.addTask {
-                        try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: payload, headers: ["Idempotency-Key": "same"]).status
+                        try await stack.send(
+                            .POST, "/v1/payments", token: m.apiKey, raw: payload,
+                            headers: ["Idempotency-Key": "same", "Content-Type": "application/json"]
+                        ).status
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -88,7 +92,7 @@ import Testing
         try await TestStack.with { stack in
             let a = try await stack.merchant(name: "A")
             let b = try await stack.merchant(name: "B")
-            let created = try await stack.send(.POST, "/v1/payments", token: a.apiKey, json: body)
+            let created = try await stack.send(.POST, "/v1/payments", token: a.apiKey, json: Self.body)
             let id = try #require(created.json["id"] as? String)
             for (method, path) in [("GET", "/v1/payments/\(id)"), ("POST", "/v1/payments/\(id)/cancel"), ("POST", "/v1/payments/\(id)/capture"), ("POST", "/v1/payments/\(id)/sync"), ("POST", "/v1/payments/\(id)/refunds")] {
                 let reply = try await stack.send(method == "GET" ? .GET : .POST, path, token: b.apiKey, json: method == "POST" ? [:] : nil)
@@ -105,7 +109,7 @@ import Testing
         try await TestStack.with { stack in
             let m = try await stack.merchant()
             for index in 0..<5 {
-                var b = body
+                var b = Self.body
                 b["reference"] = "page-\(index)"
                 #expect(try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: b).status == 201)
             }
