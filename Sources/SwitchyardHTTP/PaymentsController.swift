@@ -130,7 +130,7 @@ struct PaymentsController: Sendable {
             throw APIError(.badRequest, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters")
         }
         let scopedKey = "\(request.method.rawValue) \(request.uri.path) \(idempotencyKey)"
-        let hash = Hex.encode(SHA2.sha256([UInt8](data)))
+        let hash = Self.requestHash(data)
         switch try await store.startIdempotent(tenant: key.tenantId, key: scopedKey, requestHash: hash) {
         case .replay(let status, let stored):
             var headers = HTTPFields()
@@ -160,6 +160,20 @@ struct PaymentsController: Sendable {
         try await store.finishIdempotent(
             tenant: key.tenantId, key: scopedKey, status: Int(response.status.code), body: response.data)
         return JSONIO.raw(response.status, response.data)
+    }
+
+    /// The hash that decides whether two requests with one key are "the same": over the JSON in a canonical
+    /// form (sorted keys, no insignificant white space), so key order does not matter; raw bytes otherwise.
+    static func requestHash(_ data: Data) -> String {
+        let canonical: Data
+        if let value = try? JSONDecoder().decode(JSONValue.self, from: data) {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            canonical = (try? encoder.encode(value)) ?? data
+        } else {
+            canonical = data
+        }
+        return Hex.encode(SHA2.sha256([UInt8](canonical)))
     }
 
     private func finish(_ key: APIKey, _ scopedKey: String, _ error: APIError) async throws {

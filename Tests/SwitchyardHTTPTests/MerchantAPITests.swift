@@ -1,7 +1,7 @@
 import Foundation
 import NIOHTTP1
 import Hummingbird
-import SwitchyardHTTP
+@testable import SwitchyardHTTP
 import Testing
 
 @Suite(.serialized) struct MerchantAPITests {
@@ -124,5 +124,15 @@ import Testing
             #expect(seen.count == 5)
             #expect(Set(seen).count == 5)
         }
+    }
+}
+
+struct RequestHashTests {
+    @Test func keyOrderAndWhiteSpaceDoNotChangeTheHash() {
+        let a = PaymentsController.requestHash(Data(#"{"amount":1234,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
+        let b = PaymentsController.requestHash(Data(#"{ "nested": {"a": 2, "b": 1}, "currency": "USD", "amount": 1234 }"#.utf8))
+        let c = PaymentsController.requestHash(Data(#"{"amount":1235,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
+        #expect(a == b)
+        #expect(a != c)
     }
 }
