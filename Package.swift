@@ -44,6 +44,8 @@ let package = Package(
             dependencies: [
                 "CSwitchyardPlugin", "ProviderKit", "SwitchyardCore", "SwitchyardCrypto",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -102,7 +104,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginHostTests",
-            dependencies: ["PluginHost", "ProviderKit", "SwitchyardTestSupport"]
+            dependencies: ["PluginHost", "ProviderKit", "SwitchyardCore", "SwitchyardTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "ProviderSandboxTests",

@@ -22,7 +22,7 @@ final class PluginExportInstance: @unchecked Sendable {
     }
 
     /// Starts call `callID`; `sink` is completed exactly once, from the call's task.
-    func start(callID: UInt64, method: String, body: Data, sink: CompletionSink) {
+    func start(callID: UInt64, method: String, body: Data, sink: ExportCompletion) {
         let flow = Flow(rawValue: method)
         let dispatch = self.dispatch
         lock.lock()

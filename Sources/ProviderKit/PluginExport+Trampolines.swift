@@ -29,7 +29,7 @@ enum ExportTrampolines {
 
     static let invoke: InvokeFunction = { pointer, callID, method, json, length, completion, context in
         guard let completion else { return }
-        let sink = CompletionSink(function: completion, context: context)
+        let sink = ExportCompletion(function: completion, context: context)
         guard let pointer else {
             sink.complete(PluginExportInstance.errorReply(code: "plugin_error", message: "no plugin instance"))
             return
@@ -54,7 +54,7 @@ enum ExportTrampolines {
 }
 
 /// A C completion and its context, called exactly once with a NUL-terminated JSON buffer.
-struct CompletionSink: @unchecked Sendable {
+struct ExportCompletion: @unchecked Sendable {
     let function: sy_completion_fn
     let context: UnsafeMutableRawPointer?
 

@@ -51,16 +51,20 @@ enum FixturePlugins {
             let output = directory + "/fixture-\(built.count).so"
             let include = repositoryRoot.appendingPathComponent("Sources/CSwitchyardPlugin/include").path
             let input = repositoryRoot.appendingPathComponent("Tests/Fixtures/Plugins/" + source).path
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["cc", "-shared", "-fPIC", "-I" + include] + defines.map { "-D" + $0 } + ["-o", output, input]
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw FixtureError(message: "cc failed for \(source) \(defines)")
+            let arguments = ["-shared", "-fPIC", "-I" + include] + defines.map { "-D" + $0 } + ["-o", output, input]
+            // `cc` where the system has one; the clang shipped with the Swift toolchain otherwise.
+            for compiler in ["cc", "clang", "gcc"] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = [compiler] + arguments
+                try process.run()
+                process.waitUntilExit()
+                if process.terminationStatus == 0 {
+                    built[key] = output
+                    return output
+                }
             }
-            built[key] = output
-            return output
+            throw FixtureError(message: "no C compiler could build \(source) \(defines)")
         }
     }
 

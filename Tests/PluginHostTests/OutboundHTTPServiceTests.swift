@@ -118,9 +118,9 @@ struct OutboundHTTPServiceTests {
     }
 
     @Test func responseIsReturnedWithStatusHeadersAndBody() async throws {
-        let server = try RawTCPServer(
-            .respond("HTTP/1.1 402 Payment Required\r\nContent-Type: application/json\r\nX-Trace: t-1\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{\"code\":\"4100\"}")
-        )
+        let response = "HTTP/1.1 402 Payment Required\r\nContent-Type: application/json\r\nX-Trace: t-1\r\n"
+            + "Content-Length: 15\r\nConnection: close\r\n\r\n{\"code\":\"4100\"}"
+        let server = try RawTCPServer(.respond(response))
         defer { server.stop() }
         try await withService { service in
             let result = await service.send(

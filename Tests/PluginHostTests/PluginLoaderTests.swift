@@ -20,6 +20,10 @@ struct PluginLoaderTests {
         }
     }
 
+    private func loadEcho() throws -> LoadedPlugin {
+        try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+    }
+
     @Test func validPluginLoadsAndUsesHostServices() async throws {
         let file = try FixturePlugins.echo()
         let services = RecordingHostServices()
@@ -32,7 +36,10 @@ struct PluginLoaderTests {
         #expect(plugin.filePath == file)
         #expect(plugin.loadedAt == services.fixedNow)
         // The plugin logged once at create time, through the host's services, tagged with its id.
-        #expect(services.logs.first == .init(level: .info, message: "echo created", metadata: ["fixture.version": "1.0.0", "plugin.id": "echo"]))
+        let created = RecordingHostServices.LogLine(
+            level: .info, message: "echo created", metadata: ["fixture.version": "1.0.0", "plugin.id": "echo"]
+        )
+        #expect(services.logs.first == created)
 
         let outcome = try await plugin.authorize(.test, account: .test)
         #expect(outcome.kind == .authorized)
@@ -102,7 +109,7 @@ struct PluginLoaderTests {
     }
 
     @Test func undeclaredFlowIsNotSupported() async throws {
-        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        let plugin = try loadEcho()
         let request = VoidRequest(payment: PaymentLocator(attemptId: "a", providerPaymentId: nil), operationId: "v")
         await #expect(throws: PluginCallError.self) {
             _ = try await plugin.void(request, account: .test)
@@ -110,7 +117,7 @@ struct PluginLoaderTests {
     }
 
     @Test func cancellingTheCallerCancelsThePluginCall() async throws {
-        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        let plugin = try loadEcho()
         let call = Task { try await plugin.refund(.test, account: .test) }
         try await Task.sleep(for: .milliseconds(100))
         call.cancel()
@@ -127,7 +134,7 @@ struct PluginLoaderTests {
     }
 
     @Test func callCancelledBeforeInvokeIsCancelled() async throws {
-        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        let plugin = try loadEcho()
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await plugin.refund(.test, account: .test)
@@ -138,7 +145,7 @@ struct PluginLoaderTests {
     }
 
     @Test func manyConcurrentCallsAllComplete() async throws {
-        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        let plugin = try loadEcho()
         let statuses = try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<200 {
                 group.addTask { try await plugin.sync(.test, account: .test).providerStatus }

@@ -21,7 +21,11 @@ final class RawTCPServer: @unchecked Sendable {
     private let listener: Int32
     private let behaviour: Behaviour
     private let lock = NSLock()
-    private var open: [Int32] = []
+    /// Descriptors owned by a server thread that has not closed them yet. Each descriptor is closed
+    /// only by its owning thread, after it was removed from this set, so ``stop()`` never touches a
+    /// descriptor number that the process may already have reused.
+    private var live: Set<Int32> = []
+    private var stopped = false
     private var received: [Data] = []
 
     init(_ behaviour: Behaviour) throws {
@@ -40,6 +44,7 @@ final class RawTCPServer: @unchecked Sendable {
             throw POSIXError(.EADDRINUSE)
         }
         port = Self.localPort(listener)
+        live.insert(listener)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -49,17 +54,14 @@ final class RawTCPServer: @unchecked Sendable {
         lock.withLock { received.map { String(decoding: $0, as: UTF8.self) } }
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and ends every connection (their threads then close them).
     func stop() {
         lock.withLock {
-            for descriptor in open {
+            stopped = true
+            for descriptor in live {
                 shutdown(descriptor, Int32(SHUT_RDWR))
-                close(descriptor)
             }
-            open.removeAll()
         }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     /// A listener that never accepts, whose accept queue is already full: new connection attempts hang
@@ -116,8 +118,18 @@ final class RawTCPServer: @unchecked Sendable {
     private func acceptLoop() {
         while true {
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
-            lock.withLock { open.append(connection) }
+            let keep: Bool = lock.withLock {
+                if connection >= 0 && !stopped {
+                    live.insert(connection)
+                    return true
+                }
+                return false
+            }
+            guard keep else {
+                if connection >= 0 { close(connection) }
+                release(listener)
+                return
+            }
             let thread = Thread { [self] in serve(connection) }
             thread.start()
         }
@@ -128,22 +140,22 @@ final class RawTCPServer: @unchecked Sendable {
         lock.withLock { received.append(request) }
         switch behaviour {
         case .silent:
-            return
+            // Never answer; wait until the client gives up or the server stops.
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while read(connection, &buffer, buffer.count) > 0 {}
         case .closeAfterRead:
-            finish(connection)
+            break
         case .respond(let response):
             let bytes = Array(response.utf8)
-            _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
-            finish(connection)
+            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
+        release(connection)
     }
 
-    private func finish(_ connection: Int32) {
-        lock.withLock {
-            guard let index = open.firstIndex(of: connection) else { return }
-            open.remove(at: index)
-            close(connection)
-        }
+    /// Forgets `descriptor` and closes it (called only by the thread that owns it).
+    private func release(_ descriptor: Int32) {
+        lock.withLock { _ = live.remove(descriptor) }
+        close(descriptor)
     }
 
     /// Reads the head and, if `Content-Length` says so, the body.

@@ -4,41 +4,40 @@ import ProviderKit
 
 /// Drives an exported table through its C function pointers, as a host would, counting completions.
 final class TableDriver: @unchecked Sendable {
-    /// One call's completion: resumes the waiter on the first completion and counts every one.
+    /// One call's completion: keeps the first reply for every waiter and counts every completion.
     final class Call: @unchecked Sendable {
         private let lock = NSLock()
-        private var continuation: CheckedContinuation<Data, Never>?
-        private var early: Data?
+        private var waiters: [CheckedContinuation<Data, Never>] = []
+        private var reply: Data?
         private var completions = 0
 
         var completionCount: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return completions
+            lock.withLock { completions }
         }
 
         func completed(_ data: Data) {
-            lock.lock()
-            completions += 1
-            let first = completions == 1
-            let waiter = first ? continuation : nil
-            continuation = nil
-            if first && waiter == nil {
-                early = data
+            let resumed: [CheckedContinuation<Data, Never>] = lock.withLock {
+                completions += 1
+                guard reply == nil else { return [] }
+                reply = data
+                defer { waiters.removeAll() }
+                return waiters
             }
-            lock.unlock()
-            waiter?.resume(returning: data)
+            for waiter in resumed {
+                waiter.resume(returning: data)
+            }
         }
 
+        /// The first reply, waiting for it if needed; may be called any number of times.
         func wait() async -> Data {
             await withCheckedContinuation { continuation in
-                lock.lock()
-                if let early {
-                    lock.unlock()
-                    continuation.resume(returning: early)
-                } else {
-                    self.continuation = continuation
-                    lock.unlock()
+                let ready: Data? = lock.withLock {
+                    if let reply { return reply }
+                    waiters.append(continuation)
+                    return nil
+                }
+                if let ready {
+                    continuation.resume(returning: ready)
                 }
             }
         }

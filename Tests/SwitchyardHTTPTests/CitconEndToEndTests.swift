@@ -173,3 +173,28 @@ enum SwitchyardTestPorts {
         SwitchyardStoreClusterPort.free()
     }
 }
+
+@Suite(.serialized) struct CitconAccessTokenTests {
+    @Test func serverTokenIsCachedAndRefreshedOnceAfterTheProviderRejectsIt() async throws {
+        try await TestStack.with { stack in
+            let m = try await stack.merchant()
+            let merchant = TestStack.citconMerchant.id
+            for index in 0..<3 {
+                let reply = try await stack.send(
+                    .POST, "/v1/payments", token: m.apiKey,
+                    json: ["amount": 100, "currency": "USD", "country": "US", "method": "alipay", "reference": "t-\(index)"])
+                #expect(reply.json["status"] as? String == "requires_action")
+            }
+            #expect(await stack.sandbox.citcon.tokensIssued(merchant: merchant, kind: .server) == 1, "cached across payments")
+            // The provider forgets every token: the next call gets 401, the host fetches one new token and retries once.
+            await stack.sandbox.citcon.expireTokens(merchant: merchant)
+            let after = try await stack.send(
+                .POST, "/v1/payments", token: m.apiKey,
+                json: ["amount": 100, "currency": "USD", "country": "US", "method": "alipay", "reference": "t-after"])
+            #expect(after.json["status"] as? String == "requires_action")
+            let attempts = try #require(after.json["attempts"] as? [[String: Any]])
+            #expect(attempts.count == 1, "a rejected token is not a failover")
+            #expect(await stack.sandbox.citcon.tokensIssued(merchant: merchant, kind: .server) == 2)
+        }
+    }
+}
