@@ -14,8 +14,6 @@ public struct PaymentMachine: Sendable, Equatable {
         case captureFinished(amount: Int64, Outcome)
         /// A cancellation ended.
         case voidFinished(Outcome)
-        /// A refund of `amount` succeeded at the provider.
-        case refundSucceeded(amount: Int64)
     }
 
     /// What the caller must do next.
@@ -46,9 +44,6 @@ public struct PaymentMachine: Sendable, Equatable {
             return captureFinished(amount: amount, outcome)
         case .voidFinished(let outcome):
             return voidFinished(outcome)
-        case .refundSucceeded(let amount):
-            payment.amountRefunded = min(payment.amountCaptured, payment.amountRefunded + amount)
-            return []
         }
     }
 
@@ -115,15 +110,16 @@ public struct PaymentMachine: Sendable, Equatable {
         case .notSent, .unknown, .authExpired:
             break
         }
-        if let refunded = outcome.refundedAmount {
-            payment.amountRefunded = max(payment.amountRefunded, refunded)
-        }
     }
 
     private mutating func captureFinished(amount: Int64, _ outcome: Outcome) -> [Action] {
+        if payment.status.isFinal {
+            // A report of this capture (a notification) arrived first and already settled the payment.
+            return []
+        }
         switch outcome.kind {
         case .succeeded:
-            payment.amountCaptured += amount
+            payment.amountCaptured = min(payment.amount, payment.amountCaptured + amount)
             payment.status = .succeeded
             return []
         case .declined:
@@ -138,6 +134,7 @@ public struct PaymentMachine: Sendable, Equatable {
     }
 
     private mutating func voidFinished(_ outcome: Outcome) -> [Action] {
+        if payment.status.isFinal { return [] }
         switch outcome.kind {
         case .succeeded, .canceled:
             payment.status = .canceled
@@ -154,6 +151,14 @@ public struct PaymentMachine: Sendable, Equatable {
 }
 
 extension PaymentMachine {
+    /// Applies `event` to `payment` in place; returns the actions.
+    public static func apply(_ event: Event, to payment: inout Payment, at time: Date) -> [Action] {
+        var machine = PaymentMachine(payment: payment)
+        let actions = machine.handle(event, at: time)
+        payment = machine.payment
+        return actions
+    }
+
     /// Checks that `amount` can be captured now.
     public func validateCapture(amount: Int64) throws {
         guard payment.status == .authorized else {

@@ -47,35 +47,33 @@ extension PaymentService {
                 logger.notice("notification for an unknown payment kept", metadata: ["provider.account": "\(account.id)"])
                 return
             }
-            var machine = PaymentMachine(payment: record.payment)
-            _ = machine.handle(.providerReported(event.outcome), at: clock())
             if attempt.providerPaymentId == nil { attempt.providerPaymentId = event.providerPaymentId }
             attempt.providerStatus = event.outcome.providerStatus ?? attempt.providerStatus
-            try await payments.commit(PaymentChanges(payment: machine.payment, attempts: [attempt]))
+            let time = clock()
+            let outcome = event.outcome
+            let status = try await payments.transition(
+                tenant: account.tenantId, paymentId: record.payment.id, with: PaymentChanges(attempts: [attempt])
+            ) { payment -> PaymentStatus in
+                _ = PaymentMachine.apply(.providerReported(outcome), to: &payment, at: time)
+                return payment.status
+            }
             logger.info(
                 "notification applied",
                 metadata: [
                     "tenant.id": "\(account.tenantId)", "payment.id": "\(record.payment.id)",
-                    "payment.status": "\(machine.payment.status.rawValue)",
+                    "payment.status": "\(status.rawValue)",
                 ])
         case .refund:
             guard let reference = event.reference, var refund = try await payments.refund(id: reference),
-                refund.tenantId == account.tenantId,
-                let record = try await payments.record(tenant: account.tenantId, paymentId: refund.paymentId)
+                refund.tenantId == account.tenantId
             else { return }
-            var machine = PaymentMachine(payment: record.payment)
-            let wasSettled = refund.status == .succeeded
             switch event.outcome.kind {
-            case .succeeded:
-                refund.status = .succeeded
-                if !wasSettled { _ = machine.handle(.refundSucceeded(amount: refund.amount), at: clock()) }
-            case .declined, .canceled:
-                if !wasSettled { refund.status = .failed }
-            default:
-                break
+            case .succeeded: refund.status = .succeeded
+            case .declined, .canceled: refund.status = .failed
+            default: return
             }
             refund.updatedAt = clock()
-            try await payments.commit(PaymentChanges(payment: machine.payment, refunds: [refund]))
+            try await payments.commit(PaymentChanges(refunds: [refund]))
         case .other:
             return
         }

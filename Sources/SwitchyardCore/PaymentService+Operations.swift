@@ -4,10 +4,9 @@ import ProviderKit
 extension PaymentService {
     /// Captures `amount` (default: the uncaptured remainder) of an authorised payment.
     public func capture(tenant: UUID, paymentId: String, amount: Int64?) async throws -> PaymentRecord {
-        var record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
-        var machine = PaymentMachine(payment: record.payment)
+        let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
         let amount = amount ?? (record.payment.amount - record.payment.amountCaptured)
-        try machine.validateCapture(amount: amount)
+        try PaymentMachine(payment: record.payment).validateCapture(amount: amount)
         let (attempt, account) = try await currentAttempt(of: record)
         var operation = PaymentOperation(
             id: ids.make("cap"), paymentId: paymentId, tenantId: tenant, kind: .capture, amount: amount,
@@ -19,21 +18,21 @@ extension PaymentService {
                 currency: record.payment.currency, isFinal: true),
             account: account)
         apply(outcome, to: &operation)
-        let actions = machine.handle(.captureFinished(amount: amount, outcome), at: clock())
-        try await payments.commit(PaymentChanges(payment: machine.payment, operations: [operation]))
+        let time = clock()
+        let actions = try await payments.transition(
+            tenant: tenant, paymentId: paymentId, with: PaymentChanges(operations: [operation])
+        ) { PaymentMachine.apply(.captureFinished(amount: amount, outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
         if outcome.kind == .notSent || outcome.kind == .authExpired {
             throw CoreError.unavailable("provider_unreachable", "the provider could not be reached; nothing was captured")
         }
-        record = try await get(tenant: tenant, paymentId: paymentId)
-        return record
+        return try await get(tenant: tenant, paymentId: paymentId)
     }
 
     /// Cancels a payment that was not captured.
     public func cancel(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
         let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
-        var machine = PaymentMachine(payment: record.payment)
-        try machine.validateVoid()
+        try PaymentMachine(payment: record.payment).validateVoid()
         let (attempt, account) = try await currentAttempt(of: record)
         var operation = PaymentOperation(
             id: ids.make("void"), paymentId: paymentId, tenantId: tenant, kind: .void, amount: nil, createdAt: clock())
@@ -41,8 +40,10 @@ extension PaymentService {
         let outcome = await gateway.void(
             VoidRequest(payment: locator(attempt), operationId: operation.id), account: account)
         apply(outcome, to: &operation)
-        let actions = machine.handle(.voidFinished(outcome), at: clock())
-        try await payments.commit(PaymentChanges(payment: machine.payment, operations: [operation]))
+        let time = clock()
+        let actions = try await payments.transition(
+            tenant: tenant, paymentId: paymentId, with: PaymentChanges(operations: [operation])
+        ) { PaymentMachine.apply(.voidFinished(outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
         if outcome.kind == .notSent || outcome.kind == .authExpired {
             throw CoreError.unavailable("provider_unreachable", "the provider could not be reached; nothing was canceled")
@@ -57,8 +58,7 @@ extension PaymentService {
             $0 + $1.amount
         }
         let amount = amount ?? (record.payment.amountCaptured - record.payment.amountRefunded - pending)
-        var machine = PaymentMachine(payment: record.payment)
-        try machine.validateRefund(amount: amount, pendingRefunds: pending)
+        try PaymentMachine(payment: record.payment).validateRefund(amount: amount, pendingRefunds: pending)
         let (attempt, account) = try await currentAttempt(of: record)
         var refund = Refund(
             id: ids.make("re"), paymentId: paymentId, tenantId: tenant, amount: amount,
@@ -75,7 +75,6 @@ extension PaymentService {
         switch outcome.kind {
         case .succeeded:
             refund.status = .succeeded
-            _ = machine.handle(.refundSucceeded(amount: amount), at: clock())
         case .declined, .notSent, .authExpired, .canceled:
             refund.status = .failed
             refund.failureCode = outcome.kind == .declined ? (outcome.code ?? "declined") : "provider_unreachable"
@@ -85,8 +84,10 @@ extension PaymentService {
         case .unknown:
             refund.status = .unknown
         }
-        try await payments.commit(PaymentChanges(payment: machine.payment, refunds: [refund]))
-        return refund
+        // The store derives the payment's refunded amount from its succeeded refunds, and never moves a
+        // refund back from a final status a notification may already have set.
+        try await payments.commit(PaymentChanges(refunds: [refund]))
+        return try await payments.refund(id: refund.id) ?? refund
     }
 
     /// Asks the provider for the payment's state and applies it.
@@ -94,8 +95,6 @@ extension PaymentService {
         let record = try await get(tenant: tenant, paymentId: paymentId)
         let (attempt, account) = try await currentAttempt(of: record)
         let outcome = await gateway.sync(SyncRequest(payment: locator(attempt)), account: account)
-        var machine = PaymentMachine(payment: record.payment)
-        _ = machine.handle(.providerReported(outcome), at: clock())
         var updated = attempt
         if let providerId = outcome.providerPaymentId, updated.providerPaymentId == nil {
             updated.providerPaymentId = providerId
@@ -106,12 +105,18 @@ extension PaymentService {
                 updated.outcome = outcome.kind
             }
         }
-        try await payments.commit(PaymentChanges(payment: machine.payment, attempts: [updated]))
+        let time = clock()
+        let status = try await payments.transition(
+            tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [updated])
+        ) { payment -> PaymentStatus in
+            _ = PaymentMachine.apply(.providerReported(outcome), to: &payment, at: time)
+            return payment.status
+        }
         logger.info(
             "payment synced",
             metadata: [
                 "tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "outcome": "\(outcome.kind.rawValue)",
-                "payment.status": "\(machine.payment.status.rawValue)",
+                "payment.status": "\(status.rawValue)",
             ])
         return try await get(tenant: tenant, paymentId: paymentId)
     }

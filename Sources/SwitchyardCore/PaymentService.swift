@@ -48,42 +48,46 @@ public struct PaymentService: Sendable {
             paymentData: request.paymentData, status: .processing, createdAt: now)
         let decision = try await route(tenant: tenant, payment: payment.description)
         payment.routing = decision
-        var attempts: [Attempt] = []
-        var machine = PaymentMachine(payment: payment)
+        try await payments.commit(PaymentChanges(payment: payment))
+        let paymentId = payment.id
+        var attempts = 0
 
         let candidates = Array(decision.candidates.prefix(max(1, failover.attemptLimit)))
         let deadline = now.addingTimeInterval(Double(failover.timeBudgetMs) / 1000)
         for (index, accountId) in candidates.enumerated() {
             guard let account = try await configuration.account(tenant: tenant, id: accountId) else { continue }
+            attempts += 1
             var attempt = Attempt(
-                id: ids.make("att"), paymentId: payment.id, tenantId: tenant, accountId: account.id,
-                pluginId: account.pluginId, sequence: attempts.count + 1,
+                id: ids.make("att"), paymentId: paymentId, tenantId: tenant, accountId: account.id,
+                pluginId: account.pluginId, sequence: attempts,
                 reason: index == 0
                     ? "first candidate of rule '\(decision.ruleName ?? "-")'"
-                    : "failover after attempt \(attempts.count) was not sent",
+                    : "failover after attempt \(attempts - 1) was not sent",
                 startedAt: clock())
-            var current = machine.payment
-            current.providerAccountId = account.id
-            machine = PaymentMachine(payment: current)
             // The attempt is committed before the provider is called, so a crash leaves a trace to sync.
-            try await payments.commit(PaymentChanges(payment: machine.payment, attempts: [attempt]))
+            let accountId = account.id
+            try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])) {
+                $0.providerAccountId = accountId
+            }
 
             let outcome = await gateway.authorize(
                 AuthorizeRequest(
-                    paymentId: payment.id, attemptId: attempt.id, merchantReference: request.reference,
+                    paymentId: paymentId, attemptId: attempt.id, merchantReference: request.reference,
                     amount: request.amount, currency: request.currency, country: request.country,
                     method: request.method, captureMode: request.captureMode, customerId: request.customerId,
                     returnURL: request.returnURL, paymentData: request.paymentData, idempotencyKey: attempt.id),
                 account: account)
             attempt.record(outcome, at: clock())
-            attempts.append(attempt)
-            let actions = machine.handle(
-                .authorizeFinished(outcome, moreCandidates: index + 1 < candidates.count && clock() < deadline), at: clock())
-            try await payments.commit(PaymentChanges(payment: machine.payment, attempts: [attempt]))
+            let event = PaymentMachine.Event.authorizeFinished(
+                outcome, moreCandidates: index + 1 < candidates.count && clock() < deadline)
+            let time = clock()
+            let actions = try await payments.transition(
+                tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])
+            ) { PaymentMachine.apply(event, to: &$0, at: time) }
             logger.info(
                 "payment attempt finished",
                 metadata: [
-                    "tenant.id": "\(tenant)", "payment.id": "\(payment.id)", "attempt.id": "\(attempt.id)",
+                    "tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "attempt.id": "\(attempt.id)",
                     "provider.account": "\(account.id)", "outcome": "\(outcome.kind.rawValue)",
                 ])
             if !actions.contains(.tryNextCandidate) { break }

@@ -56,6 +56,13 @@ public protocol PaymentRepository: Sendable {
     func abandonIdempotent(tenant: UUID, key: String) async throws
     /// Upserts all changes in one transaction.
     func commit(_ changes: PaymentChanges) async throws
+    /// Applies `body` to the current stored payment with its row locked, then stores the result and the
+    /// other `changes` in the same transaction, so concurrent transitions (a notification arriving while a
+    /// provider call is in flight) never overwrite each other.
+    func transition<T: Sendable>(
+        tenant: UUID, paymentId: String, with changes: PaymentChanges,
+        _ body: @escaping @Sendable (inout Payment) throws -> T
+    ) async throws -> T
     /// Inserts a refund only if it fits the payment's refundable remainder, with the payment row locked.
     func reserveRefund(_ refund: Refund) async throws
     func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord?

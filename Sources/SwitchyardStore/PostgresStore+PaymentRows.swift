@@ -84,9 +84,19 @@ extension PostgresStore {
         INSERT INTO refunds (id, payment_id, tenant_id, amount, currency, reason, status, provider_refund_id,
             failure_code, failure_message, created_at, updated_at)
         VALUES ($1, $2, $3::uuid, $4::bigint, $5, $6, $7, $8, $9, $10, $11::timestamptz, $12::timestamptz)
-        ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, provider_refund_id = EXCLUDED.provider_refund_id,
-            failure_code = EXCLUDED.failure_code, failure_message = EXCLUDED.failure_message,
+        ON CONFLICT (id) DO UPDATE SET
+            status = CASE WHEN refunds.status IN ('succeeded', 'failed') THEN refunds.status ELSE EXCLUDED.status END,
+            provider_refund_id = COALESCE(EXCLUDED.provider_refund_id, refunds.provider_refund_id),
+            failure_code = CASE WHEN refunds.status IN ('succeeded', 'failed') THEN refunds.failure_code ELSE EXCLUDED.failure_code END,
+            failure_message = CASE WHEN refunds.status IN ('succeeded', 'failed') THEN refunds.failure_message ELSE EXCLUDED.failure_message END,
             updated_at = EXCLUDED.updated_at
+        """
+
+    /// A payment's refunded amount is the sum of its succeeded refunds (run with the payment row locked).
+    static let recomputeRefunded = """
+        UPDATE payments SET amount_refunded =
+            (SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE payment_id = $1 AND status = 'succeeded')
+        WHERE id = $1
         """
 
     static func refundParameters(_ r: Refund) -> [PGValue] {

@@ -52,11 +52,36 @@ extension PostgresStore: PaymentRepository {
         let attemptParams = changes.attempts.map(Self.attemptParameters)
         let refundParams = changes.refunds.map(Self.refundParameters)
         let operationParams = changes.operations.map(Self.operationParameters)
+        let refundedPayments = Set(changes.refunds.map(\.paymentId)).sorted()
         try await tenantScoped(tenant) { c in
+            // Lock the payments whose refunds change first, so the recomputed total sees every committed refund.
+            for id in refundedPayments { try c.query("SELECT id FROM payments WHERE id = $1 FOR UPDATE", [.text(id)]) }
             if let paymentParams { try c.query(Self.upsertPayment, paymentParams) }
             for params in attemptParams { try c.query(Self.upsertAttempt, params) }
             for params in refundParams { try c.query(Self.upsertRefund, params) }
             for params in operationParams { try c.query(Self.upsertOperation, params) }
+            for id in refundedPayments { try c.query(Self.recomputeRefunded, [.text(id)]) }
+        }
+    }
+
+    public func transition<T: Sendable>(
+        tenant: UUID, paymentId: String, with changes: PaymentChanges,
+        _ body: @escaping @Sendable (inout Payment) throws -> T
+    ) async throws -> T {
+        let attemptParams = changes.attempts.map(Self.attemptParameters)
+        let refundParams = changes.refunds.map(Self.refundParameters)
+        let operationParams = changes.operations.map(Self.operationParameters)
+        return try await tenantScoped(tenant) { c in
+            guard let row = try c.query("SELECT * FROM payments WHERE id = $1 FOR UPDATE", [.text(paymentId)]).first
+            else { throw CoreError.notFound("payment") }
+            var payment = try Self.payment(row)
+            let result = try body(&payment)
+            try c.query(Self.upsertPayment, try Self.paymentParameters(payment))
+            for params in attemptParams { try c.query(Self.upsertAttempt, params) }
+            for params in refundParams { try c.query(Self.upsertRefund, params) }
+            for params in operationParams { try c.query(Self.upsertOperation, params) }
+            if !refundParams.isEmpty { try c.query(Self.recomputeRefunded, [.text(paymentId)]) }
+            return result
         }
     }
 

