@@ -6,7 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "switchyard", targets: ["switchyard"]),
-        .library(name: "CitconPlugin", type: .dynamic, targets: ["CitconPlugin"]),
+        .library(name: "CitconPlugin", type: .dynamic, targets: ["CitconPluginEntry"]),
+        .library(name: "WorldlineDirectPlugin", type: .dynamic, targets: ["WorldlineDirectPluginEntry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -89,11 +90,27 @@ let package = Package(
         // Provider plugins: each a dynamic library loaded at run time.
         .target(
             name: "CitconPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
-            path: "Plugins/Citcon"),
+            path: "Plugins/Citcon", exclude: ["Entry"]),
+        // Each plugin's exported entry symbol lives in a target of its own, linked only into the plugin's
+        // shared object, so several plugins' code can share one test binary.
+        .target(name: "CitconPluginEntry", dependencies: ["CitconPlugin", "ProviderKit"], path: "Plugins/Citcon/Entry"),
+
+        .target(
+            name: "WorldlineDirectPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
+            path: "Plugins/WorldlineDirect", exclude: ["Entry"]
+        ),
+        .target(
+            name: "WorldlineDirectPluginEntry", dependencies: ["WorldlineDirectPlugin", "ProviderKit"],
+            path: "Plugins/WorldlineDirect/Entry"
+        ),
 
         .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
         .testTarget(name: "CitconPluginTests", dependencies: ["CitconPlugin", "ProviderKit", "CSwitchyardPlugin"]),
+        .testTarget(
+            name: "WorldlineDirectPluginTests",
+            dependencies: ["WorldlineDirectPlugin", "ProviderKit", "CSwitchyardPlugin"]
+        ),
         .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"]),
         .testTarget(
             name: "SwitchyardStoreTests",
@@ -104,7 +121,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginHostTests",
-            dependencies: ["PluginHost", "ProviderKit", "SwitchyardCore", "SwitchyardTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "PluginHost", "ProviderKit", "SwitchyardCore", "SwitchyardTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ProviderSandboxTests",

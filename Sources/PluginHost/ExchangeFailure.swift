@@ -3,9 +3,9 @@ import NIOCore
 import ProviderKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Classifies a failed exchange. `notSent` only when the request head never reached a connection

@@ -57,7 +57,9 @@ final class HostServicesBridge: @unchecked Sendable {
     /// Serves one `log`: adds the plugin id and forwards to the host's logger.
     func log(level: Int32, message: String, metadataJSON: String?) {
         var metadata: [String: String] = [:]
-        if let metadataJSON, let decoded = try? JSONDecoder().decode([String: String].self, from: Data(metadataJSON.utf8)) {
+        if let metadataJSON,
+            let decoded = try? JSONDecoder().decode([String: String].self, from: Data(metadataJSON.utf8))
+        {
             metadata = decoded
         }
         metadata["plugin.id"] = pluginID
@@ -97,12 +99,13 @@ private let bridgeHTTPSend:
             bridge.send(Data(bytes: json, count: length), completion: sink)
         }
 
-private let bridgeLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void = {
-    hostContext, level, message, metadata in
-    guard let hostContext, let message else { return }
-    let bridge = Unmanaged<HostServicesBridge>.fromOpaque(hostContext).takeUnretainedValue()
-    bridge.log(level: level, message: String(cString: message), metadataJSON: metadata.map { String(cString: $0) })
-}
+private let bridgeLog:
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void = {
+        hostContext, level, message, metadata in
+        guard let hostContext, let message else { return }
+        let bridge = Unmanaged<HostServicesBridge>.fromOpaque(hostContext).takeUnretainedValue()
+        bridge.log(level: level, message: String(cString: message), metadataJSON: metadata.map { String(cString: $0) })
+    }
 
 private let bridgeNow: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { hostContext in
     guard let hostContext else { return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

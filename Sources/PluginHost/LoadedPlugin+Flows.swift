@@ -37,7 +37,8 @@ extension LoadedPlugin {
     }
 
     /// Verifies and interprets an inbound notification.
-    public func notification(_ request: NotificationRequest, account: AccountContext) async throws -> NotificationResult {
+    public func notification(_ request: NotificationRequest, account: AccountContext) async throws -> NotificationResult
+    {
         try await call(.notification, account: account, request: request, as: NotificationResult.self)
     }
 }

@@ -37,7 +37,8 @@ public struct LoadedPlugin: Sendable {
         _ flow: Flow, account: AccountContext, request: Req, as resultType: Res.Type
     ) async throws -> Res {
         guard manifest.flows.contains(flow) else {
-            throw PluginCallError(code: "not_supported", message: "plugin \(manifest.id) does not declare flow \(flow.rawValue)")
+            throw PluginCallError(
+                code: "not_supported", message: "plugin \(manifest.id) does not declare flow \(flow.rawValue)")
         }
         let payload: Data
         do {
@@ -50,7 +51,8 @@ public struct LoadedPlugin: Sendable {
         do {
             reply = try PluginJSON.decoder().decode(PluginReply<Res>.self, from: replyData)
         } catch {
-            throw PluginCallError(code: "bad_reply", message: "the \(flow.rawValue) reply of plugin \(manifest.id) does not decode")
+            throw PluginCallError(
+                code: "bad_reply", message: "the \(flow.rawValue) reply of plugin \(manifest.id) does not decode")
         }
         if let error = reply.error {
             if error.code == "cancelled" && Task.isCancelled {
@@ -59,7 +61,8 @@ public struct LoadedPlugin: Sendable {
             throw PluginCallError(code: error.code, message: error.message)
         }
         guard let result = reply.result else {
-            throw PluginCallError(code: "bad_reply", message: "the \(flow.rawValue) reply of plugin \(manifest.id) is empty")
+            throw PluginCallError(
+                code: "bad_reply", message: "the \(flow.rawValue) reply of plugin \(manifest.id) is empty")
         }
         return result
     }

@@ -88,7 +88,8 @@ public final class OutboundHTTPService: HostServices, Sendable {
             } onCancel: {
                 task.cancel()
             }
-            return OutboundResult(kind: .response, status: response.status, headers: response.headers, body: response.body)
+            return OutboundResult(
+                kind: .response, status: response.status, headers: response.headers, body: response.body)
         } catch {
             return ExchangeFailure.classify(error, requestHeadSent: delegate.requestHeadSent)
         }
@@ -101,7 +102,8 @@ public final class OutboundHTTPService: HostServices, Sendable {
             "http.host": "\(url?.host ?? "?")",
             "http.path": "\(url?.percentEncodedPath ?? "?")",
             "http.outcome": "\(result.kind.rawValue)",
-            "http.duration_ms": "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)",
+            "http.duration_ms":
+                "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)",
         ]
         if let status = result.status {
             metadata["http.status"] = "\(status)"

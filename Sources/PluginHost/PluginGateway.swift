@@ -27,6 +27,10 @@ public struct PluginGateway: ProviderGateway {
         await call(.authorize, request, account: account)
     }
 
+    public func complete(_ request: CompleteRequest, account: ProviderAccount) async -> Outcome {
+        await call(.complete, request, account: account)
+    }
+
     public func capture(_ request: CaptureRequest, account: ProviderAccount) async -> Outcome {
         await call(.capture, request, account: account)
     }
@@ -68,7 +72,8 @@ public struct PluginGateway: ProviderGateway {
     private func context(_ account: ProviderAccount, token: String?) -> AccountContext {
         AccountContext(
             accountId: account.id.uuidString.lowercased(), environment: account.environment, baseURL: account.baseURL,
-            credentials: account.credentials, accessToken: token, notificationURL: notificationURL(accountId: account.id),
+            credentials: account.credentials, accessToken: token,
+            notificationURL: notificationURL(accountId: account.id),
             options: account.options)
     }
 
@@ -80,7 +85,9 @@ public struct PluginGateway: ProviderGateway {
             return .notSent("plugin \(account.pluginId) is not loaded")
         }
         guard plugin.manifest.flows.contains(flow) else {
-            return Outcome(kind: .notSent, code: "not_supported", message: "\(flow.rawValue) is not supported by \(account.pluginId)")
+            return Outcome(
+                kind: .notSent, code: "not_supported",
+                message: "\(flow.rawValue) is not supported by \(account.pluginId)")
         }
         var token: String?
         if plugin.manifest.usesAccessToken {
@@ -105,14 +112,19 @@ public struct PluginGateway: ProviderGateway {
         _ plugin: LoadedPlugin, _ flow: Flow, _ request: Request, account: ProviderAccount, token: String?
     ) async -> Outcome {
         do {
-            return try await plugin.call(flow, account: context(account, token: token), request: request, as: Outcome.self)
-        } catch let error as PluginCallError where ["not_supported", "misconfigured", "bad_request"].contains(error.code) {
+            return try await plugin.call(
+                flow, account: context(account, token: token), request: request, as: Outcome.self)
+        } catch let error as PluginCallError
+            where ["not_supported", "misconfigured", "bad_request"].contains(error.code)
+        {
             // The plugin refused before building a request: nothing reached the provider.
             return Outcome(kind: .notSent, code: error.code, message: error.message)
         } catch {
             logger.error(
                 "plugin call failed",
-                metadata: ["provider.account": "\(account.id)", "flow": "\(flow.rawValue)", "error": "\(Self.describe(error))"])
+                metadata: [
+                    "provider.account": "\(account.id)", "flow": "\(flow.rawValue)", "error": "\(Self.describe(error))",
+                ])
             return .unknown("the plugin failed during the call")
         }
     }

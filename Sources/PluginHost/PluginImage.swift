@@ -3,9 +3,9 @@ import Foundation
 import ProviderKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The raw steps of opening a plugin image and reading its table.
@@ -34,7 +34,8 @@ enum PluginImage {
         let size = raw.load(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
         guard Int(size) >= MemoryLayout<sy_plugin_table>.size else {
             throw PluginRefusal(
-                .abiMismatch, "plugin table is \(size) bytes, ABI \(expected) needs \(MemoryLayout<sy_plugin_table>.size)"
+                .abiMismatch,
+                "plugin table is \(size) bytes, ABI \(expected) needs \(MemoryLayout<sy_plugin_table>.size)"
             )
         }
         let entries = table.pointee
@@ -67,7 +68,8 @@ enum PluginImage {
         }
         let expected = UInt32(SWITCHYARD_PLUGIN_ABI_VERSION)
         guard manifest.abiVersion == expected else {
-            throw PluginRefusal(.abiMismatch, "manifest ABI version \(manifest.abiVersion), host ABI version \(expected)")
+            throw PluginRefusal(
+                .abiMismatch, "manifest ABI version \(manifest.abiVersion), host ABI version \(expected)")
         }
         return manifest
     }
@@ -76,7 +78,8 @@ enum PluginImage {
     static func isValidID(_ id: String) -> Bool {
         guard (1...64).contains(id.utf8.count) else { return false }
         return id.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
     }

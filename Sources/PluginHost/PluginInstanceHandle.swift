@@ -14,10 +14,11 @@ final class PluginInstanceHandle: @unchecked Sendable {
     private let lock = NSLock()
     private var nextCallID: UInt64 = 1
 
-    typealias InvokeFunction = @convention(c) (
-        UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int, sy_completion_fn?,
-        UnsafeMutableRawPointer?
-    ) -> Void
+    typealias InvokeFunction =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int, sy_completion_fn?,
+            UnsafeMutableRawPointer?
+        ) -> Void
     typealias CancelFunction = @convention(c) (UnsafeMutableRawPointer?, UInt64) -> Void
     typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
 

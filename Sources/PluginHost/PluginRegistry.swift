@@ -72,9 +72,11 @@ public actor PluginRegistry {
             if let plugin = record.plugin {
                 let decision = newPolicy.evaluate(id: plugin.id, sha256: plugin.sha256)
                 if decision != .allowed {
-                    let refusal = decision == .idNotAllowed
+                    let refusal =
+                        decision == .idNotAllowed
                         ? PluginRefusal(.notAllowed, "plugin id \(plugin.id) is no longer allowed by the policy")
-                        : PluginRefusal(.digestMismatch, "the file's SHA-256 is no longer listed for plugin \(plugin.id)")
+                        : PluginRefusal(
+                            .digestMismatch, "the file's SHA-256 is no longer listed for plugin \(plugin.id)")
                     unserve(plugin, from: path)
                     updated.plugin = nil
                     updated.refusal = refusalRecord(path, refusal)

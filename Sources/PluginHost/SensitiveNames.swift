@@ -4,7 +4,9 @@ enum SensitiveNames {
     static let redacted = "[redacted]"
 
     private static let exactNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-    private static let fragments = ["key", "secret", "token", "sign", "password", "passwd", "credential", "auth", "session"]
+    private static let fragments = [
+        "key", "secret", "token", "sign", "password", "passwd", "credential", "auth", "session",
+    ]
 
     /// Whether values under `name` must not be logged. `extra` names are matched case-insensitively.
     static func isSensitive(_ name: String, extra: [String] = []) -> Bool {
@@ -17,7 +19,8 @@ enum SensitiveNames {
 
     /// `headers` as `name: value` lines for a log, with sensitive values redacted.
     static func loggable(_ headers: [(name: String, value: String)], extra: [String]) -> String {
-        headers.map { "\($0.name): \(isSensitive($0.name, extra: extra) ? redacted : $0.value)" }.joined(separator: ", ")
+        headers.map { "\($0.name): \(isSensitive($0.name, extra: extra) ? redacted : $0.value)" }.joined(
+            separator: ", ")
     }
 
     /// `metadata` with sensitive values redacted.

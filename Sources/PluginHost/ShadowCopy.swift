@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Private copies of plugin files, each under a name never used before, so that `dlopen` maps a new
@@ -41,7 +41,8 @@ enum ShadowCopy {
     ///
     /// The name keeps the original's stem and the digest's first 12 characters, plus a random suffix;
     /// the file is created exclusively, so an existing file is never reused.
-    static func store(_ contents: Data, named original: String, sha256: String, into directory: String) throws -> String {
+    static func store(_ contents: Data, named original: String, sha256: String, into directory: String) throws -> String
+    {
         let stem = URL(fileURLWithPath: original).deletingPathExtension().lastPathComponent
         for _ in 0..<8 {
             let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)

@@ -12,6 +12,9 @@ public enum Flow: String, Codable, Sendable, CaseIterable, Hashable {
     case sync
     /// Ask the provider for a refund's current state.
     case syncRefund
+    /// Finish a payment with what the customer's app produced (e.g. encrypted card input), after
+    /// `authorize` returned `pending` with a client session.
+    case complete
     /// Create a session a merchant's mobile app hands to the provider's SDK.
     case clientSession
     /// Create a card-vaulting session for a merchant's app.

@@ -65,6 +65,42 @@ public struct PaymentLocator: Codable, Sendable, Equatable {
     }
 }
 
+/// Finish a payment with the customer app's output.
+public struct CompleteRequest: Codable, Sendable, Equatable {
+    public var payment: PaymentLocator
+    /// Switchyard's id of this step; also the idempotency key for providers that honour one.
+    public var operationId: String
+    public var merchantReference: String
+    public var amount: Int64
+    public var currency: String
+    public var country: String
+    public var method: String
+    public var captureMode: CaptureMode
+    public var returnURL: String?
+    /// What the app produced (e.g. `encrypted_customer_input`) and the provider session it belongs to.
+    public var paymentData: [String: JSONValue]
+    /// The session data the `authorize` step returned in its next action.
+    public var session: [String: JSONValue]
+
+    public init(
+        payment: PaymentLocator, operationId: String, merchantReference: String, amount: Int64, currency: String,
+        country: String, method: String, captureMode: CaptureMode, returnURL: String?,
+        paymentData: [String: JSONValue], session: [String: JSONValue]
+    ) {
+        self.payment = payment
+        self.operationId = operationId
+        self.merchantReference = merchantReference
+        self.amount = amount
+        self.currency = currency
+        self.country = country
+        self.method = method
+        self.captureMode = captureMode
+        self.returnURL = returnURL
+        self.paymentData = paymentData
+        self.session = session
+    }
+}
+
 /// Capture an authorised payment.
 public struct CaptureRequest: Codable, Sendable, Equatable {
     public var payment: PaymentLocator

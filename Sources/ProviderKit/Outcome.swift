@@ -61,10 +61,13 @@ public struct Outcome: Codable, Sendable, Equatable {
     }
 
     /// A definitive refusal.
-    public static func declined(code: String, message: String, retryable: Bool = false, providerPaymentId: String? = nil)
+    public static func declined(
+        code: String, message: String, retryable: Bool = false, providerPaymentId: String? = nil
+    )
         -> Outcome
     {
-        Outcome(kind: .declined, providerPaymentId: providerPaymentId, code: code, message: message, retryable: retryable)
+        Outcome(
+            kind: .declined, providerPaymentId: providerPaymentId, code: code, message: message, retryable: retryable)
     }
 
     /// The request certainly did not reach the provider.

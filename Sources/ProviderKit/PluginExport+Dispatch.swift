@@ -7,6 +7,8 @@ enum PluginExportDispatch {
         switch flow {
         case .authorize:
             return await reply(body, AuthorizeRequest.self) { try await provider.authorize($0, account: $1) }
+        case .complete:
+            return await reply(body, CompleteRequest.self) { try await provider.complete($0, account: $1) }
         case .capture:
             return await reply(body, CaptureRequest.self) { try await provider.capture($0, account: $1) }
         case .void:

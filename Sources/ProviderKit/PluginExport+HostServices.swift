@@ -44,7 +44,8 @@ struct CHostServices: HostServices, @unchecked Sendable {
     func log(_ level: PluginLogLevel, _ message: String, metadata: [String: String]) {
         guard let log = table.log else { return }
         let context = table.host_context
-        let metadataJSON = metadata.isEmpty ? nil : (try? JSONEncoder().encode(metadata)).map { String(decoding: $0, as: UTF8.self) }
+        let metadataJSON =
+            metadata.isEmpty ? nil : (try? JSONEncoder().encode(metadata)).map { String(decoding: $0, as: UTF8.self) }
         message.withCString { messagePointer in
             if let metadataJSON {
                 metadataJSON.withCString { log(context, level.rawValue, messagePointer, $0) }

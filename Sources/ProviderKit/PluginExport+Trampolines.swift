@@ -6,10 +6,11 @@ import Foundation
 enum ExportTrampolines {
     typealias CreateFunction = @convention(c) (UnsafePointer<sy_host_services>?) -> UnsafeMutableRawPointer?
     typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
-    typealias InvokeFunction = @convention(c) (
-        UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int, sy_completion_fn?,
-        UnsafeMutableRawPointer?
-    ) -> Void
+    typealias InvokeFunction =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int, sy_completion_fn?,
+            UnsafeMutableRawPointer?
+        ) -> Void
     typealias CancelFunction = @convention(c) (UnsafeMutableRawPointer?, UInt64) -> Void
 
     /// One `create` per registry slot.
@@ -46,7 +47,8 @@ enum ExportTrampolines {
     }
 
     private static func makeInstance(slot: Int, _ host: UnsafePointer<sy_host_services>?) -> UnsafeMutableRawPointer? {
-        guard let host, let services = CHostServices(host), let factory = ExportRegistry.shared.factory(slot: slot) else {
+        guard let host, let services = CHostServices(host), let factory = ExportRegistry.shared.factory(slot: slot)
+        else {
             return nil
         }
         return Unmanaged.passRetained(factory(services)).toOpaque()

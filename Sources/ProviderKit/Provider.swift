@@ -36,6 +36,7 @@ public protocol Provider: Sendable {
     init(host: any HostServices)
 
     func authorize(_ request: AuthorizeRequest, account: AccountContext) async throws -> Outcome
+    func complete(_ request: CompleteRequest, account: AccountContext) async throws -> Outcome
     func capture(_ request: CaptureRequest, account: AccountContext) async throws -> Outcome
     func void(_ request: VoidRequest, account: AccountContext) async throws -> Outcome
     func refund(_ request: RefundRequest, account: AccountContext) async throws -> Outcome
@@ -48,6 +49,9 @@ public protocol Provider: Sendable {
 extension Provider {
     public func authorize(_ request: AuthorizeRequest, account: AccountContext) async throws -> Outcome {
         throw ProviderError.notSupported(.authorize)
+    }
+    public func complete(_ request: CompleteRequest, account: AccountContext) async throws -> Outcome {
+        throw ProviderError.notSupported(.complete)
     }
     public func capture(_ request: CaptureRequest, account: AccountContext) async throws -> Outcome {
         throw ProviderError.notSupported(.capture)

@@ -175,6 +175,7 @@ public struct PaymentOperation: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case capture
         case void
+        case complete
     }
 
     public var id: String

@@ -14,6 +14,8 @@ public struct PaymentMachine: Sendable, Equatable {
         case captureFinished(amount: Int64, Outcome)
         /// A cancellation ended.
         case voidFinished(Outcome)
+        /// The step that finishes a payment with the customer app's output ended.
+        case completeFinished(Outcome)
     }
 
     /// What the caller must do next.
@@ -44,6 +46,8 @@ public struct PaymentMachine: Sendable, Equatable {
             return captureFinished(amount: amount, outcome)
         case .voidFinished(let outcome):
             return voidFinished(outcome)
+        case .completeFinished(let outcome):
+            return completeFinished(outcome)
         }
     }
 
@@ -112,6 +116,21 @@ public struct PaymentMachine: Sendable, Equatable {
         }
     }
 
+    private mutating func completeFinished(_ outcome: Outcome) -> [Action] {
+        if payment.status.isFinal { return [] }
+        switch outcome.kind {
+        case .notSent, .authExpired:
+            // Nothing reached the provider: the customer can try again while the session lives.
+            return []
+        case .unknown:
+            payment.status = .unknown
+            return [.scheduleSync]
+        default:
+            apply(outcome)
+            return []
+        }
+    }
+
     private mutating func captureFinished(amount: Int64, _ outcome: Outcome) -> [Action] {
         if payment.status.isFinal {
             // A report of this capture (a notification) arrived first and already settled the payment.
@@ -162,10 +181,23 @@ extension PaymentMachine {
     /// Checks that `amount` can be captured now.
     public func validateCapture(amount: Int64) throws {
         guard payment.status == .authorized else {
-            throw CoreError.conflict("invalid_state", "only an authorized payment can be captured (status \(payment.status.rawValue))")
+            throw CoreError.conflict(
+                "invalid_state", "only an authorized payment can be captured (status \(payment.status.rawValue))")
         }
         guard amount > 0, amount <= payment.amount - payment.amountCaptured else {
-            throw CoreError.invalid("invalid_amount", "capture amount must be between 1 and \(payment.amount - payment.amountCaptured)")
+            throw CoreError.invalid(
+                "invalid_amount", "capture amount must be between 1 and \(payment.amount - payment.amountCaptured)")
+        }
+    }
+
+    /// Checks that the payment waits for the customer's app and its session is still usable at `now`.
+    public func validateComplete(at now: Date) throws {
+        guard payment.status == .requiresAction, let action = payment.nextAction else {
+            throw CoreError.conflict(
+                "invalid_state", "only a payment waiting for the customer's app can be completed (status \(payment.status.rawValue))")
+        }
+        if let expiresAt = action.expiresAt, expiresAt <= now {
+            throw CoreError(code: "session_expired", message: "the client session expired; create a new payment", status: 410)
         }
     }
 
@@ -174,14 +206,16 @@ extension PaymentMachine {
         switch payment.status {
         case .requiresAction, .authorized: return
         default:
-            throw CoreError.conflict("invalid_state", "a payment with status \(payment.status.rawValue) cannot be canceled")
+            throw CoreError.conflict(
+                "invalid_state", "a payment with status \(payment.status.rawValue) cannot be canceled")
         }
     }
 
     /// Checks that `amount` can be refunded now, given refunds still pending at the provider.
     public func validateRefund(amount: Int64, pendingRefunds: Int64) throws {
         guard payment.status == .succeeded else {
-            throw CoreError.conflict("invalid_state", "only a succeeded payment can be refunded (status \(payment.status.rawValue))")
+            throw CoreError.conflict(
+                "invalid_state", "only a succeeded payment can be refunded (status \(payment.status.rawValue))")
         }
         let refundable = payment.amountCaptured - payment.amountRefunded - pendingRefunds
         guard amount > 0 else {

@@ -83,7 +83,9 @@ public enum PaymentRouter {
             return "plugin \(candidate.account.pluginId) is not loaded"
         }
         guard manifest.flows.contains(.authorize) else { return "plugin cannot authorize" }
-        guard manifest.methods.contains(payment.method) else { return "plugin does not support method \(payment.method)" }
+        guard manifest.methods.contains(payment.method) else {
+            return "plugin does not support method \(payment.method)"
+        }
         if !manifest.currencies.isEmpty && !manifest.currencies.contains(payment.currency) {
             return "plugin does not support currency \(payment.currency)"
         }

@@ -42,9 +42,11 @@ extension PaymentService {
             if attempt == nil, let providerId = event.providerPaymentId {
                 attempt = try await payments.attempt(accountId: account.id, providerPaymentId: providerId)
             }
-            guard var attempt, let record = try await payments.record(tenant: account.tenantId, paymentId: attempt.paymentId)
+            guard var attempt,
+                let record = try await payments.record(tenant: account.tenantId, paymentId: attempt.paymentId)
             else {
-                logger.notice("notification for an unknown payment kept", metadata: ["provider.account": "\(account.id)"])
+                logger.notice(
+                    "notification for an unknown payment kept", metadata: ["provider.account": "\(account.id)"])
                 return
             }
             if attempt.providerPaymentId == nil { attempt.providerPaymentId = event.providerPaymentId }

@@ -24,7 +24,47 @@ extension PaymentService {
         ) { PaymentMachine.apply(.captureFinished(amount: amount, outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
         if outcome.kind == .notSent || outcome.kind == .authExpired {
-            throw CoreError.unavailable("provider_unreachable", "the provider could not be reached; nothing was captured")
+            throw CoreError.unavailable(
+                "provider_unreachable", "the provider could not be reached; nothing was captured")
+        }
+        return try await get(tenant: tenant, paymentId: paymentId)
+    }
+
+    /// Finishes a payment waiting for the customer's app with what the app produced (e.g. Worldline's
+    /// `encrypted_customer_input`), at the account of its current attempt.
+    public func complete(tenant: UUID, paymentId: String, paymentData: [String: JSONValue]) async throws
+        -> PaymentRecord
+    {
+        let record = try await get(tenant: tenant, paymentId: paymentId)
+        try PaymentMachine(payment: record.payment).validateComplete(at: clock())
+        let (attempt, account) = try await currentAttempt(of: record)
+        guard await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.complete) == true else {
+            throw CoreError.conflict("not_supported", "this payment's provider has no step that completes it from the app")
+        }
+        let p = record.payment
+        var operation = PaymentOperation(
+            id: ids.make("cmp"), paymentId: paymentId, tenantId: tenant, kind: .complete, amount: p.amount,
+            createdAt: clock())
+        try await payments.commit(PaymentChanges(operations: [operation]))
+        let outcome = await gateway.complete(
+            CompleteRequest(
+                payment: locator(attempt), operationId: operation.id, merchantReference: p.reference, amount: p.amount,
+                currency: p.currency, country: p.country, method: p.method, captureMode: p.captureMode,
+                returnURL: p.returnURL, paymentData: paymentData, session: p.nextAction?.data ?? [:]),
+            account: account)
+        apply(outcome, to: &operation)
+        var updated = attempt
+        if let providerId = outcome.providerPaymentId { updated.providerPaymentId = providerId }
+        updated.providerStatus = outcome.providerStatus ?? updated.providerStatus
+        let time = clock()
+        _ = try await payments.transition(
+            tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [updated], operations: [operation])
+        ) { PaymentMachine.apply(.completeFinished(outcome), to: &$0, at: time) }
+        if outcome.kind == .notSent || outcome.kind == .authExpired {
+            if outcome.code == "session_expired" {
+                throw CoreError(code: "session_expired", message: "the client session expired; create a new payment", status: 410)
+            }
+            throw CoreError.unavailable("provider_unreachable", "the provider could not be reached; nothing was charged")
         }
         return try await get(tenant: tenant, paymentId: paymentId)
     }
@@ -46,7 +86,8 @@ extension PaymentService {
         ) { PaymentMachine.apply(.voidFinished(outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
         if outcome.kind == .notSent || outcome.kind == .authExpired {
-            throw CoreError.unavailable("provider_unreachable", "the provider could not be reached; nothing was canceled")
+            throw CoreError.unavailable(
+                "provider_unreachable", "the provider could not be reached; nothing was canceled")
         }
         return try await get(tenant: tenant, paymentId: paymentId)
     }

@@ -66,7 +66,9 @@ public struct PaymentService: Sendable {
                 startedAt: clock())
             // The attempt is committed before the provider is called, so a crash leaves a trace to sync.
             let accountId = account.id
-            try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])) {
+            try await payments.transition(
+                tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])
+            ) {
                 $0.providerAccountId = accountId
             }
 

@@ -101,6 +101,7 @@ public protocol NotificationLog: Sendable {
 public protocol ProviderGateway: Sendable {
     func manifest(pluginId: String) async -> PluginManifest?
     func authorize(_ request: AuthorizeRequest, account: ProviderAccount) async -> Outcome
+    func complete(_ request: CompleteRequest, account: ProviderAccount) async -> Outcome
     func capture(_ request: CaptureRequest, account: ProviderAccount) async -> Outcome
     func void(_ request: VoidRequest, account: ProviderAccount) async -> Outcome
     func refund(_ request: RefundRequest, account: ProviderAccount) async -> Outcome

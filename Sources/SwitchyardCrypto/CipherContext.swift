@@ -45,7 +45,8 @@ final class CipherContext {
         var output = [UInt8](repeating: 0, count: input.count + Int(EVP_MAX_BLOCK_LENGTH))
         var updated: Int32 = 0
         var finished: Int32 = 0
-        let updateOK = input.isEmpty
+        let updateOK =
+            input.isEmpty
             ? 1 : EVP_CipherUpdate(pointer, &output, &updated, input, length)
         guard updateOK == 1 else {
             output.zeroize()

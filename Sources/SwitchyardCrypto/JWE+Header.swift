@@ -21,7 +21,9 @@ extension JWE {
         func compactJSON() throws -> String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(self) else { throw CryptoError.invalidInput("JWE header not encodable") }
+            guard let data = try? encoder.encode(self) else {
+                throw CryptoError.invalidInput("JWE header not encodable")
+            }
             return String(decoding: data, as: UTF8.self)
         }
     }

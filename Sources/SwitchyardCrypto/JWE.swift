@@ -58,14 +58,16 @@ public enum JWE {
     /// - Returns: the parsed header and the plaintext.
     /// - Throws: ``CryptoError/invalidInput(_:)`` for a malformed token or an unsupported header;
     ///   ``CryptoError/authenticationFailed`` when the key unwrap or the tag check fails.
-    public static func decrypt(_ compact: String, privateKey: RSAPrivateKey) throws -> (header: Header, plaintext: [UInt8]) {
+    public static func decrypt(_ compact: String, privateKey: RSAPrivateKey) throws -> (
+        header: Header, plaintext: [UInt8]
+    ) {
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5 else { throw CryptoError.invalidInput("JWE compact form needs 5 parts") }
         guard let headerBytes = Base64URL.decode(parts[0]),
-              let encryptedKey = Base64URL.decode(parts[1]),
-              let iv = Base64URL.decode(parts[2]),
-              let ciphertext = Base64URL.decode(parts[3]),
-              let tag = Base64URL.decode(parts[4])
+            let encryptedKey = Base64URL.decode(parts[1]),
+            let iv = Base64URL.decode(parts[2]),
+            let ciphertext = Base64URL.decode(parts[3]),
+            let tag = Base64URL.decode(parts[4])
         else { throw CryptoError.invalidInput("JWE part is not base64url") }
         let header = try parseHeader(headerBytes)
         let digest = try oaepDigest(for: header.alg)
@@ -93,7 +95,7 @@ public enum JWE {
     static func parseHeader(_ bytes: [UInt8]) throws -> Header {
         let decoder = JSONDecoder()
         guard let header = try? decoder.decode(Header.self, from: Data(bytes)),
-              let extensions = try? decoder.decode(HeaderExtensions.self, from: Data(bytes))
+            let extensions = try? decoder.decode(HeaderExtensions.self, from: Data(bytes))
         else { throw CryptoError.invalidInput("JWE header is not a valid JSON object") }
         guard extensions.zip == nil, extensions.crit == nil else {
             throw CryptoError.invalidInput("JWE header uses unsupported zip or crit")

@@ -31,7 +31,7 @@ enum RSAOperation {
         guard !signature.isEmpty, let context = try? DigestContext() else { return false }
         var pkeyContext: OpaquePointer? = nil
         guard EVP_DigestVerifyInit(context.pointer, &pkeyContext, EVP_sha256(), nil, pkey) == 1,
-              EVP_PKEY_CTX_set_rsa_padding(pkeyContext, RSA_PKCS1_PADDING) > 0
+            EVP_PKEY_CTX_set_rsa_padding(pkeyContext, RSA_PKCS1_PADDING) > 0
         else { return false }
         return withContiguousBytes(message) { pointer, count in
             EVP_DigestVerify(context.pointer, signature, signature.count, pointer, count) == 1
@@ -83,9 +83,9 @@ enum RSAOperation {
         guard let context = EVP_PKEY_CTX_new(pkey, nil) else { throw OpenSSLErrorQueue.error("EVP_PKEY_CTX_new") }
         let initialised = encrypt ? EVP_PKEY_encrypt_init(context) : EVP_PKEY_decrypt_init(context)
         guard initialised == 1,
-              EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_OAEP_PADDING) > 0,
-              EVP_PKEY_CTX_set_rsa_oaep_md(context, digest.md) > 0,
-              EVP_PKEY_CTX_set_rsa_mgf1_md(context, digest.md) > 0
+            EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_OAEP_PADDING) > 0,
+            EVP_PKEY_CTX_set_rsa_oaep_md(context, digest.md) > 0,
+            EVP_PKEY_CTX_set_rsa_mgf1_md(context, digest.md) > 0
         else {
             EVP_PKEY_CTX_free(context)
             throw OpenSSLErrorQueue.error("RSA-OAEP setup")

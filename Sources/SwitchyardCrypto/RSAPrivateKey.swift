@@ -44,16 +44,18 @@ public final class RSAPrivateKey: @unchecked Sendable {
     ///
     /// - Parameter bits: modulus size, 2048 to 8192.
     public static func generate(bits: Int = 2048) throws -> RSAPrivateKey {
-        guard (2048...8192).contains(bits) else { throw CryptoError.invalidInput("RSA key size must be 2048 to 8192 bits") }
+        guard (2048...8192).contains(bits) else {
+            throw CryptoError.invalidInput("RSA key size must be 2048 to 8192 bits")
+        }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
             throw OpenSSLErrorQueue.error("EVP_PKEY_CTX_new_from_name")
         }
         defer { EVP_PKEY_CTX_free(context) }
         var pkey: OpaquePointer? = nil
         guard EVP_PKEY_keygen_init(context) == 1,
-              EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) > 0,
-              EVP_PKEY_generate(context, &pkey) == 1,
-              let pkey
+            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) > 0,
+            EVP_PKEY_generate(context, &pkey) == 1,
+            let pkey
         else { throw OpenSSLErrorQueue.error("RSA key generation") }
         return try RSAPrivateKey(taking: pkey)
     }

@@ -39,16 +39,18 @@ public final class RSAPublicKey: @unchecked Sendable {
 
     /// Loads a DER `SubjectPublicKeyInfo` (the body of a `BEGIN PUBLIC KEY` PEM block).
     public convenience init(spkiDER: [UInt8]) throws {
-        try self.init(taking: Self.decode(spkiDER, kind: "SubjectPublicKeyInfo") { pointer, length in
-            d2i_PUBKEY(nil, &pointer, length)
-        })
+        try self.init(
+            taking: Self.decode(spkiDER, kind: "SubjectPublicKeyInfo") { pointer, length in
+                d2i_PUBKEY(nil, &pointer, length)
+            })
     }
 
     /// Loads a DER PKCS#1 `RSAPublicKey` (the body of a `BEGIN RSA PUBLIC KEY` PEM block).
     public convenience init(pkcs1DER: [UInt8]) throws {
-        try self.init(taking: Self.decode(pkcs1DER, kind: "PKCS#1 RSAPublicKey") { pointer, length in
-            d2i_PublicKey(EVP_PKEY_RSA, nil, &pointer, length)
-        })
+        try self.init(
+            taking: Self.decode(pkcs1DER, kind: "PKCS#1 RSAPublicKey") { pointer, length in
+                d2i_PublicKey(EVP_PKEY_RSA, nil, &pointer, length)
+            })
     }
 
     /// The key as PEM `SubjectPublicKeyInfo` (`BEGIN PUBLIC KEY`).

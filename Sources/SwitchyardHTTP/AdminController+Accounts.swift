@@ -9,7 +9,8 @@ extension AdminController {
         admin.post("tenants/:tenant/provider-accounts") { request, context in
             try auth.requireOperator(request)
             let tenant = try await tenant(context)
-            let body = try JSONIO.decode(AdminBodies.CreateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try JSONIO.decode(
+                AdminBodies.CreateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))
             guard let manifest = await registry.plugin(id: body.plugin)?.manifest else {
                 throw APIError(.unprocessableContent, "unknown_plugin", "no plugin with id '\(body.plugin)' is loaded")
             }
@@ -28,7 +29,9 @@ extension AdminController {
                 secretFields: manifest.credentials.filter(\.secret).map(\.name), options: body.options ?? [:],
                 enabled: body.enabled ?? true, createdAt: Date())
             let created = try await store.createAccount(account, actor: Self.actor)
-            return JSONIO.response(.created, AdminBodies.AccountBody(created, notificationURL: gateway.notificationURL(accountId: created.id)))
+            return JSONIO.response(
+                .created,
+                AdminBodies.AccountBody(created, notificationURL: gateway.notificationURL(accountId: created.id)))
         }
         admin.get("tenants/:tenant/provider-accounts") { request, context in
             try auth.requireOperator(request)
@@ -36,17 +39,23 @@ extension AdminController {
             let accounts = try await store.accounts(tenant: tenant.id)
             return JSONIO.response(
                 .ok,
-                ["data": accounts.map { AdminBodies.AccountBody($0, notificationURL: gateway.notificationURL(accountId: $0.id)) }])
+                [
+                    "data": accounts.map {
+                        AdminBodies.AccountBody($0, notificationURL: gateway.notificationURL(accountId: $0.id))
+                    }
+                ])
         }
         admin.get("tenants/:tenant/provider-accounts/:account") { request, context in
             try auth.requireOperator(request)
             let account = try await account(context)
-            return JSONIO.response(.ok, AdminBodies.AccountBody(account, notificationURL: gateway.notificationURL(accountId: account.id)))
+            return JSONIO.response(
+                .ok, AdminBodies.AccountBody(account, notificationURL: gateway.notificationURL(accountId: account.id)))
         }
         admin.patch("tenants/:tenant/provider-accounts/:account") { request, context in
             try auth.requireOperator(request)
             var account = try await account(context)
-            let body = try JSONIO.decode(AdminBodies.UpdateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try JSONIO.decode(
+                AdminBodies.UpdateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))
             var changed: [String] = []
             if let name = body.name { account.name = name; changed.append("name") }
             if let environment = body.environment { account.environment = environment; changed.append("environment") }
@@ -62,7 +71,8 @@ extension AdminController {
                 let known = Set(manifest?.credentials.map(\.name) ?? Array(account.credentials.keys))
                 for (name, value) in credentials {
                     guard known.contains(name) else {
-                        throw APIError(.badRequest, "unknown_credential", "the plugin has no credential named '\(name)'")
+                        throw APIError(
+                            .badRequest, "unknown_credential", "the plugin has no credential named '\(name)'")
                     }
                     account.credentials[name] = value
                     changed.append("credentials.\(name)")
@@ -70,7 +80,8 @@ extension AdminController {
                 if let manifest { account.secretFields = manifest.credentials.filter(\.secret).map(\.name) }
             }
             try await store.updateAccount(account, actor: Self.actor, changed: changed)
-            return JSONIO.response(.ok, AdminBodies.AccountBody(account, notificationURL: gateway.notificationURL(accountId: account.id)))
+            return JSONIO.response(
+                .ok, AdminBodies.AccountBody(account, notificationURL: gateway.notificationURL(accountId: account.id)))
         }
     }
 
@@ -91,7 +102,8 @@ extension AdminController {
         admin.put("tenants/:tenant/routing") { request, context in
             try auth.requireOperator(request)
             let tenant = try await tenant(context)
-            let body = try JSONIO.decode(AdminBodies.Routing.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try JSONIO.decode(
+                AdminBodies.Routing.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let accounts = Set(try await store.accounts(tenant: tenant.id).map(\.id))
             var rules: [RoutingRule] = []
             for (index, rule) in body.rules.enumerated() {
@@ -99,11 +111,14 @@ extension AdminController {
                     throw APIError(.badRequest, "invalid_rule", "rule \(index) ('\(rule.name)') names no account")
                 }
                 if let missing = rule.accounts.first(where: { !accounts.contains($0) }) {
-                    throw APIError(.badRequest, "unknown_account", "rule \(index) ('\(rule.name)') names unknown account \(missing.uuidString.lowercased())")
+                    throw APIError(
+                        .badRequest, "unknown_account",
+                        "rule \(index) ('\(rule.name)') names unknown account \(missing.uuidString.lowercased())")
                 }
                 let m = rule.match
                 if let min = m?.minAmount, let max = m?.maxAmount, min > max {
-                    throw APIError(.badRequest, "invalid_rule", "rule \(index) ('\(rule.name)') has min_amount above max_amount")
+                    throw APIError(
+                        .badRequest, "invalid_rule", "rule \(index) ('\(rule.name)') has min_amount above max_amount")
                 }
                 rules.append(
                     RoutingRule(

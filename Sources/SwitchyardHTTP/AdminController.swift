@@ -20,7 +20,8 @@ struct AdminController: Sendable {
         let admin = router.group("admin/v1")
         admin.post("tenants") { request, _ in
             try auth.requireOperator(request)
-            let body = try JSONIO.decode(AdminBodies.CreateTenant.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try JSONIO.decode(
+                AdminBodies.CreateTenant.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty, name.count <= 200 else {
                 throw APIError(.badRequest, "invalid_name", "name must be 1 to 200 characters")
@@ -39,9 +40,12 @@ struct AdminController: Sendable {
         admin.post("tenants/:tenant/api-keys") { request, context in
             try auth.requireOperator(request)
             let tenant = try await tenant(context)
-            let body = try JSONIO.decode(AdminBodies.CreateKey.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try JSONIO.decode(
+                AdminBodies.CreateKey.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let scopes = body.scopes ?? [.payments]
-            guard !scopes.isEmpty else { throw APIError(.badRequest, "invalid_scopes", "at least one scope is required") }
+            guard !scopes.isEmpty else {
+                throw APIError(.badRequest, "invalid_scopes", "at least one scope is required")
+            }
             let created = try await store.createAPIKey(
                 tenant: tenant.id, name: body.name ?? "api key", scopes: scopes, expiresAt: body.expiresAt,
                 actor: Self.actor)
@@ -50,7 +54,8 @@ struct AdminController: Sendable {
         admin.get("tenants/:tenant/api-keys") { request, context in
             try auth.requireOperator(request)
             let tenant = try await tenant(context)
-            return JSONIO.response(.ok, ["data": try await store.apiKeys(tenant: tenant.id).map { AdminBodies.KeyBody($0) }])
+            return JSONIO.response(
+                .ok, ["data": try await store.apiKeys(tenant: tenant.id).map { AdminBodies.KeyBody($0) }])
         }
         admin.delete("tenants/:tenant/api-keys/:key") { request, context in
             try auth.requireOperator(request)

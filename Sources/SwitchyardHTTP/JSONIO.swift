@@ -57,20 +57,26 @@ public enum JSONIO {
             let path = field(context.codingPath + [key])
             return APIError(.badRequest, "missing_field", "the field '\(path)' is required")
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return APIError(.badRequest, code(for: context.codingPath), "the field '\(field(context.codingPath))' has the wrong type")
+            return APIError(
+                .badRequest, code(for: context.codingPath),
+                "the field '\(field(context.codingPath))' has the wrong type")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return APIError(.badRequest, "invalid_json", "the body is not valid JSON")
             }
-            return APIError(.badRequest, code(for: context.codingPath), "the field '\(field(context.codingPath))' is invalid")
+            return APIError(
+                .badRequest, code(for: context.codingPath), "the field '\(field(context.codingPath))' is invalid")
         @unknown default:
             return APIError(.badRequest, "invalid_json", "the body could not be read")
         }
     }
 
     /// A JSON response.
-    static func response(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
-        let data = (try? encoder.encode(value)) ?? Data(#"{"error":{"code":"internal_error","message":"encoding failed"}}"#.utf8)
+    static func response(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) -> Response
+    {
+        let data =
+            (try? encoder.encode(value))
+            ?? Data(#"{"error":{"code":"internal_error","message":"encoding failed"}}"#.utf8)
         return raw(status, data, headers: headers)
     }
 

@@ -1576,6 +1576,78 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/v1/payments/{id}/complete": {
+   "post": {
+    "operationId": "post_v1_payments_id_complete",
+    "parameters": [
+     {
+      "in": "path",
+      "name": "id",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "in": "header",
+      "name": "Idempotency-Key",
+      "required": false,
+      "schema": {
+       "maxLength": 255,
+       "type": "string"
+      }
+     }
+    ],
+    "requestBody": {
+     "content": {
+      "application/json": {
+       "schema": {
+        "properties": {
+         "payment_data": {
+          "type": "object"
+         }
+        },
+        "required": [
+         "payment_data"
+        ],
+        "type": "object"
+       }
+      }
+     }
+    },
+    "responses": {
+     "200": {
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Payment"
+        }
+       }
+      },
+      "description": "success"
+     },
+     "default": {
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      },
+      "description": "error"
+     }
+    },
+    "security": [
+     {
+      "apiKey": []
+     }
+    ],
+    "summary": "Finish a payment with the customer app's output (e.g. encrypted_customer_input); an expired client session is a 410 session_expired",
+    "tags": [
+     "payments"
+    ]
+   }
+  },
   "/v1/payments/{id}/refunds": {
    "post": {
     "operationId": "post_v1_payments_id_refunds",

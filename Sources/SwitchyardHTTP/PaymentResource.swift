@@ -107,9 +107,12 @@ struct PaymentResource: Encodable {
         failure = p.failureCode.map { Failure(code: $0, message: p.failureMessage ?? "") }
         attempts = record.attempts.map {
             AttemptBody(
-                id: $0.id, sequence: $0.sequence, providerAccount: $0.accountId.uuidString.lowercased(), plugin: $0.pluginId,
-                outcome: $0.outcome?.rawValue, providerPaymentId: $0.providerPaymentId, providerStatus: $0.providerStatus,
-                code: $0.code, message: $0.message, reason: $0.reason, startedAt: $0.startedAt, finishedAt: $0.finishedAt)
+                id: $0.id, sequence: $0.sequence, providerAccount: $0.accountId.uuidString.lowercased(),
+                plugin: $0.pluginId,
+                outcome: $0.outcome?.rawValue, providerPaymentId: $0.providerPaymentId,
+                providerStatus: $0.providerStatus,
+                code: $0.code, message: $0.message, reason: $0.reason, startedAt: $0.startedAt,
+                finishedAt: $0.finishedAt)
         }
         refunds = record.refunds.map(RefundResource.init)
         operations = record.operations.map {

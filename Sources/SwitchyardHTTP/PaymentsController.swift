@@ -32,6 +32,14 @@ struct PaymentsController: Sendable {
         }
     }
 
+    struct CompleteBody: Decodable {
+        var paymentData: [String: JSONValue]
+
+        enum CodingKeys: String, CodingKey {
+            case paymentData = "payment_data"
+        }
+    }
+
     struct AmountBody: Decodable {
         var amount: MinorUnits?
         var reason: String?
@@ -50,7 +58,16 @@ struct PaymentsController: Sendable {
             try await idempotent(request, context) { key, data in
                 let body = try JSONIO.decode(AmountBody.self, from: data)
                 return try respond(
-                    try await service.capture(tenant: key.tenantId, paymentId: try id(context), amount: body.amount?.value))
+                    try await service.capture(
+                        tenant: key.tenantId, paymentId: try id(context), amount: body.amount?.value))
+            }
+        }
+        group.post(":id/complete") { request, context in
+            try await idempotent(request, context) { key, data in
+                let body = try JSONIO.decode(CompleteBody.self, from: data)
+                return try respond(
+                    try await service.complete(
+                        tenant: key.tenantId, paymentId: try id(context), paymentData: body.paymentData))
             }
         }
         group.post(":id/cancel") { request, context in
@@ -105,7 +122,9 @@ struct PaymentsController: Sendable {
             limit: limit + 1)
         var records: [PaymentRecord] = []
         for payment in payments.prefix(limit) {
-            if let record = try await store.record(tenant: key.tenantId, paymentId: payment.id) { records.append(record) }
+            if let record = try await store.record(tenant: key.tenantId, paymentId: payment.id) {
+                records.append(record)
+            }
         }
         let hasMore = payments.count > limit
         return JSONIO.response(
@@ -178,7 +197,8 @@ struct PaymentsController: Sendable {
 
     private func finish(_ key: APIKey, _ scopedKey: String, _ error: APIError) async throws {
         let data = try JSONIO.encoder.encode(APIError.Envelope(error: .init(code: error.code, message: error.message)))
-        try await store.finishIdempotent(tenant: key.tenantId, key: scopedKey, status: Int(error.status.code), body: data)
+        try await store.finishIdempotent(
+            tenant: key.tenantId, key: scopedKey, status: Int(error.status.code), body: data)
     }
 }
 

@@ -40,7 +40,8 @@ public enum SwitchyardServer {
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
         PaymentsController(service: deps.service, store: deps.store, auth: auth, bodyLimit: deps.bodyLimit)
             .register(on: router)
-        NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(on: router)
+        NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
+            on: router)
         AdminController(
             store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit
         ).register(on: router)
@@ -49,7 +50,8 @@ public enum SwitchyardServer {
 
     /// The application listening on `host:port` (port 0: any free port, reported to `onRunning`).
     public static func application(
-        _ deps: ServerDependencies, host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        _ deps: ServerDependencies, host: String, port: Int,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
             router: router(deps),

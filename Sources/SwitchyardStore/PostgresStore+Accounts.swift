@@ -93,7 +93,8 @@ extension PostgresStore: ConfigurationRepository {
                     VALUES ($1::uuid, $2::uuid, $3::integer, $4, $5::jsonb, $6::jsonb, $7::timestamptz)
                     """,
                     [
-                        .uuid(rule.id), .uuid(tenant), .int(Int64(position)), .text(rule.name), .json(encoded[position].0),
+                        .uuid(rule.id), .uuid(tenant), .int(Int64(position)), .text(rule.name),
+                        .json(encoded[position].0),
                         .json(encoded[position].1), .timestamp(now),
                     ])
             }

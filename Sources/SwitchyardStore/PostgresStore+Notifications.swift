@@ -26,7 +26,9 @@ extension PostgresStore: NotificationLog {
     }
 
     /// Notifications received for a tenant, newest first (for inspection).
-    public func notifications(tenant: UUID, limit: Int) async throws -> [(id: Int64, accountId: UUID, verified: Bool, receivedAt: Date)] {
+    public func notifications(tenant: UUID, limit: Int) async throws -> [(
+        id: Int64, accountId: UUID, verified: Bool, receivedAt: Date
+    )] {
         let rows = try await tenantScoped(tenant) { c in
             try c.query(
                 "SELECT id, account_id, verified, received_at FROM notifications ORDER BY id DESC LIMIT $1::bigint",
@@ -34,7 +36,10 @@ extension PostgresStore: NotificationLog {
             ).rows
         }
         return try rows.map {
-            (id: try $0.int64("id"), accountId: try $0.uuid("account_id"), verified: try $0.bool("verified"), receivedAt: try $0.date("received_at"))
+            (
+                id: try $0.int64("id"), accountId: try $0.uuid("account_id"), verified: try $0.bool("verified"),
+                receivedAt: try $0.date("received_at")
+            )
         }
     }
 

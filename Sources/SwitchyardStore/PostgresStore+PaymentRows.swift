@@ -36,7 +36,8 @@ extension PostgresStore {
             captureMode: CaptureMode(rawValue: try row.string("capture_mode")) ?? .automatic,
             customerId: row.optionalString("customer_id"), returnURL: row.optionalString("return_url"),
             paymentData: try StoreJSON.decode([String: JSONValue].self, try row.string("payment_data")),
-            status: PaymentStatus(rawValue: try row.string("status")) ?? .unknown, createdAt: try row.date("created_at"))
+            status: PaymentStatus(rawValue: try row.string("status")) ?? .unknown, createdAt: try row.date("created_at")
+        )
         p.amountCaptured = try row.int64("amount_captured")
         p.amountRefunded = try row.int64("amount_refunded")
         p.nextAction = try row.optionalString("next_action").map { try StoreJSON.decode(NextAction.self, $0) }

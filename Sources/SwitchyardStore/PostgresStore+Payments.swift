@@ -102,7 +102,8 @@ extension PostgresStore: PaymentRepository {
             let refundable = try payment.int64("amount_captured") - payment.int64("amount_refunded") - reserved
             guard refund.amount <= refundable else {
                 throw CoreError.unprocessable(
-                    "refund_exceeds_captured", "refund amount exceeds the refundable remainder of \(max(refundable, 0))")
+                    "refund_exceeds_captured", "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
+                )
             }
             try c.query(Self.upsertRefund, params)
         }
@@ -113,14 +114,19 @@ extension PostgresStore: PaymentRepository {
             guard let row = try c.query("SELECT * FROM payments WHERE id = $1", [.text(paymentId)]).first else {
                 return nil
             }
-            let attempts = try c.query("SELECT * FROM attempts WHERE payment_id = $1 ORDER BY sequence", [.text(paymentId)])
-                .rows.map(Self.attempt)
-            let refunds = try c.query("SELECT * FROM refunds WHERE payment_id = $1 ORDER BY created_at, id", [.text(paymentId)])
-                .rows.map(Self.refund)
+            let attempts = try c.query(
+                "SELECT * FROM attempts WHERE payment_id = $1 ORDER BY sequence", [.text(paymentId)]
+            )
+            .rows.map(Self.attempt)
+            let refunds = try c.query(
+                "SELECT * FROM refunds WHERE payment_id = $1 ORDER BY created_at, id", [.text(paymentId)]
+            )
+            .rows.map(Self.refund)
             let operations = try c.query(
                 "SELECT * FROM payment_operations WHERE payment_id = $1 ORDER BY created_at, id", [.text(paymentId)]
             ).rows.map(Self.operation)
-            return PaymentRecord(payment: try Self.payment(row), attempts: attempts, refunds: refunds, operations: operations)
+            return PaymentRecord(
+                payment: try Self.payment(row), attempts: attempts, refunds: refunds, operations: operations)
         }
     }
 
@@ -146,8 +152,10 @@ extension PostgresStore: PaymentRepository {
 
     public func attempt(accountId: UUID, attemptId: String) async throws -> Attempt? {
         try await system { c in
-            try c.query("SELECT * FROM attempts WHERE id = $1 AND account_id = $2::uuid", [.text(attemptId), .uuid(accountId)])
-                .first.map(Self.attempt)
+            try c.query(
+                "SELECT * FROM attempts WHERE id = $1 AND account_id = $2::uuid", [.text(attemptId), .uuid(accountId)]
+            )
+            .first.map(Self.attempt)
         }
     }
 

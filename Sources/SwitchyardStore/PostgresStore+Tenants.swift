@@ -28,7 +28,9 @@ extension PostgresStore {
             try c.query(
                 "INSERT INTO tenants (id, name, created_at) VALUES ($1::uuid, $2, $3::timestamptz)",
                 [.uuid(tenant.id), .text(name), .timestamp(tenant.createdAt)])
-            try Self.audit(c, tenant: tenant.id, actor: actor, action: "tenant.create", target: tenant.id.uuidString, details: ["name": name], at: tenant.createdAt)
+            try Self.audit(
+                c, tenant: tenant.id, actor: actor, action: "tenant.create", target: tenant.id.uuidString,
+                details: ["name": name], at: tenant.createdAt)
         }
         return tenant
     }
@@ -41,7 +43,8 @@ extension PostgresStore {
 
     public func tenant(id: UUID) async throws -> Tenant? {
         try await system { c in
-            try c.query("SELECT id, name, created_at FROM tenants WHERE id = $1::uuid", [.uuid(id)]).rows.first.map(Self.tenant)
+            try c.query("SELECT id, name, created_at FROM tenants WHERE id = $1::uuid", [.uuid(id)]).rows.first.map(
+                Self.tenant)
         }
     }
 
@@ -71,7 +74,9 @@ extension PostgresStore {
                     .text("{" + scopes.map(\.rawValue).joined(separator: ",") + "}"), .timestamp(key.createdAt),
                     expiresAt.pg,
                 ])
-            try Self.audit(c, tenant: tenant, actor: actor, action: "api_key.create", target: key.id.uuidString, details: ["prefix": key.prefix], at: key.createdAt)
+            try Self.audit(
+                c, tenant: tenant, actor: actor, action: "api_key.create", target: key.id.uuidString,
+                details: ["prefix": key.prefix], at: key.createdAt)
         }
         return CreatedAPIKey(key: key, secret: secret)
     }
@@ -90,7 +95,8 @@ extension PostgresStore {
                 "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2::timestamptz) WHERE id = $1::uuid",
                 [.uuid(id), .timestamp(now)])
             guard result.affectedRows == 1 else { return false }
-            try Self.audit(c, tenant: tenant, actor: actor, action: "api_key.revoke", target: id.uuidString, details: [:], at: now)
+            try Self.audit(
+                c, tenant: tenant, actor: actor, action: "api_key.revoke", target: id.uuidString, details: [:], at: now)
             return true
         }
     }
@@ -133,7 +139,10 @@ extension PostgresStore {
     ) throws {
         try c.query(
             "INSERT INTO audit_log (tenant_id, actor, action, target, details, at) VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6::timestamptz)",
-            [tenant.pg, .text(actor), .text(action), .text(target), .json(try StoreJSON.encode(details)), .timestamp(at)])
+            [
+                tenant.pg, .text(actor), .text(action), .text(target), .json(try StoreJSON.encode(details)),
+                .timestamp(at),
+            ])
     }
 
     /// The audit log, newest first; for one tenant or all.

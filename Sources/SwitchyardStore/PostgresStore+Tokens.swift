@@ -12,7 +12,8 @@ extension PostgresStore: AccessTokenStore {
             ).first
         }
         guard let row else { return nil }
-        let token = try secrets.open(try row.string("token_encrypted"), context: "token/\(accountId.uuidString.lowercased())/\(kind)")
+        let token = try secrets.open(
+            try row.string("token_encrypted"), context: "token/\(accountId.uuidString.lowercased())/\(kind)")
         return (token, try row.date("expires_at"))
     }
 
@@ -35,7 +36,9 @@ extension PostgresStore: AccessTokenStore {
     /// Forgets a token the provider rejected.
     public func discardAccessToken(accountId: UUID, kind: String) async throws {
         try await system { c in
-            try c.query("DELETE FROM provider_tokens WHERE account_id = $1::uuid AND kind = $2", [.uuid(accountId), .text(kind)])
+            try c.query(
+                "DELETE FROM provider_tokens WHERE account_id = $1::uuid AND kind = $2",
+                [.uuid(accountId), .text(kind)])
         }
     }
 }

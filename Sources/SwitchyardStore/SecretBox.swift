@@ -41,7 +41,8 @@ public struct SecretBox: Sendable {
         let tag = Array(bytes[(bytes.count - 16)...])
         let ciphertext = Array(bytes[12..<(bytes.count - 16)])
         do {
-            let plain = try AESGCM.open(key: key, nonce: nonce, ciphertext: ciphertext, tag: tag, aad: Array(context.utf8))
+            let plain = try AESGCM.open(
+                key: key, nonce: nonce, ciphertext: ciphertext, tag: tag, aad: Array(context.utf8))
             return String(decoding: plain, as: UTF8.self)
         } catch {
             throw StoreError.corrupt("sealed value does not decrypt under this key")

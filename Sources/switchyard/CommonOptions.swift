@@ -9,13 +9,15 @@ import SwitchyardStore
 struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("database-url"),
-        help: "libpq connection string or URL (or SWITCHYARD_DATABASE_URL). Without it, a private PostgreSQL cluster is started in the data directory."
+        help:
+            "libpq connection string or URL (or SWITCHYARD_DATABASE_URL). Without it, a private PostgreSQL cluster is started in the data directory."
     )
     var databaseURLOption: String?
 
     /// The database URL from the option or the environment.
     var databaseURL: String? {
-        databaseURLOption ?? ProcessInfo.processInfo.environment["SWITCHYARD_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        databaseURLOption
+            ?? ProcessInfo.processInfo.environment["SWITCHYARD_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     @Option(help: "Directory for the embedded default's state (database cluster, keys, demo.json).")
@@ -32,7 +34,8 @@ enum CommandSupport {
     /// A logger for the executable; LOG_LEVEL chooses the level (info by default).
     static func logger(_ label: String = "switchyard") -> Logger {
         var logger = Logger(label: label)
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         return logger
     }
 
@@ -44,7 +47,8 @@ enum CommandSupport {
 
     /// The directory holding this executable (and the plugins built beside it).
     static func executableDirectory() -> String {
-        let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let resolved =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return (absolute(resolved) as NSString).deletingLastPathComponent
     }

@@ -19,12 +19,14 @@ struct EmbeddedDatabase {
         let password = try StateFile.secret(at: dataDirectory + "/postgres.password") { SecureRandom.token(bytes: 24) }
         let port = PostgresCluster.freePort()
         let cluster = PostgresCluster(
-            dataDirectory: dataDirectory + "/postgres", port: port, password: password, binDirectory: bin, logger: logger)
+            dataDirectory: dataDirectory + "/postgres", port: port, password: password, binDirectory: bin,
+            logger: logger)
         try cluster.initializeIfNeeded()
         try cluster.start()
         try cluster.createDatabase("switchyard")
         let url = cluster.connectionString.replacingOccurrences(of: "dbname=postgres", with: "dbname=switchyard")
-        logger.info("embedded database started", metadata: ["db.port": "\(port)", "db.directory": "\(dataDirectory)/postgres"])
+        logger.info(
+            "embedded database started", metadata: ["db.port": "\(port)", "db.directory": "\(dataDirectory)/postgres"])
         return EmbeddedDatabase(cluster: cluster, connectionString: url)
     }
 
@@ -49,7 +51,9 @@ enum StateFile {
     /// Writes a file atomically with mode 0600.
     static func write(_ text: String, to path: String) throws {
         let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         else { throw ValidationError("cannot write \(path)") }
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         try FileManager.default.moveItem(atPath: temporary, toPath: path)

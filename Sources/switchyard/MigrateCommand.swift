@@ -4,7 +4,8 @@ import SwitchyardStore
 
 /// `switchyard migrate`: applies the schema's pending migrations.
 struct MigrateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Apply pending database migrations.")
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Apply pending database migrations.")
 
     @OptionGroup var database: DatabaseOptions
 
@@ -15,7 +16,8 @@ struct MigrateCommand: AsyncParsableCommand {
         if let databaseURL = database.databaseURL {
             url = databaseURL
         } else {
-            let started = try EmbeddedDatabase.start(dataDirectory: CommandSupport.absolute(database.dataDir), logger: logger)
+            let started = try EmbeddedDatabase.start(
+                dataDirectory: CommandSupport.absolute(database.dataDir), logger: logger)
             embedded = started
             url = started.connectionString
         }
@@ -23,6 +25,8 @@ struct MigrateCommand: AsyncParsableCommand {
         let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 1), logger: logger)
         let applied = try await Migrator.migrate(pool, migrations: Schema.migrations, logger: logger)
         await pool.shutdown()
-        print(applied.isEmpty ? "schema is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
+        print(
+            applied.isEmpty
+                ? "schema is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
     }
 }

@@ -22,7 +22,8 @@ struct SandboxCommand: AsyncParsableCommand {
             merchants.append(CitconSandboxMerchant(id: parts[0], privateKey: parts[1], ipnSecret: parts[2]))
         }
         let server = SandboxServer(
-            configuration: SandboxConfiguration(citcon: CitconSandboxConfiguration(merchants: merchants)), logger: logger)
+            configuration: SandboxConfiguration(citcon: CitconSandboxConfiguration(merchants: merchants)),
+            logger: logger)
         try await server.run(host: "127.0.0.1", port: port) { port in
             logger.info("sandbox listening", metadata: ["http.port": "\(port)"])
         }

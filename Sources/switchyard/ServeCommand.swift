@@ -93,7 +93,10 @@ struct ServeCommand: AsyncParsableCommand {
             let sandbox = SandboxServer(
                 configuration: SandboxConfiguration(
                     citcon: CitconSandboxConfiguration(
-                        merchants: [CitconSandboxMerchant(id: "demo", privateKey: citcon.privateKey, ipnSecret: citcon.ipnSecret)])),
+                        merchants: [
+                            CitconSandboxMerchant(
+                                id: "demo", privateKey: citcon.privateKey, ipnSecret: citcon.ipnSecret)
+                        ])),
                 logger: Logger(label: "switchyard.sandbox"))
             services.append(
                 TaskService(name: "sandbox") {
@@ -117,7 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await group.run()
         } catch {
-            logger.error("server stopped with an error", metadata: ["error.type": "\(String(describing: type(of: error)))"])
+            logger.error(
+                "server stopped with an error", metadata: ["error.type": "\(String(describing: type(of: error)))"])
         }
         await runtime.shutdown()
         logger.info("stopped")

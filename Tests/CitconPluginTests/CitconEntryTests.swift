@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct CitconEntryTests {
     @Test func entryExportsTheTableWithTheManifest() throws {
-        let table = switchyardPluginEntry().assumingMemoryBound(to: sy_plugin_table.self).pointee
+        let table = PluginExport.table(for: CitconProvider.self).pointee
         #expect(table.abi_version == UInt32(SWITCHYARD_PLUGIN_ABI_VERSION))
         #expect(table.struct_size == UInt32(MemoryLayout<sy_plugin_table>.size))
         let json = try #require(table.manifest_json)

@@ -38,21 +38,32 @@ struct AccessTokenCacheTests {
             store: MemoryTokenStore(), refreshMargin: 300, clock: { clock.read() }, logger: Logger(label: "test"))
         let account = UUID()
         let fetch: @Sendable () async -> AccessTokenResult = {
-            let n = fetches.withLock { $0 += 1; return $0 }
+            let n = fetches.withLock {
+                $0 += 1; return $0
+            }
             try? await Task.sleep(for: .milliseconds(50))
-            return AccessTokenResult(token: AccessToken(token: "t\(n)", expiresAt: clock.read().addingTimeInterval(3600)))
+            return AccessTokenResult(
+                token: AccessToken(token: "t\(n)", expiresAt: clock.read().addingTimeInterval(3600)))
         }
         let tokens = await withTaskGroup(of: String?.self) { group in
-            for _ in 0..<50 { group.addTask { await cache.token(account: account, kind: "server", fetch: fetch).token?.token } }
+            for _ in 0..<50 {
+                group.addTask { await cache.token(account: account, kind: "server", fetch: fetch).token?.token }
+            }
             return await group.reduce(into: [String?]()) { $0.append($1) }
         }
         #expect(Set(tokens) == ["t1"], "one fetch served every concurrent caller")
         #expect(fetches.withLock { $0 } == 1)
         clock.advance(3600 - 301)
-        #expect(await cache.token(account: account, kind: "server", fetch: fetch).token?.token == "t1", "still outside the margin")
+        #expect(
+            await cache.token(account: account, kind: "server", fetch: fetch).token?.token == "t1",
+            "still outside the margin")
         clock.advance(2)
-        #expect(await cache.token(account: account, kind: "server", fetch: fetch).token?.token == "t2", "refreshed inside the margin")
+        #expect(
+            await cache.token(account: account, kind: "server", fetch: fetch).token?.token == "t2",
+            "refreshed inside the margin")
         await cache.invalidate(account: account, kind: "server")
-        #expect(await cache.token(account: account, kind: "server", fetch: fetch).token?.token == "t3", "refetched after a rejection")
+        #expect(
+            await cache.token(account: account, kind: "server", fetch: fetch).token?.token == "t3",
+            "refetched after a rejection")
     }
 }

@@ -32,7 +32,8 @@ enum FixturePlugins {
         private let directory: String = {
             let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
             // Builds of earlier test processes that are gone are removed; this process's go in its own directory.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("switchyard-fixtures-") {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+            where name.hasPrefix("switchyard-fixtures-") {
                 if let pid = pid_t(name.dropFirst("switchyard-fixtures-".count)), kill(pid, 0) != 0, errno == ESRCH {
                     try? FileManager.default.removeItem(atPath: base + name)
                 }

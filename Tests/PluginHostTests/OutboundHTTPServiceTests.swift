@@ -29,7 +29,8 @@ struct OutboundHTTPServiceTests {
             let port = RawTCPServer.closedPort()
             let clock = ContinuousClock()
             let started = clock.now
-            let result = await service.send(OutboundRequest(method: "POST", url: "http://127.0.0.1:\(port)/v1/charges", body: Data("{}".utf8)))
+            let result = await service.send(
+                OutboundRequest(method: "POST", url: "http://127.0.0.1:\(port)/v1/charges", body: Data("{}".utf8)))
             #expect(result.kind == .notSent)
             #expect(result.reason == "connection refused")
             #expect(clock.now - started < .seconds(2))
@@ -42,7 +43,8 @@ struct OutboundHTTPServiceTests {
         try await withService { service in
             let clock = ContinuousClock()
             let started = clock.now
-            let result = await service.send(OutboundRequest(method: "POST", url: "http://127.0.0.1:\(port)/v1/charges", timeoutMs: 400))
+            let result = await service.send(
+                OutboundRequest(method: "POST", url: "http://127.0.0.1:\(port)/v1/charges", timeoutMs: 400))
             #expect(result.kind == .notSent)
             #expect(result.reason == "deadline exceeded before connecting")
             // The request's own deadline ends the wait, well before the 2 s connect timeout.
@@ -57,7 +59,9 @@ struct OutboundHTTPServiceTests {
             let clock = ContinuousClock()
             let started = clock.now
             let result = await service.send(
-                OutboundRequest(method: "POST", url: "http://127.0.0.1:\(server.port)/v1/charges", body: Data("{}".utf8), timeoutMs: 300)
+                OutboundRequest(
+                    method: "POST", url: "http://127.0.0.1:\(server.port)/v1/charges", body: Data("{}".utf8),
+                    timeoutMs: 300)
             )
             #expect(result.kind == .noResponse)
             #expect(result.reason == "deadline exceeded after sending")
@@ -84,7 +88,8 @@ struct OutboundHTTPServiceTests {
         defer { server.stop() }
         try await withService { service in
             let result = await service.send(
-                OutboundRequest(method: "POST", url: "http://127.0.0.1:\(server.port)/v1/refunds", body: Data("{}".utf8))
+                OutboundRequest(
+                    method: "POST", url: "http://127.0.0.1:\(server.port)/v1/refunds", body: Data("{}".utf8))
             )
             #expect(result.kind == .noResponse)
             #expect(result.reason == "connection closed before a complete response")
@@ -94,10 +99,13 @@ struct OutboundHTTPServiceTests {
 
     @Test func unresolvableHostIsNotSent() async throws {
         try await withService { service in
-            let result = await service.send(OutboundRequest(method: "GET", url: "http://switchyard-test.invalid/x", timeoutMs: 3000))
+            let result = await service.send(
+                OutboundRequest(method: "GET", url: "http://switchyard-test.invalid/x", timeoutMs: 3000))
             #expect(result.kind == .notSent)
             // Without a resolver the lookup may time out instead of failing: still not sent.
-            #expect(result.reason == "DNS failure" || result.reason == "connect timeout" || result.reason == "deadline exceeded before connecting")
+            #expect(
+                result.reason == "DNS failure" || result.reason == "connect timeout"
+                    || result.reason == "deadline exceeded before connecting")
         }
     }
 
@@ -108,7 +116,8 @@ struct OutboundHTTPServiceTests {
             let server = try RawTCPServer(.respond("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
             defer { server.stop() }
             let injected = OutboundRequest(
-                method: "GET", url: "http://127.0.0.1:\(server.port)/", headers: [HTTPHeader("X-A", "v\r\nX-Injected: 1")]
+                method: "GET", url: "http://127.0.0.1:\(server.port)/",
+                headers: [HTTPHeader("X-A", "v\r\nX-Injected: 1")]
             )
             let result = await service.send(injected)
             #expect(result.kind == .notSent)
@@ -118,7 +127,8 @@ struct OutboundHTTPServiceTests {
     }
 
     @Test func responseIsReturnedWithStatusHeadersAndBody() async throws {
-        let response = "HTTP/1.1 402 Payment Required\r\nContent-Type: application/json\r\nX-Trace: t-1\r\n"
+        let response =
+            "HTTP/1.1 402 Payment Required\r\nContent-Type: application/json\r\nX-Trace: t-1\r\n"
             + "Content-Length: 15\r\nConnection: close\r\n\r\n{\"code\":\"4100\"}"
         let server = try RawTCPServer(.respond(response))
         defer { server.stop() }
@@ -142,7 +152,8 @@ struct OutboundHTTPServiceTests {
     }
 
     @Test func exchangesAreLoggedWithoutSecretsOrBodies() async throws {
-        let server = try RawTCPServer(.respond("HTTP/1.1 200 OK\r\nContent-Length: 11\r\nConnection: close\r\n\r\nresp-BODY-1"))
+        let server = try RawTCPServer(
+            .respond("HTTP/1.1 200 OK\r\nContent-Length: 11\r\nConnection: close\r\n\r\nresp-BODY-1"))
         defer { server.stop() }
         let capture = LogCapture()
         try await withService(logger: capture.logger()) { service in
@@ -178,7 +189,9 @@ struct OutboundHTTPServiceTests {
     @Test func pluginLogsGoToTheLoggerWithRedactedMetadata() async throws {
         let capture = LogCapture()
         try await withService(logger: capture.logger()) { service in
-            service.log(.warning, "token refresh", metadata: ["plugin.id": "citcon", "access_token": "TOKEN-SECRET", "attempt": "2"])
+            service.log(
+                .warning, "token refresh",
+                metadata: ["plugin.id": "citcon", "access_token": "TOKEN-SECRET", "attempt": "2"])
             #expect(service.now() == Date(timeIntervalSince1970: 1_700_000_000))
         }
         let record = try #require(capture.records.first)

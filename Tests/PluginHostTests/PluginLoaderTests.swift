@@ -21,7 +21,8 @@ struct PluginLoaderTests {
     }
 
     private func loadEcho() throws -> LoadedPlugin {
-        try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+        try PluginLoader(logger: .quiet).load(
+            file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
     }
 
     @Test func validPluginLoadsAndUsesHostServices() async throws {
@@ -53,14 +54,16 @@ struct PluginLoaderTests {
 
     @Test func hostReportsFailureOfHostServiceToPlugin() async throws {
         let services = RecordingHostServices(result: OutboundResult(kind: .notSent, reason: "connection refused"))
-        let plugin = try PluginLoader(logger: .quiet).load(file: try FixturePlugins.echo(), policy: development, hostServices: services)
+        let plugin = try PluginLoader(logger: .quiet).load(
+            file: try FixturePlugins.echo(), policy: development, hostServices: services)
         let outcome = try await plugin.authorize(.test, account: .test)
         #expect(outcome.providerStatus == "host-failed")
     }
 
     @Test func pinnedDigestLoads() throws {
         let file = try FixturePlugins.echo()
-        let policy = PluginPolicy(mode: .pinned, allowed: [.init(id: "echo", sha256: [try sha256OfFile(file).uppercased()])])
+        let policy = PluginPolicy(
+            mode: .pinned, allowed: [.init(id: "echo", sha256: [try sha256OfFile(file).uppercased()])])
         #expect(try refusal(file, policy: policy) == nil)
     }
 
@@ -90,7 +93,8 @@ struct PluginLoaderTests {
     }
 
     @Test func digestPinnedToAnotherFileIsRefused() throws {
-        let policy = PluginPolicy(mode: .pinned, allowed: [.init(id: "echo", sha256: [String(repeating: "ab", count: 32)])])
+        let policy = PluginPolicy(
+            mode: .pinned, allowed: [.init(id: "echo", sha256: [String(repeating: "ab", count: 32)])])
         let refusal = try #require(try refusal(try FixturePlugins.echo(), policy: policy))
         #expect(refusal.code == .digestMismatch)
     }

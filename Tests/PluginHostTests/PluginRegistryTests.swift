@@ -34,7 +34,8 @@ struct PluginRegistryTests {
         #expect(loaded.sha256 == (try sha256OfFile(echo)))
         #expect(loaded.flows == [.authorize, .sync, .refund])
         #expect(loaded.methods == ["card"])
-        #expect(snapshot.refused.map { URL(fileURLWithPath: $0.file).lastPathComponent } == ["garbage.so", "old-abi.so"])
+        #expect(
+            snapshot.refused.map { URL(fileURLWithPath: $0.file).lastPathComponent } == ["garbage.so", "old-abi.so"])
         #expect(snapshot.refused.map(\.code) == ["garbage_file", "abi_mismatch"])
 
         let outcome = try await #require(await registry.plugin(id: "echo")).sync(.test, account: .test)
@@ -58,7 +59,9 @@ struct PluginRegistryTests {
         let report = await registry.reload()
         #expect(report.loaded.isEmpty && report.refused.isEmpty)
         #expect(report.unchanged == [directory.path + "/echo.so"])
-        #expect(try await #require(await registry.plugin(id: "echo")).sync(.test, account: .test).providerStatus == "v1.0.0")
+        #expect(
+            try await #require(await registry.plugin(id: "echo")).sync(.test, account: .test).providerStatus == "v1.0.0"
+        )
         #expect(await registry.plugin(id: "echo")?.sha256 == first.sha256)
     }
 
@@ -66,7 +69,8 @@ struct PluginRegistryTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "a-echo.so")
-        try FixturePlugins.install(try FixturePlugins.echo(["FIXTURE_VERSION=\"2.0.0\""]), in: directory.path, as: "b-echo.so")
+        try FixturePlugins.install(
+            try FixturePlugins.echo(["FIXTURE_VERSION=\"2.0.0\""]), in: directory.path, as: "b-echo.so")
         let registry = registry(directory)
         await registry.reload()
         #expect(await registry.plugin(id: "echo")?.manifest.version == "1.0.0")
@@ -116,9 +120,11 @@ struct PluginRegistryTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let one = try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "echo.so")
-        let two = try FixturePlugins.install(try FixturePlugins.echo(["FIXTURE_ID=\"other\""]), in: directory.path, as: "other.so")
+        let two = try FixturePlugins.install(
+            try FixturePlugins.echo(["FIXTURE_ID=\"other\""]), in: directory.path, as: "other.so")
         let policy = PluginPolicy(
-            mode: .pinned, allowed: [.init(id: "echo", sha256: [try sha256OfFile(one)]), .init(id: "other", sha256: [])]
+            mode: .pinned,
+            allowed: [.init(id: "echo", sha256: [try sha256OfFile(one)]), .init(id: "other", sha256: [])]
         )
         let registry = registry(directory, policy: policy)
         await registry.reload()
@@ -146,7 +152,8 @@ struct PluginRegistryTests {
         #expect(try await first.sync(.test, account: .test).providerStatus == "v1.0.0")
 
         // A changed build replaces it; the new version is served.
-        try FixturePlugins.install(try FixturePlugins.echo(["FIXTURE_VERSION=\"2.0.0\""]), in: directory.path, as: "echo.so")
+        try FixturePlugins.install(
+            try FixturePlugins.echo(["FIXTURE_VERSION=\"2.0.0\""]), in: directory.path, as: "echo.so")
         #expect(await eventually { await registry.plugin(id: "echo")?.manifest.version == "2.0.0" })
         let second = try #require(await registry.plugin(id: "echo"))
         #expect(try await second.sync(.test, account: .test).providerStatus == "v2.0.0")

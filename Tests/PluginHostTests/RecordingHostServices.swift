@@ -60,7 +60,8 @@ extension AccountContext {
 
 extension AuthorizeRequest {
     static let test = AuthorizeRequest(
-        paymentId: "pay-1", attemptId: "att-1", merchantReference: "order-1", amount: 1000, currency: "USD", country: "US",
+        paymentId: "pay-1", attemptId: "att-1", merchantReference: "order-1", amount: 1000, currency: "USD",
+        country: "US",
         method: "card", captureMode: .automatic, idempotencyKey: "idem-1"
     )
 }
@@ -71,6 +72,7 @@ extension SyncRequest {
 
 extension RefundRequest {
     static let test = RefundRequest(
-        payment: PaymentLocator(attemptId: "att-1", providerPaymentId: "p-1"), refundId: "ref-1", amount: 10, currency: "USD"
+        payment: PaymentLocator(attemptId: "att-1", providerPaymentId: "p-1"), refundId: "ref-1", amount: 10,
+        currency: "USD"
     )
 }

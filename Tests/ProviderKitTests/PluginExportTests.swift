@@ -5,9 +5,11 @@ import Testing
 
 @Suite("PluginExport through the C table")
 struct PluginExportTests {
-    private func driver(_ respond: @escaping @Sendable (OutboundRequest) -> OutboundResult = { _ in
-        OutboundResult(kind: .notSent, reason: "no script")
-    }) -> (TableDriver, ScriptedHost) {
+    private func driver(
+        _ respond: @escaping @Sendable (OutboundRequest) -> OutboundResult = { _ in
+            OutboundResult(kind: .notSent, reason: "no script")
+        }
+    ) -> (TableDriver, ScriptedHost) {
         let host = ScriptedHost(respond: respond)
         return (TableDriver(table: PluginExport.table(for: EchoTestProvider.self), host: host), host)
     }
@@ -42,7 +44,8 @@ struct PluginExportTests {
 
     @Test func authorizeRoundTrip() async throws {
         let (driver, _) = driver()
-        let reply = try await driver.invoke(7, .authorize, AuthorizeRequest.test(attempt: "att-9", amount: 4200), as: Outcome.self)
+        let reply = try await driver.invoke(
+            7, .authorize, AuthorizeRequest.test(attempt: "att-9", amount: 4200), as: Outcome.self)
         #expect(reply.error == nil)
         #expect(reply.result == Outcome(kind: .authorized, providerPaymentId: "echo-att-9", amount: 4200))
     }
@@ -60,7 +63,8 @@ struct PluginExportTests {
 
     @Test func otherErrorsBecomePluginErrorWithoutRequestData() async throws {
         let (driver, _) = driver()
-        let request = VoidRequest(payment: PaymentLocator(attemptId: "att-1", providerPaymentId: nil), operationId: "op-SECRET-42")
+        let request = VoidRequest(
+            payment: PaymentLocator(attemptId: "att-1", providerPaymentId: nil), operationId: "op-SECRET-42")
         let reply = try await driver.invoke(1, .void, request, as: Outcome.self)
         let error = try #require(reply.error)
         #expect(error.code == "plugin_error")
@@ -76,7 +80,8 @@ struct PluginExportTests {
 
     @Test func flowWithoutProviderMethodIsNotSupported() async throws {
         let (driver, _) = driver()
-        let reply = try await driver.invoke(4, .accessToken, AccessTokenRequest(kind: "server"), as: AccessTokenResult.self)
+        let reply = try await driver.invoke(
+            4, .accessToken, AccessTokenRequest(kind: "server"), as: AccessTokenResult.self)
         #expect(reply.error?.code == "not_supported")
         let session = try await driver.invoke(5, .clientSession, AccessTokenRequest(kind: "x"), as: Outcome.self)
         #expect(session.error?.code == "not_supported")
@@ -84,7 +89,8 @@ struct PluginExportTests {
 
     @Test func undecodableInvocationIsBadRequestWithoutEcho() async throws {
         let (driver, _) = driver()
-        let data = await driver.start(5, method: "authorize", json: Data(#"{"account":{"secretish":"zz-77"}}"#.utf8)).wait()
+        let data = await driver.start(5, method: "authorize", json: Data(#"{"account":{"secretish":"zz-77"}}"#.utf8))
+            .wait()
         let reply = try PluginJSON.decoder().decode(PluginReply<Outcome>.self, from: data)
         #expect(reply.error?.code == "bad_request")
         #expect(reply.error?.message.contains("zz-77") == false)
@@ -111,7 +117,8 @@ struct PluginExportTests {
     @Test func cancelStopsALongCall() async throws {
         let (driver, _) = driver()
         let json = try PluginJSON.encoder().encode(
-            PluginInvocation(account: .test, request: SyncRequest(payment: PaymentLocator(attemptId: "a", providerPaymentId: nil)))
+            PluginInvocation(
+                account: .test, request: SyncRequest(payment: PaymentLocator(attemptId: "a", providerPaymentId: nil)))
         )
         let clock = ContinuousClock()
         let started = clock.now
@@ -136,11 +143,13 @@ struct PluginExportTests {
     @Test func pluginSendReceivesTheHostsScriptedResponse() async throws {
         let (driver, host) = driver { request in
             OutboundResult(
-                kind: .response, status: 201, headers: [HTTPHeader("x-refund-id", "r-77")], body: Data(#"{"ok":true}"#.utf8)
+                kind: .response, status: 201, headers: [HTTPHeader("x-refund-id", "r-77")],
+                body: Data(#"{"ok":true}"#.utf8)
             )
         }
         let request = RefundRequest(
-            payment: PaymentLocator(attemptId: "att-1", providerPaymentId: "p-1"), refundId: "ref-1", amount: 300, currency: "USD"
+            payment: PaymentLocator(attemptId: "att-1", providerPaymentId: "p-1"), refundId: "ref-1", amount: 300,
+            currency: "USD"
         )
         let reply = try await driver.invoke(20, .refund, request, as: Outcome.self)
         let outcome = try #require(reply.result)
@@ -153,13 +162,18 @@ struct PluginExportTests {
         #expect(sent.url == "https://provider.test/refunds")
         #expect(sent.timeoutMs == 1500)
         #expect(sent.body == Data(#"{"amount":300}"#.utf8))
-        #expect(host.logs == [ScriptedHost.LogLine(level: Int32(SY_LOG_INFO), message: "refund requested", metadata: ["refund.id": "ref-1"])])
+        #expect(
+            host.logs == [
+                ScriptedHost.LogLine(
+                    level: Int32(SY_LOG_INFO), message: "refund requested", metadata: ["refund.id": "ref-1"])
+            ])
     }
 
     @Test func pluginSendSeesNotSent() async throws {
         let (driver, _) = driver { _ in OutboundResult(kind: .notSent, reason: "connection refused") }
         let request = RefundRequest(
-            payment: PaymentLocator(attemptId: "att-1", providerPaymentId: "p-1"), refundId: "ref-2", amount: 1, currency: "USD"
+            payment: PaymentLocator(attemptId: "att-1", providerPaymentId: "p-1"), refundId: "ref-2", amount: 1,
+            currency: "USD"
         )
         let reply = try await driver.invoke(21, .refund, request, as: Outcome.self)
         #expect(reply.result?.kind == .unknown)

@@ -23,7 +23,8 @@ final class ScriptedHost: @unchecked Sendable {
         table = .allocate(capacity: 1)
         table.initialize(
             to: sy_host_services(
-                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION), struct_size: UInt32(MemoryLayout<sy_host_services>.size),
+                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
+                struct_size: UInt32(MemoryLayout<sy_host_services>.size),
                 host_context: nil, http_send: scriptedSend, log: scriptedLog, now_ms: scriptedNow
             )
         )
@@ -80,12 +81,15 @@ private let scriptedSend:
             }
         }
 
-private let scriptedLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void = {
-    context, level, message, metadata in
-    let host = Unmanaged<ScriptedHost>.fromOpaque(context!).takeUnretainedValue()
-    let decoded = metadata.flatMap { try? JSONDecoder().decode([String: String].self, from: Data(String(cString: $0).utf8)) }
-    host.record(ScriptedHost.LogLine(level: level, message: String(cString: message!), metadata: decoded ?? [:]))
-}
+private let scriptedLog:
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void = {
+        context, level, message, metadata in
+        let host = Unmanaged<ScriptedHost>.fromOpaque(context!).takeUnretainedValue()
+        let decoded = metadata.flatMap {
+            try? JSONDecoder().decode([String: String].self, from: Data(String(cString: $0).utf8))
+        }
+        host.record(ScriptedHost.LogLine(level: level, message: String(cString: message!), metadata: decoded ?? [:]))
+    }
 
 private let scriptedNow: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { context in
     Unmanaged<ScriptedHost>.fromOpaque(context!).takeUnretainedValue().nowMs

@@ -70,7 +70,8 @@ final class TableDriver: @unchecked Sendable {
         bytes.append(0)
         bytes.withUnsafeBytes { raw in
             table.pointee.invoke!(
-                instance, callID, method, raw.baseAddress!.assumingMemoryBound(to: CChar.self), json.count, driverCompletion,
+                instance, callID, method, raw.baseAddress!.assumingMemoryBound(to: CChar.self), json.count,
+                driverCompletion,
                 Unmanaged.passUnretained(call).toOpaque()
             )
         }
@@ -98,7 +99,8 @@ private let driverCompletion: sy_completion_fn = { context, json, length in
 
 extension AccountContext {
     static let test = AccountContext(
-        accountId: "acct-1", environment: "sandbox", baseURL: "https://provider.test", credentials: ["api_key": "k-secret"],
+        accountId: "acct-1", environment: "sandbox", baseURL: "https://provider.test",
+        credentials: ["api_key": "k-secret"],
         notificationURL: "https://switchyard.test/notifications/acct-1"
     )
 }

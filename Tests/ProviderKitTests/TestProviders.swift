@@ -37,13 +37,15 @@ struct EchoTestProvider: Provider {
         host.log(.info, "refund requested", metadata: ["refund.id": request.refundId])
         let result = await host.send(
             OutboundRequest(
-                method: "POST", url: account.baseURL + "/refunds", headers: [HTTPHeader("Content-Type", "application/json")],
+                method: "POST", url: account.baseURL + "/refunds",
+                headers: [HTTPHeader("Content-Type", "application/json")],
                 body: Data(#"{"amount":\#(request.amount)}"#.utf8), timeoutMs: 1500
             )
         )
         return Outcome(
             kind: result.kind == .response ? .succeeded : .unknown, providerPaymentId: result.header("X-Refund-Id"),
-            providerStatus: result.status.map { "\($0)" }, message: result.body.map { String(decoding: $0, as: UTF8.self) }
+            providerStatus: result.status.map { "\($0)" },
+            message: result.body.map { String(decoding: $0, as: UTF8.self) }
         )
     }
 

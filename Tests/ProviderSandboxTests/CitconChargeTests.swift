@@ -18,7 +18,8 @@ import Testing
             #expect(created.int("expiry") == createdAt + 1800)
             #expect(await sandbox.server.citcon.ledger().isEmpty)
 
-            let confirmed = try await sandbox.citcon.confirm(token: token, chargeToken: chargeToken, method: "wechatpay")
+            let confirmed = try await sandbox.citcon.confirm(
+                token: token, chargeToken: chargeToken, method: "wechatpay")
             #expect(confirmed.status == 200)
             #expect(confirmed.string("status") == "succeeded")
             #expect(confirmed.int("amount_captured") == 1250)
@@ -79,7 +80,8 @@ import Testing
             let token = try await sandbox.citcon.token()
             let created = try await sandbox.citcon.createCharge(token: token, reference: "order-3", amount: 100)
             sandbox.clock.advance(by: 31 * 60)
-            let late = try await sandbox.citcon.confirm(token: token, chargeToken: try #require(created.string("charge_token")))
+            let late = try await sandbox.citcon.confirm(
+                token: token, chargeToken: try #require(created.string("charge_token")))
             #expect(late.status == 400)
             #expect(late.code == "4102")
             let inquiry = try await sandbox.citcon.inquire(token: token, id: "order-3")
@@ -108,7 +110,8 @@ import Testing
             let zero = try await sandbox.citcon.createCharge(token: token, reference: "bad-1", amount: 0)
             #expect(zero.status == 400)
             #expect(zero.code == "4000")
-            let noTransaction = try await send(.post, sandbox.citcon.baseURL + "/v1/charges", bearer: token, json: ["urls": [:]])
+            let noTransaction = try await send(
+                .post, sandbox.citcon.baseURL + "/v1/charges", bearer: token, json: ["urls": [:]])
             #expect(noTransaction.code == "4000")
             // A refused request does not burn the reference.
             #expect(try await sandbox.citcon.createCharge(token: token, reference: "bad-1", amount: 10).status == 200)

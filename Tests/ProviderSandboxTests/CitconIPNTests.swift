@@ -7,7 +7,8 @@ import Testing
         try await withIPNReceiver { ipnURL, inbox in
             try await withSandbox { sandbox in
                 let token = try await sandbox.citcon.token()
-                let confirmed = try await sandbox.citcon.paidCharge(token: token, reference: "ipn-1", amount: 1999, ipn: ipnURL)
+                let confirmed = try await sandbox.citcon.paidCharge(
+                    token: token, reference: "ipn-1", amount: 1999, ipn: ipnURL)
                 try await eventually("IPN delivered") { await inbox.messages.count == 1 }
                 let message = try #require(await inbox.messages.first)
                 #expect(message.contentType.hasPrefix("application/x-www-form-urlencoded"))
@@ -71,12 +72,15 @@ import Testing
             try await withSandbox { sandbox in
                 let citcon = sandbox.citcon
                 let token = try await citcon.token()
-                let authorised = try await citcon.paidCharge(token: token, reference: "ipn-2", amount: 1000, autoCapture: false, ipn: ipnURL)
+                let authorised = try await citcon.paidCharge(
+                    token: token, reference: "ipn-2", amount: 1000, autoCapture: false, ipn: ipnURL)
                 let id = try #require(authorised.string("id"))
                 _ = try await citcon.capture(token: token, id: id, reference: "ipn-2-cap", amount: 1000)
                 _ = try await citcon.refund(token: token, id: id, reference: "ipn-2-ref", amount: 250)
-                let other = try await citcon.paidCharge(token: token, reference: "ipn-3", amount: 300, autoCapture: false, ipn: ipnURL)
-                _ = try await citcon.cancel(token: token, id: try #require(other.string("id")), reference: "ipn-3-x", chargeReference: "ipn-3")
+                let other = try await citcon.paidCharge(
+                    token: token, reference: "ipn-3", amount: 300, autoCapture: false, ipn: ipnURL)
+                _ = try await citcon.cancel(
+                    token: token, id: try #require(other.string("id")), reference: "ipn-3-x", chargeReference: "ipn-3")
                 try await eventually("five IPNs") { await inbox.messages.count == 5 }
 
                 let messages = await inbox.messages

@@ -7,7 +7,8 @@ import Testing
         try await withIPNReceiver { ipnURL, inbox in
             try await withSandbox { sandbox in
                 let token = try await sandbox.citcon.token()
-                let declined = try await sandbox.citcon.paidCharge(token: token, reference: "magic-402", amount: 1402, ipn: ipnURL)
+                let declined = try await sandbox.citcon.paidCharge(
+                    token: token, reference: "magic-402", amount: 1402, ipn: ipnURL)
                 #expect(declined.status == 200)
                 #expect(declined.string("status") == "failed")
                 #expect(declined.string("code") == "4021")
@@ -23,7 +24,8 @@ import Testing
         try await withIPNReceiver { ipnURL, inbox in
             try await withSandbox { sandbox in
                 let token = try await sandbox.citcon.token()
-                let created = try await sandbox.citcon.createCharge(token: token, reference: "magic-408", amount: 2408, ipn: ipnURL)
+                let created = try await sandbox.citcon.createCharge(
+                    token: token, reference: "magic-408", amount: 2408, ipn: ipnURL)
                 let chargeToken = try #require(created.string("charge_token"))
                 let pending = try await sandbox.citcon.confirm(token: token, chargeToken: chargeToken)
                 #expect(pending.string("status") == "pending")

@@ -7,7 +7,8 @@ import Testing
         try await withSandbox { sandbox in
             let citcon = sandbox.citcon
             let token = try await citcon.token()
-            let initiated = try await citcon.createCharge(token: token, reference: "cap-0", amount: 1000, autoCapture: false)
+            let initiated = try await citcon.createCharge(
+                token: token, reference: "cap-0", amount: 1000, autoCapture: false)
             let notAuthorised = try await citcon.capture(
                 token: token,
                 id: try #require(initiated.string("id")),
@@ -17,7 +18,8 @@ import Testing
             #expect(notAuthorised.status == 400)
             #expect(notAuthorised.code == "4201")
 
-            let authorised = try await citcon.paidCharge(token: token, reference: "cap-1", amount: 1000, autoCapture: false)
+            let authorised = try await citcon.paidCharge(
+                token: token, reference: "cap-1", amount: 1000, autoCapture: false)
             #expect(authorised.string("status") == "authorized")
             let id = try #require(authorised.string("id"))
 
@@ -53,7 +55,8 @@ import Testing
         try await withSandbox { sandbox in
             let citcon = sandbox.citcon
             let token = try await citcon.token()
-            let authorised = try await citcon.paidCharge(token: token, reference: "ref-0", amount: 500, autoCapture: false)
+            let authorised = try await citcon.paidCharge(
+                token: token, reference: "ref-0", amount: 500, autoCapture: false)
             let notCaptured = try await citcon.refund(
                 token: token,
                 id: try #require(authorised.string("id")),
@@ -93,15 +96,18 @@ import Testing
 
             let initiated = try await citcon.createCharge(token: token, reference: "can-1", amount: 300)
             let initiatedID = try #require(initiated.string("id"))
-            let canceled = try await citcon.cancel(token: token, id: initiatedID, reference: "can-1-x", chargeReference: "can-1")
+            let canceled = try await citcon.cancel(
+                token: token, id: initiatedID, reference: "can-1-x", chargeReference: "can-1")
             #expect(canceled.status == 200)
             #expect(canceled.string("object") == "cancel")
             #expect(canceled.string("status") == "canceled")
             #expect(try await citcon.inquire(token: token, id: initiatedID).string("status") == "canceled")
-            let lateConfirm = try await citcon.confirm(token: token, chargeToken: try #require(initiated.string("charge_token")))
+            let lateConfirm = try await citcon.confirm(
+                token: token, chargeToken: try #require(initiated.string("charge_token")))
             #expect(lateConfirm.code == "4101")
 
-            let authorised = try await citcon.paidCharge(token: token, reference: "can-2", amount: 800, autoCapture: false)
+            let authorised = try await citcon.paidCharge(
+                token: token, reference: "can-2", amount: 800, autoCapture: false)
             let voided = try await citcon.cancel(
                 token: token,
                 id: try #require(authorised.string("id")),

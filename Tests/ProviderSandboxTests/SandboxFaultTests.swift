@@ -8,7 +8,9 @@ import Testing
     @Test func latencyDelaysThenProcesses() async throws {
         try await withSandbox { sandbox in
             let token = try await sandbox.citcon.token()
-            await sandbox.server.citcon.addFaults([SandboxFault(kind: .latency, method: "POST", pathPrefix: "/v1/charges", latencyMs: 300)])
+            await sandbox.server.citcon.addFaults([
+                SandboxFault(kind: .latency, method: "POST", pathPrefix: "/v1/charges", latencyMs: 300)
+            ])
             let start = ContinuousClock.now
             let created = try await sandbox.citcon.createCharge(token: token, reference: "lat-1", amount: 100)
             #expect(ContinuousClock.now - start >= .milliseconds(300))
@@ -22,7 +24,9 @@ import Testing
             let token = try await sandbox.citcon.token()
             let created = try await sandbox.citcon.createCharge(token: token, reference: "f500", amount: 100)
             let chargeToken = try #require(created.string("charge_token"))
-            await sandbox.server.citcon.addFaults([SandboxFault(kind: .http500, method: "POST", pathPrefix: "/v1/charges/", count: 1)])
+            await sandbox.server.citcon.addFaults([
+                SandboxFault(kind: .http500, method: "POST", pathPrefix: "/v1/charges/", count: 1)
+            ])
 
             let failed = try await sandbox.citcon.confirm(token: token, chargeToken: chargeToken)
             #expect(failed.status == 500)
@@ -49,7 +53,9 @@ import Testing
     @Test func resetDropsTheConnectionWithoutAnswerOrProcessing() async throws {
         try await withSandbox { sandbox in
             let token = try await sandbox.citcon.token()
-            await sandbox.server.citcon.addFaults([SandboxFault(kind: .reset, method: "POST", pathPrefix: "/v1/charges", count: 1)])
+            await sandbox.server.citcon.addFaults([
+                SandboxFault(kind: .reset, method: "POST", pathPrefix: "/v1/charges", count: 1)
+            ])
             // The kernel answers with a TCP RST: the client sees ECONNRESET and no HTTP response.
             let error = await #expect(throws: IOError.self) {
                 _ = try await sandbox.citcon.createCharge(token: token, reference: "reset-1", amount: 100)
@@ -57,7 +63,8 @@ import Testing
             #expect(error?.errnoCode == ECONNRESET)
             #expect(await sandbox.server.citcon.charge(merchant: "m1", reference: "reset-1") == nil)
             // The server keeps serving new connections.
-            #expect(try await sandbox.citcon.createCharge(token: token, reference: "reset-1", amount: 100).status == 200)
+            #expect(
+                try await sandbox.citcon.createCharge(token: token, reference: "reset-1", amount: 100).status == 200)
         }
     }
 
@@ -67,10 +74,13 @@ import Testing
             let created = try await sandbox.citcon.createCharge(token: token, reference: "tap-1", amount: 640)
             let chargeToken = try #require(created.string("charge_token"))
             await sandbox.server.citcon.addFaults([
-                SandboxFault(kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/charges/", count: 1, latencyMs: 5000)
+                SandboxFault(
+                    kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/charges/", count: 1, latencyMs: 5000
+                )
             ])
             await #expect(throws: HTTPClientError.deadlineExceeded) {
-                _ = try await sandbox.citcon.confirm(token: token, chargeToken: chargeToken, timeout: .milliseconds(400))
+                _ = try await sandbox.citcon.confirm(
+                    token: token, chargeToken: chargeToken, timeout: .milliseconds(400))
             }
             let ledger = await sandbox.server.citcon.ledger()
             #expect(ledger.map(\.kind) == [.charge])
@@ -82,7 +92,9 @@ import Testing
     @Test func timeoutBeforeProcessingAnswers504WithoutProcessing() async throws {
         try await withSandbox { sandbox in
             let token = try await sandbox.citcon.token()
-            await sandbox.server.citcon.addFaults([SandboxFault(kind: .timeoutBeforeProcessing, method: "POST", latencyMs: 200)])
+            await sandbox.server.citcon.addFaults([
+                SandboxFault(kind: .timeoutBeforeProcessing, method: "POST", latencyMs: 200)
+            ])
             let start = ContinuousClock.now
             let reply = try await sandbox.citcon.createCharge(token: token, reference: "tbp-1", amount: 100)
             #expect(reply.status == 504)
@@ -132,7 +144,8 @@ import Testing
     @Test func adminConfirmPlaysTheSDKStep() async throws {
         try await withSandbox { sandbox in
             let token = try await sandbox.citcon.token()
-            let created = try await sandbox.citcon.createCharge(token: token, reference: "adm-1", amount: 300, autoCapture: false)
+            let created = try await sandbox.citcon.createCharge(
+                token: token, reference: "adm-1", amount: 300, autoCapture: false)
             let chargeToken = try #require(created.string("charge_token"))
             let reply = try await send(.post, sandbox.adminURL + "/confirm/\(chargeToken)", json: ["method": "card"])
             #expect(reply.status == 200)

@@ -20,14 +20,33 @@ struct NewPaymentTests {
     }
 
     @Test func rejectsBadFieldsWithStableCodes() {
-        #expect(code { _ = try NewPayment(amount: -1, currency: "USD", country: "US", method: "alipay", reference: "r") } == "invalid_amount")
-        #expect(code { _ = try NewPayment(amount: 0, currency: "USD", country: "US", method: "alipay", reference: "r") } == "invalid_amount")
-        #expect(code { _ = try NewPayment(amount: 1, currency: "XYZ", country: "US", method: "alipay", reference: "r") } == "invalid_currency")
-        #expect(code { _ = try NewPayment(amount: 1, currency: "usd", country: "US", method: "alipay", reference: "r") } == "invalid_currency")
-        #expect(code { _ = try NewPayment(amount: 1, currency: "USD", country: "USA", method: "alipay", reference: "r") } == "invalid_country")
-        #expect(code { _ = try NewPayment(amount: 1, currency: "USD", country: "US", method: "Ali Pay", reference: "r") } == "invalid_method")
-        #expect(code { _ = try NewPayment(amount: 1, currency: "USD", country: "US", method: "alipay", reference: "") } == "invalid_reference")
-        #expect(code { _ = try NewPayment(amount: Currency.maximumAmount + 1, currency: "USD", country: "US", method: "alipay", reference: "r") } == "invalid_amount")
+        #expect(
+            code { _ = try NewPayment(amount: -1, currency: "USD", country: "US", method: "alipay", reference: "r") }
+                == "invalid_amount")
+        #expect(
+            code { _ = try NewPayment(amount: 0, currency: "USD", country: "US", method: "alipay", reference: "r") }
+                == "invalid_amount")
+        #expect(
+            code { _ = try NewPayment(amount: 1, currency: "XYZ", country: "US", method: "alipay", reference: "r") }
+                == "invalid_currency")
+        #expect(
+            code { _ = try NewPayment(amount: 1, currency: "usd", country: "US", method: "alipay", reference: "r") }
+                == "invalid_currency")
+        #expect(
+            code { _ = try NewPayment(amount: 1, currency: "USD", country: "USA", method: "alipay", reference: "r") }
+                == "invalid_country")
+        #expect(
+            code { _ = try NewPayment(amount: 1, currency: "USD", country: "US", method: "Ali Pay", reference: "r") }
+                == "invalid_method")
+        #expect(
+            code { _ = try NewPayment(amount: 1, currency: "USD", country: "US", method: "alipay", reference: "") }
+                == "invalid_reference")
+        #expect(
+            code {
+                _ = try NewPayment(
+                    amount: Currency.maximumAmount + 1, currency: "USD", country: "US", method: "alipay", reference: "r"
+                )
+            } == "invalid_amount")
     }
 
     @Test func currencyExponents() {

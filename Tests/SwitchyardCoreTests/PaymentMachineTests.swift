@@ -141,12 +141,15 @@ struct PaymentMachineTests {
         try m.validateRefund(amount: 600, pendingRefunds: 0)
         #expect(throws: CoreError.self) { try m.validateRefund(amount: 601, pendingRefunds: 0) }
         #expect(throws: CoreError.self) { try m.validateRefund(amount: 300, pendingRefunds: 400) }
-        #expect(throws: CoreError.self) { try machine(status: .authorized).validateRefund(amount: 1, pendingRefunds: 0) }
+        #expect(throws: CoreError.self) {
+            try machine(status: .authorized).validateRefund(amount: 1, pendingRefunds: 0)
+        }
     }
 
     @Test func everyOutcomeFromEveryOpenStateIsHandled() {
         let outcomes: [Outcome] = [
-            Outcome(kind: .succeeded), Outcome(kind: .authorized), Outcome(kind: .pending), .declined(code: "d", message: "d"),
+            Outcome(kind: .succeeded), Outcome(kind: .authorized), Outcome(kind: .pending),
+            .declined(code: "d", message: "d"),
             Outcome(kind: .canceled), .notSent("n"), .unknown("u"), .authExpired,
         ]
         for status in PaymentStatus.allCases {
@@ -159,5 +162,26 @@ struct PaymentMachineTests {
                 }
             }
         }
+    }
+
+    @Test func completeNeedsALiveSessionAndKeepsThePaymentOnNotSent() throws {
+        var m = machine(status: .requiresAction)
+        #expect(throws: CoreError.self) { try m.validateComplete(at: t0) }  // no next action
+        _ = m.handle(
+            .authorizeFinished(
+                Outcome(kind: .pending, nextAction: NextAction(type: "s", data: [:], expiresAt: t0.addingTimeInterval(60))),
+                moreCandidates: false),
+            at: t0)
+        try m.validateComplete(at: t0)
+        #expect {
+            try m.validateComplete(at: t0.addingTimeInterval(61))
+        } throws: { ($0 as? CoreError)?.code == "session_expired" && ($0 as? CoreError)?.status == 410 }
+        #expect(m.handle(.completeFinished(.notSent("refused")), at: t0).isEmpty)
+        #expect(m.payment.status == .requiresAction)
+        #expect(m.handle(.completeFinished(.unknown("timeout")), at: t0) == [.scheduleSync])
+        #expect(m.payment.status == .unknown)
+        var done = machine(status: .requiresAction)
+        _ = done.handle(.completeFinished(Outcome(kind: .authorized)), at: t0)
+        #expect(done.payment.status == .authorized)
     }
 }

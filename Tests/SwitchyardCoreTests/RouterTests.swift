@@ -25,7 +25,8 @@ struct RouterTests {
         let b = account("other")
         let rules = [
             RoutingRule(id: UUID(), name: "eur", match: .init(currencies: ["EUR"]), accounts: [b.id]),
-            RoutingRule(id: UUID(), name: "us", match: .init(countries: ["US"], currencies: ["USD"]), accounts: [a.id, b.id]),
+            RoutingRule(
+                id: UUID(), name: "us", match: .init(countries: ["US"], currencies: ["USD"]), accounts: [a.id, b.id]),
         ]
         let candidates = [
             a.id: RoutingCandidate(account: a, manifest: manifest("citcon", methods: ["alipay"])),
@@ -66,7 +67,8 @@ struct RouterTests {
     @Test func noMatchingRuleIsNoRoute() {
         #expect {
             try PaymentRouter.route(
-                PaymentDescription(amount: 1, currency: "USD", country: "US", method: "alipay"), rules: [], accounts: [:])
+                PaymentDescription(amount: 1, currency: "USD", country: "US", method: "alipay"), rules: [],
+                accounts: [:])
         } throws: { ($0 as? CoreError)?.code == "no_route" && ($0 as? CoreError)?.status == 422 }
     }
 

@@ -103,7 +103,8 @@ struct HMACTests {
 
     @Test func emptyKeyAndMessage() {
         // HMAC-SHA256 with an empty key over an empty message (computed with an independent implementation).
-        #expect(Hex.encode(HMAC.sha256(key: [UInt8](), message: [UInt8]()))
-            == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+        #expect(
+            Hex.encode(HMAC.sha256(key: [UInt8](), message: [UInt8]()))
+                == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 }

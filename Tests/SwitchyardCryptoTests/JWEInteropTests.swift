@@ -4,7 +4,9 @@ import Testing
 /// JWE tokens built and opened with the `openssl` CLI alone (pkeyutl, enc, dgst), independent of `JWE`.
 struct JWEInteropTests {
     static let header = #"{"alg":"RSA-OAEP", "enc":"A256CBC-HS512", "kid":"k1"}"#
-    static let oaepOptions = ["-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:sha1", "-pkeyopt", "rsa_mgf1_md:sha1"]
+    static let oaepOptions = [
+        "-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:sha1", "-pkeyopt", "rsa_mgf1_md:sha1",
+    ]
 
     /// AAD ‖ IV ‖ ciphertext ‖ AL, the input of the A256CBC-HS512 tag.
     static func macInput(aad: [UInt8], iv: [UInt8], ciphertext: [UInt8]) -> [UInt8] {
@@ -31,7 +33,8 @@ struct JWEInteropTests {
         let encodedHeader = Base64URL.encode(Self.header)
         try cli.write("mac.bin", Self.macInput(aad: utf8(encodedHeader), iv: iv, ciphertext: ciphertext))
         let mac = try cli.mustRun([
-            "dgst", "-sha512", "-mac", "HMAC", "-macopt", "hexkey:\(Hex.encode(contentKey[..<32]))", "-binary", "mac.bin",
+            "dgst", "-sha512", "-mac", "HMAC", "-macopt", "hexkey:\(Hex.encode(contentKey[..<32]))", "-binary",
+            "mac.bin",
         ])
         #expect(mac.count == 64)
         let token = [
@@ -56,11 +59,13 @@ struct JWEInteropTests {
         let tag = try #require(Base64URL.decode(parts[4]))
 
         try cli.write("ek.bin", encryptedKey)
-        let contentKey = try cli.mustRun(["pkeyutl", "-decrypt", "-inkey", "key.pem", "-in", "ek.bin"] + Self.oaepOptions)
+        let contentKey = try cli.mustRun(
+            ["pkeyutl", "-decrypt", "-inkey", "key.pem", "-in", "ek.bin"] + Self.oaepOptions)
         #expect(contentKey.count == 64)
         try cli.write("mac.bin", Self.macInput(aad: utf8(parts[0]), iv: iv, ciphertext: ciphertext))
         let mac = try cli.mustRun([
-            "dgst", "-sha512", "-mac", "HMAC", "-macopt", "hexkey:\(Hex.encode(contentKey[..<32]))", "-binary", "mac.bin",
+            "dgst", "-sha512", "-mac", "HMAC", "-macopt", "hexkey:\(Hex.encode(contentKey[..<32]))", "-binary",
+            "mac.bin",
         ])
         #expect(Array(mac.prefix(32)) == tag)
         try cli.write("ct.bin", ciphertext)

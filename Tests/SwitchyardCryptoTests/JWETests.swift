@@ -8,7 +8,8 @@ struct JWETests {
     @Test(arguments: ["RSA-OAEP", "RSA-OAEP-256"])
     func roundTrip(_ algorithm: String) throws {
         let key = sharedGeneratedKey
-        let plaintext = utf8(#"{"clientSessionId":"s1","paymentValues":[{"key":"cardNumber","value":"4111111111111111"}]}"#)
+        let plaintext = utf8(
+            #"{"clientSessionId":"s1","paymentValues":[{"key":"cardNumber","value":"4111111111111111"}]}"#)
         let token = try JWE.encrypt(plaintext: plaintext, recipient: key.publicKey, keyId: "k1", algorithm: algorithm)
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         #expect(parts.count == 5)
@@ -49,7 +50,9 @@ struct JWETests {
             try JWE.encrypt(plaintext: [1], recipient: publicKey, keyId: "k2", headerText: Self.sdkHeader)
         }
         #expect(throws: mismatch) {
-            try JWE.encrypt(plaintext: [1], recipient: publicKey, keyId: "k1", algorithm: "RSA-OAEP-256", headerText: Self.sdkHeader)
+            try JWE.encrypt(
+                plaintext: [1], recipient: publicKey, keyId: "k1", algorithm: "RSA-OAEP-256", headerText: Self.sdkHeader
+            )
         }
         #expect(throws: CryptoError.invalidInput("JWE header is not a valid JSON object")) {
             try JWE.encrypt(plaintext: [1], recipient: publicKey, keyId: "k1", headerText: "{alg:RSA-OAEP}")

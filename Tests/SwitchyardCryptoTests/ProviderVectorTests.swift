@@ -4,7 +4,8 @@ import Testing
 /// Published provider signature vectors (PROVIDERS.md), checked at the primitive level.
 struct ProviderVectorTests {
     @Test func directV1HMACPostStringToSign() {
-        let stringToSign = "POST\napplication/json\nFri, 06 Jun 2014 13:39:43 GMT\n"
+        let stringToSign =
+            "POST\napplication/json\nFri, 06 Jun 2014 13:39:43 GMT\n"
             + "x-gcs-idempotence-key:idem-1\nx-gcs-servermetainfo:eyJzZGsiOiJ0ZXN0In0=\n/v2/MERCH1/payments\n"
         let signature = HMAC.sha256(key: "secret-key-abc", message: stringToSign).base64
         #expect(signature == "wgmnJcO4+6apek4X3EuUNvAJnugf6xWQ5AWRxcPRkJE=")
@@ -31,7 +32,8 @@ struct ProviderVectorTests {
 
     @Test func citconStyleSignString() {
         // Expected value computed with `printf '%s' … | sha256sum`.
-        let signString = "amount=1000&currency=USD&fields=amount,currency,id,reference,status"
+        let signString =
+            "amount=1000&currency=USD&fields=amount,currency,id,reference,status"
             + "&id=2103190000000000000042&reference=order-77&status=succeeded&secret=braintree"
         #expect(SHA2.sha256Hex(signString) == "1b16f6074763270245b1f3665cf642f1836c98c219bb4ee7c8558b6407694684")
         #expect(Hex.encode(SHA2.sha256(signString.utf8)) == SHA2.sha256Hex(signString))

@@ -28,7 +28,9 @@ struct RSAOAEPTests {
         var ciphertext = try key.publicKey.encryptOAEP(utf8("cek"), digest: .sha1)
         ciphertext[10] ^= 0x01
         #expect(throws: CryptoError.authenticationFailed) { try key.decryptOAEP(ciphertext, digest: .sha1) }
-        #expect(throws: CryptoError.authenticationFailed) { try key.decryptOAEP(Array(ciphertext.prefix(200)), digest: .sha1) }
+        #expect(throws: CryptoError.authenticationFailed) {
+            try key.decryptOAEP(Array(ciphertext.prefix(200)), digest: .sha1)
+        }
         let other = try RSAPrivateKey(pem: RSAFixtures.pkcs1PrivateKeyPEM)
         let forOther = try other.publicKey.encryptOAEP(utf8("cek"), digest: .sha1)
         #expect(throws: CryptoError.authenticationFailed) { try key.decryptOAEP(forOther, digest: .sha1) }
@@ -40,7 +42,9 @@ struct RSAOAEPTests {
         let longest1 = SecureRandom.bytes(214)
         #expect(try key.decryptOAEP(try key.publicKey.encryptOAEP(longest1, digest: .sha1), digest: .sha1) == longest1)
         let longest256 = SecureRandom.bytes(190)
-        #expect(try key.decryptOAEP(try key.publicKey.encryptOAEP(longest256, digest: .sha256), digest: .sha256) == longest256)
+        #expect(
+            try key.decryptOAEP(try key.publicKey.encryptOAEP(longest256, digest: .sha256), digest: .sha256)
+                == longest256)
         #expect(throws: CryptoError.invalidInput("plaintext longer than 214 bytes for this RSA-OAEP key")) {
             try key.publicKey.encryptOAEP(SecureRandom.bytes(215), digest: .sha1)
         }
@@ -56,11 +60,14 @@ struct RSAOAEPTests {
         let key = sharedGeneratedKey
         try cli.write("key.pem", key.pkcs8PEM)
         try cli.write("public.pem", key.publicKey.pem)
-        let options = ["-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:\(name)", "-pkeyopt", "rsa_mgf1_md:\(name)"]
+        let options = [
+            "-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:\(name)", "-pkeyopt", "rsa_mgf1_md:\(name)",
+        ]
 
         let secret = SecureRandom.bytes(64)
         try cli.write("secret.bin", secret)
-        let fromCLI = try cli.mustRun(["pkeyutl", "-encrypt", "-pubin", "-inkey", "public.pem", "-in", "secret.bin"] + options)
+        let fromCLI = try cli.mustRun(
+            ["pkeyutl", "-encrypt", "-pubin", "-inkey", "public.pem", "-in", "secret.bin"] + options)
         #expect(try key.decryptOAEP(fromCLI, digest: digest) == secret)
 
         try cli.write("ours.bin", try key.publicKey.encryptOAEP(secret, digest: digest))

@@ -1,6 +1,6 @@
 import Foundation
-import NIOHTTP1
 import Hummingbird
+import NIOHTTP1
 import SwitchyardHTTP
 import Testing
 
@@ -8,17 +8,22 @@ import Testing
     @Test func secretsAreWriteOnlyKeysShownOnceAndChangesAudited() async throws {
         try await TestStack.with { stack in
             let m = try await stack.merchant()
-            let accounts = try await stack.send(.GET, "/admin/v1/tenants/\(m.tenantId)/provider-accounts", token: stack.operatorToken)
+            let accounts = try await stack.send(
+                .GET, "/admin/v1/tenants/\(m.tenantId)/provider-accounts", token: stack.operatorToken)
             let text = String(decoding: accounts.body, as: UTF8.self)
             #expect(!text.contains(TestStack.citconMerchant.privateKey))
             #expect(!text.contains(TestStack.citconMerchant.ipnSecret))
-            let keys = try await stack.send(.GET, "/admin/v1/tenants/\(m.tenantId)/api-keys", token: stack.operatorToken)
+            let keys = try await stack.send(
+                .GET, "/admin/v1/tenants/\(m.tenantId)/api-keys", token: stack.operatorToken)
             #expect(!String(decoding: keys.body, as: UTF8.self).contains(m.apiKey))
             let listed = try #require(keys.json["data"] as? [[String: Any]])
             #expect(listed.first?["prefix"] as? String == String(m.apiKey.prefix(11)))
             let audit = try await stack.send(.GET, "/admin/v1/audit?tenant=\(m.tenantId)", token: stack.operatorToken)
             let actions = (audit.json["data"] as? [[String: Any]])?.compactMap { $0["action"] as? String } ?? []
-            #expect(Set(actions).isSuperset(of: ["tenant.create", "api_key.create", "provider_account.create", "routing.replace"]))
+            #expect(
+                Set(actions).isSuperset(of: [
+                    "tenant.create", "api_key.create", "provider_account.create", "routing.replace",
+                ]))
             #expect(!String(decoding: audit.body, as: UTF8.self).contains(TestStack.citconMerchant.privateKey))
 
             // Disable the account: the route has no usable candidate left.
@@ -39,13 +44,18 @@ import Testing
             let m = try await stack.merchant()
             #expect(try await stack.send(.GET, "/admin/v1/tenants", token: m.apiKey).status == 401)
             #expect(try await stack.send(.GET, "/admin/v1/tenants").status == 401)
-            let keys = try await stack.send(.GET, "/admin/v1/tenants/\(m.tenantId)/api-keys", token: stack.operatorToken)
+            let keys = try await stack.send(
+                .GET, "/admin/v1/tenants/\(m.tenantId)/api-keys", token: stack.operatorToken)
             let keyId = try #require((keys.json["data"] as? [[String: Any]])?.first?["id"] as? String)
-            #expect(try await stack.send(.DELETE, "/admin/v1/tenants/\(m.tenantId)/api-keys/\(keyId)", token: stack.operatorToken).status == 204)
+            #expect(
+                try await stack.send(
+                    .DELETE, "/admin/v1/tenants/\(m.tenantId)/api-keys/\(keyId)", token: stack.operatorToken
+                ).status == 204)
             let after = try await stack.send(.GET, "/v1/payments", token: m.apiKey)
             #expect(after.status == 401)
             #expect(after.errorCode == "invalid_api_key")
-            let unknownTenant = try await stack.send(.GET, "/admin/v1/tenants/\(UUID().uuidString)", token: stack.operatorToken)
+            let unknownTenant = try await stack.send(
+                .GET, "/admin/v1/tenants/\(UUID().uuidString)", token: stack.operatorToken)
             #expect(unknownTenant.status == 404)
             let badPlugin = try await stack.send(
                 .POST, "/admin/v1/tenants/\(m.tenantId)/provider-accounts", token: stack.operatorToken,

@@ -60,10 +60,12 @@ import Testing
             #expect(captured.json["status"] as? String == "succeeded")
             #expect(captured.json["amount_captured"] as? Int == 5000)
 
-            let refund = try await stack.send(.POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: ["amount": 1500])
+            let refund = try await stack.send(
+                .POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: ["amount": 1500])
             #expect(refund.status == 201)
             #expect(refund.json["status"] as? String == "succeeded")
-            let second = try await stack.send(.POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: ["amount": 3500])
+            let second = try await stack.send(
+                .POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: ["amount": 3500])
             #expect(second.json["status"] as? String == "succeeded")
             let over = try await stack.send(.POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: ["amount": 1])
             #expect(over.status == 422)
@@ -73,6 +75,21 @@ import Testing
             let ledger = await stack.sandbox.citcon.ledger()
             #expect(ledger.filter { $0.kind == .capture }.count == 1)
             #expect(ledger.filter { $0.kind == .refund }.map(\.amount).sorted() == [1500, 3500])
+        }
+    }
+
+    @Test func completeIsRefusedForAProviderWithoutThatStep() async throws {
+        try await TestStack.with { stack in
+            let m = try await stack.merchant()
+            let created = try await payment(stack, m)
+            let id = try #require(created["id"] as? String)
+            let reply = try await stack.send(
+                .POST, "/v1/payments/\(id)/complete", token: m.apiKey, json: ["payment_data": ["x": "y"]])
+            #expect(reply.status == 409)
+            #expect(reply.errorCode == "not_supported")
+            let missing = try await stack.send(.POST, "/v1/payments/\(id)/complete", token: m.apiKey, json: [:])
+            #expect(missing.status == 400)
+            #expect(missing.errorCode == "missing_field")
         }
     }
 
@@ -132,7 +149,9 @@ import Testing
             // The sandbox captures, then holds its answer past our timeout; its IPNs fail verification, so
             // nothing but an inquiry can tell us what happened.
             await stack.sandbox.citcon.addFaults([
-                SandboxFault(kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/captures", count: 1, latencyMs: 3_000),
+                SandboxFault(
+                    kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/captures", count: 1,
+                    latencyMs: 3_000),
                 SandboxFault(kind: .badSignature),
             ])
             let capture = try await stack.send(.POST, "/v1/payments/\(id)/capture", token: m.apiKey, json: [:])
@@ -157,7 +176,9 @@ import Testing
             _ = try await stack.sandbox.citcon.confirm(chargeToken: try chargeToken(created), method: "alipay")
             _ = try await stack.waitForPayment(id, key: m.apiKey) { $0["status"] as? String == "authorized" }
             await stack.sandbox.citcon.addFaults([
-                SandboxFault(kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/captures", count: 1, latencyMs: 3_000)
+                SandboxFault(
+                    kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/captures", count: 1,
+                    latencyMs: 3_000)
             ])
             // The capture's IPN is applied while our capture call waits; its late timeout must not undo it.
             let capture = try await stack.send(.POST, "/v1/payments/\(id)/capture", token: m.apiKey, json: [:])
@@ -173,7 +194,9 @@ import Testing
         try await TestStack.with(providerTimeoutMs: 1_000) { stack in
             let m = try await stack.merchant()
             await stack.sandbox.citcon.addFaults([
-                SandboxFault(kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/charges", count: 1, latencyMs: 3_000)
+                SandboxFault(
+                    kind: .timeoutAfterProcessing, method: "POST", pathPrefix: "/v1/charges", count: 1, latencyMs: 3_000
+                )
             ])
             let created = try await payment(stack, m)
             #expect(created["status"] as? String == "unknown")
@@ -204,10 +227,15 @@ enum SwitchyardTestPorts {
             for index in 0..<3 {
                 let reply = try await stack.send(
                     .POST, "/v1/payments", token: m.apiKey,
-                    json: ["amount": 100, "currency": "USD", "country": "US", "method": "alipay", "reference": "t-\(index)"])
+                    json: [
+                        "amount": 100, "currency": "USD", "country": "US", "method": "alipay",
+                        "reference": "t-\(index)",
+                    ])
                 #expect(reply.json["status"] as? String == "requires_action")
             }
-            #expect(await stack.sandbox.citcon.tokensIssued(merchant: merchant, kind: .server) == 1, "cached across payments")
+            #expect(
+                await stack.sandbox.citcon.tokensIssued(merchant: merchant, kind: .server) == 1,
+                "cached across payments")
             // The provider forgets every token: the next call gets 401, the host fetches one new token and retries once.
             await stack.sandbox.citcon.expireTokens(merchant: merchant)
             let after = try await stack.send(

@@ -1,11 +1,14 @@
 import Foundation
-import NIOHTTP1
 import Hummingbird
-@testable import SwitchyardHTTP
+import NIOHTTP1
 import Testing
 
+@testable import SwitchyardHTTP
+
 @Suite(.serialized) struct MerchantAPITests {
-    static var body: [String: Any] { ["amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": "order-1"] }
+    static var body: [String: Any] {
+        ["amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": "order-1"]
+    }
 
     @Test func badInputGetsA4xxWithAStableCode() async throws {
         try await TestStack.with { stack in
@@ -30,7 +33,8 @@ import Testing
             missing.removeValue(forKey: "reference")
             cases.append((try await post(missing), 400, "missing_field"))
             cases.append((try await post(raw: Data("{\"amount\": 12".utf8)), 400, "invalid_json"))
-            cases.append((try await post(raw: Data(repeating: UInt8(ascii: "a"), count: 200_000)), 413, "body_too_large"))
+            cases.append(
+                (try await post(raw: Data(repeating: UInt8(ascii: "a"), count: 200_000)), 413, "body_too_large"))
             cases.append((try await post(Self.body, token: "sk_wrong"), 401, "invalid_api_key"))
             cases.append((try await stack.send(.POST, "/v1/payments", json: Self.body), 401, "unauthorized"))
             var uncovered = Self.body
@@ -50,15 +54,18 @@ import Testing
     @Test func idempotencyKeyReplaysAndRefusesAnotherBody() async throws {
         try await TestStack.with { stack in
             let m = try await stack.merchant()
-            let first = try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: Self.body, headers: ["Idempotency-Key": "k-1"])
+            let first = try await stack.send(
+                .POST, "/v1/payments", token: m.apiKey, json: Self.body, headers: ["Idempotency-Key": "k-1"])
             #expect(first.status == 201)
-            let replay = try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: Self.body, headers: ["Idempotency-Key": "k-1"])
+            let replay = try await stack.send(
+                .POST, "/v1/payments", token: m.apiKey, json: Self.body, headers: ["Idempotency-Key": "k-1"])
             #expect(replay.status == 201)
             #expect(replay.json["id"] as? String == first.json["id"] as? String)
             #expect(replay.headers.contains { $0.0.lowercased() == "idempotent-replayed" })
             var other = Self.body
             other["amount"] = 999
-            let conflict = try await stack.send(.POST, "/v1/payments", token: m.apiKey, json: other, headers: ["Idempotency-Key": "k-1"])
+            let conflict = try await stack.send(
+                .POST, "/v1/payments", token: m.apiKey, json: other, headers: ["Idempotency-Key": "k-1"])
             #expect(conflict.status == 409)
             #expect(conflict.errorCode == "idempotency_key_reused")
         }
@@ -94,8 +101,13 @@ import Testing
             let b = try await stack.merchant(name: "B")
             let created = try await stack.send(.POST, "/v1/payments", token: a.apiKey, json: Self.body)
             let id = try #require(created.json["id"] as? String)
-            for (method, path) in [("GET", "/v1/payments/\(id)"), ("POST", "/v1/payments/\(id)/cancel"), ("POST", "/v1/payments/\(id)/capture"), ("POST", "/v1/payments/\(id)/sync"), ("POST", "/v1/payments/\(id)/refunds")] {
-                let reply = try await stack.send(method == "GET" ? .GET : .POST, path, token: b.apiKey, json: method == "POST" ? [:] : nil)
+            for (method, path) in [
+                ("GET", "/v1/payments/\(id)"), ("POST", "/v1/payments/\(id)/cancel"),
+                ("POST", "/v1/payments/\(id)/capture"), ("POST", "/v1/payments/\(id)/sync"),
+                ("POST", "/v1/payments/\(id)/refunds"),
+            ] {
+                let reply = try await stack.send(
+                    method == "GET" ? .GET : .POST, path, token: b.apiKey, json: method == "POST" ? [:] : nil)
                 #expect(reply.status == 404, "\(method) \(path)")
                 #expect(reply.errorCode == "not_found")
             }
@@ -116,7 +128,9 @@ import Testing
             var seen: [String] = []
             var cursor: String?
             repeat {
-                let page = try await stack.send(.GET, "/v1/payments?limit=2" + (cursor.map { "&starting_after=\($0)" } ?? ""), token: m.apiKey).json
+                let page = try await stack.send(
+                    .GET, "/v1/payments?limit=2" + (cursor.map { "&starting_after=\($0)" } ?? ""), token: m.apiKey
+                ).json
                 let data = try #require(page["data"] as? [[String: Any]])
                 seen += data.compactMap { $0["id"] as? String }
                 cursor = page["next_cursor"] as? String
@@ -130,7 +144,8 @@ import Testing
 struct RequestHashTests {
     @Test func keyOrderAndWhiteSpaceDoNotChangeTheHash() {
         let a = PaymentsController.requestHash(Data(#"{"amount":1234,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
-        let b = PaymentsController.requestHash(Data(#"{ "nested": {"a": 2, "b": 1}, "currency": "USD", "amount": 1234 }"#.utf8))
+        let b = PaymentsController.requestHash(
+            Data(#"{ "nested": {"a": 2, "b": 1}, "currency": "USD", "amount": 1234 }"#.utf8))
         let c = PaymentsController.requestHash(Data(#"{"amount":1235,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
         #expect(a == b)
         #expect(a != c)

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Foundation
-import NIOHTTP1
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import PluginHost
 import ProviderSandbox
 import SwitchyardCore
@@ -28,10 +28,13 @@ struct TestStack: Sendable {
 
     /// The directory the test binary was built into, where `swift build` put the plugin `.so` files.
     static var buildDirectory: String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
         while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("libCitconPlugin.so").path) { return url.path }
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("libCitconPlugin.so").path) {
+                return url.path
+            }
             url.deleteLastPathComponent()
         }
         return URL(fileURLWithPath: exe).deletingLastPathComponent().path
@@ -50,12 +53,14 @@ struct TestStack: Sendable {
         providerTimeoutMs: Int = 5_000, installPlugins: Bool = true, _ body: @Sendable (TestStack) async throws -> Void
     ) async throws {
         var logger = Logger(label: "test")
-        logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let databaseURL = try await TestPostgres.freshDatabase()
         let pluginsDirectory = NSTemporaryDirectory() + "switchyard-plugins-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         if installPlugins {
-            try FileManager.default.copyItem(atPath: try citconPluginPath(), toPath: pluginsDirectory + "/libCitconPlugin.so")
+            try FileManager.default.copyItem(
+                atPath: try citconPluginPath(), toPath: pluginsDirectory + "/libCitconPlugin.so")
         }
         let operatorToken = "op_" + SecureRandom.token(bytes: 16)
         var platform = PlatformPolicy()
@@ -84,7 +89,8 @@ struct TestStack: Sendable {
                         publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
                         logger: logger))
                 let (serverPorts, serverContinuation) = AsyncStream<Int>.makeStream()
-                let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: serverPort) { port in
+                let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: serverPort) {
+                    port in
                     serverContinuation.yield(port)
                 }
                 group.addTask {
@@ -95,7 +101,8 @@ struct TestStack: Sendable {
                 var serverIterator = serverPorts.makeAsyncIterator()
                 guard let port = await serverIterator.next() else { throw TestFailure("server did not start") }
                 let stack = TestStack(
-                    baseURL: "http://127.0.0.1:\(port)", sandboxURL: "http://127.0.0.1:\(sandboxPort)", sandbox: sandbox,
+                    baseURL: "http://127.0.0.1:\(port)", sandboxURL: "http://127.0.0.1:\(sandboxPort)",
+                    sandbox: sandbox,
                     runtime: runtime, client: client, operatorToken: operatorToken, pluginsDirectory: pluginsDirectory)
                 let result: Result<Void, any Error>
                 do {
@@ -181,7 +188,10 @@ struct TestStack: Sendable {
             .PUT, "/admin/v1/tenants/\(tenantId)/routing", token: operatorToken,
             json: [
                 "rules": [
-                    ["name": "us wallets", "match": ["countries": ["US"], "currencies": ["USD"]], "accounts": [accountId]]
+                    [
+                        "name": "us wallets", "match": ["countries": ["US"], "currencies": ["USD"]],
+                        "accounts": [accountId],
+                    ]
                 ]
             ])
         try #require(routing.status == 200)

@@ -12,15 +12,19 @@ struct PostgresStoreTests {
     func makeStore() async throws -> PostgresStore {
         let url = try await TestPostgres.freshDatabase()
         let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: Logger(label: "test"))
-        let store = PostgresStore(pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() }, logger: Logger(label: "test"))
+        let store = PostgresStore(
+            pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() },
+            logger: Logger(label: "test"))
         try await store.migrate()
         return store
     }
 
     func payment(_ tenant: UUID, id: String) -> Payment {
         Payment(
-            id: id, tenantId: tenant, amount: 500, currency: "USD", country: "US", method: "alipay", reference: "r-\(id)",
-            captureMode: .automatic, customerId: nil, returnURL: nil, paymentData: [:], status: .processing, createdAt: Date())
+            id: id, tenantId: tenant, amount: 500, currency: "USD", country: "US", method: "alipay",
+            reference: "r-\(id)",
+            captureMode: .automatic, customerId: nil, returnURL: nil, paymentData: [:], status: .processing,
+            createdAt: Date())
     }
 
     @Test func migrationsAreIdempotent() async throws {
@@ -50,7 +54,8 @@ struct PostgresStoreTests {
         // Writing a row for another tenant from inside a tenant scope is refused by the policy.
         await #expect(throws: PGError.self) {
             try await store.tenantScoped(a.id) { c in
-                try c.query(PostgresStore.upsertPayment, try PostgresStore.paymentParameters(self.payment(b.id, id: "pay_x")))
+                try c.query(
+                    PostgresStore.upsertPayment, try PostgresStore.paymentParameters(self.payment(b.id, id: "pay_x")))
             }
         }
         #expect(try await store.record(tenant: b.id, paymentId: "pay_a") == nil)
@@ -68,7 +73,8 @@ struct PostgresStoreTests {
                 secretFields: ["private_key"], enabled: true, createdAt: Date()),
             actor: "test")
         let raw = try await store.pool.withConnection { c in
-            try c.query("SELECT credentials::text AS p, secret_credentials::text AS s FROM provider_accounts").rows.map {
+            try c.query("SELECT credentials::text AS p, secret_credentials::text AS s FROM provider_accounts").rows.map
+            {
                 (try $0.string("p"), try $0.string("s"))
             }
         }
@@ -80,7 +86,8 @@ struct PostgresStoreTests {
         #expect(loaded.credentials["private_key"] == secret)
         #expect(loaded.maskedCredentials["private_key"] != secret)
 
-        let key = try await store.createAPIKey(tenant: tenant.id, name: "k", scopes: [.payments], expiresAt: nil, actor: "test")
+        let key = try await store.createAPIKey(
+            tenant: tenant.id, name: "k", scopes: [.payments], expiresAt: nil, actor: "test")
         let keyColumns = try await store.pool.withConnection { c in
             try c.query("SELECT row_to_json(api_keys)::text AS row FROM api_keys").rows.map { try $0.string("row") }
         }
@@ -97,7 +104,9 @@ struct PostgresStoreTests {
         let sealed = try box.seal("value", context: "account-1/private_key")
         #expect(try box.open(sealed, context: "account-1/private_key") == "value")
         #expect(throws: StoreError.self) { try box.open(sealed, context: "account-2/private_key") }
-        #expect(throws: StoreError.self) { try SecretBox(key: SecureRandom.bytes(32)).open(sealed, context: "account-1/private_key") }
+        #expect(throws: StoreError.self) {
+            try SecretBox(key: SecureRandom.bytes(32)).open(sealed, context: "account-1/private_key")
+        }
     }
 
     @Test func concurrentIdempotentStartsLetExactlyOneProceed() async throws {
@@ -112,7 +121,9 @@ struct PostgresStoreTests {
         #expect(results.filter { $0 == .proceed }.count == 1)
         #expect(results.filter { $0 == .inProgress }.count == 19)
         try await store.finishIdempotent(tenant: tenant.id, key: "k", status: 201, body: Data("{}".utf8))
-        #expect(try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "h") == .replay(status: 201, body: Data("{}".utf8)))
+        #expect(
+            try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "h")
+                == .replay(status: 201, body: Data("{}".utf8)))
         #expect(try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "other") == .mismatch)
     }
 
@@ -126,7 +137,9 @@ struct PostgresStoreTests {
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<10 {
                 group.addTask {
-                    let refund = Refund(id: "re_\(index)", paymentId: "pay_r", tenantId: tenant.id, amount: 100, currency: "USD", reason: nil, createdAt: Date())
+                    let refund = Refund(
+                        id: "re_\(index)", paymentId: "pay_r", tenantId: tenant.id, amount: 100, currency: "USD",
+                        reason: nil, createdAt: Date())
                     return (try? await store.reserveRefund(refund)) != nil
                 }
             }
@@ -159,7 +172,9 @@ struct PostgresStoreTests {
         p.status = .succeeded
         p.amountCaptured = 500
         try await store.commit(PaymentChanges(payment: p))
-        var refund = Refund(id: "re_s", paymentId: "pay_s", tenantId: tenant.id, amount: 200, currency: "USD", reason: nil, createdAt: Date())
+        var refund = Refund(
+            id: "re_s", paymentId: "pay_s", tenantId: tenant.id, amount: 200, currency: "USD", reason: nil,
+            createdAt: Date())
         try await store.reserveRefund(refund)
         refund.status = .succeeded
         try await store.commit(PaymentChanges(refunds: [refund]))

@@ -85,7 +85,9 @@ struct CitconIPNEvent: Sendable {
     }
 
     /// Body and content type for the configured encoding.
-    static func encode(_ fields: [(String, String)], as encoding: CitconIPNEncoding) -> (body: [UInt8], contentType: String) {
+    static func encode(_ fields: [(String, String)], as encoding: CitconIPNEncoding) -> (
+        body: [UInt8], contentType: String
+    ) {
         switch encoding {
         case .form:
             let body = fields.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")

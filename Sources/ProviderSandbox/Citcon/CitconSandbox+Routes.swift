@@ -60,7 +60,9 @@ extension CitconSandbox: SandboxEmulator {
 
     private func capture(_ request: Request) async throws(CitconSandboxError) -> CitconCaptureData {
         let merchant = try await state.authenticate(bearer: SandboxHTTP.bearer(of: request), serverOnly: true)
-        guard let body = try await decode(CitconCaptureRequest.self, from: request) else { throw .invalid("body required") }
+        guard let body = try await decode(CitconCaptureRequest.self, from: request) else {
+            throw .invalid("body required")
+        }
         let reference = try Self.required(body.reference, "reference")
         let id = try Self.required(body.id, "id")
         let amount = try Self.positive(body.amount)
@@ -71,7 +73,9 @@ extension CitconSandbox: SandboxEmulator {
 
     private func cancel(_ request: Request) async throws(CitconSandboxError) -> CitconCancelData {
         let merchant = try await state.authenticate(bearer: SandboxHTTP.bearer(of: request), serverOnly: true)
-        guard let body = try await decode(CitconCancelRequest.self, from: request) else { throw .invalid("body required") }
+        guard let body = try await decode(CitconCancelRequest.self, from: request) else {
+            throw .invalid("body required")
+        }
         let reference = try Self.required(body.reference, "reference")
         guard body.id != nil || body.transactionReference != nil else { throw .invalid("id required") }
         let (data, event) = try await state.cancel(
@@ -86,7 +90,9 @@ extension CitconSandbox: SandboxEmulator {
 
     private func refund(_ request: Request) async throws(CitconSandboxError) -> CitconRefundData {
         let merchant = try await state.authenticate(bearer: SandboxHTTP.bearer(of: request), serverOnly: true)
-        guard let body = try await decode(CitconRefundRequest.self, from: request) else { throw .invalid("body required") }
+        guard let body = try await decode(CitconRefundRequest.self, from: request) else {
+            throw .invalid("body required")
+        }
         let reference = try Self.required(body.reference, "reference")
         guard body.id != nil || body.transactionReference != nil else { throw .invalid("id required") }
         let amount = try Self.positive(body.amount)
@@ -161,7 +167,8 @@ extension CitconSandbox: SandboxEmulator {
         } catch {
             let error = error as? CitconSandboxError ?? .internalError
             let status = HTTPResponse.Status(code: error.httpStatus)
-            let failure = CitconEnvelope(status: "fail", data: CitconFailureData(code: error.code, message: error.message))
+            let failure = CitconEnvelope(
+                status: "fail", data: CitconFailureData(code: error.code, message: error.message))
             return SandboxHTTP.json(failure, status: status, encoder: Self.wireEncoder)
         }
     }

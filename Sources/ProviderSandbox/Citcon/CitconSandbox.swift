@@ -52,7 +52,9 @@ public struct CitconSandbox: Sendable {
         try await confirm(chargeToken: chargeToken, method: method, merchant: nil)
     }
 
-    func confirm(chargeToken: String, method: String, merchant: String?) async throws(CitconSandboxError) -> CitconCharge {
+    func confirm(chargeToken: String, method: String, merchant: String?) async throws(CitconSandboxError)
+        -> CitconCharge
+    {
         let (charge, event) = try await state.confirm(chargeToken: chargeToken, method: method, merchant: merchant)
         logger.info(
             "citcon.charge.confirmed",

@@ -68,7 +68,9 @@ actor SandboxNotifier {
         }
         logger.warning(
             "sandbox.notification.abandoned",
-            metadata: ["provider.name": .string(notification.provider), "provider.account": .string(notification.merchant)]
+            metadata: [
+                "provider.name": .string(notification.provider), "provider.account": .string(notification.merchant),
+            ]
         )
     }
 

@@ -2,9 +2,9 @@ import Hummingbird
 import NIOCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Request context of the sandbox server: Hummingbird's core storage plus the connection's channel,

@@ -63,7 +63,8 @@ enum PGProcess {
         var template = Array("/tmp/switchyard-cmd-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw PostgresClusterError(code: .commandFailed, message: "cannot create a temporary file for command output")
+            throw PostgresClusterError(
+                code: .commandFailed, message: "cannot create a temporary file for command output")
         }
         defer { close(fd) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -45,7 +45,8 @@ extension PostgresCluster {
         let path = (directory as NSString).appendingPathComponent(".switchyard-initdb-\(UUID().uuidString)")
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw PostgresClusterError(code: .unusableDirectory, message: "cannot write a temporary file in \(directory)")
+            throw PostgresClusterError(
+                code: .unusableDirectory, message: "cannot write a temporary file in \(directory)")
         }
         defer { close(fd) }
         let bytes = Array((password + "\n").utf8)
@@ -55,7 +56,8 @@ extension PostgresCluster {
         }
         guard written == bytes.count else {
             unlink(path)
-            throw PostgresClusterError(code: .unusableDirectory, message: "cannot write a temporary file in \(directory)")
+            throw PostgresClusterError(
+                code: .unusableDirectory, message: "cannot write a temporary file in \(directory)")
         }
         return path
     }

@@ -14,7 +14,9 @@ struct PGMigratorTests {
 
     private static func versions(_ pool: PGPool) async throws -> [Int64] {
         try await pool.withConnection { connection in
-            try connection.query("SELECT version FROM schema_migrations ORDER BY version").rows.map { try $0.int64("version") }
+            try connection.query("SELECT version FROM schema_migrations ORDER BY version").rows.map {
+                try $0.int64("version")
+            }
         }
     }
 
@@ -32,7 +34,8 @@ struct PGMigratorTests {
             #expect(third == [3])
             #expect(try await Self.versions(pool) == [1, 2, 3])
             let (accounts, recorded) = try await pool.withConnection { connection in
-                let accounts = try connection.query("SELECT count(*) AS n FROM accounts").first.driverUnwrap().int64("n")
+                let accounts = try connection.query("SELECT count(*) AS n FROM accounts").first.driverUnwrap().int64(
+                    "n")
                 let row = try connection.query(
                     "SELECT name, applied_at FROM schema_migrations WHERE version = $1", [.int(2)]
                 ).first.driverUnwrap()
@@ -47,7 +50,8 @@ struct PGMigratorTests {
     @Test func concurrentMigrationsApplyEachVersionOnce() async throws {
         let connectionString = try await TestPostgres.freshDatabase()
         let pools = try (0..<2).map { _ in
-            try PGPool(PostgresConfiguration(connectionString: connectionString, poolSize: 2), logger: DriverFixture.logger)
+            try PGPool(
+                PostgresConfiguration(connectionString: connectionString, poolSize: 2), logger: DriverFixture.logger)
         }
         let migrations = [
             Migration(version: 1, name: "log", sql: "CREATE TABLE log (version int); SELECT pg_sleep(0.2)"),

@@ -9,10 +9,13 @@ struct PGPoolTests {
         try await DriverFixture.withPool(size: 1) { pool in
             let sql = "SELECT $1::bigint * 2 AS doubled"
             let (results, prepared, others) = try await pool.withConnection { connection in
-                let results = try (1...5).map { try connection.query(sql, [.int(Int64($0))]).first.driverUnwrap().int64("doubled") }
+                let results = try (1...5).map {
+                    try connection.query(sql, [.int(Int64($0))]).first.driverUnwrap().int64("doubled")
+                }
                 let count = "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1"
                 let prepared = try connection.query(count, [.text(sql)]).first.driverUnwrap().int64("n")
-                let total = try connection.query("SELECT count(*) AS n FROM pg_prepared_statements").first.driverUnwrap()
+                let total = try connection.query("SELECT count(*) AS n FROM pg_prepared_statements").first
+                    .driverUnwrap()
                 return (results, prepared, try total.int64("n"))
             }
             #expect(results == [2, 4, 6, 8, 10])
@@ -106,9 +109,13 @@ struct PGPoolTests {
 
     @Test func brokenConnectionIsReopenedOnNextUse() async throws {
         let connectionString = try await TestPostgres.freshDatabase()
-        let pool = try PGPool(PostgresConfiguration(connectionString: connectionString, poolSize: 1), logger: DriverFixture.logger)
-        let admin = try PGPool(PostgresConfiguration(connectionString: connectionString, poolSize: 1), logger: DriverFixture.logger)
-        let pid = try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid") }
+        let pool = try PGPool(
+            PostgresConfiguration(connectionString: connectionString, poolSize: 1), logger: DriverFixture.logger)
+        let admin = try PGPool(
+            PostgresConfiguration(connectionString: connectionString, poolSize: 1), logger: DriverFixture.logger)
+        let pid = try await pool.withConnection {
+            try $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
+        }
         let terminated = try await admin.withConnection {
             try $0.query("SELECT pg_terminate_backend($1::int) AS ok", [.int(pid)]).first.driverUnwrap().bool("ok")
         }

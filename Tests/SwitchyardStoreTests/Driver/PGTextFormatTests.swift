@@ -64,7 +64,8 @@ struct PGTextFormatTests {
 
     @Test func dataExceptionMessagesLoseTheQuotedInput() {
         #expect(
-            PGError.sanitizedServerMessage("invalid input syntax for type uuid: \"4111111111111111\"", sqlState: "22P02")
+            PGError.sanitizedServerMessage(
+                "invalid input syntax for type uuid: \"4111111111111111\"", sqlState: "22P02")
                 == "invalid input syntax for type uuid: \"…\"")
         #expect(
             PGError.sanitizedServerMessage("value \"99999999999\" is out of range for type integer", sqlState: "22003")

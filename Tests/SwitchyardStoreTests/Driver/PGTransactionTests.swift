@@ -5,7 +5,9 @@ import Testing
 @Suite("Transactions")
 struct PGTransactionTests {
     private static func count(_ pool: PGPool, _ table: String) async throws -> Int64 {
-        try await pool.withConnection { try $0.query("SELECT count(*) AS n FROM \(table)").first.driverUnwrap().int64("n") }
+        try await pool.withConnection {
+            try $0.query("SELECT count(*) AS n FROM \(table)").first.driverUnwrap().int64("n")
+        }
     }
 
     @Test func committedWorkIsKeptAndThrownWorkIsRolledBack() async throws {

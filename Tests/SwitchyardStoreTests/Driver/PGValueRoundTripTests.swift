@@ -42,8 +42,11 @@ struct PGValueRoundTripTests {
                     """)
                 try connection.query(
                     "INSERT INTO kinds VALUES ($1::uuid, $2::timestamptz, $3::jsonb, $4::bytea, $5, $6, $7, $8)",
-                    [.uuid(id), .timestamp(instant), .json(json), .bytea(bytes), .bool(true), .int(.min), .double(0.1),
-                     .text("héllo")])
+                    [
+                        .uuid(id), .timestamp(instant), .json(json), .bytea(bytes), .bool(true), .int(.min),
+                        .double(0.1),
+                        .text("héllo"),
+                    ])
                 return try connection.query("SELECT * FROM kinds").first
             }.driverUnwrap()
             #expect(try row.uuid("u") == id)
@@ -64,20 +67,22 @@ struct PGValueRoundTripTests {
         try await DriverFixture.withPool(size: 1) { pool in
             let row = try await pool.withConnection { connection in
                 try connection.query(
-                        """
-                        SELECT $1::timestamptz = '2023-11-14 22:13:20.123456+00'::timestamptz AS ts_ok,
-                               $2::jsonb = '{"a": 1, "b": [true, null]}'::jsonb AS json_ok,
-                               $3::bytea = '\\x00ff10'::bytea AS bytes_ok,
-                               $4::uuid = '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid AS uuid_ok,
-                               $5::float8 = 'Infinity'::float8 AS inf_ok,
-                               $6::bigint = 9223372036854775807 AS max_ok,
-                               $7::bool = false AS bool_ok
-                        """,
-                        [.timestamp(Date(timeIntervalSince1970: 1_700_000_000.123456)),
-                         .json(#"{"b":[true,null],"a":1}"#), .bytea([0x00, 0xFF, 0x10]),
-                         .uuid(UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!), .double(.infinity),
-                         .int(.max), .bool(false)]
-                    ).first
+                    """
+                    SELECT $1::timestamptz = '2023-11-14 22:13:20.123456+00'::timestamptz AS ts_ok,
+                           $2::jsonb = '{"a": 1, "b": [true, null]}'::jsonb AS json_ok,
+                           $3::bytea = '\\x00ff10'::bytea AS bytes_ok,
+                           $4::uuid = '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid AS uuid_ok,
+                           $5::float8 = 'Infinity'::float8 AS inf_ok,
+                           $6::bigint = 9223372036854775807 AS max_ok,
+                           $7::bool = false AS bool_ok
+                    """,
+                    [
+                        .timestamp(Date(timeIntervalSince1970: 1_700_000_000.123456)),
+                        .json(#"{"b":[true,null],"a":1}"#), .bytea([0x00, 0xFF, 0x10]),
+                        .uuid(UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!), .double(.infinity),
+                        .int(.max), .bool(false),
+                    ]
+                ).first
             }.driverUnwrap()
             for column in ["ts_ok", "json_ok", "bytes_ok", "uuid_ok", "inf_ok", "max_ok", "bool_ok"] {
                 #expect(try row.bool(column), "\(column)")
@@ -94,7 +99,8 @@ struct PGValueRoundTripTests {
             ]
             let read = try await pool.withConnection { connection in
                 try instants.map { instant in
-                    try connection.query("SELECT $1::timestamptz AS ts", [.timestamp(instant)]).first.driverUnwrap().date("ts")
+                    try connection.query("SELECT $1::timestamptz AS ts", [.timestamp(instant)]).first.driverUnwrap()
+                        .date("ts")
                 }
             }
             for (written, back) in zip(instants, read) {

@@ -13,8 +13,9 @@ struct PostgresClusterTests {
     }
 
     private static var postgresUserCannotReachRoot: Bool {
-        geteuid() == 0 && (try? FileManager.default.attributesOfItem(atPath: "/root")[.posixPermissions] as? Int)
-            .map { $0 & 0o001 == 0 } ?? false
+        geteuid() == 0
+            && (try? FileManager.default.attributesOfItem(atPath: "/root")[.posixPermissions] as? Int)
+                .map { $0 & 0o001 == 0 } ?? false
     }
 
     @Test func findsTheServerBinaries() throws {
@@ -63,7 +64,10 @@ struct PostgresClusterTests {
         let pool = try PGPool(
             PostgresConfiguration(connectionString: configured.connectionString(database: "shop"), poolSize: 1),
             logger: DriverFixture.logger)
-        #expect(try await pool.withConnection { try $0.query("SELECT current_database() AS db").first.driverUnwrap().string("db") } == "shop")
+        #expect(
+            try await pool.withConnection {
+                try $0.query("SELECT current_database() AS db").first.driverUnwrap().string("db")
+            } == "shop")
         await pool.shutdown()
 
         // Wrong password is refused (SCRAM authentication is on).
@@ -82,7 +86,9 @@ struct PostgresClusterTests {
         try "999999\n\(configured.dataDirectory)\n0\n\(configured.port)\n\n127.0.0.1\n0 0\nready\n"
             .write(toFile: pidFile, atomically: false, encoding: .utf8)
         try await Self.blocking { try configured.start() }
-        let restarted = try PGPool(PostgresConfiguration(connectionString: configured.connectionString, poolSize: 1), logger: DriverFixture.logger)
+        let restarted = try PGPool(
+            PostgresConfiguration(connectionString: configured.connectionString, poolSize: 1),
+            logger: DriverFixture.logger)
         try await restarted.ping()
         await restarted.shutdown()
 
@@ -125,7 +131,8 @@ struct PostgresClusterTests {
         #expect(Set(strings.compactMap { field("port", $0) }).count == 1)
         #expect(Set(strings.compactMap { field("dbname", $0) }).count == 6)
         for string in strings {
-            let pool = try PGPool(PostgresConfiguration(connectionString: string, poolSize: 1), logger: DriverFixture.logger)
+            let pool = try PGPool(
+                PostgresConfiguration(connectionString: string, poolSize: 1), logger: DriverFixture.logger)
             try await pool.ping()
             await pool.shutdown()
         }

@@ -1,0 +1,90 @@
+import Foundation
+import ProviderKit
+
+extension WorldlineDirectMapping {
+    /// The `paymentData` key holding the app's encrypted customer input.
+    static let encryptedInputKey = "encrypted_customer_input"
+    /// The next action type of a client session.
+    static let sessionActionType = "worldline_client_session"
+
+    /// JSON with sorted keys and unescaped slashes.
+    static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    /// One URL path segment, percent-encoded.
+    static func pathSegment(_ value: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove("/")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+
+    /// The account's base URL joined with an absolute path.
+    static func url(base: String, path: String) -> String {
+        var base = base
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + path
+    }
+
+    /// The session lifetime in seconds: the account option `client_session_lifetime_seconds` when it is a
+    /// positive integer, else 3 h.
+    static func sessionLifetime(options: [String: String]) -> Int64 {
+        guard let text = options["client_session_lifetime_seconds"], let value = Int64(text), value > 0 else {
+            return defaultSessionLifetime
+        }
+        return value
+    }
+
+    /// The pending outcome of `authorize`: the client session the app's SDK needs, until it expires.
+    static func sessionOutcome(_ session: WorldlineSessionResponse, now: Date, lifetime: Int64) -> Outcome {
+        let expiresAt = Int64(now.timeIntervalSince1970.rounded(.down)) + lifetime
+        var data: [String: JSONValue] = ["expires_at": .integer(expiresAt)]
+        data["clientSessionId"] = session.clientSessionId.map(JSONValue.string)
+        data["customerId"] = session.customerId.map(JSONValue.string)
+        data["clientApiUrl"] = session.clientApiUrl.map(JSONValue.string)
+        data["assetUrl"] = session.assetUrl.map(JSONValue.string)
+        let action = NextAction(
+            type: sessionActionType, data: data, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiresAt)))
+        return Outcome(kind: .pending, providerStatus: "SESSION_CREATED", nextAction: action)
+    }
+
+    /// Whether the session handed to `complete` has expired (`expires_at`, epoch seconds, not after now).
+    /// A session without `expires_at` is not judged.
+    static func sessionExpired(_ session: [String: JSONValue], now: Date) -> Bool {
+        guard let expiresAt = session["expires_at"]?.integerValue else { return false }
+        return TimeInterval(expiresAt) <= now.timeIntervalSince1970
+    }
+
+    /// The create-payment body: a final authorisation for manual capture, a sale otherwise.
+    static func createPaymentRequest(_ request: CompleteRequest, encryptedInput: String)
+        -> WorldlineCreatePaymentRequest
+    {
+        WorldlineCreatePaymentRequest(
+            encryptedCustomerInput: encryptedInput,
+            order: WorldlineOrder(
+                amountOfMoney: WorldlineAmountOfMoney(amount: request.amount, currencyCode: request.currency),
+                references: WorldlineReferences(merchantReference: request.merchantReference)
+            ),
+            cardPaymentMethodSpecificInput: WorldlineCardInput(
+                authorizationMode: request.captureMode == .manual ? "FINAL_AUTHORIZATION" : "SALE",
+                returnUrl: request.returnURL,
+                threeDSecure: request.returnURL.map {
+                    WorldlineThreeDSecure(redirectionData: WorldlineRedirectionData(returnUrl: $0))
+                }
+            )
+        )
+    }
+
+    /// The capture body.
+    static func captureRequest(_ request: CaptureRequest) -> WorldlineCaptureRequest {
+        WorldlineCaptureRequest(amount: request.amount, isFinal: request.isFinal)
+    }
+
+    /// The refund body.
+    static func refundRequest(_ request: RefundRequest) -> WorldlineRefundRequest {
+        WorldlineRefundRequest(
+            amountOfMoney: WorldlineAmountOfMoney(amount: request.amount, currencyCode: request.currency))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ProviderKit
+
+extension WorldlineDirectProvider {
+    /// Verifies a webhook's `X-GCS-Signature` (and `X-GCS-KeyId` when `webhook_key_id` is configured)
+    /// with the account's `webhook_secret`, and reports its payment or refund.
+    ///
+    /// Rejected (HTTP 401, no events): a missing or repeated signature or key-id header, a key id other than
+    /// the configured one, a signature mismatch. Rejected with HTTP 400: a verified body that is not a `v1`
+    /// event. A verified event gets HTTP 200 and an event for `payment.*` and `refund.*` types; the payment's
+    /// merchant reference is the order's, not our attempt id, so events name the payment by Worldline's id.
+    public func notification(
+        _ request: NotificationRequest, account: AccountContext
+    ) async throws -> NotificationResult {
+        let secret = try credential(Credential.webhookSecret, of: account)
+        let signatures = Self.headerValues("X-GCS-Signature", in: request.headers)
+        let keyIds = Self.headerValues("X-GCS-KeyId", in: request.headers)
+        guard signatures.count == 1, let signature = signatures.first else {
+            return rejected(signatures.isEmpty ? "missing signature" : "repeated signature header", account: account)
+        }
+        guard keyIds.count == 1, let keyId = keyIds.first else {
+            return rejected(keyIds.isEmpty ? "missing key id" : "repeated key id header", account: account)
+        }
+        if let expected = account.credentials[Credential.webhookKeyId], !expected.isEmpty,
+            keyId.trimmingCharacters(in: .whitespaces) != expected
+        {
+            return rejected("unknown key id", account: account)
+        }
+        guard WorldlineDirectSigning.verifyWebhook(body: request.body, signature: signature, secret: secret) else {
+            return rejected("signature mismatch", account: account)
+        }
+        guard let event = try? JSONDecoder().decode(WorldlineWebhookEvent.self, from: request.body),
+            event.apiVersion == "v1"
+        else {
+            return rejected("not a v1 event", account: account, status: 400)
+        }
+        host.log(
+            .info, "worldline webhook verified",
+            metadata: ["provider.account": account.accountId, "worldline.event.type": event.type ?? ""])
+        let reply = NotificationReply(status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: "")
+        return NotificationResult(verified: true, reply: reply, events: Self.events(of: event))
+    }
+
+    /// The events a verified webhook carries.
+    static func events(of event: WorldlineWebhookEvent) -> [NotificationEvent] {
+        let type = event.type ?? ""
+        if type.hasPrefix("payment."), let payment = event.payment {
+            let outcome = WorldlineDirectMapping.paymentOutcome(payment)
+            return [
+                NotificationEvent(subject: .payment, reference: nil, providerPaymentId: payment.id, outcome: outcome)
+            ]
+        }
+        if type.hasPrefix("refund."), let refund = event.refund {
+            let outcome = WorldlineDirectMapping.refundOutcome(refund)
+            return [NotificationEvent(subject: .refund, reference: nil, providerPaymentId: refund.id, outcome: outcome)]
+        }
+        return []
+    }
+
+    /// Every value of a header, names compared case-insensitively.
+    static func headerValues(_ name: String, in headers: [HTTPHeader]) -> [String] {
+        let name = name.lowercased()
+        return headers.filter { $0.name.lowercased() == name }.map(\.value)
+    }
+
+    /// The answer to a webhook that cannot be trusted.
+    func rejected(_ reason: String, account: AccountContext, status: Int = 401) -> NotificationResult {
+        host.log(
+            .warning, "worldline webhook rejected",
+            metadata: ["provider.account": account.accountId, "worldline.webhook.reason": reason])
+        let reply = NotificationReply(
+            status: status, headers: [HTTPHeader("Content-Type", "text/plain")], body: "unverified")
+        return NotificationResult(verified: false, reply: reply, events: [], failureReason: reason)
+    }
+}

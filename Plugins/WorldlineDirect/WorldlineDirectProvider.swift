@@ -1,0 +1,174 @@
+import CSwitchyardPlugin
+import Foundation
+import ProviderKit
+
+/// The Worldline Direct provider: client sessions for the app SDK (OnlinePaymentsKit), payments from the
+/// app's encrypted card input, captures, cancels, refunds, inquiries and signed webhooks.
+///
+/// Every call is signed with `v1HMAC` and goes through the host's HTTP service; the plugin keeps no state.
+public struct WorldlineDirectProvider: Provider {
+    /// The plugin's manifest.
+    public static let manifest = PluginManifest(
+        id: "worldline-direct",
+        version: "1.0.0",
+        provider: "Worldline Direct",
+        abiVersion: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
+        flows: [.authorize, .complete, .capture, .void, .refund, .sync, .notification],
+        methods: ["card"],
+        countries: [],
+        currencies: [
+            "EUR", "USD", "GBP", "CHF", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "RON", "CAD", "AUD", "NZD",
+            "JPY", "HKD", "SGD",
+        ],
+        honoursIdempotencyKey: true,
+        usesAccessToken: false,
+        credentials: [
+            CredentialField(name: Credential.merchantId, secret: false),
+            CredentialField(name: Credential.apiKeyId, secret: false),
+            CredentialField(name: Credential.secretApiKey, secret: true),
+            CredentialField(name: Credential.webhookKeyId, secret: false, required: false),
+            CredentialField(name: Credential.webhookSecret, secret: true, required: false),
+        ]
+    )
+
+    /// Credential field names.
+    enum Credential {
+        static let merchantId = "merchant_id"
+        static let apiKeyId = "api_key_id"
+        static let secretApiKey = "secret_api_key"
+        static let webhookKeyId = "webhook_key_id"
+        static let webhookSecret = "webhook_secret"
+    }
+
+    /// The `X-GCS-ServerMetaInfo` value: base64 of a fixed JSON object naming the integration.
+    static let serverMetaInfo = Data(
+        (#"{"platformIdentifier":"Linux","sdkCreator":"Switchyard","#
+            + #""sdkIdentifier":"Switchyard/1.0.0","integrator":"Switchyard"}"#).utf8
+    ).base64EncodedString()
+
+    let host: any HostServices
+
+    /// Creates the provider over the host's services.
+    public init(host: any HostServices) {
+        self.host = host
+    }
+
+    /// `POST /v2/{merchantId}/sessions`: a client session for the app. No payment exists yet, so the
+    /// outcome is pending with the session as a `worldline_client_session` next action.
+    public func authorize(_ request: AuthorizeRequest, account: AccountContext) async throws -> Outcome {
+        let body = try WorldlineDirectMapping.encode(WorldlineSessionRequest(tokens: nil))
+        let exchange = try await exchange(
+            .session, method: "POST", path: "/sessions", body: body, idempotenceKey: nil, account: account,
+            as: WorldlineSessionResponse.self
+        )
+        switch exchange {
+        case .outcome(let outcome): return outcome
+        case .success(let session):
+            return WorldlineDirectMapping.sessionOutcome(
+                session, now: host.now(), lifetime: WorldlineDirectMapping.sessionLifetime(options: account.options))
+        }
+    }
+
+    /// `POST /v2/{merchantId}/payments` with the app's encrypted customer input, while its session is valid.
+    ///
+    /// Throws `session_expired` (nothing is sent) when the session's `expires_at` has passed, and
+    /// `bad_request` when `encrypted_customer_input` is missing.
+    public func complete(_ request: CompleteRequest, account: AccountContext) async throws -> Outcome {
+        if WorldlineDirectMapping.sessionExpired(request.session, now: host.now()) {
+            throw ProviderError(code: "session_expired", message: "the Worldline client session has expired")
+        }
+        guard let input = request.paymentData[WorldlineDirectMapping.encryptedInputKey]?.stringValue,
+            !input.isEmpty
+        else {
+            throw ProviderError(code: "bad_request", message: "encrypted_customer_input is missing")
+        }
+        let body = try WorldlineDirectMapping.encode(
+            WorldlineDirectMapping.createPaymentRequest(request, encryptedInput: input))
+        let exchange = try await exchange(
+            .createPayment, method: "POST", path: "/payments", body: body, idempotenceKey: request.operationId,
+            account: account, as: WorldlineCreatePaymentResponse.self
+        )
+        switch exchange {
+        case .outcome(let outcome): return outcome
+        case .success(let response): return WorldlineDirectMapping.createPaymentOutcome(response)
+        }
+    }
+
+    /// `GET /v2/{merchantId}/payments/{id}`. Without Worldline's payment id the outcome is unknown
+    /// (`no_payment_id`): Worldline has no inquiry by our reference.
+    public func sync(_ request: SyncRequest, account: AccountContext) async throws -> Outcome {
+        guard let id = request.payment.providerPaymentId, !id.isEmpty else {
+            return WorldlineDirectMapping.unknown(
+                code: "no_payment_id", message: "Worldline's payment id is not known")
+        }
+        let exchange = try await exchange(
+            .getPayment, method: "GET", path: "/payments/" + WorldlineDirectMapping.pathSegment(id), body: nil,
+            idempotenceKey: nil, account: account, as: WorldlinePayment.self
+        )
+        switch exchange {
+        case .outcome(var outcome):
+            if outcome.providerPaymentId == nil { outcome.providerPaymentId = id }
+            return outcome
+        case .success(let payment): return WorldlineDirectMapping.paymentOutcome(payment)
+        }
+    }
+
+    // MARK: Plumbing
+
+    /// Signs and sends one request under `/v2/{merchantId}` through the host, and classifies the answer.
+    func exchange<Payload: Decodable & Sendable>(
+        _ call: WorldlineCall, method: String, path: String, body: Data?, idempotenceKey: String?,
+        account: AccountContext, as type: Payload.Type
+    ) async throws -> WorldlineExchange<Payload> {
+        let request = try signedRequest(
+            method: method, path: path, body: body, idempotenceKey: idempotenceKey, account: account)
+        let result = await host.send(request)
+        let exchange = WorldlineDirectMapping.classify(result, call: call, as: type)
+        var fields = ["provider.account": account.accountId, "worldline.call": call.rawValue]
+        fields["http.status"] = result.status.map(String.init) ?? result.kind.rawValue
+        switch exchange {
+        case .success:
+            host.log(.debug, "worldline call done", metadata: fields)
+        case .outcome(let outcome):
+            fields["outcome.kind"] = outcome.kind.rawValue
+            fields["outcome.code"] = outcome.code ?? ""
+            host.log(outcome.kind == .declined ? .info : .warning, "worldline call not completed", metadata: fields)
+        }
+        return exchange
+    }
+
+    /// The signed request: `Date`, `Content-Type` (with a body), `X-GCS-ServerMetaInfo`, the optional
+    /// `X-GCS-Idempotence-Key` and `Authorization: GCS v1HMAC:…`.
+    func signedRequest(
+        method: String, path: String, body: Data?, idempotenceKey: String?, account: AccountContext
+    ) throws -> OutboundRequest {
+        let merchantId = try credential(Credential.merchantId, of: account)
+        let keyId = try credential(Credential.apiKeyId, of: account)
+        let secret = try credential(Credential.secretApiKey, of: account)
+        let url = WorldlineDirectMapping.url(
+            base: account.baseURL, path: "/v2/" + WorldlineDirectMapping.pathSegment(merchantId) + path)
+        let date = WorldlineDirectSigning.rfc1123(host.now())
+        let contentType = body == nil ? nil : "application/json"
+        var headers = [HTTPHeader("Date", date)]
+        if let contentType { headers.append(HTTPHeader("Content-Type", contentType)) }
+        headers.append(HTTPHeader("X-GCS-ServerMetaInfo", Self.serverMetaInfo))
+        if let idempotenceKey { headers.append(HTTPHeader("X-GCS-Idempotence-Key", idempotenceKey)) }
+        let toSign = WorldlineDirectSigning.stringToSign(
+            method: method, contentType: contentType, date: date, headers: headers,
+            resource: WorldlineDirectSigning.canonicalResource(url: url))
+        headers.append(
+            HTTPHeader(
+                "Authorization",
+                WorldlineDirectSigning.authorization(keyId: keyId, secret: secret, stringToSign: toSign)))
+        return OutboundRequest(
+            method: method, url: url, headers: headers, body: body, timeoutMs: nil, redactHeaders: ["Authorization"])
+    }
+
+    /// A required credential, or a `misconfigured` error naming (only) the field.
+    func credential(_ name: String, of account: AccountContext) throws -> String {
+        guard let value = account.credentials[name], !value.isEmpty else {
+            throw ProviderError.misconfigured("credential \(name) is missing")
+        }
+        return value
+    }
+}
