@@ -14,6 +14,8 @@ struct SandboxNotification: Sendable {
     var contentType: String
     /// The body as sent.
     var body: [UInt8]
+    /// Extra headers sent with the body (e.g. a signature header), in order.
+    var headers: [(name: String, value: String)] = []
 }
 
 /// One delivery attempt of a notification, as recorded by the sandbox.

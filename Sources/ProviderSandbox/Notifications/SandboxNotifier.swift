@@ -84,6 +84,7 @@ actor SandboxNotifier {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: notification.contentType)
         request.headers.add(name: "User-Agent", value: "switchyard-sandbox")
+        for header in notification.headers { request.headers.add(name: header.name, value: header.value) }
         request.body = .bytes(ByteBuffer(bytes: notification.body))
         let timeout = TimeAmount.milliseconds(policy.attemptTimeout.milliseconds)
         do {

@@ -4,6 +4,8 @@ import Foundation
 public struct SandboxConfiguration: Sendable {
     /// The Citcon UPI emulator's merchants and behaviour.
     public var citcon: CitconSandboxConfiguration
+    /// The Worldline Direct emulator's merchants and behaviour.
+    public var worldlineDirect: WorldlineDirectSandboxConfiguration
     /// How notifications (IPNs, webhooks) are retried until the receiver acknowledges them.
     public var notificationRetry: SandboxNotificationRetryPolicy
     /// The time source of every emulator (token lifetimes, pending-charge expiry, timestamps).
@@ -13,14 +15,17 @@ public struct SandboxConfiguration: Sendable {
     /// Creates a configuration.
     /// - Parameters:
     ///   - citcon: the Citcon emulator's settings.
+    ///   - worldlineDirect: the Worldline Direct emulator's settings.
     ///   - notificationRetry: the retry schedule of outgoing notifications.
     ///   - clock: the time source; the system clock by default.
     public init(
         citcon: CitconSandboxConfiguration = .init(),
+        worldlineDirect: WorldlineDirectSandboxConfiguration = .init(),
         notificationRetry: SandboxNotificationRetryPolicy = .init(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.citcon = citcon
+        self.worldlineDirect = worldlineDirect
         self.notificationRetry = notificationRetry
         self.clock = clock
     }

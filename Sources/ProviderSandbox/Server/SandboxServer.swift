@@ -4,8 +4,9 @@ import Logging
 
 /// One HTTP server hosting every provider emulator on loopback.
 ///
-/// Each emulator answers under its own prefix (Citcon at `/citcon`), with fault injection in front of
-/// it, and exposes an admin surface under `/_sandbox/<provider>/…` (ledger, faults, helpers).
+/// Each emulator answers under its own prefix (Citcon at `/citcon`, Worldline Direct at
+/// `/worldline-direct`), with fault injection in front of it, and exposes an admin surface under
+/// `/_sandbox/<provider>/…` (ledger, faults, helpers).
 /// ``run(host:port:onRunning:)`` serves until the calling task is cancelled, so the server can run
 /// inside another process's task group or on its own.
 public struct SandboxServer: Sendable {
@@ -13,6 +14,8 @@ public struct SandboxServer: Sendable {
     public let configuration: SandboxConfiguration
     /// The Citcon UPI emulator.
     public let citcon: CitconSandbox
+    /// The Worldline Direct emulator.
+    public let worldlineDirect: WorldlineDirectSandbox
     private let notifier: SandboxNotifier
     private let logger: Logger
 
@@ -30,10 +33,16 @@ public struct SandboxServer: Sendable {
             notifier: notifier,
             logger: logger
         )
+        self.worldlineDirect = WorldlineDirectSandbox(
+            configuration: configuration.worldlineDirect,
+            clock: configuration.clock,
+            notifier: notifier,
+            logger: logger
+        )
     }
 
     /// Every hosted emulator; a new provider is added here.
-    var emulators: [any SandboxEmulator] { [citcon] }
+    var emulators: [any SandboxEmulator] { [citcon, worldlineDirect] }
 
     /// Serves every emulator until the calling task is cancelled, then returns.
     /// - Parameters:
