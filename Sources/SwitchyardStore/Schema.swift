@@ -176,13 +176,22 @@ public enum Schema {
         CREATE INDEX audit_log_tenant ON audit_log (tenant_id, id);
         """
 
+    /// Creates a role unless it exists. Roles are shared by every database of a cluster and advisory locks
+    /// are not, so two databases migrating at once may both try: losing that race is not an error.
+    static func createRole(_ name: String) -> String {
+        """
+        DO $$ BEGIN
+            IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(name)') THEN
+                CREATE ROLE \(name) NOLOGIN;
+            END IF;
+        EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+        END $$;
+        """
+    }
+
     static var rowLevelSecurity: String {
         var sql = """
-            DO $$ BEGIN
-                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(tenantRole)') THEN
-                    CREATE ROLE \(tenantRole) NOLOGIN;
-                END IF;
-            END $$;
+            \(createRole(tenantRole))
             DO $$ BEGIN
                 EXECUTE format('GRANT \(tenantRole) TO %I', current_user);
             EXCEPTION WHEN OTHERS THEN NULL;

@@ -185,4 +185,30 @@ struct PostgresStoreTests {
         #expect(record.refunds.first?.status == .succeeded)
         #expect(record.payment.amountRefunded == 200)
     }
+
+    @Test func creatingTheClusterWideRoleToleratesAConcurrentCreator() async throws {
+        // The first creator holds its transaction open; the second database's statement waits on the role's
+        // unique index and sees the creation commit under it. That must not fail a migration.
+        let role = "switchyard_test_" + Hex.encode(SecureRandom.bytes(6))
+        let first = try PGPool(
+            PostgresConfiguration(connectionString: try await TestPostgres.freshDatabase(), poolSize: 1),
+            logger: Logger(label: "test"))
+        let second = try PGPool(
+            PostgresConfiguration(connectionString: try await TestPostgres.freshDatabase(), poolSize: 1),
+            logger: Logger(label: "test"))
+        async let holder: Void = first.transaction { c in
+            try c.execute(Schema.createRole(role))
+            Thread.sleep(forTimeInterval: 1.0)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        try await second.withConnection { c in try c.execute(Schema.createRole(role)) }
+        try await holder
+        let count = try await second.withConnection { c in
+            try c.query("SELECT count(*)::bigint AS n FROM pg_roles WHERE rolname = $1", [.text(role)]).first?.int64("n")
+        }
+        #expect(count == 1)
+        try await second.withConnection { c in try c.execute("DROP ROLE \(role)") }
+        await first.shutdown()
+        await second.shutdown()
+    }
 }

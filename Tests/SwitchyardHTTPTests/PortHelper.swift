@@ -1,5 +1,0 @@
-import SwitchyardStore
-
-enum SwitchyardStoreClusterPort {
-    static func free() -> Int { PostgresCluster.freePort() }
-}
