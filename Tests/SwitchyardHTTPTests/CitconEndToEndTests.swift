@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import ProviderSandbox
 import SwitchyardCrypto
+import SwitchyardStore
 import Testing
 
 /// The whole path: merchant API → routing → dlopen-loaded Citcon plugin → sandbox → IPN → state.
@@ -127,7 +128,7 @@ import Testing
 
     @Test func connectionRefusedIsAClearNotSentAttempt() async throws {
         try await TestStack.with { stack in
-            let closed = "http://127.0.0.1:\(SwitchyardTestPorts.closedPort())/citcon"
+            let closed = "http://127.0.0.1:\(PostgresCluster.freePort())/citcon"
             let m = try await stack.merchant(citconBaseURL: closed)
             let created = try await payment(stack, m)
             #expect(created["status"] as? String == "failed")
@@ -208,43 +209,6 @@ import Testing
             #expect(synced.json["status"] as? String == "requires_action")
             let charge = await stack.sandbox.citcon.charge(merchant: TestStack.citconMerchant.id, reference: reference)
             #expect(charge != nil, "the provider holds exactly the one charge we created")
-        }
-    }
-}
-
-enum SwitchyardTestPorts {
-    /// A loopback port with nothing listening on it.
-    static func closedPort() -> Int {
-        SwitchyardStoreClusterPort.free()
-    }
-}
-
-@Suite(.serialized) struct CitconAccessTokenTests {
-    @Test func serverTokenIsCachedAndRefreshedOnceAfterTheProviderRejectsIt() async throws {
-        try await TestStack.with { stack in
-            let m = try await stack.merchant()
-            let merchant = TestStack.citconMerchant.id
-            for index in 0..<3 {
-                let reply = try await stack.send(
-                    .POST, "/v1/payments", token: m.apiKey,
-                    json: [
-                        "amount": 100, "currency": "USD", "country": "US", "method": "alipay",
-                        "reference": "t-\(index)",
-                    ])
-                #expect(reply.json["status"] as? String == "requires_action")
-            }
-            #expect(
-                await stack.sandbox.citcon.tokensIssued(merchant: merchant, kind: .server) == 1,
-                "cached across payments")
-            // The provider forgets every token: the next call gets 401, the host fetches one new token and retries once.
-            await stack.sandbox.citcon.expireTokens(merchant: merchant)
-            let after = try await stack.send(
-                .POST, "/v1/payments", token: m.apiKey,
-                json: ["amount": 100, "currency": "USD", "country": "US", "method": "alipay", "reference": "t-after"])
-            #expect(after.json["status"] as? String == "requires_action")
-            let attempts = try #require(after.json["attempts"] as? [[String: Any]])
-            #expect(attempts.count == 1, "a rejected token is not a failover")
-            #expect(await stack.sandbox.citcon.tokensIssued(merchant: merchant, kind: .server) == 2)
         }
     }
 }

@@ -89,9 +89,15 @@ import Testing
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses.allSatisfy { $0 == 201 || $0 == 409 })
+            #expect(statuses.contains(201))
             let list = try await stack.send(.GET, "/v1/payments?reference=concurrent-1", token: m.apiKey).json
-            #expect((list["data"] as? [Any])?.count == 1)
-            #expect(await stack.sandbox.citcon.charge(merchant: TestStack.citconMerchant.id, reference: "x") == nil)
+            let payments = try #require(list["data"] as? [[String: Any]])
+            #expect(payments.count == 1)
+            // One payment, one attempt, one charge at the provider.
+            let attempts = try #require(payments.first?["attempts"] as? [[String: Any]])
+            #expect(attempts.count == 1)
+            let reference = try #require(attempts.first?["id"] as? String)
+            #expect(await stack.sandbox.citcon.charge(merchant: TestStack.citconMerchant.id, reference: reference) != nil)
         }
     }
 
