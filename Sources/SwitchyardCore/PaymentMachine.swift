@@ -194,10 +194,12 @@ extension PaymentMachine {
     public func validateComplete(at now: Date) throws {
         guard payment.status == .requiresAction, let action = payment.nextAction else {
             throw CoreError.conflict(
-                "invalid_state", "only a payment waiting for the customer's app can be completed (status \(payment.status.rawValue))")
+                "invalid_state",
+                "only a payment waiting for the customer's app can be completed (status \(payment.status.rawValue))")
         }
         if let expiresAt = action.expiresAt, expiresAt <= now {
-            throw CoreError(code: "session_expired", message: "the client session expired; create a new payment", status: 410)
+            throw CoreError(
+                code: "session_expired", message: "the client session expired; create a new payment", status: 410)
         }
     }
 

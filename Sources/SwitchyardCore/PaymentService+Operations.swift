@@ -39,7 +39,8 @@ extension PaymentService {
         try PaymentMachine(payment: record.payment).validateComplete(at: clock())
         let (attempt, account) = try await currentAttempt(of: record)
         guard await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.complete) == true else {
-            throw CoreError.conflict("not_supported", "this payment's provider has no step that completes it from the app")
+            throw CoreError.conflict(
+                "not_supported", "this payment's provider has no step that completes it from the app")
         }
         let p = record.payment
         var operation = PaymentOperation(
@@ -62,9 +63,11 @@ extension PaymentService {
         ) { PaymentMachine.apply(.completeFinished(outcome), to: &$0, at: time) }
         if outcome.kind == .notSent || outcome.kind == .authExpired {
             if outcome.code == "session_expired" {
-                throw CoreError(code: "session_expired", message: "the client session expired; create a new payment", status: 410)
+                throw CoreError(
+                    code: "session_expired", message: "the client session expired; create a new payment", status: 410)
             }
-            throw CoreError.unavailable("provider_unreachable", "the provider could not be reached; nothing was charged")
+            throw CoreError.unavailable(
+                "provider_unreachable", "the provider could not be reached; nothing was charged")
         }
         return try await get(tenant: tenant, paymentId: paymentId)
     }

@@ -5,1769 +5,1769 @@ enum OpenAPIDocument {
     static let json = Data(text.utf8)
 
     static let text = #"""
-{
- "components": {
-  "schemas": {
-   "APIKey": {
-    "properties": {
-     "id": {
-      "type": "string"
-     },
-     "prefix": {
-      "type": "string"
-     },
-     "scopes": {
-      "items": {
-       "type": "string"
-      },
-      "type": "array"
-     },
-     "secret": {
-      "description": "only in the creation response",
-      "type": "string"
-     }
-    },
-    "type": "object"
-   },
-   "Amount": {
-    "properties": {
-     "amount": {
-      "minimum": 1,
-      "type": "integer"
-     },
-     "reason": {
-      "type": "string"
-     }
-    },
-    "type": "object"
-   },
-   "CreatePayment": {
-    "properties": {
-     "amount": {
-      "description": "minor units of the currency",
-      "minimum": 1,
-      "type": "integer"
-     },
-     "capture_mode": {
-      "enum": [
-       "automatic",
-       "manual"
-      ]
-     },
-     "country": {
-      "pattern": "^[A-Z]{2}$",
-      "type": "string"
-     },
-     "currency": {
-      "pattern": "^[A-Z]{3}$",
-      "type": "string"
-     },
-     "customer": {
-      "type": "string"
-     },
-     "method": {
-      "type": "string"
-     },
-     "payment_data": {
-      "type": "object"
-     },
-     "reference": {
-      "maxLength": 128,
-      "type": "string"
-     },
-     "return_url": {
-      "type": "string"
-     }
-    },
-    "required": [
-     "amount",
-     "currency",
-     "country",
-     "method",
-     "reference"
-    ],
-    "type": "object"
-   },
-   "Error": {
-    "properties": {
-     "error": {
-      "properties": {
-       "code": {
-        "type": "string"
-       },
-       "message": {
-        "type": "string"
-       }
-      },
-      "required": [
-       "code",
-       "message"
-      ],
-      "type": "object"
-     }
-    },
-    "required": [
-     "error"
-    ],
-    "type": "object"
-   },
-   "Payment": {
-    "properties": {
-     "amount": {
-      "type": "integer"
-     },
-     "amount_captured": {
-      "type": "integer"
-     },
-     "amount_refunded": {
-      "type": "integer"
-     },
-     "attempts": {
-      "items": {
-       "properties": {
-        "id": {
-         "type": "string"
-        },
-        "outcome": {
-         "enum": [
-          "succeeded",
-          "authorized",
-          "pending",
-          "declined",
-          "canceled",
-          "notSent",
-          "unknown",
-          "authExpired",
-          null
-         ]
-        },
-        "plugin": {
-         "type": "string"
-        },
-        "provider_account": {
-         "type": "string"
-        },
-        "reason": {
-         "type": "string"
-        },
-        "sequence": {
-         "type": "integer"
-        }
-       },
-       "type": "object"
-      },
-      "type": "array"
-     },
-     "capture_mode": {
-      "enum": [
-       "automatic",
-       "manual"
-      ]
-     },
-     "country": {
-      "type": "string"
-     },
-     "created_at": {
-      "format": "date-time",
-      "type": "string"
-     },
-     "currency": {
-      "type": "string"
-     },
-     "failure": {
-      "properties": {
-       "code": {
-        "type": "string"
-       },
-       "message": {
-        "type": "string"
-       }
-      },
-      "type": [
-       "object",
-       "null"
-      ]
-     },
-     "id": {
-      "type": "string"
-     },
-     "method": {
-      "type": "string"
-     },
-     "next_action": {
-      "properties": {
-       "data": {
-        "type": "object"
-       },
-       "expires_at": {
-        "format": "date-time",
-        "type": "string"
-       },
-       "type": {
-        "type": "string"
-       }
-      },
-      "type": [
-       "object",
-       "null"
-      ]
-     },
-     "object": {
-      "const": "payment"
-     },
-     "operations": {
-      "items": {
-       "type": "object"
-      },
-      "type": "array"
-     },
-     "reference": {
-      "type": "string"
-     },
-     "refunds": {
-      "items": {
-       "$ref": "#/components/schemas/Refund"
-      },
-      "type": "array"
-     },
-     "routing": {
-      "type": [
-       "object",
-       "null"
-      ]
-     },
-     "status": {
-      "enum": [
-       "processing",
-       "requires_action",
-       "authorized",
-       "succeeded",
-       "failed",
-       "canceled",
-       "unknown"
-      ]
-     },
-     "updated_at": {
-      "format": "date-time",
-      "type": "string"
-     }
-    },
-    "type": "object"
-   },
-   "PaymentList": {
-    "properties": {
-     "data": {
-      "items": {
-       "$ref": "#/components/schemas/Payment"
-      },
-      "type": "array"
-     },
-     "has_more": {
-      "type": "boolean"
-     },
-     "next_cursor": {
-      "type": [
-       "string",
-       "null"
-      ]
-     },
-     "object": {
-      "const": "list"
-     }
-    },
-    "type": "object"
-   },
-   "ProviderAccount": {
-    "properties": {
-     "base_url": {
-      "type": "string"
-     },
-     "credentials": {
-      "description": "secret fields masked",
-      "type": "object"
-     },
-     "enabled": {
-      "type": "boolean"
-     },
-     "environment": {
-      "type": "string"
-     },
-     "id": {
-      "type": "string"
-     },
-     "name": {
-      "type": "string"
-     },
-     "notification_url": {
-      "type": "string"
-     },
-     "plugin": {
-      "type": "string"
-     }
-    },
-    "type": "object"
-   },
-   "ProviderAccountInput": {
-    "properties": {
-     "base_url": {
-      "type": "string"
-     },
-     "credentials": {
-      "additionalProperties": {
-       "type": "string"
-      },
-      "type": "object"
-     },
-     "enabled": {
-      "type": "boolean"
-     },
-     "environment": {
-      "type": "string"
-     },
-     "name": {
-      "type": "string"
-     },
-     "options": {
-      "additionalProperties": {
-       "type": "string"
-      },
-      "type": "object"
-     },
-     "plugin": {
-      "type": "string"
-     }
-    },
-    "type": "object"
-   },
-   "Refund": {
-    "properties": {
-     "amount": {
-      "type": "integer"
-     },
-     "currency": {
-      "type": "string"
-     },
-     "id": {
-      "type": "string"
-     },
-     "payment": {
-      "type": "string"
-     },
-     "status": {
-      "enum": [
-       "pending",
-       "succeeded",
-       "failed",
-       "unknown"
-      ]
-     }
-    },
-    "type": "object"
-   },
-   "Routing": {
-    "properties": {
-     "rules": {
-      "items": {
-       "properties": {
-        "accounts": {
-         "items": {
-          "format": "uuid",
-          "type": "string"
-         },
-         "type": "array"
-        },
-        "id": {
-         "type": "string"
-        },
-        "match": {
-         "properties": {
-          "countries": {
-           "items": {
-            "type": "string"
+        {
+         "components": {
+          "schemas": {
+           "APIKey": {
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "prefix": {
+              "type": "string"
+             },
+             "scopes": {
+              "items": {
+               "type": "string"
+              },
+              "type": "array"
+             },
+             "secret": {
+              "description": "only in the creation response",
+              "type": "string"
+             }
+            },
+            "type": "object"
            },
-           "type": "array"
-          },
-          "currencies": {
-           "items": {
-            "type": "string"
+           "Amount": {
+            "properties": {
+             "amount": {
+              "minimum": 1,
+              "type": "integer"
+             },
+             "reason": {
+              "type": "string"
+             }
+            },
+            "type": "object"
            },
-           "type": "array"
-          },
-          "max_amount": {
-           "type": "integer"
-          },
-          "methods": {
-           "items": {
-            "type": "string"
+           "CreatePayment": {
+            "properties": {
+             "amount": {
+              "description": "minor units of the currency",
+              "minimum": 1,
+              "type": "integer"
+             },
+             "capture_mode": {
+              "enum": [
+               "automatic",
+               "manual"
+              ]
+             },
+             "country": {
+              "pattern": "^[A-Z]{2}$",
+              "type": "string"
+             },
+             "currency": {
+              "pattern": "^[A-Z]{3}$",
+              "type": "string"
+             },
+             "customer": {
+              "type": "string"
+             },
+             "method": {
+              "type": "string"
+             },
+             "payment_data": {
+              "type": "object"
+             },
+             "reference": {
+              "maxLength": 128,
+              "type": "string"
+             },
+             "return_url": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "amount",
+             "currency",
+             "country",
+             "method",
+             "reference"
+            ],
+            "type": "object"
            },
-           "type": "array"
+           "Error": {
+            "properties": {
+             "error": {
+              "properties": {
+               "code": {
+                "type": "string"
+               },
+               "message": {
+                "type": "string"
+               }
+              },
+              "required": [
+               "code",
+               "message"
+              ],
+              "type": "object"
+             }
+            },
+            "required": [
+             "error"
+            ],
+            "type": "object"
+           },
+           "Payment": {
+            "properties": {
+             "amount": {
+              "type": "integer"
+             },
+             "amount_captured": {
+              "type": "integer"
+             },
+             "amount_refunded": {
+              "type": "integer"
+             },
+             "attempts": {
+              "items": {
+               "properties": {
+                "id": {
+                 "type": "string"
+                },
+                "outcome": {
+                 "enum": [
+                  "succeeded",
+                  "authorized",
+                  "pending",
+                  "declined",
+                  "canceled",
+                  "notSent",
+                  "unknown",
+                  "authExpired",
+                  null
+                 ]
+                },
+                "plugin": {
+                 "type": "string"
+                },
+                "provider_account": {
+                 "type": "string"
+                },
+                "reason": {
+                 "type": "string"
+                },
+                "sequence": {
+                 "type": "integer"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "capture_mode": {
+              "enum": [
+               "automatic",
+               "manual"
+              ]
+             },
+             "country": {
+              "type": "string"
+             },
+             "created_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "currency": {
+              "type": "string"
+             },
+             "failure": {
+              "properties": {
+               "code": {
+                "type": "string"
+               },
+               "message": {
+                "type": "string"
+               }
+              },
+              "type": [
+               "object",
+               "null"
+              ]
+             },
+             "id": {
+              "type": "string"
+             },
+             "method": {
+              "type": "string"
+             },
+             "next_action": {
+              "properties": {
+               "data": {
+                "type": "object"
+               },
+               "expires_at": {
+                "format": "date-time",
+                "type": "string"
+               },
+               "type": {
+                "type": "string"
+               }
+              },
+              "type": [
+               "object",
+               "null"
+              ]
+             },
+             "object": {
+              "const": "payment"
+             },
+             "operations": {
+              "items": {
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "reference": {
+              "type": "string"
+             },
+             "refunds": {
+              "items": {
+               "$ref": "#/components/schemas/Refund"
+              },
+              "type": "array"
+             },
+             "routing": {
+              "type": [
+               "object",
+               "null"
+              ]
+             },
+             "status": {
+              "enum": [
+               "processing",
+               "requires_action",
+               "authorized",
+               "succeeded",
+               "failed",
+               "canceled",
+               "unknown"
+              ]
+             },
+             "updated_at": {
+              "format": "date-time",
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "PaymentList": {
+            "properties": {
+             "data": {
+              "items": {
+               "$ref": "#/components/schemas/Payment"
+              },
+              "type": "array"
+             },
+             "has_more": {
+              "type": "boolean"
+             },
+             "next_cursor": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "object": {
+              "const": "list"
+             }
+            },
+            "type": "object"
+           },
+           "ProviderAccount": {
+            "properties": {
+             "base_url": {
+              "type": "string"
+             },
+             "credentials": {
+              "description": "secret fields masked",
+              "type": "object"
+             },
+             "enabled": {
+              "type": "boolean"
+             },
+             "environment": {
+              "type": "string"
+             },
+             "id": {
+              "type": "string"
+             },
+             "name": {
+              "type": "string"
+             },
+             "notification_url": {
+              "type": "string"
+             },
+             "plugin": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "ProviderAccountInput": {
+            "properties": {
+             "base_url": {
+              "type": "string"
+             },
+             "credentials": {
+              "additionalProperties": {
+               "type": "string"
+              },
+              "type": "object"
+             },
+             "enabled": {
+              "type": "boolean"
+             },
+             "environment": {
+              "type": "string"
+             },
+             "name": {
+              "type": "string"
+             },
+             "options": {
+              "additionalProperties": {
+               "type": "string"
+              },
+              "type": "object"
+             },
+             "plugin": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "Refund": {
+            "properties": {
+             "amount": {
+              "type": "integer"
+             },
+             "currency": {
+              "type": "string"
+             },
+             "id": {
+              "type": "string"
+             },
+             "payment": {
+              "type": "string"
+             },
+             "status": {
+              "enum": [
+               "pending",
+               "succeeded",
+               "failed",
+               "unknown"
+              ]
+             }
+            },
+            "type": "object"
+           },
+           "Routing": {
+            "properties": {
+             "rules": {
+              "items": {
+               "properties": {
+                "accounts": {
+                 "items": {
+                  "format": "uuid",
+                  "type": "string"
+                 },
+                 "type": "array"
+                },
+                "id": {
+                 "type": "string"
+                },
+                "match": {
+                 "properties": {
+                  "countries": {
+                   "items": {
+                    "type": "string"
+                   },
+                   "type": "array"
+                  },
+                  "currencies": {
+                   "items": {
+                    "type": "string"
+                   },
+                   "type": "array"
+                  },
+                  "max_amount": {
+                   "type": "integer"
+                  },
+                  "methods": {
+                   "items": {
+                    "type": "string"
+                   },
+                   "type": "array"
+                  },
+                  "min_amount": {
+                   "type": "integer"
+                  }
+                 },
+                 "type": "object"
+                },
+                "name": {
+                 "type": "string"
+                }
+               },
+               "required": [
+                "name",
+                "accounts"
+               ],
+               "type": "object"
+              },
+              "type": "array"
+             }
+            },
+            "type": "object"
+           },
+           "Tenant": {
+            "properties": {
+             "created_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "id": {
+              "format": "uuid",
+              "type": "string"
+             },
+             "name": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           }
           },
-          "min_amount": {
-           "type": "integer"
+          "securitySchemes": {
+           "apiKey": {
+            "description": "a tenant API key (sk_...)",
+            "scheme": "bearer",
+            "type": "http"
+           },
+           "operator": {
+            "description": "the operator token",
+            "scheme": "bearer",
+            "type": "http"
+           }
           }
          },
-         "type": "object"
-        },
-        "name": {
-         "type": "string"
-        }
-       },
-       "required": [
-        "name",
-        "accounts"
-       ],
-       "type": "object"
-      },
-      "type": "array"
-     }
-    },
-    "type": "object"
-   },
-   "Tenant": {
-    "properties": {
-     "created_at": {
-      "format": "date-time",
-      "type": "string"
-     },
-     "id": {
-      "format": "uuid",
-      "type": "string"
-     },
-     "name": {
-      "type": "string"
-     }
-    },
-    "type": "object"
-   }
-  },
-  "securitySchemes": {
-   "apiKey": {
-    "description": "a tenant API key (sk_...)",
-    "scheme": "bearer",
-    "type": "http"
-   },
-   "operator": {
-    "description": "the operator token",
-    "scheme": "bearer",
-    "type": "http"
-   }
-  }
- },
- "info": {
-  "description": "Multi-tenant payment orchestration",
-  "title": "Switchyard",
-  "version": "1.0.0"
- },
- "openapi": "3.1.0",
- "paths": {
-  "/admin/v1/audit": {
-   "get": {
-    "operationId": "get_admin_v1_audit",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "The audit log (filter: tenant)",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/plugins": {
-   "get": {
-    "operationId": "get_admin_v1_plugins",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Loaded and refused plugins",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/plugins/reload": {
-   "post": {
-    "operationId": "post_admin_v1_plugins_reload",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Rescan the plugins directory now",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/tenants": {
-   "get": {
-    "operationId": "get_admin_v1_tenants",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "List tenants",
-    "tags": [
-     "admin"
-    ]
-   },
-   "post": {
-    "operationId": "post_admin_v1_tenants",
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "properties": {
-         "name": {
-          "type": "string"
-         }
-        },
-        "required": [
-         "name"
-        ],
-        "type": "object"
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Tenant"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Create a tenant",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/tenants/{tenant}": {
-   "get": {
-    "operationId": "get_admin_v1_tenants_tenant",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Tenant"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Get a tenant",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/tenants/{tenant}/api-keys": {
-   "get": {
-    "operationId": "get_admin_v1_tenants_tenant_api-keys",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "List API keys (prefixes only)",
-    "tags": [
-     "admin"
-    ]
-   },
-   "post": {
-    "operationId": "post_admin_v1_tenants_tenant_api-keys",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "properties": {
-         "expires_at": {
-          "format": "date-time",
-          "type": "string"
+         "info": {
+          "description": "Multi-tenant payment orchestration",
+          "title": "Switchyard",
+          "version": "1.0.0"
          },
-         "name": {
-          "type": "string"
-         },
-         "scopes": {
-          "items": {
-           "enum": [
-            "payments",
-            "admin"
-           ]
+         "openapi": "3.1.0",
+         "paths": {
+          "/admin/v1/audit": {
+           "get": {
+            "operationId": "get_admin_v1_audit",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "The audit log (filter: tenant)",
+            "tags": [
+             "admin"
+            ]
+           }
           },
-          "type": "array"
+          "/admin/v1/plugins": {
+           "get": {
+            "operationId": "get_admin_v1_plugins",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Loaded and refused plugins",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/plugins/reload": {
+           "post": {
+            "operationId": "post_admin_v1_plugins_reload",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Rescan the plugins directory now",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants": {
+           "get": {
+            "operationId": "get_admin_v1_tenants",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "List tenants",
+            "tags": [
+             "admin"
+            ]
+           },
+           "post": {
+            "operationId": "post_admin_v1_tenants",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "properties": {
+                 "name": {
+                  "type": "string"
+                 }
+                },
+                "required": [
+                 "name"
+                ],
+                "type": "object"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Tenant"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Create a tenant",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}": {
+           "get": {
+            "operationId": "get_admin_v1_tenants_tenant",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Tenant"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Get a tenant",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/api-keys": {
+           "get": {
+            "operationId": "get_admin_v1_tenants_tenant_api-keys",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "List API keys (prefixes only)",
+            "tags": [
+             "admin"
+            ]
+           },
+           "post": {
+            "operationId": "post_admin_v1_tenants_tenant_api-keys",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "properties": {
+                 "expires_at": {
+                  "format": "date-time",
+                  "type": "string"
+                 },
+                 "name": {
+                  "type": "string"
+                 },
+                 "scopes": {
+                  "items": {
+                   "enum": [
+                    "payments",
+                    "admin"
+                   ]
+                  },
+                  "type": "array"
+                 }
+                },
+                "type": "object"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/APIKey"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Create an API key (the secret is shown once)",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/api-keys/{key}": {
+           "delete": {
+            "operationId": "delete_admin_v1_tenants_tenant_api-keys_key",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "key",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "204": {
+              "description": "done"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Revoke an API key",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/provider-accounts": {
+           "get": {
+            "operationId": "get_admin_v1_tenants_tenant_provider-accounts",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "List provider accounts (secrets masked)",
+            "tags": [
+             "admin"
+            ]
+           },
+           "post": {
+            "operationId": "post_admin_v1_tenants_tenant_provider-accounts",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/ProviderAccountInput"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ProviderAccount"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Create a provider account (secret credentials are write-only)",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/provider-accounts/{account}": {
+           "get": {
+            "operationId": "get_admin_v1_tenants_tenant_provider-accounts_account",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "account",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ProviderAccount"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Get a provider account",
+            "tags": [
+             "admin"
+            ]
+           },
+           "patch": {
+            "operationId": "patch_admin_v1_tenants_tenant_provider-accounts_account",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "account",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/ProviderAccountInput"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ProviderAccount"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Update, enable or disable a provider account",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/routing": {
+           "get": {
+            "operationId": "get_admin_v1_tenants_tenant_routing",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Routing"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Get the routing rules",
+            "tags": [
+             "admin"
+            ]
+           },
+           "put": {
+            "operationId": "put_admin_v1_tenants_tenant_routing",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/Routing"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Routing"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Replace the routing rules",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/health": {
+           "get": {
+            "operationId": "get_health",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "summary": "Liveness",
+            "tags": [
+             "health"
+            ]
+           }
+          },
+          "/notifications/{account}": {
+           "post": {
+            "operationId": "post_notifications_account",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "account",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "type": "string"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "summary": "Provider notification intake (verified by the account's plugin)",
+            "tags": [
+             "notifications"
+            ]
+           }
+          },
+          "/openapi.json": {
+           "get": {
+            "operationId": "get_openapi.json",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "summary": "This document",
+            "tags": [
+             "health"
+            ]
+           }
+          },
+          "/ready": {
+           "get": {
+            "operationId": "get_ready",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "summary": "Readiness: database and plugins",
+            "tags": [
+             "health"
+            ]
+           }
+          },
+          "/v1/payments": {
+           "get": {
+            "operationId": "get_v1_payments",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PaymentList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "List payments (cursor: starting_after; filter: reference; limit 1-100)",
+            "tags": [
+             "payments"
+            ]
+           },
+           "post": {
+            "operationId": "post_v1_payments",
+            "parameters": [
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/CreatePayment"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Payment"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Create a payment (honours Idempotency-Key)",
+            "tags": [
+             "payments"
+            ]
+           }
+          },
+          "/v1/payments/{id}": {
+           "get": {
+            "operationId": "get_v1_payments_id",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Payment"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Get a payment",
+            "tags": [
+             "payments"
+            ]
+           }
+          },
+          "/v1/payments/{id}/cancel": {
+           "post": {
+            "operationId": "post_v1_payments_id_cancel",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Payment"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Cancel before capture",
+            "tags": [
+             "payments"
+            ]
+           }
+          },
+          "/v1/payments/{id}/capture": {
+           "post": {
+            "operationId": "post_v1_payments_id_capture",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/Amount"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Payment"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Capture (amount optional: the remainder)",
+            "tags": [
+             "payments"
+            ]
+           }
+          },
+          "/v1/payments/{id}/complete": {
+           "post": {
+            "operationId": "post_v1_payments_id_complete",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "properties": {
+                 "payment_data": {
+                  "type": "object"
+                 }
+                },
+                "required": [
+                 "payment_data"
+                ],
+                "type": "object"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Payment"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Finish a payment with the customer app's output (e.g. encrypted_customer_input); an expired client session is a 410 session_expired",
+            "tags": [
+             "payments"
+            ]
+           }
+          },
+          "/v1/payments/{id}/refunds": {
+           "post": {
+            "operationId": "post_v1_payments_id_refunds",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/Amount"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Refund"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Refund (partial allowed, never above captured)",
+            "tags": [
+             "payments"
+            ]
+           }
+          },
+          "/v1/payments/{id}/sync": {
+           "post": {
+            "operationId": "post_v1_payments_id_sync",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Payment"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Ask the provider for the payment's state",
+            "tags": [
+             "payments"
+            ]
+           }
+          }
          }
-        },
-        "type": "object"
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/APIKey"
         }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Create an API key (the secret is shown once)",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/tenants/{tenant}/api-keys/{key}": {
-   "delete": {
-    "operationId": "delete_admin_v1_tenants_tenant_api-keys_key",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "path",
-      "name": "key",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "204": {
-      "description": "done"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Revoke an API key",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/tenants/{tenant}/provider-accounts": {
-   "get": {
-    "operationId": "get_admin_v1_tenants_tenant_provider-accounts",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "List provider accounts (secrets masked)",
-    "tags": [
-     "admin"
-    ]
-   },
-   "post": {
-    "operationId": "post_admin_v1_tenants_tenant_provider-accounts",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/ProviderAccountInput"
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/ProviderAccount"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Create a provider account (secret credentials are write-only)",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/tenants/{tenant}/provider-accounts/{account}": {
-   "get": {
-    "operationId": "get_admin_v1_tenants_tenant_provider-accounts_account",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "path",
-      "name": "account",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/ProviderAccount"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Get a provider account",
-    "tags": [
-     "admin"
-    ]
-   },
-   "patch": {
-    "operationId": "patch_admin_v1_tenants_tenant_provider-accounts_account",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "path",
-      "name": "account",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/ProviderAccountInput"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/ProviderAccount"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Update, enable or disable a provider account",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/admin/v1/tenants/{tenant}/routing": {
-   "get": {
-    "operationId": "get_admin_v1_tenants_tenant_routing",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Routing"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Get the routing rules",
-    "tags": [
-     "admin"
-    ]
-   },
-   "put": {
-    "operationId": "put_admin_v1_tenants_tenant_routing",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "tenant",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/Routing"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Routing"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "operator": []
-     }
-    ],
-    "summary": "Replace the routing rules",
-    "tags": [
-     "admin"
-    ]
-   }
-  },
-  "/health": {
-   "get": {
-    "operationId": "get_health",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "summary": "Liveness",
-    "tags": [
-     "health"
-    ]
-   }
-  },
-  "/notifications/{account}": {
-   "post": {
-    "operationId": "post_notifications_account",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "account",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "string"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "string"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "summary": "Provider notification intake (verified by the account's plugin)",
-    "tags": [
-     "notifications"
-    ]
-   }
-  },
-  "/openapi.json": {
-   "get": {
-    "operationId": "get_openapi.json",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "summary": "This document",
-    "tags": [
-     "health"
-    ]
-   }
-  },
-  "/ready": {
-   "get": {
-    "operationId": "get_ready",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "summary": "Readiness: database and plugins",
-    "tags": [
-     "health"
-    ]
-   }
-  },
-  "/v1/payments": {
-   "get": {
-    "operationId": "get_v1_payments",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/PaymentList"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "apiKey": []
-     }
-    ],
-    "summary": "List payments (cursor: starting_after; filter: reference; limit 1-100)",
-    "tags": [
-     "payments"
-    ]
-   },
-   "post": {
-    "operationId": "post_v1_payments",
-    "parameters": [
-     {
-      "in": "header",
-      "name": "Idempotency-Key",
-      "required": false,
-      "schema": {
-       "maxLength": 255,
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/CreatePayment"
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Payment"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "apiKey": []
-     }
-    ],
-    "summary": "Create a payment (honours Idempotency-Key)",
-    "tags": [
-     "payments"
-    ]
-   }
-  },
-  "/v1/payments/{id}": {
-   "get": {
-    "operationId": "get_v1_payments_id",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "id",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Payment"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "apiKey": []
-     }
-    ],
-    "summary": "Get a payment",
-    "tags": [
-     "payments"
-    ]
-   }
-  },
-  "/v1/payments/{id}/cancel": {
-   "post": {
-    "operationId": "post_v1_payments_id_cancel",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "id",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "header",
-      "name": "Idempotency-Key",
-      "required": false,
-      "schema": {
-       "maxLength": 255,
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Payment"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "apiKey": []
-     }
-    ],
-    "summary": "Cancel before capture",
-    "tags": [
-     "payments"
-    ]
-   }
-  },
-  "/v1/payments/{id}/capture": {
-   "post": {
-    "operationId": "post_v1_payments_id_capture",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "id",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "header",
-      "name": "Idempotency-Key",
-      "required": false,
-      "schema": {
-       "maxLength": 255,
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/Amount"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Payment"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "apiKey": []
-     }
-    ],
-    "summary": "Capture (amount optional: the remainder)",
-    "tags": [
-     "payments"
-    ]
-   }
-  },
-  "/v1/payments/{id}/complete": {
-   "post": {
-    "operationId": "post_v1_payments_id_complete",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "id",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "header",
-      "name": "Idempotency-Key",
-      "required": false,
-      "schema": {
-       "maxLength": 255,
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "properties": {
-         "payment_data": {
-          "type": "object"
-         }
-        },
-        "required": [
-         "payment_data"
-        ],
-        "type": "object"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Payment"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "apiKey": []
-     }
-    ],
-    "summary": "Finish a payment with the customer app's output (e.g. encrypted_customer_input); an expired client session is a 410 session_expired",
-    "tags": [
-     "payments"
-    ]
-   }
-  },
-  "/v1/payments/{id}/refunds": {
-   "post": {
-    "operationId": "post_v1_payments_id_refunds",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "id",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "header",
-      "name": "Idempotency-Key",
-      "required": false,
-      "schema": {
-       "maxLength": 255,
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/Amount"
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Refund"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "apiKey": []
-     }
-    ],
-    "summary": "Refund (partial allowed, never above captured)",
-    "tags": [
-     "payments"
-    ]
-   }
-  },
-  "/v1/payments/{id}/sync": {
-   "post": {
-    "operationId": "post_v1_payments_id_sync",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "id",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "header",
-      "name": "Idempotency-Key",
-      "required": false,
-      "schema": {
-       "maxLength": 255,
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Payment"
-        }
-       }
-      },
-      "description": "success"
-     },
-     "default": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "error"
-     }
-    },
-    "security": [
-     {
-      "apiKey": []
-     }
-    ],
-    "summary": "Ask the provider for the payment's state",
-    "tags": [
-     "payments"
-    ]
-   }
-  }
- }
-}
-"""#
+        """#
 }

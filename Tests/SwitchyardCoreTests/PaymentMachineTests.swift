@@ -169,7 +169,8 @@ struct PaymentMachineTests {
         #expect(throws: CoreError.self) { try m.validateComplete(at: t0) }  // no next action
         _ = m.handle(
             .authorizeFinished(
-                Outcome(kind: .pending, nextAction: NextAction(type: "s", data: [:], expiresAt: t0.addingTimeInterval(60))),
+                Outcome(
+                    kind: .pending, nextAction: NextAction(type: "s", data: [:], expiresAt: t0.addingTimeInterval(60))),
                 moreCandidates: false),
             at: t0)
         try m.validateComplete(at: t0)

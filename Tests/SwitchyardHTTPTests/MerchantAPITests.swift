@@ -97,7 +97,8 @@ import Testing
             let attempts = try #require(payments.first?["attempts"] as? [[String: Any]])
             #expect(attempts.count == 1)
             let reference = try #require(attempts.first?["id"] as? String)
-            #expect(await stack.sandbox.citcon.charge(merchant: TestStack.citconMerchant.id, reference: reference) != nil)
+            #expect(
+                await stack.sandbox.citcon.charge(merchant: TestStack.citconMerchant.id, reference: reference) != nil)
         }
     }
 

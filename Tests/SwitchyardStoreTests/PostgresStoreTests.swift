@@ -204,7 +204,8 @@ struct PostgresStoreTests {
         try await second.withConnection { c in try c.execute(Schema.createRole(role)) }
         try await holder
         let count = try await second.withConnection { c in
-            try c.query("SELECT count(*)::bigint AS n FROM pg_roles WHERE rolname = $1", [.text(role)]).first?.int64("n")
+            try c.query("SELECT count(*)::bigint AS n FROM pg_roles WHERE rolname = $1", [.text(role)]).first?.int64(
+                "n")
         }
         #expect(count == 1)
         try await second.withConnection { c in try c.execute("DROP ROLE \(role)") }
