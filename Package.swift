@@ -93,7 +93,11 @@ let package = Package(
             path: "Plugins/Citcon", exclude: ["Entry"]),
         // Each plugin's exported entry symbol lives in a target of its own, linked only into the plugin's
         // shared object, so several plugins' code can share one test binary.
-        .target(name: "CitconPluginEntry", dependencies: ["CitconPlugin", "ProviderKit"], path: "Plugins/Citcon/Entry"),
+        .target(
+            name: "CitconPluginEntry", dependencies: ["CitconPlugin", "ProviderKit"], path: "Plugins/Citcon/Entry"
+        ),
+        // The scripted host plugin unit tests share.
+        .target(name: "ProviderTestSupport", dependencies: ["ProviderKit"]),
 
         .target(
             name: "WorldlineDirectPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
@@ -106,10 +110,13 @@ let package = Package(
 
         .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
-        .testTarget(name: "CitconPluginTests", dependencies: ["CitconPlugin", "ProviderKit", "CSwitchyardPlugin"]),
+        .testTarget(
+            name: "CitconPluginTests",
+            dependencies: ["CitconPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport"]
+        ),
         .testTarget(
             name: "WorldlineDirectPluginTests",
-            dependencies: ["WorldlineDirectPlugin", "ProviderKit", "CSwitchyardPlugin"]
+            dependencies: ["WorldlineDirectPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport"]
         ),
         .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"]),
         .testTarget(
