@@ -16,6 +16,9 @@ struct SandboxNotification: Sendable {
     var body: [UInt8]
     /// Extra headers sent with the body (e.g. a signature header), in order.
     var headers: [(name: String, value: String)] = []
+    /// Decides from the receiver's HTTP status and body whether it acknowledged the notification;
+    /// nil accepts any 2xx status.
+    var acknowledges: (@Sendable (_ status: Int, _ body: [UInt8]) -> Bool)? = nil
 }
 
 /// One delivery attempt of a notification, as recorded by the sandbox.
@@ -34,7 +37,7 @@ public struct SandboxNotificationAttempt: Sendable, Codable, Equatable {
     public var statusCode: Int?
     /// Why no answer arrived, when that is the case.
     public var error: String?
-    /// Whether the receiver acknowledged (2xx).
+    /// Whether the receiver acknowledged (2xx, or the provider's own acknowledgement rule).
     public var acknowledged: Bool
     /// When the attempt finished (real time).
     public var time: Date

@@ -57,7 +57,7 @@ actor SandboxNotifier {
             if Task.isCancelled { return }
             let outcome = await send(notification, client: client)
             record(notification, attempt: attempt, outcome: outcome)
-            if case .answered(let status) = outcome, (200..<300).contains(status) { return }
+            if case .answered(_, acknowledged: true) = outcome { return }
             guard attempt < policy.maxAttempts else { break }
             do {
                 try await Task.sleep(for: delay)
@@ -75,7 +75,7 @@ actor SandboxNotifier {
     }
 
     private enum Outcome {
-        case answered(Int)
+        case answered(Int, acknowledged: Bool)
         case failed(String)
     }
 
@@ -89,8 +89,11 @@ actor SandboxNotifier {
         let timeout = TimeAmount.milliseconds(policy.attemptTimeout.milliseconds)
         do {
             let response = try await client.execute(request, timeout: timeout)
-            _ = try? await response.body.collect(upTo: 64 * 1024)
-            return .answered(Int(response.status.code))
+            let status = Int(response.status.code)
+            let buffer = try? await response.body.collect(upTo: 64 * 1024)
+            let body = buffer.map { Array($0.readableBytesView) } ?? []
+            let acknowledged = notification.acknowledges?(status, body) ?? (200..<300).contains(status)
+            return .answered(status, acknowledged: acknowledged)
         } catch {
             return .failed(String(describing: type(of: error)))
         }
@@ -109,9 +112,9 @@ actor SandboxNotifier {
             time: Date()
         )
         switch outcome {
-        case .answered(let status):
+        case .answered(let status, let acknowledged):
             entry.statusCode = status
-            entry.acknowledged = (200..<300).contains(status)
+            entry.acknowledged = acknowledged
         case .failed(let reason):
             entry.error = reason
         }
