@@ -11,4 +11,6 @@ echo "build: $((built - started)) s"
 status=0
 swift test --no-parallel 2>&1 | tee .build/test-output.txt || status=$?
 echo "tests: $(( $(date +%s) - built )) s"
+# The sandboxes driven by the providers' official SDKs.
+bash Tests/Conformance/run.sh || status=$?
 exit $status

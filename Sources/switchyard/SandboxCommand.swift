@@ -7,25 +7,52 @@ struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox", abstract: "Run the provider sandboxes on loopback.")
 
-    @Option(help: "Port to listen on.")
+    @Option(help: "Port to listen on (0 picks a free one).")
     var port: Int = 8090
+
+    @Option(help: "Write the bound port to this file once listening.")
+    var portFile: String?
 
     @Option(help: "Citcon merchant as id:private_key:ipn_secret (repeatable).")
     var citconMerchant: [String] = []
 
+    @Option(
+        help: """
+            Worldline Direct merchant as merchant_id:api_key_id:secret_api_key:webhook_key_id:webhook_secret[:webhook_url] \
+            (repeatable).
+            """)
+    var worldlineMerchant: [String] = []
+
     func run() async throws {
         let logger = CommandSupport.logger("switchyard.sandbox")
-        var merchants: [CitconSandboxMerchant] = []
-        for spec in citconMerchant {
-            let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
-            guard parts.count == 3 else { throw ValidationError("--citcon-merchant takes id:private_key:ipn_secret") }
-            merchants.append(CitconSandboxMerchant(id: parts[0], privateKey: parts[1], ipnSecret: parts[2]))
-        }
-        let server = SandboxServer(
-            configuration: SandboxConfiguration(citcon: CitconSandboxConfiguration(merchants: merchants)),
-            logger: logger)
+        let configuration = SandboxConfiguration(
+            citcon: CitconSandboxConfiguration(merchants: try citconMerchant.map(Self.citcon)),
+            worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: try worldlineMerchant.map(Self.worldline)))
+        let server = SandboxServer(configuration: configuration, logger: logger)
+        let portFile = self.portFile
         try await server.run(host: "127.0.0.1", port: port) { port in
+            if let portFile { try? StateFile.write("\(port)\n", to: portFile) }
             logger.info("sandbox listening", metadata: ["http.port": "\(port)"])
         }
+    }
+
+    static func citcon(_ spec: String) throws -> CitconSandboxMerchant {
+        let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, !parts.contains(where: \.isEmpty) else {
+            throw ValidationError("--citcon-merchant takes id:private_key:ipn_secret")
+        }
+        return CitconSandboxMerchant(id: parts[0], privateKey: parts[1], ipnSecret: parts[2])
+    }
+
+    static func worldline(_ spec: String) throws -> WorldlineDirectSandboxMerchant {
+        let parts = spec.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 5, !parts.prefix(5).contains(where: \.isEmpty) else {
+            throw ValidationError(
+                "--worldline-merchant takes merchant_id:api_key_id:secret_api_key:webhook_key_id:webhook_secret[:webhook_url]"
+            )
+        }
+        return WorldlineDirectSandboxMerchant(
+            merchantId: parts[0], apiKeyId: parts[1], secretApiKey: parts[2], webhookKeyId: parts[3],
+            webhookSecret: parts[4], webhookURL: parts.count == 6 && !parts[5].isEmpty ? parts[5] : nil)
     }
 }

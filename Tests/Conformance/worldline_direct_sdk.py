@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Conformance of the Worldline Direct sandbox with the official Python server SDK.
 
-Drives a running sandbox (mounted at <base>/worldline-direct) with `onlinepayments-sdk-python3`:
+Drives a running sandbox (Worldline's API at the sandbox's root) with `onlinepayments-sdk-python3`:
 v1HMAC signing, sessions, payments with clear and encrypted card data, declines, 3-D Secure
 redirect, capture / cancel / refund, idempotence and webhook signature validation.
 
@@ -54,16 +54,13 @@ def check(name, condition, detail=""):
 
 
 def make_client(base_url, api_key_id, secret):
+    # The SDK takes a host without a path; the sandbox answers Worldline's API at its root as well.
     parsed = urlparse(base_url)
-    root = "{}://{}".format(parsed.scheme, parsed.netloc)
     configuration = CommunicatorConfiguration(
-        api_endpoint=root, api_key_id=api_key_id, secret_api_key=secret, authorization_type="v1HMAC",
-        connect_timeout=5, socket_timeout=20, max_connections=2, integrator="switchyard-conformance")
-    communicator = Factory.create_communicator_from_configuration(configuration)
-    # The SDK refuses an endpoint with a path; the sandbox is mounted under /worldline-direct, so the
-    # prefix is set after validation. The signature then covers the full path, as sent.
-    communicator._Communicator__api_endpoint = urlparse(root + "/worldline-direct")
-    return Factory.create_client_from_communicator(communicator)
+        api_endpoint="{}://{}".format(parsed.scheme, parsed.netloc), api_key_id=api_key_id,
+        secret_api_key=secret, authorization_type="v1HMAC", connect_timeout=5, socket_timeout=20,
+        max_connections=2, integrator="switchyard-conformance")
+    return Factory.create_client_from_configuration(configuration)
 
 
 def payment_request(card_number, amount, mode, webhook_url=None, encrypted=None):

@@ -13,8 +13,15 @@ protocol SandboxEmulator: Sendable {
     var faults: SandboxFaultInjector { get }
     /// The merchant a wire request belongs to (from its credentials), or nil when unknown.
     func merchant(for request: Request) async -> String?
+    /// Whether the wire API is also served at the server's root (for official SDKs that accept a host
+    /// but no path prefix). Only for an API whose paths cannot collide with another emulator's.
+    var alsoServedAtRoot: Bool { get }
     /// Adds the provider's wire routes to `group` (mounted at `/<name>`).
     func addRoutes(to group: RouterGroup<SandboxRequestContext>)
     /// Adds the emulator-specific admin routes to `group` (mounted at `/_sandbox/<name>`).
     func addAdminRoutes(to group: RouterGroup<SandboxRequestContext>)
+}
+
+extension SandboxEmulator {
+    var alsoServedAtRoot: Bool { false }
 }

@@ -78,15 +78,17 @@ public struct SandboxServer: Sendable {
     func buildRouter() -> Router<SandboxRequestContext> {
         let router = Router(context: SandboxRequestContext.self)
         for emulator in emulators {
-            let wire = router.group(RouterPath(emulator.name))
-            wire.add(
-                middleware: SandboxFaultMiddleware(
-                    prefix: "/" + emulator.name,
-                    injector: emulator.faults,
-                    merchant: { request in await emulator.merchant(for: request) }
+            for mount in emulator.alsoServedAtRoot ? [emulator.name, ""] : [emulator.name] {
+                let wire = router.group(RouterPath(mount))
+                wire.add(
+                    middleware: SandboxFaultMiddleware(
+                        prefix: mount.isEmpty ? "" : "/" + mount,
+                        injector: emulator.faults,
+                        merchant: { request in await emulator.merchant(for: request) }
+                    )
                 )
-            )
-            emulator.addRoutes(to: wire)
+                emulator.addRoutes(to: wire)
+            }
             let admin = router.group(RouterPath("_sandbox/\(emulator.name)"))
             addFaultRoutes(to: admin, injector: emulator.faults)
             emulator.addAdminRoutes(to: admin)

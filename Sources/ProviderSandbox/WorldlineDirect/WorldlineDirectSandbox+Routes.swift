@@ -3,6 +3,9 @@ import Hummingbird
 import SwitchyardCrypto
 
 extension WorldlineDirectSandbox: SandboxEmulator {
+    /// The official server SDKs take an endpoint without a path, so `/v2/…` is answered at the root too.
+    var alsoServedAtRoot: Bool { true }
+
     func merchant(for request: Request) async -> String? {
         guard let (keyId, _) = WorldlineDirectAuthenticator.parseAuthorization(request.headers[.authorization])
         else { return nil }

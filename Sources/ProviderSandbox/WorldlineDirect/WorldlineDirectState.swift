@@ -36,7 +36,9 @@ actor WorldlineDirectState {
     var payments: [String: WorldlineDirectPayment] = [:]
     private var idempotence: [String: IdempotenceRecord] = [:]
     var ledger: [WorldlineDirectLedgerEntry] = []
-    private var nextPaymentNumber = 3_066_019_730
+    /// Payment ids are 10 digits + `_0`, starting at a random point so that a restarted sandbox never
+    /// hands out an id it gave before.
+    private var nextPaymentNumber = Int64.random(in: 1_000_000_000...8_999_999_999)
 
     init(configuration: WorldlineDirectSandboxConfiguration, clock: @escaping @Sendable () -> Date) {
         self.configuration = configuration
