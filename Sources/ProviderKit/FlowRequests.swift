@@ -81,11 +81,15 @@ public struct CompleteRequest: Codable, Sendable, Equatable {
     public var paymentData: [String: JSONValue]
     /// The session data the `authorize` step returned in its next action.
     public var session: [String: JSONValue]
+    /// Whether this repeats an earlier request whose outcome is unknown, with the same operation id and
+    /// data, to learn that outcome from a provider that honours idempotency keys. The plugin sends the
+    /// same request again and does not judge the session's expiry (the provider does).
+    public var isReplay: Bool
 
     public init(
         payment: PaymentLocator, operationId: String, merchantReference: String, amount: Int64, currency: String,
         country: String, method: String, captureMode: CaptureMode, returnURL: String?,
-        paymentData: [String: JSONValue], session: [String: JSONValue]
+        paymentData: [String: JSONValue], session: [String: JSONValue], isReplay: Bool = false
     ) {
         self.payment = payment
         self.operationId = operationId
@@ -98,6 +102,29 @@ public struct CompleteRequest: Codable, Sendable, Equatable {
         self.returnURL = returnURL
         self.paymentData = paymentData
         self.session = session
+        self.isReplay = isReplay
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case payment, operationId, merchantReference, amount, currency, country, method, captureMode, returnURL
+        case paymentData, session, isReplay
+    }
+
+    /// Decodes a request; `isReplay` may be absent (false).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        payment = try c.decode(PaymentLocator.self, forKey: .payment)
+        operationId = try c.decode(String.self, forKey: .operationId)
+        merchantReference = try c.decode(String.self, forKey: .merchantReference)
+        amount = try c.decode(Int64.self, forKey: .amount)
+        currency = try c.decode(String.self, forKey: .currency)
+        country = try c.decode(String.self, forKey: .country)
+        method = try c.decode(String.self, forKey: .method)
+        captureMode = try c.decode(CaptureMode.self, forKey: .captureMode)
+        returnURL = try c.decodeIfPresent(String.self, forKey: .returnURL)
+        paymentData = try c.decode([String: JSONValue].self, forKey: .paymentData)
+        session = try c.decode([String: JSONValue].self, forKey: .session)
+        isReplay = try c.decodeIfPresent(Bool.self, forKey: .isReplay) ?? false
     }
 }
 

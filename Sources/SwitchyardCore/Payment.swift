@@ -170,7 +170,7 @@ public struct Refund: Codable, Sendable, Equatable {
     }
 }
 
-/// A capture or cancellation performed on a payment.
+/// A capture, cancellation or completion performed on a payment.
 public struct PaymentOperation: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case capture
@@ -188,6 +188,9 @@ public struct PaymentOperation: Codable, Sendable, Equatable {
     public var code: String?
     public var message: String?
     public var createdAt: Date
+    /// The request's data, kept (encrypted at rest) while its outcome is unknown, so that the same request
+    /// can be replayed under the same idempotency key to learn that outcome; nil once it is known.
+    public var replayData: [String: JSONValue]?
 
     public init(id: String, paymentId: String, tenantId: UUID, kind: Kind, amount: Int64?, createdAt: Date) {
         self.id = id

@@ -46,6 +46,8 @@ extension PaymentService {
         var operation = PaymentOperation(
             id: ids.make("cmp"), paymentId: paymentId, tenantId: tenant, kind: .complete, amount: p.amount,
             createdAt: clock())
+        // Kept until the outcome is known: an unknown completion is learnt by replaying it under its key.
+        operation.replayData = paymentData
         try await payments.commit(PaymentChanges(operations: [operation]))
         let outcome = await gateway.complete(
             CompleteRequest(
@@ -138,7 +140,17 @@ extension PaymentService {
     public func sync(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
         let record = try await get(tenant: tenant, paymentId: paymentId)
         let (attempt, account) = try await currentAttempt(of: record)
-        let outcome = await gateway.sync(SyncRequest(payment: locator(attempt)), account: account)
+        var changes = PaymentChanges()
+        let outcome: Outcome
+        if attempt.providerPaymentId == nil, var replayed = replayableCompletion(in: record),
+            await gateway.manifest(pluginId: account.pluginId)?.honoursIdempotencyKey == true
+        {
+            // The provider never told us its id; the same request under the same key returns its first answer.
+            outcome = await replay(&replayed, of: record.payment, attempt: attempt, account: account)
+            changes.operations = [replayed]
+        } else {
+            outcome = await gateway.sync(SyncRequest(payment: locator(attempt)), account: account)
+        }
         var updated = attempt
         if let providerId = outcome.providerPaymentId, updated.providerPaymentId == nil {
             updated.providerPaymentId = providerId
@@ -150,9 +162,9 @@ extension PaymentService {
             }
         }
         let time = clock()
-        let status = try await payments.transition(
-            tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [updated])
-        ) { payment -> PaymentStatus in
+        changes.attempts = [updated]
+        let status = try await payments.transition(tenant: tenant, paymentId: paymentId, with: changes) {
+            payment -> PaymentStatus in
             _ = PaymentMachine.apply(.providerReported(outcome), to: &payment, at: time)
             return payment.status
         }
@@ -163,6 +175,36 @@ extension PaymentService {
                 "payment.status": "\(status.rawValue)",
             ])
         return try await get(tenant: tenant, paymentId: paymentId)
+    }
+
+    /// The latest completion whose outcome is not known and whose data is kept for a replay.
+    private func replayableCompletion(in record: PaymentRecord) -> PaymentOperation? {
+        record.operations.last {
+            $0.kind == .complete && $0.replayData != nil && ($0.outcome == nil || $0.outcome == .unknown)
+        }
+    }
+
+    /// Sends `operation` again with its own id (the provider's idempotency key) and data.
+    private func replay(
+        _ operation: inout PaymentOperation, of p: Payment, attempt: Attempt, account: ProviderAccount
+    ) async -> Outcome {
+        let outcome = await gateway.complete(
+            CompleteRequest(
+                payment: locator(attempt), operationId: operation.id, merchantReference: p.reference, amount: p.amount,
+                currency: p.currency, country: p.country, method: p.method, captureMode: p.captureMode,
+                returnURL: p.returnURL, paymentData: operation.replayData ?? [:], session: p.nextAction?.data ?? [:],
+                isReplay: true),
+            account: account)
+        if outcome.kind != .unknown && outcome.kind != .notSent && outcome.kind != .authExpired {
+            apply(outcome, to: &operation)
+        }
+        logger.info(
+            "completion replayed",
+            metadata: [
+                "tenant.id": "\(p.tenantId)", "payment.id": "\(p.id)", "operation.id": "\(operation.id)",
+                "outcome": "\(outcome.kind.rawValue)",
+            ])
+        return outcome
     }
 
     /// Before moving money on a payment whose outcome is unknown, resolve it with the provider.
@@ -182,6 +224,7 @@ extension PaymentService {
 
     private func apply(_ outcome: Outcome, to operation: inout PaymentOperation) {
         operation.outcome = outcome.kind
+        if outcome.kind != .unknown { operation.replayData = nil }
         operation.providerId = outcome.providerPaymentId
         operation.code = outcome.code
         operation.message = outcome.message

@@ -49,11 +49,13 @@ extension PostgresStore {
         return p
     }
 
+    /// The provider's payment id, once known, is never cleared by a writer that did not learn it.
     static let upsertAttempt = """
         INSERT INTO attempts (id, payment_id, tenant_id, account_id, plugin_id, sequence, outcome, provider_payment_id,
             provider_status, code, message, reason, started_at, finished_at)
         VALUES ($1, $2, $3::uuid, $4::uuid, $5, $6::integer, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14::timestamptz)
-        ON CONFLICT (id) DO UPDATE SET outcome = EXCLUDED.outcome, provider_payment_id = EXCLUDED.provider_payment_id,
+        ON CONFLICT (id) DO UPDATE SET outcome = EXCLUDED.outcome,
+            provider_payment_id = COALESCE(EXCLUDED.provider_payment_id, attempts.provider_payment_id),
             provider_status = EXCLUDED.provider_status, code = EXCLUDED.code, message = EXCLUDED.message,
             finished_at = EXCLUDED.finished_at
         """
@@ -121,21 +123,40 @@ extension PostgresStore {
         return r
     }
 
+    /// A known outcome (and the cleared replay data that goes with it) is never replaced by `unknown`: a
+    /// late timeout must not undo what an inquiry or a notification learnt meanwhile.
     static let upsertOperation = """
-        INSERT INTO payment_operations (id, payment_id, tenant_id, kind, amount, outcome, provider_id, code, message, created_at)
-        VALUES ($1, $2, $3::uuid, $4, $5::bigint, $6, $7, $8, $9, $10::timestamptz)
+        INSERT INTO payment_operations (id, payment_id, tenant_id, kind, amount, outcome, provider_id, code, message, created_at, replay)
+        VALUES ($1, $2, $3::uuid, $4, $5::bigint, $6, $7, $8, $9, $10::timestamptz, $11)
         ON CONFLICT (id) DO UPDATE SET outcome = EXCLUDED.outcome, provider_id = EXCLUDED.provider_id,
-            code = EXCLUDED.code, message = EXCLUDED.message
+            code = EXCLUDED.code, message = EXCLUDED.message, replay = EXCLUDED.replay
+        WHERE payment_operations.outcome IS NULL OR payment_operations.outcome = 'unknown'
+            OR EXCLUDED.outcome <> 'unknown'
         """
 
-    static func operationParameters(_ o: PaymentOperation) -> [PGValue] {
-        [
+    /// The row of an operation; its replay data is sealed under the key-encryption key.
+    func operationParameters(_ o: PaymentOperation) throws -> [PGValue] {
+        let replay = try o.replayData.map { data in
+            try secrets.seal(
+                String(decoding: try JSONEncoder().encode(data), as: UTF8.self), context: "operation/\(o.id)")
+        }
+        return [
             .text(o.id), .text(o.paymentId), .uuid(o.tenantId), .text(o.kind.rawValue), o.amount.pg,
             PGValue(o.outcome?.rawValue), o.providerId.pg, o.code.pg, o.message.pg, .timestamp(o.createdAt),
+            replay.pg,
         ]
     }
 
-    static func operation(_ row: PGRow) throws -> PaymentOperation {
+    func operation(_ row: PGRow) throws -> PaymentOperation {
+        var o = try Self.operationFields(row)
+        if let sealed = row.optionalString("replay") {
+            let text = try secrets.open(sealed, context: "operation/\(o.id)")
+            o.replayData = try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+        }
+        return o
+    }
+
+    static func operationFields(_ row: PGRow) throws -> PaymentOperation {
         var o = PaymentOperation(
             id: try row.string("id"), paymentId: try row.string("payment_id"), tenantId: try row.uuid("tenant_id"),
             kind: PaymentOperation.Kind(rawValue: try row.string("kind")) ?? .capture,

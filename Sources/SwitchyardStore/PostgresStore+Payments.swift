@@ -51,7 +51,7 @@ extension PostgresStore: PaymentRepository {
         let paymentParams = try changes.payment.map(Self.paymentParameters)
         let attemptParams = changes.attempts.map(Self.attemptParameters)
         let refundParams = changes.refunds.map(Self.refundParameters)
-        let operationParams = changes.operations.map(Self.operationParameters)
+        let operationParams = try changes.operations.map(operationParameters)
         let refundedPayments = Set(changes.refunds.map(\.paymentId)).sorted()
         try await tenantScoped(tenant) { c in
             // Lock the payments whose refunds change first, so the recomputed total sees every committed refund.
@@ -70,7 +70,7 @@ extension PostgresStore: PaymentRepository {
     ) async throws -> T {
         let attemptParams = changes.attempts.map(Self.attemptParameters)
         let refundParams = changes.refunds.map(Self.refundParameters)
-        let operationParams = changes.operations.map(Self.operationParameters)
+        let operationParams = try changes.operations.map(operationParameters)
         return try await tenantScoped(tenant) { c in
             guard let row = try c.query("SELECT * FROM payments WHERE id = $1 FOR UPDATE", [.text(paymentId)]).first
             else { throw CoreError.notFound("payment") }
@@ -124,7 +124,7 @@ extension PostgresStore: PaymentRepository {
             .rows.map(Self.refund)
             let operations = try c.query(
                 "SELECT * FROM payment_operations WHERE payment_id = $1 ORDER BY created_at, id", [.text(paymentId)]
-            ).rows.map(Self.operation)
+            ).rows.map(self.operation)
             return PaymentRecord(
                 payment: try Self.payment(row), attempts: attempts, refunds: refunds, operations: operations)
         }

@@ -15,6 +15,9 @@ public enum Schema {
     public static let migrations: [Migration] = [
         Migration(version: 1, name: "core tables", sql: coreTables),
         Migration(version: 2, name: "row level security", sql: rowLevelSecurity),
+        Migration(
+            version: 3, name: "operation replay data",
+            sql: "ALTER TABLE payment_operations ADD COLUMN replay text;"),
     ]
 
     static let coreTables = """

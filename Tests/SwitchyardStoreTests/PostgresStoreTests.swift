@@ -186,6 +186,47 @@ struct PostgresStoreTests {
         #expect(record.payment.amountRefunded == 200)
     }
 
+    @Test func aLateUnknownNeverUndoesWhatAReplayLearnt() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let account = try await store.createAccount(
+            ProviderAccount(
+                id: UUID(), tenantId: tenant.id, name: "A", pluginId: "worldline-direct", environment: "sandbox",
+                baseURL: "http://127.0.0.1:1", credentials: [:], secretFields: [], enabled: true, createdAt: Date()),
+            actor: "test")
+        try await store.commit(PaymentChanges(payment: payment(tenant.id, id: "pay_r")))
+        let attempt = Attempt(
+            id: "att_r", paymentId: "pay_r", tenantId: tenant.id, accountId: account.id, pluginId: "worldline-direct",
+            sequence: 1, reason: "first", startedAt: Date())
+        var operation = PaymentOperation(
+            id: "cmp_r", paymentId: "pay_r", tenantId: tenant.id, kind: .complete, amount: 500, createdAt: Date())
+        operation.replayData = ["encrypted_customer_input": .string("eyJ.secret-part")]
+        try await store.commit(PaymentChanges(attempts: [attempt], operations: [operation]))
+        let kept = try #require(try await store.record(tenant: tenant.id, paymentId: "pay_r"))
+        #expect(kept.operations.first?.replayData == operation.replayData)
+        let raw = try await store.pool.withConnection { c in
+            try c.query("SELECT replay FROM payment_operations WHERE id = 'cmp_r'").first?.optionalString("replay")
+        }
+        #expect(raw?.hasPrefix("v1:") == true)
+        #expect(raw?.contains("secret-part") == false)
+
+        // A replay learns the outcome and the provider's id…
+        var learnt = operation
+        learnt.outcome = .succeeded
+        learnt.replayData = nil
+        var identified = attempt
+        identified.providerPaymentId = "3066019731_0"
+        try await store.commit(PaymentChanges(attempts: [identified], operations: [learnt]))
+        // …then the first call's timeout is written with what that caller knew.
+        var late = operation
+        late.outcome = .unknown
+        try await store.commit(PaymentChanges(attempts: [attempt], operations: [late]))
+        let record = try #require(try await store.record(tenant: tenant.id, paymentId: "pay_r"))
+        #expect(record.operations.first?.outcome == .succeeded)
+        #expect(record.operations.first?.replayData == nil)
+        #expect(record.attempts.first?.providerPaymentId == "3066019731_0")
+    }
+
     @Test func creatingTheClusterWideRoleToleratesAConcurrentCreator() async throws {
         // The first creator holds its transaction open; the second database's statement waits on the role's
         // unique index and sees the creation commit under it. That must not fail a migration.
