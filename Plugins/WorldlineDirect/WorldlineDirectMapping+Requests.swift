@@ -57,8 +57,9 @@ extension WorldlineDirectMapping {
         return TimeInterval(expiresAt) <= now.timeIntervalSince1970
     }
 
-    /// The create-payment body: a final authorisation for manual capture, a sale otherwise.
-    static func createPaymentRequest(_ request: CompleteRequest, encryptedInput: String)
+    /// The create-payment body: a final authorisation for manual capture, a sale otherwise; webhooks go to
+    /// `webhookURL` (the account's notification URL) as well as to the portal's URLs.
+    static func createPaymentRequest(_ request: CompleteRequest, encryptedInput: String, webhookURL: String)
         -> WorldlineCreatePaymentRequest
     {
         WorldlineCreatePaymentRequest(
@@ -73,7 +74,8 @@ extension WorldlineDirectMapping {
                 threeDSecure: request.returnURL.map {
                     WorldlineThreeDSecure(redirectionData: WorldlineRedirectionData(returnUrl: $0))
                 }
-            )
+            ),
+            feedbacks: webhookURL.isEmpty ? nil : WorldlineFeedbacks(webhooksUrls: [webhookURL])
         )
     }
 

@@ -71,10 +71,11 @@ public struct WorldlineDirectProvider: Provider {
 
     /// `POST /v2/{merchantId}/payments` with the app's encrypted customer input, while its session is valid.
     ///
-    /// Throws `session_expired` (nothing is sent) when the session's `expires_at` has passed, and
+    /// Throws `session_expired` (nothing is sent) when the session's `expires_at` has passed (unless the
+    /// request is a replay, which Worldline answers from its idempotence store), and
     /// `bad_request` when `encrypted_customer_input` is missing.
     public func complete(_ request: CompleteRequest, account: AccountContext) async throws -> Outcome {
-        if WorldlineDirectMapping.sessionExpired(request.session, now: host.now()) {
+        if !request.isReplay && WorldlineDirectMapping.sessionExpired(request.session, now: host.now()) {
             throw ProviderError(code: "session_expired", message: "the Worldline client session has expired")
         }
         guard let input = request.paymentData[WorldlineDirectMapping.encryptedInputKey]?.stringValue,
@@ -83,7 +84,8 @@ public struct WorldlineDirectProvider: Provider {
             throw ProviderError(code: "bad_request", message: "encrypted_customer_input is missing")
         }
         let body = try WorldlineDirectMapping.encode(
-            WorldlineDirectMapping.createPaymentRequest(request, encryptedInput: input))
+            WorldlineDirectMapping.createPaymentRequest(
+                request, encryptedInput: input, webhookURL: account.notificationURL))
         let exchange = try await exchange(
             .createPayment, method: "POST", path: "/payments", body: body, idempotenceKey: request.operationId,
             account: account, as: WorldlineCreatePaymentResponse.self

@@ -51,11 +51,17 @@ struct WorldlineCardInput: Codable, Sendable, Equatable {
     var threeDSecure: WorldlineThreeDSecure?
 }
 
+/// `feedbacks`: where Worldline sends this payment's webhooks (besides the portal's URLs).
+struct WorldlineFeedbacks: Codable, Sendable, Equatable {
+    var webhooksUrls: [String]
+}
+
 /// `POST /v2/{merchantId}/payments` body.
 struct WorldlineCreatePaymentRequest: Codable, Sendable, Equatable {
     var encryptedCustomerInput: String
     var order: WorldlineOrder
     var cardPaymentMethodSpecificInput: WorldlineCardInput
+    var feedbacks: WorldlineFeedbacks?
 }
 
 /// `merchantAction.redirectData`.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ProviderSandbox
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore
@@ -15,6 +16,8 @@ struct DemoState: Codable {
     var citconSandboxMerchant: String
     var citconPrivateKey: String
     var citconIPNSecret: String
+    var worldlineAccountId: String?
+    var worldlineMerchantId: String?
 
     enum CodingKeys: String, CodingKey {
         case serverURL = "server_url"
@@ -26,71 +29,144 @@ struct DemoState: Codable {
         case citconSandboxMerchant = "citcon_sandbox_merchant"
         case citconPrivateKey = "citcon_private_key"
         case citconIPNSecret = "citcon_ipn_secret"
+        case worldlineAccountId = "worldline_account_id"
+        case worldlineMerchantId = "worldline_merchant_id"
     }
 }
 
-/// Seeds (once) and refreshes (every start) the demo tenant of the embedded default.
-enum DemoSeed {
-    /// The sandbox merchant credentials, stable across restarts.
-    static func sandboxCredentials(dataDirectory: String) throws -> (privateKey: String, ipnSecret: String) {
+/// The sandbox merchants of the embedded default, with secrets kept in the data directory so they stay
+/// the same across restarts.
+struct DemoSandboxMerchants {
+    var citcon: CitconSandboxMerchant
+    var worldline: WorldlineDirectSandboxMerchant
+
+    init(dataDirectory: String) throws {
         let privateKey = try StateFile.secret(at: dataDirectory + "/sandbox-citcon-private-key") {
             "demo_pk_" + SecureRandom.token(bytes: 18)
         }
         let ipnSecret = try StateFile.secret(at: dataDirectory + "/sandbox-citcon-ipn-secret") {
             "demo_ipn_" + SecureRandom.token(bytes: 18)
         }
-        return (privateKey, ipnSecret)
+        let apiSecret = try StateFile.secret(at: dataDirectory + "/sandbox-worldline-secret-api-key") {
+            SecureRandom.token(bytes: 24)
+        }
+        let webhookSecret = try StateFile.secret(at: dataDirectory + "/sandbox-worldline-webhook-secret") {
+            SecureRandom.token(bytes: 24)
+        }
+        citcon = CitconSandboxMerchant(id: "demo", privateKey: privateKey, ipnSecret: ipnSecret)
+        worldline = WorldlineDirectSandboxMerchant(
+            merchantId: "demo-merchant", apiKeyId: "demo-api-key", secretApiKey: apiSecret,
+            webhookKeyId: "demo-webhook-key", webhookSecret: webhookSecret)
     }
+
+    /// The sandbox configuration that knows these merchants.
+    var sandboxConfiguration: SandboxConfiguration {
+        SandboxConfiguration(
+            citcon: CitconSandboxConfiguration(merchants: [citcon]),
+            worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldline]))
+    }
+}
+
+/// Seeds (once) and refreshes (every start) the demo tenant of the embedded default: a Citcon account for
+/// US wallets and a Worldline Direct account for cards in euros, each routed by one rule.
+enum DemoSeed {
+    static let actor = "embedded-default"
 
     static func seed(
         store: PostgresStore, dataDirectory: String, serverURL: String, sandboxURL: String, operatorToken: String,
-        citcon: (privateKey: String, ipnSecret: String), logger: Logger
+        merchants: DemoSandboxMerchants, logger: Logger
     ) async throws -> DemoState {
         let path = dataDirectory + "/demo.json"
-        let citconBaseURL = sandboxURL + "/citcon"
+        var state: DemoState
         if let data = FileManager.default.contents(atPath: path),
-            var state = try? JSONDecoder().decode(DemoState.self, from: data),
-            let tenantId = UUID(uuidString: state.tenantId), try await store.tenant(id: tenantId) != nil,
-            let accountId = UUID(uuidString: state.citconAccountId),
-            var account = try await store.account(tenant: tenantId, id: accountId)
+            let known = try? JSONDecoder().decode(DemoState.self, from: data),
+            let tenantId = UUID(uuidString: known.tenantId), try await store.tenant(id: tenantId) != nil
         {
-            if account.baseURL != citconBaseURL {
-                account.baseURL = citconBaseURL
-                try await store.updateAccount(account, actor: "embedded-default", changed: ["base_url"])
-            }
-            state.serverURL = serverURL
-            state.sandboxURL = sandboxURL
-            state.operatorToken = operatorToken
-            try write(state, to: path)
-            return state
+            state = known
+        } else {
+            state = try await createTenant(store: store, merchants: merchants, logger: logger)
         }
-        let tenant = try await store.createTenant(name: "Demo Merchant", actor: "embedded-default")
-        let key = try await store.createAPIKey(
-            tenant: tenant.id, name: "demo", scopes: [.payments, .admin], expiresAt: nil, actor: "embedded-default")
-        let account = try await store.createAccount(
-            ProviderAccount(
-                id: UUID(), tenantId: tenant.id, name: "Citcon sandbox", pluginId: "citcon", environment: "sandbox",
-                baseURL: citconBaseURL,
-                credentials: ["private_key": citcon.privateKey, "ipn_secret": citcon.ipnSecret],
-                secretFields: ["private_key", "ipn_secret"], enabled: true, createdAt: Date()),
-            actor: "embedded-default")
-        try await store.replaceRoutingRules(
-            tenant: tenant.id,
-            rules: [
-                RoutingRule(
-                    id: UUID(), name: "US wallets via Citcon",
-                    match: .init(countries: ["US"], currencies: ["USD"], methods: ["alipay", "wechatpay"]),
-                    accounts: [account.id])
-            ],
-            actor: "embedded-default")
-        let state = DemoState(
-            serverURL: serverURL, sandboxURL: sandboxURL, operatorToken: operatorToken,
-            tenantId: tenant.id.uuidString.lowercased(), apiKey: key.secret,
-            citconAccountId: account.id.uuidString.lowercased(), citconSandboxMerchant: "demo",
-            citconPrivateKey: citcon.privateKey, citconIPNSecret: citcon.ipnSecret)
+        let tenantId = UUID(uuidString: state.tenantId)!
+        let citcon = try await ensureAccount(
+            store: store, tenant: tenantId, id: state.citconAccountId,
+            account: citconAccount(tenant: tenantId, merchants: merchants, sandboxURL: sandboxURL))
+        let worldline = try await ensureAccount(
+            store: store, tenant: tenantId, id: state.worldlineAccountId,
+            account: worldlineAccount(tenant: tenantId, merchants: merchants, sandboxURL: sandboxURL))
+        if citcon.created || worldline.created {
+            try await store.replaceRoutingRules(
+                tenant: tenantId,
+                rules: [
+                    RoutingRule(
+                        id: UUID(), name: "US wallets via Citcon",
+                        match: .init(countries: ["US"], currencies: ["USD"], methods: ["alipay", "wechatpay"]),
+                        accounts: [citcon.id]),
+                    RoutingRule(
+                        id: UUID(), name: "Cards in euros via Worldline Direct",
+                        match: .init(currencies: ["EUR"], methods: ["card"]), accounts: [worldline.id]),
+                ],
+                actor: actor)
+        }
+        state.citconAccountId = citcon.id.uuidString.lowercased()
+        state.worldlineAccountId = worldline.id.uuidString.lowercased()
+        state.worldlineMerchantId = merchants.worldline.merchantId
+        state.serverURL = serverURL
+        state.sandboxURL = sandboxURL
+        state.operatorToken = operatorToken
         try write(state, to: path)
-        logger.info("demo tenant seeded", metadata: ["tenant.id": "\(tenant.id)"])
         return state
+    }
+
+    private static func createTenant(store: PostgresStore, merchants: DemoSandboxMerchants, logger: Logger)
+        async throws -> DemoState
+    {
+        let tenant = try await store.createTenant(name: "Demo Merchant", actor: actor)
+        let key = try await store.createAPIKey(
+            tenant: tenant.id, name: "demo", scopes: [.payments, .admin], expiresAt: nil, actor: actor)
+        logger.info("demo tenant seeded", metadata: ["tenant.id": "\(tenant.id)"])
+        return DemoState(
+            serverURL: "", sandboxURL: "", operatorToken: "", tenantId: tenant.id.uuidString.lowercased(),
+            apiKey: key.secret, citconAccountId: "", citconSandboxMerchant: merchants.citcon.id,
+            citconPrivateKey: merchants.citcon.privateKey, citconIPNSecret: merchants.citcon.ipnSecret)
+    }
+
+    /// The account recorded under `id`, with its base URL brought up to date, or a new one.
+    private static func ensureAccount(store: PostgresStore, tenant: UUID, id: String?, account: ProviderAccount)
+        async throws -> (id: UUID, created: Bool)
+    {
+        if let id = id.flatMap(UUID.init(uuidString:)), var existing = try await store.account(tenant: tenant, id: id) {
+            if existing.baseURL != account.baseURL {
+                existing.baseURL = account.baseURL
+                try await store.updateAccount(existing, actor: actor, changed: ["base_url"])
+            }
+            return (id, false)
+        }
+        return (try await store.createAccount(account, actor: actor).id, true)
+    }
+
+    private static func citconAccount(tenant: UUID, merchants: DemoSandboxMerchants, sandboxURL: String)
+        -> ProviderAccount
+    {
+        ProviderAccount(
+            id: UUID(), tenantId: tenant, name: "Citcon sandbox", pluginId: "citcon", environment: "sandbox",
+            baseURL: sandboxURL + "/citcon",
+            credentials: ["private_key": merchants.citcon.privateKey, "ipn_secret": merchants.citcon.ipnSecret],
+            secretFields: ["private_key", "ipn_secret"], enabled: true, createdAt: Date())
+    }
+
+    private static func worldlineAccount(tenant: UUID, merchants: DemoSandboxMerchants, sandboxURL: String)
+        -> ProviderAccount
+    {
+        let merchant = merchants.worldline
+        return ProviderAccount(
+            id: UUID(), tenantId: tenant, name: "Worldline Direct sandbox", pluginId: "worldline-direct",
+            environment: "sandbox", baseURL: sandboxURL + "/worldline-direct",
+            credentials: [
+                "merchant_id": merchant.merchantId, "api_key_id": merchant.apiKeyId,
+                "secret_api_key": merchant.secretApiKey, "webhook_key_id": merchant.webhookKeyId,
+                "webhook_secret": merchant.webhookSecret,
+            ],
+            secretFields: ["secret_api_key", "webhook_secret"], enabled: true, createdAt: Date())
     }
 
     static func write(_ state: DemoState, to path: String) throws {

@@ -88,23 +88,17 @@ struct ServeCommand: AsyncParsableCommand {
 
         var services: [any Service] = []
         if embedded {
-            let citcon = try DemoSeed.sandboxCredentials(dataDirectory: dataDirectory)
+            let merchants = try DemoSandboxMerchants(dataDirectory: dataDirectory)
             let sandboxPort = self.sandboxPort ?? PostgresCluster.freePort()
             let sandbox = SandboxServer(
-                configuration: SandboxConfiguration(
-                    citcon: CitconSandboxConfiguration(
-                        merchants: [
-                            CitconSandboxMerchant(
-                                id: "demo", privateKey: citcon.privateKey, ipnSecret: citcon.ipnSecret)
-                        ])),
-                logger: Logger(label: "switchyard.sandbox"))
+                configuration: merchants.sandboxConfiguration, logger: Logger(label: "switchyard.sandbox"))
             services.append(
                 TaskService(name: "sandbox") {
                     try await sandbox.run(host: "127.0.0.1", port: sandboxPort) { _ in }
                 })
             let state = try await DemoSeed.seed(
                 store: runtime.store, dataDirectory: dataDirectory, serverURL: publicURL,
-                sandboxURL: "http://127.0.0.1:\(sandboxPort)", operatorToken: operatorToken, citcon: citcon,
+                sandboxURL: "http://127.0.0.1:\(sandboxPort)", operatorToken: operatorToken, merchants: merchants,
                 logger: logger)
             logger.info(
                 "embedded default ready",

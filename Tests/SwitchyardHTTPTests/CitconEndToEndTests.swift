@@ -10,14 +10,12 @@ import Testing
     func payment(_ stack: TestStack, _ m: TestStack.Merchant, amount: Int = 1234, capture: String = "automatic")
         async throws -> [String: Any]
     {
-        let reply = try await stack.send(
-            .POST, "/v1/payments", token: m.apiKey,
-            json: [
+        try await stack.createPayment(
+            m,
+            [
                 "amount": amount, "currency": "USD", "country": "US", "method": "alipay",
                 "reference": "order-\(UUID().uuidString.prefix(8))", "capture_mode": capture,
             ])
-        try #require(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
-        return reply.json
     }
 
     func chargeToken(_ payment: [String: Any]) throws -> String {

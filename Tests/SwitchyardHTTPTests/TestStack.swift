@@ -25,6 +25,11 @@ struct TestStack: Sendable {
     let pluginsDirectory: String
     static let citconMerchant = CitconSandboxMerchant(
         id: "m1", privateKey: "test_private_key_0123456789", ipnSecret: "test_ipn_secret_0123456789")
+    static let worldlineMerchant = WorldlineDirectSandboxMerchant(
+        merchantId: "wl1", apiKeyId: "KEY_WL_1", secretApiKey: "wl_secret_key_0123456789",
+        webhookKeyId: "WHK_WL_1", webhookSecret: "wl_webhook_secret_0123456789")
+    /// The plugin libraries the stack installs.
+    static let pluginLibraries = ["libCitconPlugin.so", "libWorldlineDirectPlugin.so"]
 
     /// The directory the test binary was built into, where `swift build` put the plugin `.so` files.
     static var buildDirectory: String {
@@ -40,13 +45,16 @@ struct TestStack: Sendable {
         return URL(fileURLWithPath: exe).deletingLastPathComponent().path
     }
 
-    static func citconPluginPath() throws -> String {
-        let path = buildDirectory + "/libCitconPlugin.so"
+    /// The path of a plugin library built beside the tests.
+    static func pluginPath(_ library: String) throws -> String {
+        let path = buildDirectory + "/" + library
         guard FileManager.default.fileExists(atPath: path) else {
-            throw TestFailure("libCitconPlugin.so not found beside the tests: run `swift build` before `swift test`")
+            throw TestFailure("\(library) not found beside the tests: run `swift build` before `swift test`")
         }
         return path
     }
+
+    static func citconPluginPath() throws -> String { try pluginPath("libCitconPlugin.so") }
 
     /// Starts everything, runs `body`, and stops everything.
     static func with(
@@ -59,14 +67,18 @@ struct TestStack: Sendable {
         let pluginsDirectory = NSTemporaryDirectory() + "switchyard-plugins-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         if installPlugins {
-            try FileManager.default.copyItem(
-                atPath: try citconPluginPath(), toPath: pluginsDirectory + "/libCitconPlugin.so")
+            for library in pluginLibraries {
+                try FileManager.default.copyItem(
+                    atPath: try pluginPath(library), toPath: pluginsDirectory + "/" + library)
+            }
         }
         let operatorToken = "op_" + SecureRandom.token(bytes: 16)
         var platform = PlatformPolicy()
         platform.limits.providerTimeoutMs = providerTimeoutMs
         let sandbox = SandboxServer(
-            configuration: SandboxConfiguration(citcon: CitconSandboxConfiguration(merchants: [citconMerchant])),
+            configuration: SandboxConfiguration(
+                citcon: CitconSandboxConfiguration(merchants: [citconMerchant]),
+                worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldlineMerchant])),
             logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -167,6 +179,37 @@ struct TestStack: Sendable {
     /// A tenant with an API key, a Citcon account at `citconBaseURL` (default: the sandbox) and a route
     /// for US/USD wallets to it.
     func merchant(name: String = "Shop", citconBaseURL: String? = nil) async throws -> Merchant {
+        try await merchant(
+            name: name,
+            account: [
+                "plugin": "citcon", "base_url": citconBaseURL ?? sandboxURL + "/citcon", "environment": "sandbox",
+                "credentials": [
+                    "private_key": Self.citconMerchant.privateKey, "ipn_secret": Self.citconMerchant.ipnSecret,
+                ],
+            ],
+            match: ["countries": ["US"], "currencies": ["USD"]])
+    }
+
+    /// A tenant with an API key, a Worldline Direct account at `baseURL` (default: the sandbox) and a
+    /// route for EUR cards to it.
+    func worldlineMerchant(name: String = "Boutique", baseURL: String? = nil) async throws -> Merchant {
+        let merchant = Self.worldlineMerchant
+        return try await self.merchant(
+            name: name,
+            account: [
+                "plugin": "worldline-direct", "base_url": baseURL ?? sandboxURL + "/worldline-direct",
+                "environment": "sandbox",
+                "credentials": [
+                    "merchant_id": merchant.merchantId, "api_key_id": merchant.apiKeyId,
+                    "secret_api_key": merchant.secretApiKey, "webhook_key_id": merchant.webhookKeyId,
+                    "webhook_secret": merchant.webhookSecret,
+                ],
+            ],
+            match: ["currencies": ["EUR"], "methods": ["card"]])
+    }
+
+    /// A tenant with an API key, one provider account and one routing rule sending `match` to it.
+    func merchant(name: String, account: [String: Any], match: [String: Any]) async throws -> Merchant {
         let tenant = try await send(.POST, "/admin/v1/tenants", token: operatorToken, json: ["name": name])
         try #require(tenant.status == 201)
         let tenantId = try #require(tenant.json["id"] as? String)
@@ -174,28 +217,22 @@ struct TestStack: Sendable {
             .POST, "/admin/v1/tenants/\(tenantId)/api-keys", token: operatorToken,
             json: ["name": "k", "scopes": ["payments", "admin"]])
         try #require(key.status == 201)
-        let account = try await send(
-            .POST, "/admin/v1/tenants/\(tenantId)/provider-accounts", token: operatorToken,
-            json: [
-                "plugin": "citcon", "base_url": citconBaseURL ?? sandboxURL + "/citcon", "environment": "sandbox",
-                "credentials": [
-                    "private_key": Self.citconMerchant.privateKey, "ipn_secret": Self.citconMerchant.ipnSecret,
-                ],
-            ])
-        try #require(account.status == 201, "\(String(decoding: account.body, as: UTF8.self))")
-        let accountId = try #require(account.json["id"] as? String)
+        let created = try await send(
+            .POST, "/admin/v1/tenants/\(tenantId)/provider-accounts", token: operatorToken, json: account)
+        try #require(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+        let accountId = try #require(created.json["id"] as? String)
         let routing = try await send(
             .PUT, "/admin/v1/tenants/\(tenantId)/routing", token: operatorToken,
-            json: [
-                "rules": [
-                    [
-                        "name": "us wallets", "match": ["countries": ["US"], "currencies": ["USD"]],
-                        "accounts": [accountId],
-                    ]
-                ]
-            ])
-        try #require(routing.status == 200)
+            json: ["rules": [["name": "main", "match": match, "accounts": [accountId]]]])
+        try #require(routing.status == 200, "\(String(decoding: routing.body, as: UTF8.self))")
         return Merchant(tenantId: tenantId, apiKey: try #require(key.json["secret"] as? String), accountId: accountId)
+    }
+
+    /// Creates a payment and requires a 201.
+    func createPayment(_ m: Merchant, _ body: [String: Any]) async throws -> [String: Any] {
+        let reply = try await send(.POST, "/v1/payments", token: m.apiKey, json: body)
+        try #require(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
+        return reply.json
     }
 
     /// Polls until `condition` holds on the payment, or fails after `seconds`.

@@ -23,6 +23,9 @@ import Testing
         #expect(body["order"]?["amountOfMoney"]?["amount"]?.integerValue == 1250)
         #expect(body["order"]?["amountOfMoney"]?["currencyCode"] == .string("EUR"))
         #expect(body["order"]?["references"]?["merchantReference"] == .string("order-42"))
+        #expect(
+            body["feedbacks"]?["webhooksUrls"]
+                == .array([.string("https://switchyard.test/notifications/acct_wl_1")]))
         let card = try #require(body["cardPaymentMethodSpecificInput"])
         #expect(card["authorizationMode"] == .string("SALE"))
         #expect(card["returnUrl"] == .string("https://shop.test/back"))
