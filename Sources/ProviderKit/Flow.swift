@@ -19,6 +19,8 @@ public enum Flow: String, Codable, Sendable, CaseIterable, Hashable {
     case clientSession
     /// Create a card-vaulting session for a merchant's app.
     case vaultingSession
+    /// Ask the provider what became of a vaulting session.
+    case syncVaulting
     /// Verify and interpret an inbound provider notification.
     case notification
     /// Obtain a provider access token for an account; the host caches it.

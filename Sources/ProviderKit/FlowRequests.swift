@@ -31,11 +31,17 @@ public struct AuthorizeRequest: Codable, Sendable, Equatable {
     public var paymentData: [String: JSONValue]
     /// An idempotency key derived from the attempt id, for providers that honour one.
     public var idempotencyKey: String
+    /// The customer's stored credential to pay with, instead of a session (a later EasySafePay payment with
+    /// the agreement's token, a vaulted card).
+    public var storedCredential: StoredCredential?
+    /// Set up a stored credential with this payment (the first EasySafePay payment of an agreement).
+    public var credentialSetup: CredentialSetup?
 
     public init(
         paymentId: String, attemptId: String, merchantReference: String, amount: Int64, currency: String,
         country: String, method: String, captureMode: CaptureMode, customerId: String? = nil,
-        returnURL: String? = nil, paymentData: [String: JSONValue] = [:], idempotencyKey: String
+        returnURL: String? = nil, paymentData: [String: JSONValue] = [:], idempotencyKey: String,
+        storedCredential: StoredCredential? = nil, credentialSetup: CredentialSetup? = nil
     ) {
         self.paymentId = paymentId
         self.attemptId = attemptId
@@ -49,6 +55,8 @@ public struct AuthorizeRequest: Codable, Sendable, Equatable {
         self.returnURL = returnURL
         self.paymentData = paymentData
         self.idempotencyKey = idempotencyKey
+        self.storedCredential = storedCredential
+        self.credentialSetup = credentialSetup
     }
 }
 

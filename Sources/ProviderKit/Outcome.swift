@@ -174,11 +174,31 @@ public struct NotificationResult: Codable, Sendable, Equatable {
     public var events: [NotificationEvent]
     /// Why verification failed, if it did (no secrets).
     public var failureReason: String?
+    /// Changes of stored credentials the notification reports (tokens created or revoked, cards vaulted).
+    public var credentials: [CredentialEvent]
 
-    public init(verified: Bool, reply: NotificationReply, events: [NotificationEvent], failureReason: String? = nil) {
+    public init(
+        verified: Bool, reply: NotificationReply, events: [NotificationEvent], failureReason: String? = nil,
+        credentials: [CredentialEvent] = []
+    ) {
         self.verified = verified
         self.reply = reply
         self.events = events
         self.failureReason = failureReason
+        self.credentials = credentials
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case verified, reply, events, failureReason, credentials
+    }
+
+    /// Decodes a result; `credentials` may be absent (none).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        verified = try c.decode(Bool.self, forKey: .verified)
+        reply = try c.decode(NotificationReply.self, forKey: .reply)
+        events = try c.decode([NotificationEvent].self, forKey: .events)
+        failureReason = try c.decodeIfPresent(String.self, forKey: .failureReason)
+        credentials = try c.decodeIfPresent([CredentialEvent].self, forKey: .credentials) ?? []
     }
 }

@@ -23,7 +23,13 @@ enum PluginExportDispatch {
             return await reply(body, AccessTokenRequest.self) { try await provider.accessToken($0, account: $1) }
         case .notification:
             return await reply(body, NotificationRequest.self) { try await provider.notification($0, account: $1) }
-        case .clientSession, .vaultingSession:
+        case .vaultingSession:
+            return await reply(body, VaultingSessionRequest.self) {
+                try await provider.vaultingSession($0, account: $1)
+            }
+        case .syncVaulting:
+            return await reply(body, VaultingSyncRequest.self) { try await provider.syncVaulting($0, account: $1) }
+        case .clientSession:
             // The Provider protocol has no method for these flows (yet).
             let error = ProviderError.notSupported(flow)
             return PluginExportInstance.errorReply(code: error.code, message: error.message)

@@ -44,6 +44,9 @@ public protocol Provider: Sendable {
     func syncRefund(_ request: SyncRefundRequest, account: AccountContext) async throws -> Outcome
     func accessToken(_ request: AccessTokenRequest, account: AccountContext) async throws -> AccessTokenResult
     func notification(_ request: NotificationRequest, account: AccountContext) async throws -> NotificationResult
+    func vaultingSession(_ request: VaultingSessionRequest, account: AccountContext) async throws
+        -> VaultingSessionResult
+    func syncVaulting(_ request: VaultingSyncRequest, account: AccountContext) async throws -> VaultingSyncResult
 }
 
 extension Provider {
@@ -75,5 +78,17 @@ extension Provider {
         -> NotificationResult
     {
         throw ProviderError.notSupported(.notification)
+    }
+
+    public func vaultingSession(_ request: VaultingSessionRequest, account: AccountContext) async throws
+        -> VaultingSessionResult
+    {
+        throw ProviderError.notSupported(.vaultingSession)
+    }
+
+    public func syncVaulting(_ request: VaultingSyncRequest, account: AccountContext) async throws
+        -> VaultingSyncResult
+    {
+        throw ProviderError.notSupported(.syncVaulting)
     }
 }
