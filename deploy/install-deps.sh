@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Switchyard builds and runs with (Debian/Ubuntu).
 set -euo pipefail
-packages=(libpq-dev libssl-dev postgresql pkg-config gcc)
+packages=(libpq-dev libssl-dev openssl postgresql pkg-config gcc)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

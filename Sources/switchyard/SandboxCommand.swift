@@ -23,11 +23,20 @@ struct SandboxCommand: AsyncParsableCommand {
             """)
     var worldlineMerchant: [String] = []
 
+    @Option(help: "Antom merchant as client_id:path_of_the_merchant_public_key_file (PEM or base64 SPKI; repeatable).")
+    var antomMerchant: [String] = []
+
     func run() async throws {
         let logger = CommandSupport.logger("switchyard.sandbox")
         let configuration = SandboxConfiguration(
             citcon: CitconSandboxConfiguration(merchants: try citconMerchant.map(Self.citcon)),
-            worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: try worldlineMerchant.map(Self.worldline)))
+            worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: try worldlineMerchant.map(Self.worldline)),
+            antom: AntomSandboxConfiguration(merchants: try antomMerchant.map(Self.antom)))
+        do {
+            try configuration.antom.validate()
+        } catch {
+            throw ValidationError("--antom-merchant: \(error.message)")
+        }
         let server = SandboxServer(configuration: configuration, logger: logger)
         let portFile = self.portFile
         try await server.run(host: "127.0.0.1", port: port) { port in
@@ -42,6 +51,16 @@ struct SandboxCommand: AsyncParsableCommand {
             throw ValidationError("--citcon-merchant takes id:private_key:ipn_secret")
         }
         return CitconSandboxMerchant(id: parts[0], privateKey: parts[1], ipnSecret: parts[2])
+    }
+
+    static func antom(_ spec: String) throws -> AntomSandboxMerchant {
+        let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty,
+            let key = try? String(contentsOfFile: parts[1], encoding: .utf8)
+        else {
+            throw ValidationError("--antom-merchant takes client_id:public_key_file (a readable PEM or base64 file)")
+        }
+        return AntomSandboxMerchant(clientId: parts[0], merchantPublicKey: key)
     }
 
     static func worldline(_ spec: String) throws -> WorldlineDirectSandboxMerchant {

@@ -15,7 +15,8 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
   fi
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check onlinepayments-sdk-python3==10.3.0
+"$venv/bin/python" -m pip install -q --disable-pip-version-check onlinepayments-sdk-python3==10.3.0 \
+  global-open-sdk-python==1.7.1
 
 work=$(mktemp -d)
 sandbox_pid=""
@@ -25,8 +26,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The Antom merchant's key pair: the sandbox knows the public half, the SDK signs with the private one.
+openssl genrsa -out "$work/antom-merchant.pem" 2048 2>/dev/null
+openssl rsa -in "$work/antom-merchant.pem" -pubout -out "$work/antom-merchant.pub" 2>/dev/null
+antom_client=SANDBOX_5X00000000000000
+
 .build/debug/switchyard sandbox --port 0 --port-file "$work/port" \
   --worldline-merchant MERCH1:KEYID123:secret-key-abc:WHKEY1:webhook-secret \
+  --antom-merchant "$antom_client:$work/antom-merchant.pub" \
   >"$work/sandbox.log" 2>&1 &
 sandbox_pid=$!
 for _ in $(seq 1 100); do
@@ -43,4 +50,6 @@ base="http://127.0.0.1:$(cat "$work/port")"
 status=0
 echo "conformance: Worldline Direct sandbox with onlinepayments-sdk-python3"
 timeout 300 "$venv/bin/python" Tests/Conformance/worldline_direct_sdk.py "$base" || status=1
+echo "conformance: Antom sandbox with global-open-sdk-python"
+timeout 300 "$venv/bin/python" Tests/Conformance/antom_sdk.py "$base" "$antom_client" "$work/antom-merchant.pem" || status=1
 exit $status

@@ -6,6 +6,8 @@ public struct SandboxConfiguration: Sendable {
     public var citcon: CitconSandboxConfiguration
     /// The Worldline Direct emulator's merchants and behaviour.
     public var worldlineDirect: WorldlineDirectSandboxConfiguration
+    /// The Antom emulator's merchants, key and behaviour.
+    public var antom: AntomSandboxConfiguration
     /// How notifications (IPNs, webhooks) are retried until the receiver acknowledges them.
     public var notificationRetry: SandboxNotificationRetryPolicy
     /// The time source of every emulator (token lifetimes, pending-charge expiry, timestamps).
@@ -18,14 +20,17 @@ public struct SandboxConfiguration: Sendable {
     ///   - worldlineDirect: the Worldline Direct emulator's settings.
     ///   - notificationRetry: the retry schedule of outgoing notifications.
     ///   - clock: the time source; the system clock by default.
+    ///   - antom: the Antom emulator's settings.
     public init(
         citcon: CitconSandboxConfiguration = .init(),
         worldlineDirect: WorldlineDirectSandboxConfiguration = .init(),
         notificationRetry: SandboxNotificationRetryPolicy = .init(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        antom: AntomSandboxConfiguration = .init()
     ) {
         self.citcon = citcon
         self.worldlineDirect = worldlineDirect
+        self.antom = antom
         self.notificationRetry = notificationRetry
         self.clock = clock
     }
@@ -37,12 +42,14 @@ public struct SandboxConfiguration: Sendable {
     ///   - pendingChargeLifetime: lifetime of unconfirmed charges, in seconds (30 min by default).
     ///   - ipnEncoding: wire encoding of IPNs (form by default).
     ///   - clock: the time source; the system clock by default.
+    ///   - antom: the Antom emulator's settings.
     public init(
         citconMerchants: [CitconSandboxMerchant],
         tokenLifetime: TimeInterval = 24 * 3600,
         pendingChargeLifetime: TimeInterval = 30 * 60,
         ipnEncoding: CitconIPNEncoding = .form,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        antom: AntomSandboxConfiguration = .init()
     ) {
         self.init(
             citcon: CitconSandboxConfiguration(
@@ -51,7 +58,8 @@ public struct SandboxConfiguration: Sendable {
                 pendingChargeLifetime: pendingChargeLifetime,
                 ipnEncoding: ipnEncoding
             ),
-            clock: clock
+            clock: clock,
+            antom: antom
         )
     }
 }

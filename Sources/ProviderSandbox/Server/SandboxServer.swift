@@ -5,8 +5,8 @@ import Logging
 /// One HTTP server hosting every provider emulator on loopback.
 ///
 /// Each emulator answers under its own prefix (Citcon at `/citcon`, Worldline Direct at
-/// `/worldline-direct`), with fault injection in front of it, and exposes an admin surface under
-/// `/_sandbox/<provider>/…` (ledger, faults, helpers).
+/// `/worldline-direct`, Antom at `/antom`), with fault injection in front of it, and exposes an admin
+/// surface under `/_sandbox/<provider>/…` (ledger, faults, helpers).
 /// ``run(host:port:onRunning:)`` serves until the calling task is cancelled, so the server can run
 /// inside another process's task group or on its own.
 public struct SandboxServer: Sendable {
@@ -16,6 +16,8 @@ public struct SandboxServer: Sendable {
     public let citcon: CitconSandbox
     /// The Worldline Direct emulator.
     public let worldlineDirect: WorldlineDirectSandbox
+    /// The Antom (EasySafePay and vaulting) emulator.
+    public let antom: AntomSandbox
     private let notifier: SandboxNotifier
     private let logger: Logger
 
@@ -39,10 +41,16 @@ public struct SandboxServer: Sendable {
             notifier: notifier,
             logger: logger
         )
+        self.antom = AntomSandbox(
+            configuration: configuration.antom,
+            clock: configuration.clock,
+            notifier: notifier,
+            logger: logger
+        )
     }
 
     /// Every hosted emulator; a new provider is added here.
-    var emulators: [any SandboxEmulator] { [citcon, worldlineDirect] }
+    var emulators: [any SandboxEmulator] { [citcon, worldlineDirect, antom] }
 
     /// Serves every emulator until the calling task is cancelled, then returns.
     /// - Parameters:
