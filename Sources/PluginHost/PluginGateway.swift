@@ -47,6 +47,19 @@ public struct PluginGateway: ProviderGateway {
         await call(.sync, request, account: account)
     }
 
+    public func vaultingSession(_ request: VaultingSessionRequest, account: ProviderAccount) async -> Outcome {
+        await call(
+            .vaultingSession, request, account: account, as: VaultingSessionResult.self, outcome: { $0.outcome },
+            failed: { VaultingSessionResult(outcome: $0) }
+        ).outcome
+    }
+
+    public func syncVaulting(_ request: VaultingSyncRequest, account: ProviderAccount) async -> VaultingSyncResult {
+        await call(
+            .syncVaulting, request, account: account, as: VaultingSyncResult.self, outcome: { $0.failure },
+            failed: { VaultingSyncResult(event: nil, failure: $0) })
+    }
+
     public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
         -> NotificationResult
     {
@@ -81,51 +94,62 @@ public struct PluginGateway: ProviderGateway {
     private func call<Request: Codable & Sendable>(_ flow: Flow, _ request: Request, account: ProviderAccount) async
         -> Outcome
     {
+        await call(flow, request, account: account, as: Outcome.self, outcome: { $0 }, failed: { $0 })
+    }
+
+    /// Calls a flow whose answer is `Result`: `outcome` reads the answer's outcome class (for the
+    /// `authExpired` retry) and `failed` wraps an outcome the host decided without an answer.
+    private func call<Request: Codable & Sendable, Result: Codable & Sendable>(
+        _ flow: Flow, _ request: Request, account: ProviderAccount, as type: Result.Type,
+        outcome: (Result) -> Outcome?, failed: (Outcome) -> Result
+    ) async -> Result {
         guard let plugin = await registry.plugin(id: account.pluginId) else {
-            return .notSent("plugin \(account.pluginId) is not loaded")
+            return failed(.notSent("plugin \(account.pluginId) is not loaded"))
         }
         guard plugin.manifest.flows.contains(flow) else {
-            return Outcome(
-                kind: .notSent, code: "not_supported",
-                message: "\(flow.rawValue) is not supported by \(account.pluginId)")
+            return failed(
+                Outcome(
+                    kind: .notSent, code: "not_supported",
+                    message: "\(flow.rawValue) is not supported by \(account.pluginId)"))
         }
         var token: String?
         if plugin.manifest.usesAccessToken {
             switch await accessToken(plugin: plugin, account: account) {
             case .success(let value): token = value
-            case .failure(let outcome): return outcome
+            case .failure(let outcome): return failed(outcome)
             }
         }
-        var outcome = await invoke(plugin, flow, request, account: account, token: token)
-        if outcome.kind == .authExpired && plugin.manifest.usesAccessToken {
+        var result = await invoke(plugin, flow, request, account: account, token: token, as: type, failed: failed)
+        if outcome(result)?.kind == .authExpired && plugin.manifest.usesAccessToken {
             logger.notice("access token rejected; refreshing once", metadata: ["provider.account": "\(account.id)"])
             await tokens.invalidate(account: account.id, kind: "server")
             switch await accessToken(plugin: plugin, account: account) {
-            case .success(let value): outcome = await invoke(plugin, flow, request, account: account, token: value)
-            case .failure(let failure): return failure
+            case .success(let value):
+                result = await invoke(plugin, flow, request, account: account, token: value, as: type, failed: failed)
+            case .failure(let failure): return failed(failure)
             }
         }
-        return outcome
+        return result
     }
 
-    private func invoke<Request: Codable & Sendable>(
-        _ plugin: LoadedPlugin, _ flow: Flow, _ request: Request, account: ProviderAccount, token: String?
-    ) async -> Outcome {
+    private func invoke<Request: Codable & Sendable, Result: Codable & Sendable>(
+        _ plugin: LoadedPlugin, _ flow: Flow, _ request: Request, account: ProviderAccount, token: String?,
+        as type: Result.Type, failed: (Outcome) -> Result
+    ) async -> Result {
         do {
-            return try await plugin.call(
-                flow, account: context(account, token: token), request: request, as: Outcome.self)
+            return try await plugin.call(flow, account: context(account, token: token), request: request, as: type)
         } catch let error as PluginCallError
-            where ["not_supported", "misconfigured", "bad_request"].contains(error.code)
+            where ["not_supported", "misconfigured", "bad_request", "session_expired"].contains(error.code)
         {
             // The plugin refused before building a request: nothing reached the provider.
-            return Outcome(kind: .notSent, code: error.code, message: error.message)
+            return failed(Outcome(kind: .notSent, code: error.code, message: error.message))
         } catch {
             logger.error(
                 "plugin call failed",
                 metadata: [
                     "provider.account": "\(account.id)", "flow": "\(flow.rawValue)", "error": "\(Self.describe(error))",
                 ])
-            return .unknown("the plugin failed during the call")
+            return failed(.unknown("the plugin failed during the call"))
         }
     }
 

@@ -12,6 +12,10 @@ public struct NewPayment: Sendable, Equatable {
     public var customerId: String?
     public var returnURL: String?
     public var paymentData: [String: JSONValue]
+    /// Pay with this stored credential (`pm_…`) instead of a new session; routed to the account that issued it.
+    public var paymentMethodId: String?
+    /// Ask the provider to set up a stored credential for the customer with this payment.
+    public var savePaymentMethod = false
 
     /// Validates raw fields; throws ``CoreError`` with a stable code for the first problem found.
     public init(

@@ -50,6 +50,10 @@ public struct Payment: Codable, Sendable, Equatable {
     public var failureCode: String?
     public var failureMessage: String?
     public var routing: RoutingDecision?
+    /// The stored credential the payment was made with (`pm_…`), if any.
+    public var paymentMethodId: String?
+    /// The credential this payment asked the provider to set up for later payments (`pm_…`), if any.
+    public var savedPaymentMethodId: String?
     public var createdAt: Date
     public var updatedAt: Date
 

@@ -25,6 +25,7 @@ extension PaymentService {
             return result.reply
         }
         if isNew {
+            try await apply(result.credentials, account: account)
             for event in result.events {
                 try await apply(event, account: account)
             }

@@ -12,13 +12,15 @@ public struct PaymentService: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     let failover: PlatformPolicy.Failover
+    let credentials: any CredentialRepository
 
     public init(
         payments: any PaymentRepository, configuration: any ConfigurationRepository, gateway: any ProviderGateway,
-        ids: IdentifierGenerator, clock: @escaping @Sendable () -> Date, logger: Logger,
-        failover: PlatformPolicy.Failover = .init()
+        credentials: any CredentialRepository, ids: IdentifierGenerator, clock: @escaping @Sendable () -> Date,
+        logger: Logger, failover: PlatformPolicy.Failover = .init()
     ) {
         self.failover = failover
+        self.credentials = credentials
         self.payments = payments
         self.configuration = configuration
         self.gateway = gateway
@@ -41,12 +43,39 @@ public struct PaymentService: Sendable {
     /// Creates a payment and tries its candidates in order until one gives an answer that is not `notSent`.
     public func create(tenant: UUID, _ request: NewPayment) async throws -> PaymentRecord {
         let now = clock()
+        var stored: StoredPaymentMethod?
+        if let id = request.paymentMethodId {
+            stored = try await usableCredential(tenant: tenant, id: id, customerId: request.customerId)
+        }
+        if let stored, stored.paymentMethodName != request.method {
+            throw CoreError.invalid(
+                "payment_method_mismatch",
+                "the stored payment method is '\(stored.paymentMethodName)', not '\(request.method)'")
+        }
+        if request.savePaymentMethod {
+            guard request.customerId != nil else {
+                throw CoreError.invalid("missing_customer", "save_payment_method needs a customer")
+            }
+            guard stored == nil else {
+                throw CoreError.invalid("invalid_request", "a stored payment method cannot be saved again")
+            }
+        }
         var payment = Payment(
             id: ids.make("pay"), tenantId: tenant, amount: request.amount, currency: request.currency,
-            country: request.country, method: request.method, reference: request.reference,
-            captureMode: request.captureMode, customerId: request.customerId, returnURL: request.returnURL,
+            country: request.country, method: stored?.paymentMethodName ?? request.method,
+            reference: request.reference, captureMode: request.captureMode,
+            customerId: request.customerId ?? stored?.customerId, returnURL: request.returnURL,
             paymentData: request.paymentData, status: .processing, createdAt: now)
-        let decision = try await route(tenant: tenant, payment: payment.description)
+        payment.paymentMethodId = stored?.id
+        let decision: RoutingDecision
+        if let stored {
+            // A token is only valid at the account that issued it: no rule and no failover.
+            decision = RoutingDecision(
+                ruleId: nil, ruleName: "stored payment method \(stored.id)", candidates: [stored.accountId],
+                skipped: [])
+        } else {
+            decision = try await route(tenant: tenant, payment: payment.description)
+        }
         payment.routing = decision
         try await payments.commit(PaymentChanges(payment: payment))
         let paymentId = payment.id
@@ -66,6 +95,20 @@ public struct PaymentService: Sendable {
                 startedAt: clock())
             // The attempt is committed before the provider is called, so a crash leaves a trace to sync.
             let accountId = account.id
+            var setup: CredentialSetup?
+            if request.savePaymentMethod, let customerId = request.customerId {
+                var pending = StoredPaymentMethod(
+                    id: ids.make("pm"), tenantId: tenant, customerId: customerId, accountId: account.id,
+                    pluginId: account.pluginId, kind: "wallet_agreement", correlationId: ids.make("as"),
+                    originPaymentId: paymentId, createdAt: clock())
+                pending.paymentMethodType = request.method.uppercased()
+                try await credentials.saveCredential(pending)
+                setup = CredentialSetup(correlationId: pending.correlationId, customerId: customerId)
+                let savedId = pending.id
+                try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges()) {
+                    $0.savedPaymentMethodId = savedId
+                }
+            }
             try await payments.transition(
                 tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])
             ) {
@@ -77,7 +120,8 @@ public struct PaymentService: Sendable {
                     paymentId: paymentId, attemptId: attempt.id, merchantReference: request.reference,
                     amount: request.amount, currency: request.currency, country: request.country,
                     method: request.method, captureMode: request.captureMode, customerId: request.customerId,
-                    returnURL: request.returnURL, paymentData: request.paymentData, idempotencyKey: attempt.id),
+                    returnURL: request.returnURL, paymentData: request.paymentData, idempotencyKey: attempt.id,
+                    storedCredential: stored.map(providerCredential), credentialSetup: setup),
                 account: account)
             attempt.record(outcome, at: clock())
             let event = PaymentMachine.Event.authorizeFinished(

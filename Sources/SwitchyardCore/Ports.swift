@@ -107,6 +107,8 @@ public protocol ProviderGateway: Sendable {
     func refund(_ request: RefundRequest, account: ProviderAccount) async -> Outcome
     func sync(_ request: SyncRequest, account: ProviderAccount) async -> Outcome
     func notification(_ request: NotificationRequest, account: ProviderAccount) async throws -> NotificationResult
+    func vaultingSession(_ request: VaultingSessionRequest, account: ProviderAccount) async -> Outcome
+    func syncVaulting(_ request: VaultingSyncRequest, account: ProviderAccount) async -> VaultingSyncResult
 }
 
 /// Durable storage of provider access tokens (encrypted at rest by the implementation).
@@ -114,4 +116,17 @@ public protocol AccessTokenStore: Sendable {
     func accessToken(accountId: UUID, kind: String) async throws -> (token: String, expiresAt: Date)?
     func storeAccessToken(accountId: UUID, kind: String, token: String, expiresAt: Date) async throws
     func discardAccessToken(accountId: UUID, kind: String) async throws
+}
+
+/// Customers' stored credentials. Tokens are sealed at rest by the implementation.
+public protocol CredentialRepository: Sendable {
+    /// Inserts or updates a credential (the token is sealed; its digest kept for look-ups).
+    func saveCredential(_ credential: StoredPaymentMethod) async throws
+    func credential(tenant: UUID, id: String) async throws -> StoredPaymentMethod?
+    /// The credential an account's notification refers to, by the correlation id it echoes.
+    func credential(tenant: UUID, accountId: UUID, correlationId: String) async throws -> StoredPaymentMethod?
+    /// The credential holding `token` at an account.
+    func credential(tenant: UUID, accountId: UUID, token: String) async throws -> StoredPaymentMethod?
+    /// A customer's credentials, newest first.
+    func credentials(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod]
 }

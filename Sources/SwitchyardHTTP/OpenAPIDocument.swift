@@ -71,19 +71,26 @@ enum OpenAPIDocument {
              "payment_data": {
               "type": "object"
              },
+             "payment_method": {
+              "description": "pay with this stored payment method (pm_…) of the customer; routed to the account that issued it, method then optional",
+              "type": "string"
+             },
              "reference": {
               "maxLength": 128,
               "type": "string"
              },
              "return_url": {
               "type": "string"
+             },
+             "save_payment_method": {
+              "description": "ask the provider to set up a stored payment method for the customer (needs customer)",
+              "type": "boolean"
              }
             },
             "required": [
              "amount",
              "currency",
              "country",
-             "method",
              "reference"
             ],
             "type": "object"
@@ -221,6 +228,13 @@ enum OpenAPIDocument {
               },
               "type": "array"
              },
+             "payment_method": {
+              "description": "the stored payment method used",
+              "type": [
+               "string",
+               "null"
+              ]
+             },
              "reference": {
               "type": "string"
              },
@@ -233,6 +247,13 @@ enum OpenAPIDocument {
              "routing": {
               "type": [
                "object",
+               "null"
+              ]
+             },
+             "saved_payment_method": {
+              "description": "the stored payment method this payment set up",
+              "type": [
+               "string",
                "null"
               ]
              },
@@ -273,6 +294,101 @@ enum OpenAPIDocument {
              },
              "object": {
               "const": "list"
+             }
+            },
+            "type": "object"
+           },
+           "PaymentMethod": {
+            "properties": {
+             "created_at": {
+              "type": "string"
+             },
+             "customer": {
+              "type": "string"
+             },
+             "display": {
+              "description": "brand, last4, masked, expiry_month, expiry_year, account; never the token",
+              "type": [
+               "object",
+               "null"
+              ]
+             },
+             "expires_at": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "failure": {
+              "type": [
+               "object",
+               "null"
+              ]
+             },
+             "id": {
+              "type": "string"
+             },
+             "kind": {
+              "description": "wallet_agreement or card",
+              "type": "string"
+             },
+             "method": {
+              "type": "string"
+             },
+             "next_action": {
+              "description": "the vaulting session for the app while pending",
+              "type": [
+               "object",
+               "null"
+              ]
+             },
+             "object": {
+              "type": "string"
+             },
+             "origin_payment": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "payment_method_type": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "plugin": {
+              "type": "string"
+             },
+             "provider_account": {
+              "type": "string"
+             },
+             "status": {
+              "enum": [
+               "pending",
+               "active",
+               "revoked",
+               "failed",
+               "expired"
+              ],
+              "type": "string"
+             },
+             "updated_at": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "PaymentMethodList": {
+            "properties": {
+             "data": {
+              "items": {
+               "$ref": "#/components/schemas/PaymentMethod"
+              },
+              "type": "array"
+             },
+             "object": {
+              "type": "string"
              }
             },
             "type": "object"
@@ -434,6 +550,21 @@ enum OpenAPIDocument {
               "type": "string"
              },
              "name": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "VaultingSession": {
+            "properties": {
+             "country": {
+              "type": "string"
+             },
+             "provider_account": {
+              "description": "the account to vault at (default: the tenant's first account that can vault)",
+              "type": "string"
+             },
+             "return_url": {
               "type": "string"
              }
             },
@@ -1318,6 +1449,276 @@ enum OpenAPIDocument {
             "summary": "Readiness: database and plugins",
             "tags": [
              "health"
+            ]
+           }
+          },
+          "/v1/customers/{customer}/payment-methods": {
+           "get": {
+            "operationId": "get_v1_customers_customer_payment_methods",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "customer",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PaymentMethodList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "List the customer's stored payment methods (masked)",
+            "tags": [
+             "payment methods"
+            ]
+           }
+          },
+          "/v1/customers/{customer}/payment-methods/{pm}": {
+           "delete": {
+            "operationId": "delete_v1_customers_customer_payment_methods_pm",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "customer",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "pm",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PaymentMethod"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Revoke a stored payment method",
+            "tags": [
+             "payment methods"
+            ]
+           },
+           "get": {
+            "operationId": "get_v1_customers_customer_payment_methods_pm",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "customer",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "pm",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PaymentMethod"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Get a stored payment method",
+            "tags": [
+             "payment methods"
+            ]
+           }
+          },
+          "/v1/customers/{customer}/payment-methods/{pm}/sync": {
+           "post": {
+            "operationId": "post_v1_customers_customer_payment_methods_pm_sync",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "customer",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "pm",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PaymentMethod"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Ask the provider what became of a pending vaulting",
+            "tags": [
+             "payment methods"
+            ]
+           }
+          },
+          "/v1/customers/{customer}/vaulting-sessions": {
+           "post": {
+            "operationId": "post_v1_customers_customer_vaulting_sessions",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "customer",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/VaultingSession"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PaymentMethod"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Error"
+                }
+               }
+              },
+              "description": "error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Start a card-vaulting session for the customer's app (honours Idempotency-Key)",
+            "tags": [
+             "payment methods"
             ]
            }
           },

@@ -68,6 +68,8 @@ struct PaymentResource: Encodable {
     var reference: String
     var captureMode: String
     var customer: String?
+    var paymentMethod: String?
+    var savedPaymentMethod: String?
     var amountCaptured: Int64
     var amountRefunded: Int64
     var nextAction: NextActionBody?
@@ -88,6 +90,8 @@ struct PaymentResource: Encodable {
         case nextAction = "next_action"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        case paymentMethod = "payment_method"
+        case savedPaymentMethod = "saved_payment_method"
     }
 
     init(_ record: PaymentRecord) {
@@ -101,6 +105,8 @@ struct PaymentResource: Encodable {
         reference = p.reference
         captureMode = p.captureMode.rawValue
         customer = p.customerId
+        paymentMethod = p.paymentMethodId
+        savedPaymentMethod = p.savedPaymentMethodId
         amountCaptured = p.amountCaptured
         amountRefunded = p.amountRefunded
         nextAction = p.nextAction.map { NextActionBody(type: $0.type, data: $0.data, expiresAt: $0.expiresAt) }

@@ -17,18 +17,22 @@ struct PaymentsController: Sendable {
         var amount: MinorUnits
         var currency: String
         var country: String
-        var method: String
+        var method: String?
         var reference: String
         var captureMode: CaptureMode?
         var customer: String?
         var returnURL: String?
         var paymentData: [String: JSONValue]?
+        var paymentMethod: String?
+        var savePaymentMethod: Bool?
 
         enum CodingKeys: String, CodingKey {
             case amount, currency, country, method, reference, customer
             case captureMode = "capture_mode"
             case returnURL = "return_url"
             case paymentData = "payment_data"
+            case paymentMethod = "payment_method"
+            case savePaymentMethod = "save_payment_method"
         }
     }
 
@@ -102,10 +106,18 @@ struct PaymentsController: Sendable {
     private func create(_ request: Request, _ context: AppContext) async throws -> Response {
         try await idempotent(request, context) { key, data in
             let body = try JSONIO.decode(CreateBody.self, from: data)
-            let payment = try NewPayment(
-                amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
+            var method = body.method
+            if method == nil, let stored = body.paymentMethod {
+                // Paying with a stored credential: its method is the credential's.
+                method = try await service.storedMethodName(tenant: key.tenantId, id: stored, customerId: body.customer)
+            }
+            guard let method else { throw APIError(.badRequest, "missing_field", "the field 'method' is required") }
+            var payment = try NewPayment(
+                amount: body.amount.value, currency: body.currency, country: body.country, method: method,
                 reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,
                 returnURL: body.returnURL, paymentData: body.paymentData ?? [:])
+            payment.paymentMethodId = body.paymentMethod
+            payment.savePaymentMethod = body.savePaymentMethod ?? false
             return try respond(try await service.create(tenant: key.tenantId, payment), status: .created)
         }
     }
@@ -136,7 +148,7 @@ struct PaymentsController: Sendable {
 
     /// Runs a mutating request under the `Idempotency-Key` rules: the same key and body replay the stored
     /// response; the same key with another body is a 409; a key still running is a 409.
-    private func idempotent(
+    func idempotent(
         _ request: Request, _ context: AppContext, _ body: @escaping (APIKey, Data) async throws -> Encoded
     ) async throws -> Response {
         let key = try await auth.requireTenant(request, scope: .payments)

@@ -75,7 +75,7 @@ public final class SwitchyardRuntime: Sendable {
         gateway = PluginGateway(
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
         service = PaymentService(
-            payments: store, configuration: store, gateway: gateway,
+            payments: store, configuration: store, gateway: gateway, credentials: store,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, failover: configuration.platform.failover)
     }

@@ -38,8 +38,10 @@ public enum SwitchyardServer {
         router.add(middleware: ErrorMiddleware())
         let auth = Authenticator(operatorToken: deps.operatorToken, store: deps.store)
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
-        PaymentsController(service: deps.service, store: deps.store, auth: auth, bodyLimit: deps.bodyLimit)
-            .register(on: router)
+        let payments = PaymentsController(
+            service: deps.service, store: deps.store, auth: auth, bodyLimit: deps.bodyLimit)
+        payments.register(on: router)
+        CustomersController(service: deps.service, auth: auth, payments: payments).register(on: router)
         NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
             on: router)
         AdminController(

@@ -7,13 +7,14 @@ extension PostgresStore {
     static let upsertPayment = """
         INSERT INTO payments (id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id,
             return_url, payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id,
-            failure_code, failure_message, routing, created_at, updated_at)
+            failure_code, failure_message, routing, created_at, updated_at, payment_method_id, saved_payment_method_id)
         VALUES ($1, $2::uuid, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13::bigint, $14::bigint,
-            $15::jsonb, $16::uuid, $17, $18, $19::jsonb, $20::timestamptz, $21::timestamptz)
+            $15::jsonb, $16::uuid, $17, $18, $19::jsonb, $20::timestamptz, $21::timestamptz, $22, $23)
         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_captured = EXCLUDED.amount_captured,
             amount_refunded = EXCLUDED.amount_refunded, next_action = EXCLUDED.next_action,
             provider_account_id = EXCLUDED.provider_account_id, failure_code = EXCLUDED.failure_code,
-            failure_message = EXCLUDED.failure_message, routing = EXCLUDED.routing, updated_at = EXCLUDED.updated_at
+            failure_message = EXCLUDED.failure_message, routing = EXCLUDED.routing, updated_at = EXCLUDED.updated_at,
+            saved_payment_method_id = EXCLUDED.saved_payment_method_id
         """
 
     static func paymentParameters(_ p: Payment) throws -> [PGValue] {
@@ -24,7 +25,7 @@ extension PostgresStore {
             .int(p.amountRefunded), try p.nextAction.map { .json(try StoreJSON.encode($0)) } ?? .null,
             p.providerAccountId.pg, p.failureCode.pg, p.failureMessage.pg,
             try p.routing.map { .json(try StoreJSON.encode($0)) } ?? .null, .timestamp(p.createdAt),
-            .timestamp(p.updatedAt),
+            .timestamp(p.updatedAt), p.paymentMethodId.pg, p.savedPaymentMethodId.pg,
         ]
     }
 
@@ -46,6 +47,8 @@ extension PostgresStore {
         p.failureMessage = row.optionalString("failure_message")
         p.routing = try row.optionalString("routing").map { try StoreJSON.decode(RoutingDecision.self, $0) }
         p.updatedAt = try row.date("updated_at")
+        p.paymentMethodId = row.optionalString("payment_method_id")
+        p.savedPaymentMethodId = row.optionalString("saved_payment_method_id")
         return p
     }
 

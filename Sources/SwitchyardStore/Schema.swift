@@ -18,6 +18,7 @@ public enum Schema {
         Migration(
             version: 3, name: "operation replay data",
             sql: "ALTER TABLE payment_operations ADD COLUMN replay text;"),
+        Migration(version: 4, name: "stored credentials", sql: storedCredentials),
     ]
 
     static let coreTables = """
@@ -206,15 +207,52 @@ public enum Schema {
 
             """
         for table in tenantTables {
-            sql += """
-                GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO \(tenantRole);
-                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
-                CREATE POLICY tenant_isolation ON \(table)
-                    USING (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid)
-                    WITH CHECK (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid);
-
-                """
+            sql += tenantIsolation(table)
         }
         return sql
+    }
+
+    /// Grants the tenant role access to a tenant-owned table and confines it to the current tenant's rows.
+    static func tenantIsolation(_ table: String) -> String {
+        """
+        GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO \(tenantRole);
+        ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY tenant_isolation ON \(table)
+            USING (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid)
+            WITH CHECK (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid);
+
+        """
+    }
+
+    /// Customers' stored payment credentials (provider tokens, sealed) and the vaulting sessions that make them.
+    static var storedCredentials: String {
+        """
+        CREATE TABLE stored_credentials (
+            id text PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            customer_id text NOT NULL,
+            account_id uuid NOT NULL REFERENCES provider_accounts(id),
+            plugin_id text NOT NULL,
+            kind text NOT NULL,
+            status text NOT NULL,
+            correlation_id text NOT NULL,
+            token text,
+            token_digest text,
+            payment_method_type text,
+            display jsonb,
+            session jsonb,
+            origin_payment_id text,
+            failure_code text,
+            failure_message text,
+            expires_at timestamptz,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            UNIQUE (account_id, correlation_id)
+        );
+        CREATE INDEX stored_credentials_customer ON stored_credentials (tenant_id, customer_id);
+        CREATE INDEX stored_credentials_token ON stored_credentials (account_id, token_digest);
+        ALTER TABLE payments ADD COLUMN payment_method_id text, ADD COLUMN saved_payment_method_id text;
+
+        """ + tenantIsolation("stored_credentials")
     }
 }

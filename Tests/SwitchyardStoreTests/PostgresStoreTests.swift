@@ -227,6 +227,43 @@ struct PostgresStoreTests {
         #expect(record.attempts.first?.providerPaymentId == "3066019731_0")
     }
 
+    @Test func storedCredentialsAreSealedFoundByCorrelationOrTokenAndKeptPerTenant() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let other = try await store.createTenant(name: "O", actor: "test")
+        let account = try await store.createAccount(
+            ProviderAccount(
+                id: UUID(), tenantId: tenant.id, name: "A", pluginId: "antom", environment: "sandbox",
+                baseURL: "http://127.0.0.1:1", credentials: [:], secretFields: [], enabled: true, createdAt: Date()),
+            actor: "test")
+        var credential = StoredPaymentMethod(
+            id: "pm_1", tenantId: tenant.id, customerId: "cust-1", accountId: account.id, pluginId: "antom",
+            kind: "wallet_agreement", correlationId: "as_1", createdAt: Date())
+        try await store.saveCredential(credential)
+        credential.apply(
+            CredentialEvent(
+                kind: .created, correlationId: "as_1", credentialKind: "wallet_agreement",
+                token: "tok_SECRET_wallet_access", paymentMethodType: "GCASH"),
+            at: Date())
+        try await store.saveCredential(credential)
+        let raw = try await store.pool.withConnection { c in
+            try c.query("SELECT token, token_digest FROM stored_credentials WHERE id = 'pm_1'").first
+        }
+        #expect(raw?.optionalString("token")?.hasPrefix("v1:") == true)
+        #expect(raw?.optionalString("token")?.contains("SECRET") == false)
+        #expect(raw?.optionalString("token_digest")?.contains("SECRET") == false)
+
+        let byCorrelation = try await store.credential(tenant: tenant.id, accountId: account.id, correlationId: "as_1")
+        #expect(byCorrelation?.status == .active)
+        #expect(byCorrelation?.token == "tok_SECRET_wallet_access")
+        let byToken = try await store.credential(
+            tenant: tenant.id, accountId: account.id, token: "tok_SECRET_wallet_access")
+        #expect(byToken?.id == "pm_1")
+        #expect(try await store.credentials(tenant: tenant.id, customerId: "cust-1").map(\.id) == ["pm_1"])
+        #expect(try await store.credential(tenant: other.id, id: "pm_1") == nil)
+        #expect(try await store.credentials(tenant: other.id, customerId: "cust-1").isEmpty)
+    }
+
     @Test func creatingTheClusterWideRoleToleratesAConcurrentCreator() async throws {
         // The first creator holds its transaction open; the second database's statement waits on the role's
         // unique index and sees the creation commit under it. That must not fail a migration.

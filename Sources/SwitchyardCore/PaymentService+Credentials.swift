@@ -1,0 +1,182 @@
+import Foundation
+import ProviderKit
+
+/// Stored customer credentials: vaulting sessions, provider reports, listing and revoking, and paying with one.
+extension PaymentService {
+    /// A customer's credentials (never their tokens).
+    public func paymentMethods(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod] {
+        try await credentials.credentials(tenant: tenant, customerId: customerId).map(\.withoutToken)
+    }
+
+    /// One of a customer's credentials (never its token).
+    public func paymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
+        try await owned(tenant: tenant, customerId: customerId, id: id).withoutToken
+    }
+
+    /// Revokes a credential locally; it can no longer pay. Revoking twice is harmless.
+    public func revokePaymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
+        var credential = try await owned(tenant: tenant, customerId: customerId, id: id)
+        if credential.status != .revoked {
+            credential.status = .revoked
+            credential.session = nil
+            credential.failureCode = "revoked_by_merchant"
+            credential.updatedAt = clock()
+            try await credentials.saveCredential(credential)
+            logger.info(
+                "payment method revoked",
+                metadata: ["tenant.id": "\(tenant)", "payment_method.id": "\(credential.id)"])
+        }
+        return credential.withoutToken
+    }
+
+    /// Starts a card-vaulting session for the customer's app at `accountId`, or at the tenant's first enabled
+    /// account whose plugin offers vaulting.
+    public func createVaultingSession(
+        tenant: UUID, customerId: String, accountId: UUID?, returnURL: String?, country: String?
+    ) async throws -> StoredPaymentMethod {
+        guard !customerId.isEmpty, customerId.count <= 128 else {
+            throw CoreError.invalid("invalid_customer", "customer must be 1 to 128 characters")
+        }
+        let account = try await vaultingAccount(tenant: tenant, accountId: accountId)
+        var credential = StoredPaymentMethod(
+            id: ids.make("pm"), tenantId: tenant, customerId: customerId, accountId: account.id,
+            pluginId: account.pluginId, kind: "card", correlationId: "", createdAt: clock())
+        credential.correlationId = credential.id
+        try await credentials.saveCredential(credential)
+        let outcome = await gateway.vaultingSession(
+            VaultingSessionRequest(
+                vaultingId: credential.id, customerId: customerId, returnURL: returnURL, country: country),
+            account: account)
+        switch outcome.kind {
+        case .pending where outcome.nextAction != nil:
+            credential.session = outcome.nextAction
+        case .notSent, .authExpired:
+            credential.status = .failed
+            credential.failureCode = outcome.code ?? "provider_unreachable"
+            credential.failureMessage = outcome.message
+            credential.updatedAt = clock()
+            try await credentials.saveCredential(credential)
+            throw CoreError.unavailable(
+                "provider_unreachable", "the provider could not be reached; no vaulting session was created")
+        case .declined:
+            credential.status = .failed
+            credential.failureCode = outcome.code ?? "declined"
+            credential.failureMessage = outcome.message
+        default:
+            // Unknown: the session may exist at the provider; an inquiry (sync) can tell later.
+            credential.failureCode = outcome.code
+        }
+        credential.updatedAt = clock()
+        try await credentials.saveCredential(credential)
+        return credential.withoutToken
+    }
+
+    /// Asks the provider what became of a pending vaulting.
+    public func syncPaymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
+        var credential = try await owned(tenant: tenant, customerId: customerId, id: id)
+        guard credential.status == .pending else { return credential.withoutToken }
+        guard let account = try await configuration.account(tenant: tenant, id: credential.accountId) else {
+            throw CoreError.notFound("provider account")
+        }
+        let result = await gateway.syncVaulting(
+            VaultingSyncRequest(vaultingId: credential.correlationId), account: account)
+        if let event = result.event {
+            credential.apply(event, at: clock())
+            try await credentials.saveCredential(credential)
+        }
+        return credential.withoutToken
+    }
+
+    /// Applies credential events of an account's verified notification.
+    func apply(_ events: [CredentialEvent], account: ProviderAccount) async throws {
+        for event in events {
+            var found: StoredPaymentMethod?
+            if let correlation = event.correlationId, !correlation.isEmpty {
+                found = try await credentials.credential(
+                    tenant: account.tenantId, accountId: account.id, correlationId: correlation)
+            }
+            if found == nil, let token = event.token, !token.isEmpty {
+                found = try await credentials.credential(tenant: account.tenantId, accountId: account.id, token: token)
+            }
+            guard var credential = found else {
+                logger.notice(
+                    "credential notification for an unknown credential kept",
+                    metadata: ["provider.account": "\(account.id)", "credential.event": "\(event.kind.rawValue)"])
+                continue
+            }
+            let before = credential.status
+            credential.apply(event, at: clock())
+            guard credential.status != before else { continue }
+            try await credentials.saveCredential(credential)
+            logger.info(
+                "payment method updated",
+                metadata: [
+                    "tenant.id": "\(account.tenantId)", "payment_method.id": "\(credential.id)",
+                    "payment_method.status": "\(credential.status.rawValue)",
+                ])
+        }
+    }
+
+    /// The credential a new payment pays with: the tenant's, the customer's (when named), usable now.
+    func usableCredential(tenant: UUID, id: String, customerId: String?) async throws -> StoredPaymentMethod {
+        guard let credential = try await credentials.credential(tenant: tenant, id: id),
+            customerId == nil || credential.customerId == customerId
+        else {
+            throw CoreError.invalid("unknown_payment_method", "no such payment method for this customer")
+        }
+        guard credential.isUsable(at: clock()) else {
+            throw CoreError(
+                code: "payment_method_unusable",
+                message: "the payment method is \(credential.status.rawValue) and cannot pay", status: 422)
+        }
+        return credential
+    }
+
+    /// The method name of a payment made with the stored credential `id`.
+    public func storedMethodName(tenant: UUID, id: String, customerId: String?) async throws -> String {
+        try await usableCredential(tenant: tenant, id: id, customerId: customerId).paymentMethodName
+    }
+
+    /// The plugin's view of a credential.
+    func providerCredential(_ credential: StoredPaymentMethod) -> StoredCredential {
+        StoredCredential(
+            id: credential.id, kind: credential.kind, token: credential.token ?? "",
+            paymentMethodType: credential.paymentMethodType)
+    }
+
+    private func owned(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
+        guard let credential = try await credentials.credential(tenant: tenant, id: id),
+            credential.customerId == customerId
+        else { throw CoreError.notFound("payment method") }
+        return credential
+    }
+
+    private func vaultingAccount(tenant: UUID, accountId: UUID?) async throws -> ProviderAccount {
+        if let accountId {
+            guard let account = try await configuration.account(tenant: tenant, id: accountId) else {
+                throw CoreError.invalid("unknown_account", "no such provider account")
+            }
+            guard account.enabled,
+                await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.vaultingSession) == true
+            else {
+                throw CoreError.invalid("vaulting_not_supported", "this provider account cannot vault cards")
+            }
+            return account
+        }
+        for account in try await configuration.accounts(tenant: tenant) where account.enabled {
+            if await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.vaultingSession) == true {
+                return account
+            }
+        }
+        throw CoreError.invalid("vaulting_not_supported", "no provider account of this tenant can vault cards")
+    }
+}
+
+extension StoredPaymentMethod {
+    /// The same credential without its token, for anything that leaves the service.
+    var withoutToken: StoredPaymentMethod {
+        var copy = self
+        copy.token = nil
+        return copy
+    }
+}

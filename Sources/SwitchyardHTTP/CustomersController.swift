@@ -1,0 +1,134 @@
+import Foundation
+import Hummingbird
+import ProviderKit
+import SwitchyardCore
+
+/// The merchant API for customers' stored credentials: `/v1/customers/{customer}/payment-methods` and
+/// `/v1/customers/{customer}/vaulting-sessions`.
+struct CustomersController: Sendable {
+    let service: PaymentService
+    let auth: Authenticator
+    /// Runs writes under the merchant's `Idempotency-Key`, as for payments.
+    let payments: PaymentsController
+
+    struct VaultingBody: Decodable {
+        var providerAccount: UUID?
+        var returnURL: String?
+        var country: String?
+
+        enum CodingKeys: String, CodingKey {
+            case country
+            case providerAccount = "provider_account"
+            case returnURL = "return_url"
+        }
+    }
+
+    func register(on router: Router<AppContext>) {
+        let group = router.group("v1/customers/:customer")
+        group.get("payment-methods") { request, context in
+            let key = try await auth.requireTenant(request, scope: .payments)
+            let methods = try await service.paymentMethods(tenant: key.tenantId, customerId: try customer(context))
+            return JSONIO.response(.ok, PaymentMethodList(data: methods.map(PaymentMethodResource.init)))
+        }
+        group.get("payment-methods/:pm") { request, context in
+            let key = try await auth.requireTenant(request, scope: .payments)
+            let method = try await service.paymentMethod(
+                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
+            return JSONIO.response(.ok, PaymentMethodResource(method))
+        }
+        group.delete("payment-methods/:pm") { request, context in
+            let key = try await auth.requireTenant(request, scope: .payments)
+            let method = try await service.revokePaymentMethod(
+                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
+            return JSONIO.response(.ok, PaymentMethodResource(method))
+        }
+        group.post("payment-methods/:pm/sync") { request, context in
+            let key = try await auth.requireTenant(request, scope: .payments)
+            let method = try await service.syncPaymentMethod(
+                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
+            return JSONIO.response(.ok, PaymentMethodResource(method))
+        }
+        group.post("vaulting-sessions") { request, context in
+            try await payments.idempotent(request, context) { key, data in
+                let body = data.isEmpty ? VaultingBody() : try JSONIO.decode(VaultingBody.self, from: data)
+                let method = try await service.createVaultingSession(
+                    tenant: key.tenantId, customerId: try customer(context), accountId: body.providerAccount,
+                    returnURL: body.returnURL, country: body.country)
+                return try Encoded(.created, PaymentMethodResource(method))
+            }
+        }
+    }
+
+    private func customer(_ context: AppContext) throws -> String {
+        guard let customer = context.parameters.get("customer"), !customer.isEmpty, customer.count <= 128 else {
+            throw CoreError.notFound("customer")
+        }
+        return customer.removingPercentEncoding ?? customer
+    }
+
+    private func paymentMethod(_ context: AppContext) throws -> String {
+        guard let id = context.parameters.get("pm"), id.hasPrefix("pm_"), id.count <= 64 else {
+            throw CoreError.notFound("payment method")
+        }
+        return id
+    }
+}
+
+/// A page of a customer's payment methods.
+struct PaymentMethodList: Encodable {
+    var object = "list"
+    var data: [PaymentMethodResource]
+}
+
+/// A stored credential as the merchant API shows it: masked details only, never the provider's token.
+struct PaymentMethodResource: Encodable {
+    var id: String
+    var object = "payment_method"
+    var customer: String
+    var status: String
+    var kind: String
+    var method: String
+    var providerAccount: String
+    var plugin: String
+    var paymentMethodType: String?
+    var display: CredentialDisplay?
+    var nextAction: PaymentResource.NextActionBody?
+    var originPayment: String?
+    var failure: PaymentResource.Failure?
+    var expiresAt: Date?
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, object, customer, status, kind, method, plugin, display, failure
+        case providerAccount = "provider_account"
+        case paymentMethodType = "payment_method_type"
+        case nextAction = "next_action"
+        case originPayment = "origin_payment"
+        case expiresAt = "expires_at"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    init(_ credential: StoredPaymentMethod) {
+        id = credential.id
+        customer = credential.customerId
+        status = credential.status.rawValue
+        kind = credential.kind
+        method = credential.paymentMethodName
+        providerAccount = credential.accountId.uuidString.lowercased()
+        plugin = credential.pluginId
+        paymentMethodType = credential.paymentMethodType
+        display = credential.display
+        nextAction = credential.session.map {
+            PaymentResource.NextActionBody(type: $0.type, data: $0.data, expiresAt: $0.expiresAt)
+        }
+        originPayment = credential.originPaymentId
+        failure = credential.failureCode.map {
+            PaymentResource.Failure(code: $0, message: credential.failureMessage ?? "")
+        }
+        expiresAt = credential.expiresAt
+        createdAt = credential.createdAt
+        updatedAt = credential.updatedAt
+    }
+}
