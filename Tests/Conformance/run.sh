@@ -21,7 +21,10 @@ fi
 work=$(mktemp -d)
 sandbox_pid=""
 cleanup() {
-  [ -n "$sandbox_pid" ] && kill "$sandbox_pid" 2>/dev/null && wait "$sandbox_pid" 2>/dev/null
+  if [ -n "$sandbox_pid" ]; then
+    kill "$sandbox_pid" 2>/dev/null || true
+    wait "$sandbox_pid" 2>/dev/null || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
