@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "switchyard", targets: ["switchyard"]),
         .library(name: "CitconPlugin", type: .dynamic, targets: ["CitconPluginEntry"]),
         .library(name: "WorldlineDirectPlugin", type: .dynamic, targets: ["WorldlineDirectPluginEntry"]),
+        .library(name: "AntomPlugin", type: .dynamic, targets: ["AntomPluginEntry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -107,8 +108,15 @@ let package = Package(
             name: "WorldlineDirectPluginEntry", dependencies: ["WorldlineDirectPlugin", "ProviderKit"],
             path: "Plugins/WorldlineDirect/Entry"
         ),
+        .target(
+            name: "AntomPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
+            path: "Plugins/Antom", exclude: ["Entry"]
+        ),
+        .target(
+            name: "AntomPluginEntry", dependencies: ["AntomPlugin", "ProviderKit"], path: "Plugins/Antom/Entry"
+        ),
 
-        .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto"]),
+        .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto", "ProviderTestSupport"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
         .testTarget(
             name: "CitconPluginTests",
@@ -117,6 +125,12 @@ let package = Package(
         .testTarget(
             name: "WorldlineDirectPluginTests",
             dependencies: ["WorldlineDirectPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport"]
+        ),
+        .testTarget(
+            name: "AntomPluginTests",
+            dependencies: [
+                "AntomPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport", "SwitchyardCrypto",
+            ]
         ),
         .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import ProviderTestSupport
 import SwitchyardCrypto
 import Testing
 

@@ -1,27 +1,30 @@
 import Foundation
 
 /// Runs the `openssl` command-line tool in a private temporary directory, for interoperability tests.
-struct OpenSSLCLI {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public struct OpenSSLCLI: Sendable {
+    /// A command that did not exit with status 0.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let directory: URL
+    /// The private working directory.
+    public let directory: URL
 
-    init() throws {
+    /// Creates the working directory.
+    public init() throws {
         directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("switchyard-crypto-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("switchyard-openssl-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     /// Removes the temporary directory.
-    func cleanUp() {
+    public func cleanUp() {
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Writes `bytes` to `name` in the directory and returns its path.
     @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let url = directory.appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return url.path
@@ -29,23 +32,23 @@ struct OpenSSLCLI {
 
     /// Writes UTF-8 `text` to `name` and returns its path.
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
+    public func write(_ name: String, _ text: String) throws -> String {
         try write(name, Array(text.utf8))
     }
 
     /// Reads the file `name` from the directory.
-    func read(_ name: String) throws -> [UInt8] {
+    public func read(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
     }
 
     /// The path of `name` in the directory.
-    func path(_ name: String) -> String {
+    public func path(_ name: String) -> String {
         directory.appendingPathComponent(name).path
     }
 
     /// Runs `openssl arguments…` and returns its exit status and standard output.
     @discardableResult
-    func run(_ arguments: [String]) throws -> (status: Int32, output: [UInt8]) {
+    public func run(_ arguments: [String]) throws -> (status: Int32, output: [UInt8]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
@@ -62,7 +65,7 @@ struct OpenSSLCLI {
 
     /// Runs `openssl arguments…`, throwing unless it exits with status 0; returns standard output.
     @discardableResult
-    func mustRun(_ arguments: [String]) throws -> [UInt8] {
+    public func mustRun(_ arguments: [String]) throws -> [UInt8] {
         let result = try run(arguments)
         guard result.status == 0 else {
             throw Failure(description: "openssl \(arguments.first ?? "") exited with \(result.status)")

@@ -1,0 +1,134 @@
+import Foundation
+import ProviderKit
+
+/// The Antom calls the plugin makes; the raw value is the path under `/ams/api/v1/`.
+enum AntomCall: String, Sendable, CaseIterable {
+    case createPaymentSession = "payments/createPaymentSession"
+    case pay = "payments/pay"
+    case inquiryPayment = "payments/inquiryPayment"
+    case cancel = "payments/cancel"
+    case refund = "payments/refund"
+    case inquiryRefund = "payments/inquiryRefund"
+    case capture = "payments/capture"
+    case createVaultingSession = "vaults/createVaultingSession"
+    case inquireVaulting = "vaults/inquireVaulting"
+
+    /// A short name for logs.
+    var logName: String {
+        String(rawValue.split(separator: "/").last ?? "")
+    }
+}
+
+/// A classified exchange: the decoded success body, or the outcome that ends the flow.
+enum AntomExchange<Payload: Sendable>: Sendable {
+    case success(Payload)
+    case outcome(Outcome)
+}
+
+/// Pure mapping between Switchyard's requests and outcomes and Antom's wire types.
+enum AntomMapping {
+    /// The next action type of an EasySafePay payment session.
+    static let paymentSessionActionType = "antom_payment_session"
+    /// The next action type of a card-vaulting session.
+    static let vaultingSessionActionType = "antom_vaulting_session"
+    /// Default and bounds of the payment session lifetime (Antom allows at most one hour).
+    static let defaultSessionLifetime: Int64 = 3_600
+    static let sessionLifetimeRange: ClosedRange<Int64> = 60...3_600
+    /// The credential kinds a stored credential may have.
+    static let walletAgreementKind = "wallet_agreement"
+    static let cardKind = "card"
+
+    /// Account option names.
+    enum Option {
+        static let sessionLifetime = "session_lifetime_seconds"
+        static let settlementCurrency = "settlement_currency"
+        static let productScene = "product_scene"
+        static let merchantRegion = "merchant_region"
+    }
+
+    /// JSON with sorted keys and unescaped slashes; these exact bytes are signed and sent.
+    static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    /// The API path of a call: `/ams/api/v1/<call>`, or `/ams/sandbox/api/v1/<call>` for a `SANDBOX_` client.
+    static func apiPath(_ call: AntomCall, clientId: String) -> String {
+        (clientId.hasPrefix("SANDBOX_") ? "/ams/sandbox/api/v1/" : "/ams/api/v1/") + call.rawValue
+    }
+
+    /// The URL of a call and its path as it appears on the wire (the base URL's own path included), which is
+    /// what is signed; nil when the base URL is not an absolute http(s) URL.
+    static func endpoint(base: String, call: AntomCall, clientId: String) -> (url: String, path: String)? {
+        var base = base
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", components.host?.isEmpty == false,
+            components.percentEncodedQuery == nil, components.fragment == nil
+        else { return nil }
+        let path = components.percentEncodedPath + apiPath(call, clientId: clientId)
+        return (base + apiPath(call, clientId: clientId), path)
+    }
+
+    /// The payment session lifetime in seconds: the option `session_lifetime_seconds` clamped to 60…3600,
+    /// else one hour.
+    static func sessionLifetime(options: [String: String]) -> Int64 {
+        guard let text = options[Option.sessionLifetime], let value = Int64(text.trimmingCharacters(in: .whitespaces))
+        else { return defaultSessionLifetime }
+        return min(max(value, sessionLifetimeRange.lowerBound), sessionLifetimeRange.upperBound)
+    }
+
+    /// A non-empty option value, trimmed.
+    static func option(_ name: String, in options: [String: String]) -> String? {
+        guard let value = options[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Antom's `paymentMethodType` for a Switchyard method: `alipay_cn` → `ALIPAY_CN`.
+    static func paymentMethodType(_ method: String) -> String {
+        method.uppercased()
+    }
+
+    // MARK: Times
+
+    /// ISO-8601 with a numeric offset and second precision, in UTC: `2026-11-21T12:00:00+00:00`.
+    static func isoTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let parts = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: seconds))
+        func two(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        let year = String(parts.year ?? 1970)
+        return "\(year)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):"
+            + "\(two(parts.second))+00:00"
+    }
+
+    /// Parses an ISO-8601 time with an offset or `Z`, with or without fractional seconds.
+    static func parseTime(_ text: String?) -> Date? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
+    // MARK: Codes
+
+    /// A provider code safe to repeat in outcomes and logs: 1–64 characters of letters, digits, `_`, `-`, `.`;
+    /// anything else becomes `UNRECOGNISED_CODE` (a body cannot smuggle text through a code).
+    static func safeCode(_ code: String?) -> String? {
+        guard let code = code?.trimmingCharacters(in: .whitespaces), !code.isEmpty else { return nil }
+        let allowed =
+            code.count <= 64
+            && code.unicodeScalars.allSatisfy {
+                ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "_" || $0 == "-" || $0 == "."
+            }
+        return allowed ? code : "UNRECOGNISED_CODE"
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ProviderKit
+
+extension AntomProvider {
+    /// Verifies a notification's `signature` with Antom's public key over
+    /// `"<METHOD> <path>\n<client-id>.<request-time>.<body>"` and reports what it carries.
+    ///
+    /// Rejected (HTTP 401 with an `F INVALID_SIGNATURE` result, no events): a missing or repeated `client-id`,
+    /// `request-time` or `signature` header, a client id other than the account's, a signature that does not
+    /// verify. A verified notification is acknowledged with HTTP 200 and Antom's fixed `SUCCESS` body, also
+    /// when its kind is unknown or its body unreadable (it then carries nothing).
+    public func notification(_ request: NotificationRequest, account: AccountContext) async throws
+        -> NotificationResult
+    {
+        let clientId = try credential(Credential.clientId, of: account).trimmingCharacters(in: .whitespaces)
+        let publicKey = try antomPublicKey(try credential(Credential.antomPublicKey, of: account))
+        var values: [String: String] = [:]
+        for name in ["client-id", "request-time", "signature"] {
+            let found = Self.headerValues(name, in: request.headers)
+            guard found.count == 1, let value = found.first else {
+                return rejected(found.isEmpty ? "missing \(name) header" : "repeated \(name) header", account: account)
+            }
+            values[name] = value.trimmingCharacters(in: .whitespaces)
+        }
+        guard values["client-id"] == clientId else {
+            return rejected("client id mismatch", account: account)
+        }
+        let signed = AntomSigning.content(
+            method: request.method.uppercased(), path: request.path, clientId: values["client-id"] ?? "",
+            time: values["request-time"] ?? "", body: request.body)
+        guard AntomSigning.verify(signed, headerValue: values["signature"] ?? "", key: publicKey) else {
+            return rejected("signature mismatch", account: account)
+        }
+        let reply = NotificationReply(
+            status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: AntomMapping.acknowledgement)
+        guard let notification = try? JSONDecoder().decode(AntomNotification.self, from: request.body) else {
+            host.log(.warning, "antom notification unreadable", metadata: ["provider.account": account.accountId])
+            return NotificationResult(verified: true, reply: reply, events: [])
+        }
+        let carried = AntomMapping.content(of: notification)
+        host.log(
+            .info, "antom notification verified",
+            metadata: [
+                "provider.account": account.accountId,
+                "antom.notify.type": AntomMapping.safeCode(
+                    notification.notifyType ?? notification.authorizationNotifyType) ?? "",
+                "antom.notify.events": String(carried.events.count + carried.credentials.count),
+            ])
+        return NotificationResult(
+            verified: true, reply: reply, events: carried.events, credentials: carried.credentials)
+    }
+
+    /// Every value of a header, names compared case-insensitively.
+    static func headerValues(_ name: String, in headers: [HTTPHeader]) -> [String] {
+        let name = name.lowercased()
+        return headers.filter { $0.name.lowercased() == name }.map(\.value)
+    }
+
+    /// The answer to a notification that cannot be trusted.
+    func rejected(_ reason: String, account: AccountContext) -> NotificationResult {
+        host.log(
+            .warning, "antom notification rejected",
+            metadata: ["provider.account": account.accountId, "antom.notify.reason": reason])
+        let reply = NotificationReply(
+            status: 401, headers: [HTTPHeader("Content-Type", "application/json")],
+            body: AntomMapping.signatureRejection)
+        return NotificationResult(verified: false, reply: reply, events: [], failureReason: reason)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import SwitchyardCrypto
+
+/// The parts of a `signature` header: `algorithm=RSA256,keyVersion=<n>,signature=<urlencoded base64>`.
+struct AntomSignatureHeader: Sendable, Equatable {
+    /// `RSA256`, when the header names it.
+    var algorithm: String?
+    /// The key version, when the header names it.
+    var keyVersion: String?
+    /// The signature value as sent (still URL-encoded).
+    var signature: String
+}
+
+/// Antom's RSA signatures over requests, responses and notifications.
+///
+/// The content signed is `"<METHOD> <path>\n<clientId>.<time>.<body>"`, where the path is the URL's path as it
+/// appears on the wire (including any base-URL prefix and query) and the body is the exact bytes. The signature
+/// is RSASSA-PKCS1-v1_5 with SHA-256, base64-encoded, then URL-encoded like Python's `quote_plus`.
+enum AntomSigning {
+    /// The algorithm name in the `signature` header.
+    static let algorithm = "RSA256"
+
+    /// The bytes signed for a request (`time` = `request-time`) or a response (`time` = `response-time`).
+    static func content(
+        method: String = "POST", path: String, clientId: String, time: String, body: some Collection<UInt8>
+    ) -> [UInt8] {
+        Array("\(method) \(path)\n\(clientId).\(time).".utf8) + Array(body)
+    }
+
+    /// The signature of `content`, base64 then URL-encoded, ready for the header.
+    static func sign(_ content: [UInt8], with key: RSAPrivateKey) throws -> String {
+        urlEncode(Base64.encode(try key.signSHA256(content)))
+    }
+
+    /// The `signature` header value.
+    static func header(keyVersion: String, encodedSignature: String) -> String {
+        "algorithm=\(algorithm),keyVersion=\(keyVersion),signature=\(encodedSignature)"
+    }
+
+    /// Whether `headerValue` carries a valid signature of `content` by `key`. A malformed header, an algorithm
+    /// other than `RSA256`, or a signature that is not base64 are all simply `false`.
+    static func verify(_ content: [UInt8], headerValue: String, key: RSAPublicKey) -> Bool {
+        guard let header = parseHeader(headerValue),
+            header.algorithm.map({ $0.uppercased() == algorithm }) ?? true,
+            let text = urlDecode(header.signature),
+            let signature = Base64.decode(text.trimmingCharacters(in: .whitespaces))
+        else { return false }
+        return key.verifySHA256(signature: signature, message: content)
+    }
+
+    /// Parses a `signature` header tolerantly: fields in any order, separated by commas with optional
+    /// spaces, names compared case-insensitively; nil without a `signature` field.
+    static func parseHeader(_ value: String) -> AntomSignatureHeader? {
+        var fields: [String: String] = [:]
+        for part in value.split(separator: ",") {
+            guard let equals = part.firstIndex(of: "=") else { continue }
+            let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            let fieldValue = part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if fields[name] == nil { fields[name] = fieldValue }
+        }
+        guard let signature = fields["signature"], !signature.isEmpty else { return nil }
+        return AntomSignatureHeader(
+            algorithm: fields["algorithm"], keyVersion: fields["keyversion"], signature: signature)
+    }
+
+    /// URL-encodes like Python's `quote_plus`: letters, digits and `_.-~` stay, a space becomes `+`, every
+    /// other byte becomes `%XX` (so `+` → `%2B`, `/` → `%2F`, `=` → `%3D`).
+    static func urlEncode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: " "):
+                out += "+"
+            default:
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+
+    /// Decodes `%XX` escapes; a literal `+` stays `+`, so an unencoded base64 value survives. Nil for a
+    /// malformed escape or bytes that are not UTF-8.
+    static func urlDecode(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            else { return nil }
+            bytes.append(value)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// `request-time`: epoch milliseconds.
+    static func requestTime(_ date: Date) -> String {
+        String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    // MARK: Keys
+
+    /// The merchant's private key: PKCS#8 (or PKCS#1) PEM text, or bare base64 of the DER.
+    static func privateKey(_ text: String) throws -> RSAPrivateKey {
+        if text.contains("-----BEGIN") { return try RSAPrivateKey(pem: text) }
+        let body = wrapped(compact(text))
+        do {
+            return try RSAPrivateKey(pem: "-----BEGIN PRIVATE KEY-----\n\(body)-----END PRIVATE KEY-----\n")
+        } catch {
+            return try RSAPrivateKey(pem: "-----BEGIN RSA PRIVATE KEY-----\n\(body)-----END RSA PRIVATE KEY-----\n")
+        }
+    }
+
+    /// Antom's public key: SPKI (or PKCS#1) PEM text, or bare base64 of the DER.
+    static func publicKey(_ text: String) throws -> RSAPublicKey {
+        if text.contains("-----BEGIN") { return try RSAPublicKey(pem: text) }
+        guard let der = Base64.decode(compact(text)) else {
+            throw CryptoError.invalidKey("public key is not base64")
+        }
+        do {
+            return try RSAPublicKey(spkiDER: der)
+        } catch {
+            return try RSAPublicKey(pkcs1DER: der)
+        }
+    }
+
+    /// The text without any whitespace.
+    private static func compact(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) })
+    }
+
+    /// Base64 text in 64-character PEM lines, each ending in a newline.
+    private static func wrapped(_ base64: String) -> String {
+        var lines = ""
+        var line = ""
+        for character in base64 {
+            line.append(character)
+            if line.count == 64 {
+                lines += line + "\n"
+                line = ""
+            }
+        }
+        if !line.isEmpty { lines += line + "\n" }
+        return lines
+    }
+}
+
+extension String {
+    /// The string left-padded with zeros to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
