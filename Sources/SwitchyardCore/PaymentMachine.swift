@@ -71,7 +71,15 @@ public struct PaymentMachine: Sendable, Equatable {
         }
     }
 
-    private mutating func providerReported(_ outcome: Outcome) -> [Action] {
+    private mutating func providerReported(_ reported: Outcome) -> [Action] {
+        var outcome = reported
+        if payment.captureMode == .manual, outcome.kind == .succeeded, outcome.capturedAmount == nil,
+            payment.amountCaptured == 0
+        {
+            // A payment result that names no captured amount confirms a manual-capture payment's
+            // authorisation; only a capture (ours, or one the provider reports with its amount) takes money.
+            outcome.kind = .authorized
+        }
         switch outcome.kind {
         case .notSent, .authExpired, .unknown:
             return payment.status == .unknown ? [.scheduleSync] : []

@@ -15,6 +15,25 @@ struct PaymentMachineTests {
                 status: status, createdAt: t0))
     }
 
+    @Test func aResultWithoutCapturedAmountOnlyConfirmsAManualAuthorisation() {
+        var manual = machine(status: .authorized).payment
+        manual.captureMode = .manual
+        var m = PaymentMachine(payment: manual)
+        _ = m.handle(.providerReported(Outcome(kind: .succeeded, providerPaymentId: "p1")), at: t0)
+        #expect(m.payment.status == .authorized)
+        #expect(m.payment.amountCaptured == 0)
+        var captured = Outcome(kind: .succeeded, providerPaymentId: "p1")
+        captured.capturedAmount = 1000
+        _ = m.handle(.providerReported(captured), at: t0)
+        #expect(m.payment.status == .succeeded)
+        #expect(m.payment.amountCaptured == 1000)
+
+        var automatic = machine(status: .requiresAction)
+        _ = automatic.handle(.providerReported(Outcome(kind: .succeeded, providerPaymentId: "p2")), at: t0)
+        #expect(automatic.payment.status == .succeeded)
+        #expect(automatic.payment.amountCaptured == 1000)
+    }
+
     @Test func notSentWithMoreCandidatesFailsOver() {
         var m = machine()
         let actions = m.handle(.authorizeFinished(.notSent("refused"), moreCandidates: true), at: t0)
