@@ -18,6 +18,8 @@ struct DemoState: Codable {
     var citconIPNSecret: String
     var worldlineAccountId: String?
     var worldlineMerchantId: String?
+    var antomAccountId: String?
+    var antomClientId: String?
 
     enum CodingKeys: String, CodingKey {
         case serverURL = "server_url"
@@ -31,6 +33,8 @@ struct DemoState: Codable {
         case citconIPNSecret = "citcon_ipn_secret"
         case worldlineAccountId = "worldline_account_id"
         case worldlineMerchantId = "worldline_merchant_id"
+        case antomAccountId = "antom_account_id"
+        case antomClientId = "antom_client_id"
     }
 }
 
@@ -39,6 +43,12 @@ struct DemoState: Codable {
 struct DemoSandboxMerchants {
     var citcon: CitconSandboxMerchant
     var worldline: WorldlineDirectSandboxMerchant
+    var antom: AntomSandboxMerchant
+    /// The demo merchant's Antom signing key (PKCS#8 PEM).
+    var antomMerchantKey: String
+    /// The sandbox's own Antom key (PKCS#8 PEM), kept so its public key stays the one the account knows.
+    var antomProviderKey: String
+    var antomProviderPublicKey: String
 
     init(dataDirectory: String) throws {
         let privateKey = try StateFile.secret(at: dataDirectory + "/sandbox-citcon-private-key") {
@@ -53,6 +63,15 @@ struct DemoSandboxMerchants {
         let webhookSecret = try StateFile.secret(at: dataDirectory + "/sandbox-worldline-webhook-secret") {
             SecureRandom.token(bytes: 24)
         }
+        antomMerchantKey = try StateFile.secret(at: dataDirectory + "/sandbox-antom-merchant-key.pem") {
+            (try? RSAPrivateKey.generate().pkcs8PEM) ?? ""
+        }
+        antomProviderKey = try StateFile.secret(at: dataDirectory + "/sandbox-antom-provider-key.pem") {
+            (try? RSAPrivateKey.generate().pkcs8PEM) ?? ""
+        }
+        let merchantPublic = try RSAPrivateKey(pem: antomMerchantKey).publicKey.pem
+        antomProviderPublicKey = try RSAPrivateKey(pem: antomProviderKey).publicKey.pem
+        antom = AntomSandboxMerchant(clientId: "SANDBOX_5D00000000000001", merchantPublicKey: merchantPublic)
         citcon = CitconSandboxMerchant(id: "demo", privateKey: privateKey, ipnSecret: ipnSecret)
         worldline = WorldlineDirectSandboxMerchant(
             merchantId: "demo-merchant", apiKeyId: "demo-api-key", secretApiKey: apiSecret,
@@ -63,12 +82,14 @@ struct DemoSandboxMerchants {
     var sandboxConfiguration: SandboxConfiguration {
         SandboxConfiguration(
             citcon: CitconSandboxConfiguration(merchants: [citcon]),
-            worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldline]))
+            worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldline]),
+            antom: AntomSandboxConfiguration(merchants: [antom], privateKeyPEM: antomProviderKey))
     }
 }
 
 /// Seeds (once) and refreshes (every start) the demo tenant of the embedded default: a Citcon account for
-/// US wallets and a Worldline Direct account for cards in euros, each routed by one rule.
+/// US wallets, a Worldline Direct account for cards in euros and an Antom account for Asian wallets
+/// (EasySafePay) and vaulted cards, each routed by one rule.
 enum DemoSeed {
     static let actor = "embedded-default"
 
@@ -93,7 +114,10 @@ enum DemoSeed {
         let worldline = try await ensureAccount(
             store: store, tenant: tenantId, id: state.worldlineAccountId,
             account: worldlineAccount(tenant: tenantId, merchants: merchants, sandboxURL: sandboxURL))
-        if citcon.created || worldline.created {
+        let antom = try await ensureAccount(
+            store: store, tenant: tenantId, id: state.antomAccountId,
+            account: antomAccount(tenant: tenantId, merchants: merchants, sandboxURL: sandboxURL))
+        if citcon.created || worldline.created || antom.created {
             try await store.replaceRoutingRules(
                 tenant: tenantId,
                 rules: [
@@ -104,12 +128,20 @@ enum DemoSeed {
                     RoutingRule(
                         id: UUID(), name: "Cards in euros via Worldline Direct",
                         match: .init(currencies: ["EUR"], methods: ["card"]), accounts: [worldline.id]),
+                    RoutingRule(
+                        id: UUID(), name: "Asian wallets via Antom EasySafePay",
+                        match: .init(methods: [
+                            "gcash", "dana", "alipay_cn", "alipay_hk", "kakaopay", "tng", "truemoney",
+                        ]),
+                        accounts: [antom.id]),
                 ],
                 actor: actor)
         }
         state.citconAccountId = citcon.id.uuidString.lowercased()
         state.worldlineAccountId = worldline.id.uuidString.lowercased()
         state.worldlineMerchantId = merchants.worldline.merchantId
+        state.antomAccountId = antom.id.uuidString.lowercased()
+        state.antomClientId = merchants.antom.clientId
         state.serverURL = serverURL
         state.sandboxURL = sandboxURL
         state.operatorToken = operatorToken
@@ -167,6 +199,19 @@ enum DemoSeed {
                 "webhook_secret": merchant.webhookSecret,
             ],
             secretFields: ["secret_api_key", "webhook_secret"], enabled: true, createdAt: Date())
+    }
+
+    private static func antomAccount(tenant: UUID, merchants: DemoSandboxMerchants, sandboxURL: String)
+        -> ProviderAccount
+    {
+        ProviderAccount(
+            id: UUID(), tenantId: tenant, name: "Antom sandbox", pluginId: "antom", environment: "sandbox",
+            baseURL: sandboxURL + "/antom",
+            credentials: [
+                "client_id": merchants.antom.clientId, "private_key": merchants.antomMerchantKey,
+                "antom_public_key": merchants.antomProviderPublicKey,
+            ],
+            secretFields: ["private_key"], enabled: true, createdAt: Date())
     }
 
     static func write(_ state: DemoState, to path: String) throws {

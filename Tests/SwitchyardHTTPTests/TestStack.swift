@@ -28,8 +28,13 @@ struct TestStack: Sendable {
     static let worldlineMerchant = WorldlineDirectSandboxMerchant(
         merchantId: "wl1", apiKeyId: "KEY_WL_1", secretApiKey: "wl_secret_key_0123456789",
         webhookKeyId: "WHK_WL_1", webhookSecret: "wl_webhook_secret_0123456789")
+    static let antomClientId = "SANDBOX_5Y00000000000001"
+    /// The Antom merchant's signing key (the sandbox knows its public half).
+    static let antomMerchantKey: RSAPrivateKey = {
+        do { return try RSAPrivateKey.generate() } catch { fatalError("RSA key generation failed: \(error)") }
+    }()
     /// The plugin libraries the stack installs.
-    static let pluginLibraries = ["libCitconPlugin.so", "libWorldlineDirectPlugin.so"]
+    static let pluginLibraries = ["libCitconPlugin.so", "libWorldlineDirectPlugin.so", "libAntomPlugin.so"]
 
     /// The directory the test binary was built into, where `swift build` put the plugin `.so` files.
     static var buildDirectory: String {
@@ -78,7 +83,11 @@ struct TestStack: Sendable {
         let sandbox = SandboxServer(
             configuration: SandboxConfiguration(
                 citcon: CitconSandboxConfiguration(merchants: [citconMerchant]),
-                worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldlineMerchant])),
+                worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldlineMerchant]),
+                antom: AntomSandboxConfiguration(
+                    merchants: [
+                        AntomSandboxMerchant(clientId: antomClientId, merchantPublicKey: antomMerchantKey.publicKey.pem)
+                    ])),
             logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -206,6 +215,21 @@ struct TestStack: Sendable {
                 ],
             ],
             match: ["currencies": ["EUR"], "methods": ["card"]])
+    }
+
+    /// A tenant with an API key, an Antom account at `baseURL` (default: the sandbox) and a route for
+    /// wallets to it.
+    func antomMerchant(name: String = "Wallet Shop", baseURL: String? = nil) async throws -> Merchant {
+        try await merchant(
+            name: name,
+            account: [
+                "plugin": "antom", "base_url": baseURL ?? sandboxURL + "/antom", "environment": "sandbox",
+                "credentials": [
+                    "client_id": Self.antomClientId, "private_key": Self.antomMerchantKey.pkcs8PEM,
+                    "antom_public_key": try await sandbox.antom.publicKeyBase64(),
+                ],
+            ],
+            match: ["methods": ["gcash", "dana", "alipay_cn", "card"]])
     }
 
     /// A tenant with an API key, one provider account and one routing rule sending `match` to it.
