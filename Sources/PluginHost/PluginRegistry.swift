@@ -124,6 +124,7 @@ public actor PluginRegistry {
             record.fingerprint = fingerprint
             record.refusal = refusalRecord(path, PluginRefusal(.garbageFile, "the file cannot be read"))
             report.refused.append(record.refusal!)
+            logger.warning("plugin file unreadable", metadata: ["plugin.file": "\(path)"])
             files[path] = record
             return
         }

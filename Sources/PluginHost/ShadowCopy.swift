@@ -9,7 +9,7 @@ import Foundation
 /// Private copies of plugin files, each under a name never used before, so that `dlopen` maps a new
 /// image for every new or rebuilt file.
 enum ShadowCopy {
-    private static let directoryPrefix = "switchyard-plugins-"
+    private static let directoryPrefix = "switchyard-shadow-"
 
     /// Makes a fresh mode-0700 directory under the system's temporary directory, named after this
     /// process, after removing those left by processes that are gone.
@@ -24,13 +24,16 @@ enum ShadowCopy {
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    /// Removes `switchyard-plugins-<pid>-*` directories whose process no longer exists. Copies of a
-    /// live process are kept: its images are still mapped from them.
+    /// Removes `switchyard-shadow-<pid>-<6 characters>` directories whose process no longer exists.
+    /// Copies of a live process are kept: its images are still mapped from them. Anything else under the
+    /// temporary directory is left alone, however it is named.
     static func removeStaleDirectories(in base: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
         for name in names where name.hasPrefix(directoryPrefix) {
-            let rest = name.dropFirst(directoryPrefix.count)
-            guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }), pid > 0 else { continue }
+            let parts = name.dropFirst(directoryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1].count == 6, !parts[0].isEmpty, parts[0].allSatisfy(\.isASCII),
+                parts[0].allSatisfy(\.isNumber), let pid = pid_t(parts[0]), pid > 0
+            else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
                 try? FileManager.default.removeItem(atPath: base + name)
             }

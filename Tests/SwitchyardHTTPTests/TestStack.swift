@@ -69,7 +69,7 @@ struct TestStack: Sendable {
         logger.logLevel =
             ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let databaseURL = try await TestPostgres.freshDatabase()
-        let pluginsDirectory = NSTemporaryDirectory() + "switchyard-plugins-" + UUID().uuidString
+        let pluginsDirectory = NSTemporaryDirectory() + "switchyard-test-plugins-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         if installPlugins {
             for library in pluginLibraries {
