@@ -64,7 +64,7 @@ extension AntomProvider {
         let privateText = try credential(Credential.privateKey, of: account)
         let publicText = try credential(Credential.antomPublicKey, of: account)
         let version = account.credentials[Credential.keyVersion]?.trimmingCharacters(in: .whitespaces)
-        guard let privateKey = try? AntomSigning.privateKey(privateText) else {
+        guard let privateKey = try? RSAPrivateKey(keyText: privateText) else {
             throw ProviderError.misconfigured("credential \(Credential.privateKey) is not a readable RSA private key")
         }
         return AntomAccountKeys(
@@ -74,7 +74,7 @@ extension AntomProvider {
 
     /// Antom's public key from the credential text.
     func antomPublicKey(_ text: String) throws -> RSAPublicKey {
-        guard let key = try? AntomSigning.publicKey(text) else {
+        guard let key = try? RSAPublicKey(keyText: text) else {
             throw ProviderError.misconfigured(
                 "credential \(Credential.antomPublicKey) is not a readable RSA public key")
         }

@@ -104,52 +104,6 @@ enum AntomSigning {
     static func requestTime(_ date: Date) -> String {
         String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
     }
-
-    // MARK: Keys
-
-    /// The merchant's private key: PKCS#8 (or PKCS#1) PEM text, or bare base64 of the DER.
-    static func privateKey(_ text: String) throws -> RSAPrivateKey {
-        if text.contains("-----BEGIN") { return try RSAPrivateKey(pem: text) }
-        let body = wrapped(compact(text))
-        do {
-            return try RSAPrivateKey(pem: "-----BEGIN PRIVATE KEY-----\n\(body)-----END PRIVATE KEY-----\n")
-        } catch {
-            return try RSAPrivateKey(pem: "-----BEGIN RSA PRIVATE KEY-----\n\(body)-----END RSA PRIVATE KEY-----\n")
-        }
-    }
-
-    /// Antom's public key: SPKI (or PKCS#1) PEM text, or bare base64 of the DER.
-    static func publicKey(_ text: String) throws -> RSAPublicKey {
-        if text.contains("-----BEGIN") { return try RSAPublicKey(pem: text) }
-        guard let der = Base64.decode(compact(text)) else {
-            throw CryptoError.invalidKey("public key is not base64")
-        }
-        do {
-            return try RSAPublicKey(spkiDER: der)
-        } catch {
-            return try RSAPublicKey(pkcs1DER: der)
-        }
-    }
-
-    /// The text without any whitespace.
-    private static func compact(_ text: String) -> String {
-        String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) })
-    }
-
-    /// Base64 text in 64-character PEM lines, each ending in a newline.
-    private static func wrapped(_ base64: String) -> String {
-        var lines = ""
-        var line = ""
-        for character in base64 {
-            line.append(character)
-            if line.count == 64 {
-                lines += line + "\n"
-                line = ""
-            }
-        }
-        if !line.isEmpty { lines += line + "\n" }
-        return lines
-    }
 }
 
 extension String {

@@ -77,23 +77,6 @@ import Testing
         #expect(AntomSigning.requestTime(Fixtures.now) == "1762600000000")
     }
 
-    @Test func keysLoadFromPEMAndBareBase64() throws {
-        let fromBase64 = try AntomSigning.privateKey(Fixtures.merchantKeyBase64)
-        #expect(fromBase64.publicKey.spkiDER == Fixtures.merchantKey.publicKey.spkiDER)
-        let fromPEM = try AntomSigning.privateKey(Fixtures.merchantKey.pkcs8PEM)
-        #expect(fromPEM.publicKey.spkiDER == Fixtures.merchantKey.publicKey.spkiDER)
-        let wrapped = Fixtures.merchantKeyBase64.enumerated().map {
-            $0.offset % 50 == 49 ? "\($0.element)\n" : "\($0.element)"
-        }
-        .joined()
-        #expect(try AntomSigning.privateKey(wrapped).publicKey.spkiDER == Fixtures.merchantKey.publicKey.spkiDER)
-        let spki = Fixtures.antomKey.publicKey.spkiDER
-        #expect(try AntomSigning.publicKey(spki.base64).spkiDER == spki)
-        #expect(try AntomSigning.publicKey(Fixtures.antomKey.publicKey.pem).spkiDER == spki)
-        #expect(throws: (any Error).self) { try AntomSigning.publicKey("not a key") }
-        #expect(throws: (any Error).self) { try AntomSigning.privateKey("bm90IGEga2V5") }
-    }
-
     @Test func pathsKeepTheBaseURLPrefixAndTheSandboxSegment() throws {
         let sandbox = try #require(
             AntomMapping.endpoint(base: "http://127.0.0.1:1/antom/", call: .pay, clientId: "SANDBOX_5X00000000000000"))

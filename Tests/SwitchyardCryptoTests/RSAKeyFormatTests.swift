@@ -98,4 +98,19 @@ struct RSAKeyFormatTests {
             try RSAPrivateKey.generate(bits: 1024)
         }
     }
+
+    @Test func keyTextLoadsFromPEMAndBareBase64() throws {
+        let key = try RSAPrivateKey.generate()
+        let bare = key.pkcs8PEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        #expect(try RSAPrivateKey(keyText: bare).publicKey.spkiDER == key.publicKey.spkiDER)
+        #expect(try RSAPrivateKey(keyText: key.pkcs8PEM).publicKey.spkiDER == key.publicKey.spkiDER)
+        let wrapped = bare.enumerated().map { $0.offset % 50 == 49 ? "\($0.element)\n" : "\($0.element)" }.joined()
+        #expect(try RSAPrivateKey(keyText: wrapped).publicKey.spkiDER == key.publicKey.spkiDER)
+        let spki = key.publicKey.spkiDER
+        #expect(key.publicKey.spkiBase64 == Base64.encode(spki))
+        #expect(try RSAPublicKey(keyText: key.publicKey.spkiBase64).spkiDER == spki)
+        #expect(try RSAPublicKey(keyText: key.publicKey.pem).spkiDER == spki)
+        #expect(throws: (any Error).self) { try RSAPublicKey(keyText: "not a key") }
+        #expect(throws: (any Error).self) { try RSAPrivateKey(keyText: "bm90IGEga2V5") }
+    }
 }

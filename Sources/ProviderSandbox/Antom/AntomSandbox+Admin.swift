@@ -21,7 +21,7 @@ extension AntomSandbox {
         group.get("public-key") { _, _ in
             do throws(AntomSandboxError) {
                 let key = try await publicKey()
-                return SandboxHTTP.json(["publicKey": AntomKeys.bareBase64(key), "pem": key.pem])
+                return SandboxHTTP.json(["publicKey": key.spkiBase64, "pem": key.pem])
             } catch {
                 return Self.adminError(error)
             }

@@ -45,7 +45,7 @@ public struct AntomSandbox: Sendable {
             configuration.merchants.map { ($0.clientId, $0) }, uniquingKeysWith: { first, _ in first })
         var keys: [String: RSAPublicKey] = [:]
         for merchant in configuration.merchants where keys[merchant.clientId] == nil {
-            if let key = AntomKeys.publicKey(merchant.merchantPublicKey) {
+            if let key = try? RSAPublicKey(keyText: merchant.merchantPublicKey) {
                 keys[merchant.clientId] = key
             } else {
                 logger.error(
@@ -65,7 +65,7 @@ public struct AntomSandbox: Sendable {
 
     /// Antom's public key as bare base64 `SubjectPublicKeyInfo` (the form Antom's dashboard shows).
     public func publicKeyBase64() async throws(AntomSandboxError) -> String {
-        AntomKeys.bareBase64(try await publicKey())
+        try await publicKey().spkiBase64
     }
 
     // MARK: SDK and wallet helpers

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCrypto
 
 /// A merchant known to the Antom emulator.
 public struct AntomSandboxMerchant: Sendable, Hashable {
@@ -72,11 +73,11 @@ public struct AntomSandboxConfiguration: Sendable {
     /// unreadable).
     /// - Throws: ``AntomSandboxError`` with code `INVALID_KEY` naming the client id or `privateKeyPEM`.
     public func validate() throws(AntomSandboxError) {
-        for merchant in merchants where AntomKeys.publicKey(merchant.merchantPublicKey) == nil {
+        for merchant in merchants where (try? RSAPublicKey(keyText: merchant.merchantPublicKey)) == nil {
             throw AntomSandboxError(
                 code: "INVALID_KEY", message: "unreadable public key of client \(merchant.clientId)", httpStatus: 400)
         }
-        if let privateKeyPEM, AntomKeys.privateKey(privateKeyPEM) == nil {
+        if let privateKeyPEM, (try? RSAPrivateKey(keyText: privateKeyPEM)) == nil {
             throw AntomSandboxError(code: "INVALID_KEY", message: "unreadable privateKeyPEM", httpStatus: 400)
         }
     }

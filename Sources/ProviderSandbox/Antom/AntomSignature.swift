@@ -79,40 +79,6 @@ enum AntomSignature {
     }
 }
 
-/// Reading Antom keys: PEM text, or bare base64 DER as Antom's dashboard shows keys.
-enum AntomKeys {
-    /// A public key from PEM or bare base64 `SubjectPublicKeyInfo`; nil when unreadable.
-    static func publicKey(_ text: String) -> RSAPublicKey? {
-        if text.contains("-----BEGIN") { return try? RSAPublicKey(pem: text) }
-        guard let der = Base64.decode(stripWhitespace(text)) else { return nil }
-        return try? RSAPublicKey(spkiDER: der)
-    }
-
-    /// A private key from PEM (PKCS#8 or PKCS#1) or bare base64 PKCS#8; nil when unreadable.
-    static func privateKey(_ text: String) -> RSAPrivateKey? {
-        if text.contains("-----BEGIN") { return try? RSAPrivateKey(pem: text) }
-        let body = stripWhitespace(text)
-        guard Base64.decode(body) != nil else { return nil }
-        var pem = "-----BEGIN PRIVATE KEY-----\n"
-        var rest = Substring(body)
-        while !rest.isEmpty {
-            pem += rest.prefix(64) + "\n"
-            rest = rest.dropFirst(64)
-        }
-        pem += "-----END PRIVATE KEY-----\n"
-        return try? RSAPrivateKey(pem: pem)
-    }
-
-    /// The bare base64 `SubjectPublicKeyInfo` of `key`, as Antom shows public keys.
-    static func bareBase64(_ key: RSAPublicKey) -> String {
-        Base64.encode(key.spkiDER)
-    }
-
-    private static func stripWhitespace(_ text: String) -> String {
-        String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) })
-    }
-}
-
 /// Antom's time formats.
 enum AntomTime {
     /// ISO-8601 with a numeric UTC offset and second precision, e.g. `2026-11-21T12:00:00+00:00`.

@@ -125,7 +125,7 @@ actor AntomState {
         if let signer { return signer }
         let key: RSAPrivateKey?
         if let pem = configuration.privateKeyPEM {
-            key = AntomKeys.privateKey(pem)
+            key = try? RSAPrivateKey(keyText: pem)
         } else {
             key = try? RSAPrivateKey.generate(bits: 2048)
         }
