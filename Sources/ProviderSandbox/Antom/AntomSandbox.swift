@@ -25,7 +25,8 @@ public struct AntomSandbox: Sendable {
     let name = "antom"
     let configuration: AntomSandboxConfiguration
     let state: AntomState
-    let faults = SandboxFaultInjector()
+    /// Fault rules applied to this emulator's wire API.
+    public let faults = SandboxFaultInjector()
     let notifier: SandboxNotifier
     let logger: Logger
     let merchantsById: [String: AntomSandboxMerchant]
@@ -150,22 +151,5 @@ public struct AntomSandbox: Sendable {
     /// Every notification delivery attempt so far, oldest first.
     public func notificationAttempts() async -> [SandboxNotificationAttempt] {
         await notifier.attempts.filter { $0.provider == name }
-    }
-
-    // MARK: Faults
-
-    /// Appends fault rules (see ``SandboxFault``); `merchant` is the client id.
-    public func addFaults(_ rules: [SandboxFault]) async {
-        await faults.add(rules)
-    }
-
-    /// Removes the fault rules naming `merchant`, or all rules when `merchant` is nil.
-    public func clearFaults(merchant: String? = nil) async {
-        await faults.clear(merchant: merchant)
-    }
-
-    /// The fault rules still active, with their remaining counts.
-    public func activeFaults() async -> [SandboxFault] {
-        await faults.activeRules
     }
 }

@@ -23,7 +23,8 @@ public struct CitconSandbox: Sendable {
     let name = "citcon"
     let configuration: CitconSandboxConfiguration
     let state: CitconState
-    let faults = SandboxFaultInjector()
+    /// Fault rules applied to this emulator's wire API.
+    public let faults = SandboxFaultInjector()
     let notifier: SandboxNotifier
     let logger: Logger
 
@@ -96,23 +97,6 @@ public struct CitconSandbox: Sendable {
     /// Every IPN delivery attempt so far, oldest first.
     public func notificationAttempts() async -> [SandboxNotificationAttempt] {
         await notifier.attempts.filter { $0.provider == name }
-    }
-
-    // MARK: Faults
-
-    /// Appends fault rules (see ``SandboxFault``).
-    public func addFaults(_ rules: [SandboxFault]) async {
-        await faults.add(rules)
-    }
-
-    /// Removes the fault rules naming `merchant`, or all rules when `merchant` is nil.
-    public func clearFaults(merchant: String? = nil) async {
-        await faults.clear(merchant: merchant)
-    }
-
-    /// The fault rules still active, with their remaining counts.
-    public func activeFaults() async -> [SandboxFault] {
-        await faults.activeRules
     }
 
     // MARK: IPN

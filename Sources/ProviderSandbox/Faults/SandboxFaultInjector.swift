@@ -1,17 +1,17 @@
 /// The fault rules of one emulator, consumed as matching requests arrive.
-actor SandboxFaultInjector {
+public actor SandboxFaultInjector {
     private var rules: [SandboxFault] = []
 
     /// The rules still active, with their remaining counts.
-    var activeRules: [SandboxFault] { rules }
+    public var activeRules: [SandboxFault] { rules }
 
     /// Appends `newRules` after the existing ones.
-    func add(_ newRules: [SandboxFault]) {
+    public func add(_ newRules: [SandboxFault]) {
         rules.append(contentsOf: newRules.filter { $0.count.map { $0 > 0 } ?? true })
     }
 
     /// Removes the rules naming `merchant`, or every rule when `merchant` is nil.
-    func clear(merchant: String? = nil) {
+    public func clear(merchant: String? = nil) {
         guard let merchant else {
             rules.removeAll()
             return

@@ -6,11 +6,9 @@ import Hummingbird
 /// and its admin surface under `/_sandbox/<name>` (the fault endpoints are added by the server for
 /// every emulator). Adding a provider means conforming to this protocol and listing the emulator in
 /// ``SandboxServer/emulators``.
-protocol SandboxEmulator: Sendable {
+protocol SandboxEmulator: SandboxFaultControl {
     /// Path segment of the emulator, e.g. `citcon`.
     var name: String { get }
-    /// Fault rules applied to this emulator's wire API.
-    var faults: SandboxFaultInjector { get }
     /// The merchant a wire request belongs to (from its credentials), or nil when unknown.
     func merchant(for request: Request) async -> String?
     /// Whether the wire API is also served at the server's root (for official SDKs that accept a host

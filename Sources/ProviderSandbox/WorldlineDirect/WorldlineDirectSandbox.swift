@@ -24,7 +24,8 @@ public struct WorldlineDirectSandbox: Sendable {
     let name = "worldline-direct"
     let configuration: WorldlineDirectSandboxConfiguration
     let state: WorldlineDirectState
-    let faults = SandboxFaultInjector()
+    /// Fault rules applied to this emulator's wire API.
+    public let faults = SandboxFaultInjector()
     let notifier: SandboxNotifier
     let logger: Logger
     let merchantsByKeyId: [String: WorldlineDirectSandboxMerchant]
@@ -122,22 +123,5 @@ public struct WorldlineDirectSandbox: Sendable {
     /// Every webhook delivery attempt so far, oldest first.
     public func notificationAttempts() async -> [SandboxNotificationAttempt] {
         await notifier.attempts.filter { $0.provider == name }
-    }
-
-    // MARK: Faults
-
-    /// Appends fault rules (see ``SandboxFault``); `merchant` is the merchant id.
-    public func addFaults(_ rules: [SandboxFault]) async {
-        await faults.add(rules)
-    }
-
-    /// Removes the fault rules naming `merchant`, or all rules when `merchant` is nil.
-    public func clearFaults(merchant: String? = nil) async {
-        await faults.clear(merchant: merchant)
-    }
-
-    /// The fault rules still active, with their remaining counts.
-    public func activeFaults() async -> [SandboxFault] {
-        await faults.activeRules
     }
 }
