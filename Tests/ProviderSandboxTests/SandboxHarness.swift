@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Hummingbird
 import Logging
 import NIOCore
 import ProviderSandbox
@@ -55,28 +56,58 @@ func withSandbox(
         clock: { clock.now }
     )
     let server = SandboxServer(configuration: configuration, logger: quietLogger)
+    try await whileServing(server) { port in
+        try await body(SandboxHarness(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock))
+    }
+}
+
+/// Runs `serve` until `body` returns; `ports` yields the port it bound (a value of 0 or none: it did not start).
+func whileServing(
+    ports: AsyncStream<Int>, _ serve: @escaping @Sendable () async throws -> Void,
+    _ body: (_ port: Int) async throws -> Void
+) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        group.addTask {
-            try await server.run(port: 0) { port in
-                portContinuation.yield(port)
-                portContinuation.finish()
-            }
-        }
+        group.addTask { try await serve() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             group.cancelAll()
             throw HarnessError.serverDidNotStart
         }
-        let harness = SandboxHarness(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock)
         do {
-            try await body(harness)
+            try await body(port)
         } catch {
             group.cancelAll()
             throw error
         }
         group.cancelAll()
     }
+}
+
+/// Runs `server` on a free loopback port until `body` returns.
+func whileServing(_ server: SandboxServer, _ body: (_ port: Int) async throws -> Void) async throws {
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    try await whileServing(
+        ports: ports,
+        {
+            try await server.run(port: 0) { port in
+                continuation.yield(port)
+                continuation.finish()
+            }
+        }, body)
+}
+
+/// Runs a loopback HTTP receiver answering with `router` until `body` returns.
+func whileReceiving(_ router: Router<BasicRequestContext>, _ body: (_ port: Int) async throws -> Void) async throws {
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let app = Application(
+        router: router,
+        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in
+            continuation.yield(channel.localAddress?.port ?? 0)
+            continuation.finish()
+        },
+        logger: quietLogger)
+    try await whileServing(ports: ports, { try await app.run() }, body)
 }
 
 enum HarnessError: Error {

@@ -65,28 +65,9 @@ func withAntomSandbox(
         antom: AntomSandboxConfiguration(
             merchants: [merchant], privateKeyPEM: privateKeyPEM, failureCardVaults: failureCardVaults))
     let server = SandboxServer(configuration: configuration, logger: quietLogger)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        group.addTask {
-            try await server.run(port: 0) { port in
-                continuation.yield(port)
-                continuation.finish()
-            }
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            group.cancelAll()
-            throw HarnessError.serverDidNotStart
-        }
-        let sandbox = AntomTestSandbox(
-            server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock, clientId: clientId)
-        do {
-            try await body(sandbox)
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-        group.cancelAll()
+    try await whileServing(server) { port in
+        try await body(
+            AntomTestSandbox(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock, clientId: clientId))
     }
 }
 

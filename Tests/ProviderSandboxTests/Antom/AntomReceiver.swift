@@ -84,28 +84,7 @@ func withAntomReceiver(
                 body: .init(byteBuffer: ByteBuffer(string: text)))
         }
     }
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(
-        router: router,
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { channel in
-            continuation.yield(channel.localAddress?.port ?? 0)
-            continuation.finish()
-        },
-        logger: quietLogger)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            group.cancelAll()
-            throw HarnessError.serverDidNotStart
-        }
-        do {
-            try await body("http://127.0.0.1:\(port)/antom", inbox)
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-        group.cancelAll()
+    try await whileReceiving(router) { port in
+        try await body("http://127.0.0.1:\(port)/antom", inbox)
     }
 }

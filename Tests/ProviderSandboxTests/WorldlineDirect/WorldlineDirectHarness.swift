@@ -47,26 +47,8 @@ func withWorldlineSandbox(
             maxAttempts: 4, initialDelay: .milliseconds(50), maxDelay: .milliseconds(200), attemptTimeout: .seconds(2)),
         clock: { clock.now })
     let server = SandboxServer(configuration: configuration, logger: quietLogger)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        group.addTask {
-            try await server.run(port: 0) { port in
-                continuation.yield(port)
-                continuation.finish()
-            }
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            group.cancelAll()
-            throw HarnessError.serverDidNotStart
-        }
-        do {
-            try await body(WLSandbox(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock))
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-        group.cancelAll()
+    try await whileServing(server) { port in
+        try await body(WLSandbox(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock))
     }
 }
 
@@ -223,28 +205,7 @@ func withWebhookReceiver(_ body: (_ url: String, _ inbox: WLWebhookInbox) async 
                 body: Array(buffer.readableBytesView)))
         return Response(status: .ok)
     }
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(
-        router: router,
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { channel in
-            continuation.yield(channel.localAddress?.port ?? 0)
-            continuation.finish()
-        },
-        logger: quietLogger)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            group.cancelAll()
-            throw HarnessError.serverDidNotStart
-        }
-        do {
-            try await body("http://127.0.0.1:\(port)/hook", inbox)
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-        group.cancelAll()
+    try await whileReceiving(router) { port in
+        try await body("http://127.0.0.1:\(port)/hook", inbox)
     }
 }
