@@ -6,7 +6,8 @@ public struct NewPayment: Sendable, Equatable {
     public var amount: Int64
     public var currency: String
     public var country: String
-    public var method: String
+    /// The payment method; nil only when paying with a stored credential, whose method then applies.
+    public var method: String?
     public var reference: String
     public var captureMode: CaptureMode
     public var customerId: String?
@@ -15,13 +16,13 @@ public struct NewPayment: Sendable, Equatable {
     /// Pay with this stored credential (`pm_…`) instead of a new session; routed to the account that issued it.
     public var paymentMethodId: String?
     /// Ask the provider to set up a stored credential for the customer with this payment.
-    public var savePaymentMethod = false
+    public var savePaymentMethod: Bool
 
     /// Validates raw fields; throws ``CoreError`` with a stable code for the first problem found.
     public init(
-        amount: Int64, currency: String, country: String, method: String, reference: String,
+        amount: Int64, currency: String, country: String, method: String?, reference: String,
         captureMode: CaptureMode = .automatic, customerId: String? = nil, returnURL: String? = nil,
-        paymentData: [String: JSONValue] = [:]
+        paymentData: [String: JSONValue] = [:], paymentMethodId: String? = nil, savePaymentMethod: Bool = false
     ) throws {
         guard Currency.named(currency) != nil else {
             throw CoreError.invalid("invalid_currency", "currency must be an upper-case ISO 4217 code")
@@ -35,10 +36,14 @@ public struct NewPayment: Sendable, Equatable {
         guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
             throw CoreError.invalid("invalid_country", "country must be an upper-case ISO 3166-1 alpha-2 code")
         }
-        guard !method.isEmpty, method.count <= 40,
-            method.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
-        else {
-            throw CoreError.invalid("invalid_method", "method must be a lower-case payment method name")
+        if let method {
+            guard !method.isEmpty, method.count <= 40,
+                method.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
+            else {
+                throw CoreError.invalid("invalid_method", "method must be a lower-case payment method name")
+            }
+        } else if paymentMethodId == nil {
+            throw CoreError.invalid("missing_field", "the field 'method' is required")
         }
         guard !reference.isEmpty, reference.count <= 128 else {
             throw CoreError.invalid("invalid_reference", "reference must be 1 to 128 characters")
@@ -55,5 +60,7 @@ public struct NewPayment: Sendable, Equatable {
         self.customerId = customerId
         self.returnURL = returnURL
         self.paymentData = paymentData
+        self.paymentMethodId = paymentMethodId
+        self.savePaymentMethod = savePaymentMethod
     }
 }

@@ -132,9 +132,18 @@ extension PaymentService {
         return credential
     }
 
-    /// The method name of a payment made with the stored credential `id`.
-    public func storedMethodName(tenant: UUID, id: String, customerId: String?) async throws -> String {
-        try await usableCredential(tenant: tenant, id: id, customerId: customerId).paymentMethodName
+    /// Records the credential a payment's attempt at `account` asks the provider to set up; the provider
+    /// echoes its correlation id when it reports the token.
+    func pendingCredential(
+        tenant: UUID, customerId: String, account: ProviderAccount, method: String, paymentId: String
+    ) async throws -> StoredPaymentMethod {
+        var pending = StoredPaymentMethod(
+            id: ids.make("pm"), tenantId: tenant, customerId: customerId, accountId: account.id,
+            pluginId: account.pluginId, kind: "wallet_agreement", correlationId: ids.make("as"),
+            originPaymentId: paymentId, createdAt: clock())
+        pending.paymentMethodType = method.uppercased()
+        try await credentials.saveCredential(pending)
+        return pending
     }
 
     /// The plugin's view of a credential.

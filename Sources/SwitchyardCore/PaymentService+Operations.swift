@@ -50,11 +50,7 @@ extension PaymentService {
         operation.replayData = paymentData
         try await payments.commit(PaymentChanges(operations: [operation]))
         let outcome = await gateway.complete(
-            CompleteRequest(
-                payment: locator(attempt), operationId: operation.id, merchantReference: p.reference, amount: p.amount,
-                currency: p.currency, country: p.country, method: p.method, captureMode: p.captureMode,
-                returnURL: p.returnURL, paymentData: paymentData, session: p.nextAction?.data ?? [:]),
-            account: account)
+            completeRequest(p, attempt: attempt, operation: operation, paymentData: paymentData), account: account)
         apply(outcome, to: &operation)
         var updated = attempt
         if let providerId = outcome.providerPaymentId { updated.providerPaymentId = providerId }
@@ -189,11 +185,8 @@ extension PaymentService {
         _ operation: inout PaymentOperation, of p: Payment, attempt: Attempt, account: ProviderAccount
     ) async -> Outcome {
         let outcome = await gateway.complete(
-            CompleteRequest(
-                payment: locator(attempt), operationId: operation.id, merchantReference: p.reference, amount: p.amount,
-                currency: p.currency, country: p.country, method: p.method, captureMode: p.captureMode,
-                returnURL: p.returnURL, paymentData: operation.replayData ?? [:], session: p.nextAction?.data ?? [:],
-                isReplay: true),
+            completeRequest(
+                p, attempt: attempt, operation: operation, paymentData: operation.replayData ?? [:], isReplay: true),
             account: account)
         if outcome.kind != .unknown && outcome.kind != .notSent && outcome.kind != .authExpired {
             apply(outcome, to: &operation)
@@ -216,6 +209,17 @@ extension PaymentService {
                 "outcome_unknown", "the provider has not confirmed this payment's outcome yet; try again later")
         }
         return synced
+    }
+
+    /// The plugin's request to complete `p` with the app's data, for `operation` (its idempotency key).
+    private func completeRequest(
+        _ p: Payment, attempt: Attempt, operation: PaymentOperation, paymentData: [String: JSONValue],
+        isReplay: Bool = false
+    ) -> CompleteRequest {
+        CompleteRequest(
+            payment: locator(attempt), operationId: operation.id, merchantReference: p.reference, amount: p.amount,
+            currency: p.currency, country: p.country, method: p.method, captureMode: p.captureMode,
+            returnURL: p.returnURL, paymentData: paymentData, session: p.nextAction?.data ?? [:], isReplay: isReplay)
     }
 
     func locator(_ attempt: Attempt) -> PaymentLocator {

@@ -47,10 +47,12 @@ public struct PaymentService: Sendable {
         if let id = request.paymentMethodId {
             stored = try await usableCredential(tenant: tenant, id: id, customerId: request.customerId)
         }
-        if let stored, stored.paymentMethodName != request.method {
+        if let stored, let named = request.method, named != stored.paymentMethodName {
             throw CoreError.invalid(
-                "payment_method_mismatch",
-                "the stored payment method is '\(stored.paymentMethodName)', not '\(request.method)'")
+                "payment_method_mismatch", "the stored payment method is '\(stored.paymentMethodName)', not '\(named)'")
+        }
+        guard let method = stored?.paymentMethodName ?? request.method else {
+            throw CoreError.invalid("missing_field", "the field 'method' is required")
         }
         if request.savePaymentMethod {
             guard request.customerId != nil else {
@@ -62,7 +64,7 @@ public struct PaymentService: Sendable {
         }
         var payment = Payment(
             id: ids.make("pay"), tenantId: tenant, amount: request.amount, currency: request.currency,
-            country: request.country, method: stored?.paymentMethodName ?? request.method,
+            country: request.country, method: method,
             reference: request.reference, captureMode: request.captureMode,
             customerId: request.customerId ?? stored?.customerId, returnURL: request.returnURL,
             paymentData: request.paymentData, status: .processing, createdAt: now)
@@ -95,33 +97,29 @@ public struct PaymentService: Sendable {
                 startedAt: clock())
             // The attempt is committed before the provider is called, so a crash leaves a trace to sync.
             let accountId = account.id
-            var setup: CredentialSetup?
+            var pending: StoredPaymentMethod?
             if request.savePaymentMethod, let customerId = request.customerId {
-                var pending = StoredPaymentMethod(
-                    id: ids.make("pm"), tenantId: tenant, customerId: customerId, accountId: account.id,
-                    pluginId: account.pluginId, kind: "wallet_agreement", correlationId: ids.make("as"),
-                    originPaymentId: paymentId, createdAt: clock())
-                pending.paymentMethodType = request.method.uppercased()
-                try await credentials.saveCredential(pending)
-                setup = CredentialSetup(correlationId: pending.correlationId, customerId: customerId)
-                let savedId = pending.id
-                try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges()) {
-                    $0.savedPaymentMethodId = savedId
-                }
+                pending = try await pendingCredential(
+                    tenant: tenant, customerId: customerId, account: account, method: method, paymentId: paymentId)
             }
+            let savedId = pending?.id
             try await payments.transition(
                 tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])
             ) {
                 $0.providerAccountId = accountId
+                if let savedId { $0.savedPaymentMethodId = savedId }
             }
 
             let outcome = await gateway.authorize(
                 AuthorizeRequest(
                     paymentId: paymentId, attemptId: attempt.id, merchantReference: request.reference,
                     amount: request.amount, currency: request.currency, country: request.country,
-                    method: request.method, captureMode: request.captureMode, customerId: request.customerId,
+                    method: method, captureMode: request.captureMode, customerId: request.customerId,
                     returnURL: request.returnURL, paymentData: request.paymentData, idempotencyKey: attempt.id,
-                    storedCredential: stored.map(providerCredential), credentialSetup: setup),
+                    storedCredential: stored.map(providerCredential),
+                    credentialSetup: pending.map {
+                        CredentialSetup(correlationId: $0.correlationId, customerId: $0.customerId)
+                    }),
                 account: account)
             attempt.record(outcome, at: clock())
             let event = PaymentMachine.Event.authorizeFinished(

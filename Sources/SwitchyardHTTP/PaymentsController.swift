@@ -106,18 +106,11 @@ struct PaymentsController: Sendable {
     private func create(_ request: Request, _ context: AppContext) async throws -> Response {
         try await idempotent(request, context) { key, data in
             let body = try JSONIO.decode(CreateBody.self, from: data)
-            var method = body.method
-            if method == nil, let stored = body.paymentMethod {
-                // Paying with a stored credential: its method is the credential's.
-                method = try await service.storedMethodName(tenant: key.tenantId, id: stored, customerId: body.customer)
-            }
-            guard let method else { throw APIError(.badRequest, "missing_field", "the field 'method' is required") }
-            var payment = try NewPayment(
-                amount: body.amount.value, currency: body.currency, country: body.country, method: method,
+            let payment = try NewPayment(
+                amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
                 reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,
-                returnURL: body.returnURL, paymentData: body.paymentData ?? [:])
-            payment.paymentMethodId = body.paymentMethod
-            payment.savePaymentMethod = body.savePaymentMethod ?? false
+                returnURL: body.returnURL, paymentData: body.paymentData ?? [:], paymentMethodId: body.paymentMethod,
+                savePaymentMethod: body.savePaymentMethod ?? false)
             return try respond(try await service.create(tenant: key.tenantId, payment), status: .created)
         }
     }

@@ -49,6 +49,16 @@ struct NewPaymentTests {
             } == "invalid_amount")
     }
 
+    @Test func methodMayBeLeftOutOnlyForAStoredPaymentMethod() throws {
+        #expect(
+            code { _ = try NewPayment(amount: 1, currency: "USD", country: "US", method: nil, reference: "r") }
+                == "missing_field")
+        let stored = try NewPayment(
+            amount: 1, currency: "USD", country: "US", method: nil, reference: "r", paymentMethodId: "pm_1")
+        #expect(stored.method == nil)
+        #expect(stored.paymentMethodId == "pm_1")
+    }
+
     @Test func currencyExponents() {
         #expect(Currency.named("USD")?.exponent == 2)
         #expect(Currency.named("JPY")?.exponent == 0)
