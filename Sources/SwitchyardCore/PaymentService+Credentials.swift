@@ -5,7 +5,7 @@ import ProviderKit
 extension PaymentService {
     /// A customer's credentials (never their tokens).
     public func paymentMethods(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod] {
-        try await credentials.credentials(tenant: tenant, customerId: customerId).map(\.withoutToken)
+        try await credentials.credentials(tenant: tenant, customerId: customerId)
     }
 
     /// One of a customer's credentials (never its token).
@@ -38,10 +38,11 @@ extension PaymentService {
             throw CoreError.invalid("invalid_customer", "customer must be 1 to 128 characters")
         }
         let account = try await vaultingAccount(tenant: tenant, accountId: accountId)
+        // The credential's own id is the provider's vaulting request id, echoed by its notification.
+        let id = ids.make("pm")
         var credential = StoredPaymentMethod(
-            id: ids.make("pm"), tenantId: tenant, customerId: customerId, accountId: account.id,
-            pluginId: account.pluginId, kind: "card", correlationId: "", createdAt: clock())
-        credential.correlationId = credential.id
+            id: id, tenantId: tenant, customerId: customerId, accountId: account.id, pluginId: account.pluginId,
+            kind: "card", correlationId: id, createdAt: clock())
         try await credentials.saveCredential(credential)
         let outcome = await gateway.vaultingSession(
             VaultingSessionRequest(

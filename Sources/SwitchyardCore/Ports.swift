@@ -127,6 +127,6 @@ public protocol CredentialRepository: Sendable {
     func credential(tenant: UUID, accountId: UUID, correlationId: String) async throws -> StoredPaymentMethod?
     /// The credential holding `token` at an account.
     func credential(tenant: UUID, accountId: UUID, token: String) async throws -> StoredPaymentMethod?
-    /// A customer's credentials, newest first.
+    /// A customer's credentials, newest first, without their tokens.
     func credentials(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod]
 }

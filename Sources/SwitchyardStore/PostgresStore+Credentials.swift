@@ -53,10 +53,16 @@ extension PostgresStore: CredentialRepository {
             [.uuid(accountId), .text(Self.tokenDigest(token, accountId: accountId))])
     }
 
+    /// A customer's credentials, newest first, without their tokens (a list is for showing, never for paying).
     public func credentials(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod] {
         let rows = try await tenantScoped(tenant) { c in
             try c.query(
-                "SELECT * FROM stored_credentials WHERE customer_id = $1 ORDER BY created_at DESC, id",
+                """
+                SELECT id, tenant_id, customer_id, account_id, plugin_id, kind, status, correlation_id,
+                    payment_method_type, display, session, origin_payment_id, failure_code, failure_message,
+                    expires_at, created_at, updated_at
+                FROM stored_credentials WHERE customer_id = $1 ORDER BY created_at DESC, id
+                """,
                 [.text(customerId)]
             ).rows
         }

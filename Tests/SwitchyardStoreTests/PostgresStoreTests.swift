@@ -260,6 +260,7 @@ struct PostgresStoreTests {
             tenant: tenant.id, accountId: account.id, token: "tok_SECRET_wallet_access")
         #expect(byToken?.id == "pm_1")
         #expect(try await store.credentials(tenant: tenant.id, customerId: "cust-1").map(\.id) == ["pm_1"])
+        #expect(try await store.credentials(tenant: tenant.id, customerId: "cust-1").first?.token == nil)
         #expect(try await store.credential(tenant: other.id, id: "pm_1") == nil)
         #expect(try await store.credentials(tenant: other.id, customerId: "cust-1").isEmpty)
     }
