@@ -7,6 +7,18 @@ enum OpenAPIDocument {
     static let text = #"""
         {
          "components": {
+          "responses": {
+           "Error": {
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            },
+            "description": "error"
+           }
+          },
           "schemas": {
            "APIKey": {
             "properties": {
@@ -606,14 +618,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -642,14 +647,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -678,14 +676,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -714,14 +705,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -765,14 +749,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -811,14 +788,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -857,14 +827,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -928,14 +891,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -975,14 +931,7 @@ enum OpenAPIDocument {
               "description": "done"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1021,14 +970,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1074,14 +1016,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1128,14 +1063,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1189,14 +1117,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1235,14 +1156,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1288,14 +1202,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1324,14 +1231,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "summary": "Liveness",
@@ -1374,14 +1274,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "summary": "Provider notification intake (verified by the account's plugin)",
@@ -1405,14 +1298,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "summary": "This document",
@@ -1436,14 +1322,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "summary": "Readiness: database and plugins",
@@ -1477,14 +1356,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1531,14 +1403,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1583,14 +1448,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1637,14 +1495,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1701,14 +1552,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1737,14 +1581,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1791,14 +1628,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1837,14 +1667,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1892,14 +1715,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -1956,14 +1772,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -2028,14 +1837,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -2092,14 +1894,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
@@ -2147,14 +1942,7 @@ enum OpenAPIDocument {
               "description": "success"
              },
              "default": {
-              "content": {
-               "application/json": {
-                "schema": {
-                 "$ref": "#/components/schemas/Error"
-                }
-               }
-              },
-              "description": "error"
+              "$ref": "#/components/responses/Error"
              }
             },
             "security": [
