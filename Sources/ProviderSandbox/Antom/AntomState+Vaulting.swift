@@ -101,7 +101,7 @@ extension AntomState {
     /// Checks the card number (12–19 digits, Luhn) and expiry; returns `MM` and `YY`.
     private static func validate(_ card: AntomCardInput) throws(AntomSandboxError) -> (String, String) {
         let pan = card.cardNumber
-        guard (12...19).contains(pan.count), pan.allSatisfy({ $0.isASCII && $0.isNumber }), luhn(pan) else {
+        guard SandboxCard.isValidNumber(pan) else {
             throw .cardInvalid("cardNumber is not a valid card number")
         }
         guard let month = Int(card.expiryMonth), (1...12).contains(month) else {
@@ -115,18 +115,5 @@ extension AntomState {
             throw .cardInvalid("cvv must be 3 or 4 digits")
         }
         return (String(format: "%02d", month), String(format: "%02d", year % 100))
-    }
-
-    private static func luhn(_ digits: String) -> Bool {
-        var sum = 0
-        for (index, character) in digits.reversed().enumerated() {
-            guard var digit = character.wholeNumberValue else { return false }
-            if index % 2 == 1 {
-                digit *= 2
-                if digit > 9 { digit -= 9 }
-            }
-            sum += digit
-        }
-        return sum % 10 == 0
     }
 }

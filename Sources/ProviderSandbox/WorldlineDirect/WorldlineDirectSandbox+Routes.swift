@@ -149,25 +149,12 @@ extension WorldlineDirectSandbox: SandboxEmulator {
 
     private static func validate(_ card: WorldlineDirectCardInput) throws(WorldlineDirectSandboxError) {
         let pan = card.cardNumber
-        guard (12...19).contains(pan.count), pan.allSatisfy(\.isASCII), pan.allSatisfy(\.isNumber), luhn(pan) else {
+        guard SandboxCard.isValidNumber(pan) else {
             throw .invalid("cardPaymentMethodSpecificInput.card.cardNumber", "card number is invalid")
         }
         let expiry = card.expiryDate
         guard expiry.count == 4, expiry.allSatisfy(\.isNumber), let month = Int(expiry.prefix(2)),
             (1...12).contains(month)
         else { throw .invalid("cardPaymentMethodSpecificInput.card.expiryDate", "expiry date must be MMYY") }
-    }
-
-    private static func luhn(_ digits: String) -> Bool {
-        var sum = 0
-        for (index, character) in digits.reversed().enumerated() {
-            guard var digit = character.wholeNumberValue else { return false }
-            if index % 2 == 1 {
-                digit *= 2
-                if digit > 9 { digit -= 9 }
-            }
-            sum += digit
-        }
-        return sum % 10 == 0
     }
 }
