@@ -24,6 +24,7 @@ struct AntomResult: Codable, Sendable, Equatable {
 
     static let success = Self("S", "SUCCESS", "success")
     static let inProcess = Self("U", "PAYMENT_IN_PROCESS", "payment is being processed")
+    static let trafficLimit = Self("U", "REQUEST_TRAFFIC_EXCEED_LIMIT", "too many requests, try again later")
     static let unknownException = Self("U", "UNKNOWN_EXCEPTION", "unknown exception, retry with the same request id")
 
     static let invalidClient = Self("F", "INVALID_CLIENT", "the client id is not registered")

@@ -71,6 +71,7 @@ extension AntomSandbox {
     private func enqueue(_ body: [UInt8], url: String, subject: String, merchant: AntomSandboxMerchant) async {
         let time = AntomTime.format(state.clock())
         let path = Self.signedPath(of: url)
+        if await faults.takeDroppedNotification(merchant: merchant.clientId) { return }
         let corrupt = await faults.takeBadSignature(merchant: merchant.clientId)
         // A wrong signature is a valid signature over other content.
         let signedBody = corrupt ? body + Array(" ".utf8) : body

@@ -10,6 +10,10 @@ extension AntomSandbox: SandboxEmulator {
         return clientId
     }
 
+    func unavailableResponse() -> Response {
+        Self.unsigned(.trafficLimit)
+    }
+
     func addRoutes(to group: RouterGroup<SandboxRequestContext>) {
         let calls: [(String, Handler)] = [
             ("payments/createPaymentSession", createPaymentSession),
@@ -69,8 +73,14 @@ extension AntomSandbox: SandboxEmulator {
             paymentRequestId: requestId, amount: amount, currency: currency, paymentMethodType: method,
             notifyURL: notifyURL, redirectURL: redirectURL, authState: authState,
             userLoginId: body.agreementInfo?.userLoginId, requestedExpiry: expiry)
-        return await state.createSession(
+        let reply = await state.createSession(
             clientId: call.clientId, input: input, canonical: call.canonical, baseURL: call.baseURL)
+        if configuration.merchants.first(where: { $0.clientId == call.clientId })?.approvesSessionsAtOnce == true,
+            let sessionId = await state.openSessionId(clientId: call.clientId, requestId: requestId)
+        {
+            _ = try? await completeSession(paymentSessionId: sessionId)
+        }
+        return reply
     }
 
     func pay(_ call: Call) async throws -> AntomReply {

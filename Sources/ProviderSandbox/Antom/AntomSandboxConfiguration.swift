@@ -14,6 +14,10 @@ public struct AntomSandboxMerchant: Sendable, Hashable {
     /// Where `notifyAuthorization` goes; when nil it goes to the `paymentNotifyUrl` of the session that
     /// created the access token.
     public var authorizationNotifyURL: String?
+    /// When true, every payment session of this merchant is approved by its wallet user at once, before
+    /// `createPaymentSession` answers (as if the app had completed it immediately): for load and fault
+    /// tests that need wallet payments to finish without an app.
+    public var approvesSessionsAtOnce: Bool
 
     /// Creates a merchant.
     /// - Parameters:
@@ -25,8 +29,10 @@ public struct AntomSandboxMerchant: Sendable, Hashable {
         clientId: String,
         merchantPublicKey: String,
         keyVersion: String = "1",
-        authorizationNotifyURL: String? = nil
+        authorizationNotifyURL: String? = nil,
+        approvesSessionsAtOnce: Bool = false
     ) {
+        self.approvesSessionsAtOnce = approvesSessionsAtOnce
         self.clientId = clientId
         self.merchantPublicKey = merchantPublicKey
         self.keyVersion = keyVersion

@@ -52,6 +52,14 @@ extension AntomState {
         }
     }
 
+    /// The session of the payment with this request id, while it still waits for the user.
+    func openSessionId(clientId: String, requestId: String) -> String? {
+        guard let paymentId = paymentIdsByRequest[Self.key(clientId, requestId)], let payment = payments[paymentId],
+            payment.status == .processing
+        else { return nil }
+        return payment.paymentSessionId
+    }
+
     /// Plays the app and the wallet: the user approves (token created when asked for, then the payment is
     /// decided by its amount) or rejects (`F USER_PAYMENT_VERIFICATION_FAILED`).
     func completeSession(id: String, approve: Bool) throws(AntomSandboxError) -> (

@@ -104,6 +104,7 @@ public struct CitconSandbox: Sendable {
     /// Signs `event` with the merchant's secret (or a wrong one under `badSignature`) and queues it.
     func send(_ event: CitconIPNEvent?) async {
         guard let event, let merchant = await state.merchant(id: event.merchant) else { return }
+        if await faults.takeDroppedNotification(merchant: merchant.id) { return }
         let corrupt = await faults.takeBadSignature(merchant: merchant.id)
         let fields = event.signedFields(secret: merchant.ipnSecret, corrupt: corrupt)
         let (body, contentType) = CitconIPNEvent.encode(fields, as: configuration.ipnEncoding)

@@ -29,6 +29,13 @@ public struct SandboxFault: Sendable, Codable, Equatable {
         /// Signs the notifications sent to the merchant with a wrong signature. Only `merchant` and
         /// `count` apply (count = number of notifications affected).
         case badSignature
+        /// Answers as the provider does when it is momentarily unable to take requests, without
+        /// processing: the provider's own "not processed, try again" answer where it has one (Worldline
+        /// Direct: 503 with retriable errors; Antom: `U REQUEST_TRAFFIC_EXCEED_LIMIT`), else HTTP 503.
+        case unavailable
+        /// Loses the notifications meant for the merchant: they are never sent. Only `merchant` and
+        /// `count` apply (count = number of notifications lost).
+        case dropNotification
     }
 
     /// HTTP method to match, e.g. `POST`; nil matches any.
@@ -43,6 +50,9 @@ public struct SandboxFault: Sendable, Codable, Equatable {
     public var count: Int?
     /// Delay in milliseconds for `latency`, `timeoutAfterProcessing` and `timeoutBeforeProcessing`.
     public var latencyMs: Int?
+    /// The share (0…1) of matching requests the rule applies to, drawn at random per request; nil: all.
+    /// A request the draw spares does not consume `count`.
+    public var probability: Double?
 
     /// Creates a rule.
     public init(
@@ -51,8 +61,10 @@ public struct SandboxFault: Sendable, Codable, Equatable {
         pathPrefix: String? = nil,
         merchant: String? = nil,
         count: Int? = nil,
-        latencyMs: Int? = nil
+        latencyMs: Int? = nil,
+        probability: Double? = nil
     ) {
+        self.probability = probability
         self.kind = kind
         self.method = method
         self.pathPrefix = pathPrefix

@@ -27,10 +27,11 @@ public actor SandboxFaultInjector {
     ///   - merchant: the merchant identified by the request, if any.
     func takeRequestFault(method: String, path: String, fullPath: String, merchant: String?) -> SandboxFault? {
         take { rule in
-            guard rule.kind != .badSignature else { return false }
+            guard rule.kind != .badSignature, rule.kind != .dropNotification else { return false }
             if let wanted = rule.method, wanted.uppercased() != method.uppercased() { return false }
             if let prefix = rule.pathPrefix, !path.hasPrefix(prefix), !fullPath.hasPrefix(prefix) { return false }
             if let wanted = rule.merchant, wanted != merchant { return false }
+            if let probability = rule.probability, Double.random(in: 0..<1) >= probability { return false }
             return true
         }
     }
@@ -38,6 +39,11 @@ public actor SandboxFaultInjector {
     /// Whether the next notification to `merchant` must carry a wrong signature (consumes a count).
     func takeBadSignature(merchant: String) -> Bool {
         take { $0.kind == .badSignature && ($0.merchant == nil || $0.merchant == merchant) } != nil
+    }
+
+    /// Whether the next notification to `merchant` is lost (consumes a count).
+    func takeDroppedNotification(merchant: String) -> Bool {
+        take { $0.kind == .dropNotification && ($0.merchant == nil || $0.merchant == merchant) } != nil
     }
 
     private func take(where matches: (SandboxFault) -> Bool) -> SandboxFault? {

@@ -8,6 +8,7 @@ struct SandboxFaultMiddleware: RouterMiddleware {
     let prefix: String
     let injector: SandboxFaultInjector
     let merchant: @Sendable (Request) async -> String?
+    let unavailable: @Sendable () -> Response
 
     func handle(
         _ request: Request,
@@ -59,8 +60,10 @@ struct SandboxFaultMiddleware: RouterMiddleware {
                 status: .ok,
                 contentType: "application/json"
             )
-        case .badSignature:
+        case .badSignature, .dropNotification:
             return try await next(request, context)
+        case .unavailable:
+            return unavailable()
         }
     }
 }

@@ -18,8 +18,14 @@ protocol SandboxEmulator: SandboxFaultControl {
     func addRoutes(to group: RouterGroup<SandboxRequestContext>)
     /// Adds the emulator-specific admin routes to `group` (mounted at `/_sandbox/<name>`).
     func addAdminRoutes(to group: RouterGroup<SandboxRequestContext>)
+    /// The provider's own "momentarily unavailable, nothing processed" answer (the `unavailable` fault).
+    func unavailableResponse() -> Response
 }
 
 extension SandboxEmulator {
     var alsoServedAtRoot: Bool { false }
+
+    func unavailableResponse() -> Response {
+        SandboxHTTP.text("service unavailable", status: .serviceUnavailable)
+    }
 }

@@ -92,7 +92,8 @@ public struct SandboxServer: Sendable {
                     middleware: SandboxFaultMiddleware(
                         prefix: mount.isEmpty ? "" : "/" + mount,
                         injector: emulator.faults,
-                        merchant: { request in await emulator.merchant(for: request) }
+                        merchant: { request in await emulator.merchant(for: request) },
+                        unavailable: { emulator.unavailableResponse() }
                     )
                 )
                 emulator.addRoutes(to: wire)

@@ -76,6 +76,10 @@ public struct WorldlineDirectSandboxError: Error, Sendable, Equatable {
         httpStatus: 402, errorCode: "30511001", id: "AUTHORIZATION_DECLINED", message: "authorisation declined",
         category: "PAYMENT_PLATFORM_ERROR")
 
+    static let unavailable = Self(
+        httpStatus: 503, errorCode: "50301001", id: "SERVICE_UNAVAILABLE", message: "service temporarily unavailable",
+        category: "IO_ERROR", retriable: true)
+
     static let internalError = Self(
         httpStatus: 500, errorCode: "50001001", id: "INTERNAL_ERROR", message: "internal error", retriable: true)
 }

@@ -12,6 +12,10 @@ extension WorldlineDirectSandbox: SandboxEmulator {
         return merchantsByKeyId[keyId]?.merchantId
     }
 
+    func unavailableResponse() -> Response {
+        WorldlineDirectAnswer(.unavailable).response
+    }
+
     func addRoutes(to group: RouterGroup<SandboxRequestContext>) {
         let base = "v2/:merchantId"
         group.post("\(base)/sessions") { request, context in

@@ -30,6 +30,7 @@ extension WorldlineDirectSandbox {
                     refund: WorldlineDirectResponses.refund(payment, operation)))
         }
         guard let body else { return }
+        if await faults.takeDroppedNotification(merchant: merchant.merchantId) { return }
         let corrupt = await faults.takeBadSignature(merchant: merchant.merchantId)
         let secret = corrupt ? merchant.webhookSecret + "-wrong" : merchant.webhookSecret
         let signature = Base64.encode(HMAC.sha256(key: secret, message: Array(body)))
