@@ -54,8 +54,29 @@ public struct Payment: Codable, Sendable, Equatable {
     public var paymentMethodId: String?
     /// The credential this payment asked the provider to set up for later payments (`pm_…`), if any.
     public var savedPaymentMethodId: String?
+    /// How an unknown outcome is being resolved (nil when the outcome is known).
+    public var resolution: Resolution?
     public var createdAt: Date
     public var updatedAt: Date
+
+    /// The janitor's bookkeeping for a payment whose outcome is unknown.
+    public struct Resolution: Codable, Sendable, Equatable {
+        /// When the payment became unknown.
+        public var since: Date
+        /// Syncs the janitor has made so far.
+        public var syncs: Int
+        /// When the next sync is due (nil: the first delay after ``since``).
+        public var nextSyncAt: Date?
+        /// Set when the horizon passed without an answer: a person must look at it.
+        public var reviewRequired: Bool
+
+        public init(since: Date, syncs: Int = 0, nextSyncAt: Date? = nil, reviewRequired: Bool = false) {
+            self.since = since
+            self.syncs = syncs
+            self.nextSyncAt = nextSyncAt
+            self.reviewRequired = reviewRequired
+        }
+    }
 
     public init(
         id: String, tenantId: UUID, amount: Int64, currency: String, country: String, method: String,

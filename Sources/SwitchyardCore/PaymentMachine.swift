@@ -6,8 +6,9 @@ import ProviderKit
 public struct PaymentMachine: Sendable, Equatable {
     /// Something that happened to the payment.
     public enum Event: Sendable, Equatable {
-        /// An authorize attempt ended; `moreCandidates` tells whether another account could be tried.
-        case authorizeFinished(Outcome, moreCandidates: Bool)
+        /// An authorize attempt ended; `moreCandidates` tells whether another account could be tried,
+        /// `retryDeclines` whether the tenant fails over on declines the provider marks retryable.
+        case authorizeFinished(Outcome, moreCandidates: Bool, retryDeclines: Bool = false)
         /// The provider reported the payment's state (verified notification or sync).
         case providerReported(Outcome)
         /// A capture of `amount` ended.
@@ -20,7 +21,7 @@ public struct PaymentMachine: Sendable, Equatable {
 
     /// What the caller must do next.
     public enum Action: Sendable, Equatable {
-        /// Try the next candidate account (only after `notSent`).
+        /// Try the next candidate account (only after `notSent`, or a retryable decline where allowed).
         case tryNextCandidate
         /// The outcome is unknown: resolve it by sync, never by charging again.
         case scheduleSync
@@ -36,10 +37,18 @@ public struct PaymentMachine: Sendable, Equatable {
 
     /// Applies an event at `time`; returns the actions to carry out.
     public mutating func handle(_ event: Event, at time: Date) -> [Action] {
-        defer { payment.updatedAt = time }
+        defer {
+            payment.updatedAt = time
+            // The janitor's bookkeeping lives exactly as long as the outcome is unknown.
+            if payment.status == .unknown {
+                if payment.resolution == nil { payment.resolution = Payment.Resolution(since: time) }
+            } else {
+                payment.resolution = nil
+            }
+        }
         switch event {
-        case .authorizeFinished(let outcome, let moreCandidates):
-            return authorizeFinished(outcome, moreCandidates: moreCandidates)
+        case .authorizeFinished(let outcome, let moreCandidates, let retryDeclines):
+            return authorizeFinished(outcome, moreCandidates: moreCandidates, retryDeclines: retryDeclines)
         case .providerReported(let outcome):
             return providerReported(outcome)
         case .captureFinished(let amount, let outcome):
@@ -51,8 +60,13 @@ public struct PaymentMachine: Sendable, Equatable {
         }
     }
 
-    private mutating func authorizeFinished(_ outcome: Outcome, moreCandidates: Bool) -> [Action] {
+    private mutating func authorizeFinished(_ outcome: Outcome, moreCandidates: Bool, retryDeclines: Bool)
+        -> [Action]
+    {
         switch outcome.kind {
+        case .declined where retryDeclines && outcome.retryable == true && moreCandidates:
+            payment.status = .processing
+            return [.tryNextCandidate]
         case .notSent, .authExpired:
             if moreCandidates {
                 payment.status = .processing

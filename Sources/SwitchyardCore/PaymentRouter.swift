@@ -1,14 +1,18 @@
 import Foundation
 import ProviderKit
 
-/// What routing knows about a candidate account: the account and its plugin's manifest (if loaded).
+/// What routing knows about a candidate account: the account, its plugin's manifest (if loaded) and
+/// its health.
 public struct RoutingCandidate: Sendable {
     public var account: ProviderAccount
     public var manifest: PluginManifest?
+    /// Why the account cannot take traffic right now (its circuit is open), or nil when it can.
+    public var unhealthy: String?
 
-    public init(account: ProviderAccount, manifest: PluginManifest?) {
+    public init(account: ProviderAccount, manifest: PluginManifest?, unhealthy: String? = nil) {
         self.account = account
         self.manifest = manifest
+        self.unhealthy = unhealthy
     }
 }
 
@@ -31,49 +35,164 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     /// Accounts to try, in order.
     public var candidates: [UUID]
     public var skipped: [Skip]
+    /// The version of the tenant's routing configuration that decided.
+    public var version: Int?
+    /// Whether the first candidate was drawn by the rule's weights.
+    public var weighted: Bool
 
-    public init(ruleId: UUID?, ruleName: String?, candidates: [UUID], skipped: [Skip]) {
+    public init(
+        ruleId: UUID?, ruleName: String?, candidates: [UUID], skipped: [Skip], version: Int? = nil,
+        weighted: Bool = false
+    ) {
         self.ruleId = ruleId
         self.ruleName = ruleName
         self.candidates = candidates
         self.skipped = skipped
+        self.version = version
+        self.weighted = weighted
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case ruleId, ruleName, candidates, skipped, version, weighted
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        ruleId = try c.decodeIfPresent(UUID.self, forKey: .ruleId)
+        ruleName = try c.decodeIfPresent(String.self, forKey: .ruleName)
+        candidates = try c.decode([UUID].self, forKey: .candidates)
+        skipped = try c.decode([Skip].self, forKey: .skipped)
+        version = try c.decodeIfPresent(Int.self, forKey: .version)
+        weighted = try c.decodeIfPresent(Bool.self, forKey: .weighted) ?? false
     }
 }
 
-/// Pure routing: the first matching rule's accounts, filtered by manifest and enablement.
+/// Why routing chose what it chose, rule by rule: what `simulate` shows.
+public struct RoutingExplanation: Codable, Sendable, Equatable {
+    /// One rule examined, in order, until the first that matched.
+    public struct RuleCheck: Codable, Sendable, Equatable {
+        public var ruleId: UUID
+        public var ruleName: String
+        public var matched: Bool
+        /// Why the rule did not match.
+        public var reason: String?
+    }
+
+    /// The rules looked at.
+    public var rules: [RuleCheck]
+    /// The decision, when there is one.
+    public var decision: RoutingDecision?
+    /// Why there is no decision (`no_route` 422 or `providers_unavailable` 503).
+    public var failure: CoreError?
+    /// The matching rule's accounts that cannot take the payment, and why.
+    public var skipped: [RoutingDecision.Skip] = []
+    /// The tenant's accounts the matching rule does not name.
+    public var otherAccounts: [RoutingDecision.Skip] = []
+}
+
+extension CoreError: Codable {
+    enum CodingKeys: String, CodingKey { case code, message, status }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            code: try c.decode(String.self, forKey: .code), message: try c.decode(String.self, forKey: .message),
+            status: try c.decode(Int.self, forKey: .status))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(code, forKey: .code)
+        try c.encode(message, forKey: .message)
+        try c.encode(status, forKey: .status)
+    }
+}
+
+/// Pure routing: the first matching rule's accounts, filtered by manifest, enablement and health, in
+/// the rule's order or drawn by its weights.
 public enum PaymentRouter {
     /// Routes a payment.
     /// - Parameters:
     ///   - payment: what is being paid.
+    ///   - routingKey: what makes a weighted draw repeatable: the same key always gets the same order.
     ///   - rules: the tenant's rules, in order.
-    ///   - accounts: the tenant's accounts with their plugins' manifests, by id.
-    /// - Throws: ``CoreError`` `no_route` (422) when no rule matches or every account of the matching
-    ///   rule is unusable for this payment.
+    ///   - accounts: the tenant's accounts with their plugins' manifests and health, by id.
+    ///   - version: the routing configuration's version, recorded in the decision.
+    /// - Throws: ``CoreError`` `no_route` (422) when no rule matches or no account of the matching rule
+    ///   can take this payment; `providers_unavailable` (503) when the accounts that could are all unhealthy.
     public static func route(
-        _ payment: PaymentDescription, rules: [RoutingRule], accounts: [UUID: RoutingCandidate]
+        _ payment: PaymentDescription, routingKey: String = "", rules: [RoutingRule],
+        accounts: [UUID: RoutingCandidate], version: Int? = nil
     ) throws -> RoutingDecision {
-        guard let rule = rules.first(where: { $0.match.matches(payment) }) else {
-            throw CoreError.unprocessable(
-                "no_route", "no routing rule matches \(payment.method) \(payment.currency) \(payment.country)")
+        let explanation = explain(payment, routingKey: routingKey, rules: rules, accounts: accounts, version: version)
+        if let failure = explanation.failure { throw failure }
+        guard let decision = explanation.decision else {
+            throw CoreError.unprocessable("no_route", "no routing decision")
         }
-        var candidates: [UUID] = []
+        return decision
+    }
+
+    /// Explains how a payment would be routed, without throwing.
+    public static func explain(
+        _ payment: PaymentDescription, routingKey: String = "", rules: [RoutingRule],
+        accounts: [UUID: RoutingCandidate], version: Int? = nil
+    ) -> RoutingExplanation {
+        var checks: [RoutingExplanation.RuleCheck] = []
+        var matched: RoutingRule?
+        for rule in rules {
+            if let reason = rule.match.mismatch(payment) {
+                checks.append(.init(ruleId: rule.id, ruleName: rule.name, matched: false, reason: reason))
+            } else {
+                checks.append(.init(ruleId: rule.id, ruleName: rule.name, matched: true, reason: nil))
+                matched = rule
+                break
+            }
+        }
+        guard let rule = matched else {
+            let failure = CoreError.unprocessable(
+                "no_route",
+                "no routing rule matches \(payment.method) \(payment.currency) \(payment.country) \(payment.amount)")
+            let others = accounts.keys.sorted { $0.uuidString < $1.uuidString }
+                .map { RoutingDecision.Skip(accountId: $0, reason: "no routing rule matches the payment") }
+            return RoutingExplanation(rules: checks, decision: nil, failure: failure, otherAccounts: others)
+        }
+        var suitable: [(id: UUID, weight: Int)] = []
         var skipped: [RoutingDecision.Skip] = []
-        for accountId in rule.accounts {
+        var unhealthy = 0
+        for (index, accountId) in rule.accounts.enumerated() {
             guard let candidate = accounts[accountId] else {
                 skipped.append(.init(accountId: accountId, reason: "account does not exist"))
                 continue
             }
             if let reason = unsuitability(of: candidate, for: payment) {
                 skipped.append(.init(accountId: accountId, reason: reason))
+            } else if let reason = candidate.unhealthy {
+                unhealthy += 1
+                skipped.append(.init(accountId: accountId, reason: reason))
             } else {
-                candidates.append(accountId)
+                suitable.append((accountId, rule.weights.map { index < $0.count ? $0[index] : 0 } ?? 1))
             }
         }
-        guard !candidates.isEmpty else {
-            throw CoreError.unprocessable(
-                "no_route", "routing rule '\(rule.name)' matched but none of its accounts can take this payment")
+        let others = accounts.keys.filter { !rule.accounts.contains($0) }.sorted { $0.uuidString < $1.uuidString }
+            .map { RoutingDecision.Skip(accountId: $0, reason: "not an account of rule '\(rule.name)'") }
+        guard !suitable.isEmpty else {
+            let failure: CoreError =
+                unhealthy > 0
+                ? .unavailable(
+                    "providers_unavailable",
+                    "every account of routing rule '\(rule.name)' that could take this payment is unavailable")
+                : .unprocessable(
+                    "no_route", "routing rule '\(rule.name)' matched but none of its accounts can take this payment")
+            return RoutingExplanation(
+                rules: checks, decision: nil, failure: failure, skipped: skipped, otherAccounts: others)
         }
-        return RoutingDecision(ruleId: rule.id, ruleName: rule.name, candidates: candidates, skipped: skipped)
+        let weighted = rule.weights != nil
+        let order = weighted ? weightedOrder(suitable, key: routingKey) : suitable.map(\.id)
+        let decision = RoutingDecision(
+            ruleId: rule.id, ruleName: rule.name, candidates: order, skipped: skipped, version: version,
+            weighted: weighted)
+        return RoutingExplanation(
+            rules: checks, decision: decision, failure: nil, skipped: skipped, otherAccounts: others)
     }
 
     /// Why a candidate cannot take a payment, or `nil` if it can.

@@ -9,10 +9,17 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         public var attemptLimit: Int = 3
         /// Total time allowed for a payment's attempts, in milliseconds; no new attempt starts after it.
         public var timeBudgetMs: Int = 30_000
+        /// Whether a decline the provider marks retryable fails over to the next account. Off by default;
+        /// a tenant may turn it on only where the platform allows it (`retryable_declines_allowed`).
+        public var retryableDeclines = false
+        /// Whether tenants may turn ``retryableDeclines`` on.
+        public var retryableDeclinesAllowed = true
 
         enum CodingKeys: String, CodingKey {
             case attemptLimit = "attempt_limit"
             case timeBudgetMs = "time_budget_ms"
+            case retryableDeclines = "retryable_declines"
+            case retryableDeclinesAllowed = "retryable_declines_allowed"
         }
 
         public init() {}
@@ -21,6 +28,8 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             attemptLimit = try c.decodeIfPresent(Int.self, forKey: .attemptLimit) ?? 3
             timeBudgetMs = try c.decodeIfPresent(Int.self, forKey: .timeBudgetMs) ?? 30_000
+            retryableDeclines = try c.decodeIfPresent(Bool.self, forKey: .retryableDeclines) ?? false
+            retryableDeclinesAllowed = try c.decodeIfPresent(Bool.self, forKey: .retryableDeclinesAllowed) ?? true
         }
     }
 
@@ -65,6 +74,8 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var failover = Failover()
     public var lifetimes = Lifetimes()
     public var limits = Limits()
+    public var breaker = Breaker()
+    public var janitor = Janitor()
 
     public init() {}
 
@@ -73,9 +84,11 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         failover = try c.decodeIfPresent(Failover.self, forKey: .failover) ?? Failover()
         lifetimes = try c.decodeIfPresent(Lifetimes.self, forKey: .lifetimes) ?? Lifetimes()
         limits = try c.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
+        breaker = try c.decodeIfPresent(Breaker.self, forKey: .breaker) ?? Breaker()
+        janitor = try c.decodeIfPresent(Janitor.self, forKey: .janitor) ?? Janitor()
     }
 
     enum CodingKeys: String, CodingKey {
-        case failover, lifetimes, limits
+        case failover, lifetimes, limits, breaker, janitor
     }
 }

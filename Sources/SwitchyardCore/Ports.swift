@@ -75,6 +75,13 @@ public protocol PaymentRepository: Sendable {
     func refund(id: String) async throws -> Refund?
     /// System scope: open payments (requires_action, processing, unknown) last tried at an account.
     func openPayments(accountId: UUID, limit: Int) async throws -> [(tenant: UUID, paymentId: String)]
+    /// System scope: claims up to `limit` unknown payments whose next sync is due at `now` (a payment
+    /// never synced is due `firstDelay` after it became unknown), skipping rows another replica holds,
+    /// and moves their due time to `leaseUntil` so no other janitor takes them meanwhile.
+    func claimUnresolved(now: Date, firstDelay: TimeInterval, leaseUntil: Date, limit: Int) async throws
+        -> [(tenant: UUID, paymentId: String)]
+    /// System scope: payments flagged for manual review, oldest first.
+    func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment]
 }
 
 /// Storage of provider accounts and routing rules.
@@ -86,6 +93,10 @@ public protocol ConfigurationRepository: Sendable {
     /// System scope: any account by id, secrets decrypted.
     func account(id: UUID) async throws -> ProviderAccount?
     func routingRules(tenant: UUID) async throws -> [RoutingRule]
+    /// The tenant's rules with their version.
+    func routingConfiguration(tenant: UUID) async throws -> RoutingConfiguration
+    /// The tenant's own limits (empty when it has none).
+    func tenantPolicy(tenant: UUID) async throws -> TenantPolicy
 }
 
 /// Storage of inbound notifications, raw, with their verification result.

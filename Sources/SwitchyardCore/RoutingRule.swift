@@ -24,12 +24,7 @@ public struct RoutingRule: Codable, Sendable, Equatable {
 
         /// Whether a payment with these properties satisfies the match.
         public func matches(_ payment: PaymentDescription) -> Bool {
-            if !countries.isEmpty && !countries.contains(payment.country) { return false }
-            if !currencies.isEmpty && !currencies.contains(payment.currency) { return false }
-            if !methods.isEmpty && !methods.contains(payment.method) { return false }
-            if let minAmount, payment.amount < minAmount { return false }
-            if let maxAmount, payment.amount > maxAmount { return false }
-            return true
+            mismatch(payment) == nil
         }
     }
 
@@ -39,12 +34,17 @@ public struct RoutingRule: Codable, Sendable, Equatable {
     public var match: Match
     /// Provider account ids, tried in order.
     public var accounts: [UUID]
+    /// Optional volume split: one non-negative weight per account (same order). The first account is
+    /// drawn by weight, deterministically per payment; the others follow as fallbacks. An account with
+    /// weight 0 is only ever a fallback.
+    public var weights: [Int]?
 
-    public init(id: UUID, name: String, match: Match, accounts: [UUID]) {
+    public init(id: UUID, name: String, match: Match, accounts: [UUID], weights: [Int]? = nil) {
         self.id = id
         self.name = name
         self.match = match
         self.accounts = accounts
+        self.weights = weights
     }
 }
 
@@ -60,5 +60,33 @@ public struct PaymentDescription: Codable, Sendable, Equatable {
         self.currency = currency
         self.country = country
         self.method = method
+    }
+}
+
+/// A tenant's routing rules as one versioned whole.
+public struct RoutingConfiguration: Codable, Sendable, Equatable {
+    /// Increases by one with every write; 0 before the first.
+    public var version: Int
+    public var rules: [RoutingRule]
+
+    public init(version: Int, rules: [RoutingRule]) {
+        self.version = version
+        self.rules = rules
+    }
+}
+
+/// One earlier version of a tenant's routing.
+public struct RoutingVersion: Codable, Sendable, Equatable {
+    public var version: Int
+    /// Who wrote it (`operator` or `api_key:<prefix>`).
+    public var actor: String
+    public var createdAt: Date
+    public var rules: [RoutingRule]
+
+    public init(version: Int, actor: String, createdAt: Date, rules: [RoutingRule]) {
+        self.version = version
+        self.actor = actor
+        self.createdAt = createdAt
+        self.rules = rules
     }
 }

@@ -11,11 +11,35 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     public var status: HTTPResponse.Status
     public var code: String
     public var message: String
+    /// The individual problems behind the error (e.g. each offending routing rule).
+    public var issues: [Issue]?
 
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+    /// One problem, naming the rule it is about.
+    public struct Issue: Codable, Sendable, Equatable {
+        var ruleIndex: Int
+        var ruleName: String
+        var code: String
+        var message: String
+
+        enum CodingKeys: String, CodingKey {
+            case ruleIndex = "rule_index"
+            case ruleName = "rule_name"
+            case code, message
+        }
+
+        init(_ issue: RoutingIssue) {
+            ruleIndex = issue.ruleIndex
+            ruleName = issue.ruleName
+            code = issue.code
+            message = issue.message
+        }
+    }
+
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, issues: [Issue]? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.issues = issues
     }
 
     public init(_ error: CoreError) {
@@ -23,13 +47,14 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONIO.response(status, Envelope(error: .init(code: code, message: message)))
+        JSONIO.response(status, Envelope(error: .init(code: code, message: message, issues: issues)))
     }
 
     struct Envelope: Encodable {
         struct Body: Encodable {
             var code: String
             var message: String
+            var issues: [Issue]?
         }
         var error: Body
     }

@@ -66,7 +66,6 @@ struct AdminController: Sendable {
             return Response(status: .noContent)
         }
         registerAccounts(on: admin)
-        registerRouting(on: admin)
         admin.get("plugins") { request, _ in
             try auth.requireOperator(request)
             return JSONIO.response(.ok, await registry.snapshot())

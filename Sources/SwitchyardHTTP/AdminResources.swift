@@ -150,9 +150,14 @@ enum AdminBodies {
         var name: String
         var match: Match?
         var accounts: [UUID]
+        var weights: [Int]?
     }
 
     struct Routing: Codable {
         var rules: [RuleBody]
+        /// On write: the version the change is based on (optional; refused when stale). On read: the
+        /// current version.
+        var version: Int?
+        var warnings: [APIError.Issue]?
     }
 }

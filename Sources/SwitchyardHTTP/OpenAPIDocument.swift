@@ -114,6 +114,12 @@ enum OpenAPIDocument {
                "code": {
                 "type": "string"
                },
+               "issues": {
+                "items": {
+                 "$ref": "#/components/schemas/RoutingIssue"
+                },
+                "type": "array"
+               },
                "message": {
                 "type": "string"
                }
@@ -405,6 +411,27 @@ enum OpenAPIDocument {
             },
             "type": "object"
            },
+           "PlatformPolicy": {
+            "description": "The policy.json sections besides plugins.",
+            "properties": {
+             "breaker": {
+              "type": "object"
+             },
+             "failover": {
+              "type": "object"
+             },
+             "janitor": {
+              "type": "object"
+             },
+             "lifetimes": {
+              "type": "object"
+             },
+             "limits": {
+              "type": "object"
+             }
+            },
+            "type": "object"
+           },
            "ProviderAccount": {
             "properties": {
              "base_url": {
@@ -467,6 +494,59 @@ enum OpenAPIDocument {
             },
             "type": "object"
            },
+           "ProviderHealth": {
+            "properties": {
+             "data": {
+              "items": {
+               "properties": {
+                "account_id": {
+                 "type": "string"
+                },
+                "consecutive_failures": {
+                 "type": "integer"
+                },
+                "enabled": {
+                 "type": "boolean"
+                },
+                "name": {
+                 "type": "string"
+                },
+                "opened_at": {
+                 "format": "date-time",
+                 "type": "string"
+                },
+                "plugin": {
+                 "type": "string"
+                },
+                "retry_at": {
+                 "format": "date-time",
+                 "type": "string"
+                },
+                "state": {
+                 "enum": [
+                  "closed",
+                  "open",
+                  "half_open"
+                 ],
+                 "type": "string"
+                },
+                "tenant_id": {
+                 "type": "string"
+                },
+                "times_closed": {
+                 "type": "integer"
+                },
+                "times_opened": {
+                 "type": "integer"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
+             }
+            },
+            "type": "object"
+           },
            "Refund": {
             "properties": {
              "amount": {
@@ -488,6 +568,44 @@ enum OpenAPIDocument {
                "failed",
                "unknown"
               ]
+             }
+            },
+            "type": "object"
+           },
+           "ReviewList": {
+            "properties": {
+             "data": {
+              "items": {
+               "properties": {
+                "amount": {
+                 "type": "integer"
+                },
+                "currency": {
+                 "type": "string"
+                },
+                "id": {
+                 "type": "string"
+                },
+                "provider_account_id": {
+                 "type": "string"
+                },
+                "reference": {
+                 "type": "string"
+                },
+                "syncs": {
+                 "type": "integer"
+                },
+                "tenant_id": {
+                 "type": "string"
+                },
+                "unknown_since": {
+                 "format": "date-time",
+                 "type": "string"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
              }
             },
             "type": "object"
@@ -538,12 +656,272 @@ enum OpenAPIDocument {
                 },
                 "name": {
                  "type": "string"
+                },
+                "weights": {
+                 "description": "One weight per account: the first account is drawn by weight, deterministically per payment.",
+                 "items": {
+                  "minimum": 0,
+                  "type": "integer"
+                 },
+                 "type": "array"
                 }
                },
                "required": [
                 "name",
                 "accounts"
                ],
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "version": {
+              "description": "Current version (read); the version the change is based on (write, optional).",
+              "type": "integer"
+             },
+             "warnings": {
+              "items": {
+               "$ref": "#/components/schemas/RoutingIssue"
+              },
+              "type": "array"
+             }
+            },
+            "type": "object"
+           },
+           "RoutingIssue": {
+            "properties": {
+             "code": {
+              "type": "string"
+             },
+             "message": {
+              "type": "string"
+             },
+             "rule_index": {
+              "type": "integer"
+             },
+             "rule_name": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "RoutingSimulation": {
+            "properties": {
+             "chosen": {
+              "properties": {
+               "account_id": {
+                "type": "string"
+               },
+               "name": {
+                "type": "string"
+               },
+               "plugin": {
+                "type": "string"
+               },
+               "reason": {
+                "type": "string"
+               }
+              },
+              "type": "object"
+             },
+             "error": {
+              "properties": {
+               "code": {
+                "type": "string"
+               },
+               "message": {
+                "type": "string"
+               },
+               "status": {
+                "type": "integer"
+               }
+              },
+              "type": "object"
+             },
+             "fallbacks": {
+              "items": {
+               "properties": {
+                "account_id": {
+                 "type": "string"
+                },
+                "name": {
+                 "type": "string"
+                },
+                "plugin": {
+                 "type": "string"
+                },
+                "reason": {
+                 "type": "string"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "matched_rule": {
+              "properties": {
+               "id": {
+                "type": "string"
+               },
+               "name": {
+                "type": "string"
+               }
+              },
+              "type": "object"
+             },
+             "routing_version": {
+              "type": "integer"
+             },
+             "rules": {
+              "items": {
+               "properties": {
+                "id": {
+                 "type": "string"
+                },
+                "matched": {
+                 "type": "boolean"
+                },
+                "name": {
+                 "type": "string"
+                },
+                "reason": {
+                 "type": "string"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "skipped": {
+              "items": {
+               "properties": {
+                "account_id": {
+                 "type": "string"
+                },
+                "name": {
+                 "type": "string"
+                },
+                "plugin": {
+                 "type": "string"
+                },
+                "reason": {
+                 "type": "string"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "weighted": {
+              "type": "boolean"
+             }
+            },
+            "type": "object"
+           },
+           "RoutingSimulationRequest": {
+            "properties": {
+             "amount": {
+              "minimum": 1,
+              "type": "integer"
+             },
+             "country": {
+              "type": "string"
+             },
+             "currency": {
+              "type": "string"
+             },
+             "method": {
+              "type": "string"
+             },
+             "reference": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "amount",
+             "currency",
+             "country",
+             "method"
+            ],
+            "type": "object"
+           },
+           "RoutingVersions": {
+            "properties": {
+             "data": {
+              "items": {
+               "properties": {
+                "actor": {
+                 "type": "string"
+                },
+                "created_at": {
+                 "format": "date-time",
+                 "type": "string"
+                },
+                "rules": {
+                 "items": {
+                  "properties": {
+                   "accounts": {
+                    "items": {
+                     "format": "uuid",
+                     "type": "string"
+                    },
+                    "type": "array"
+                   },
+                   "id": {
+                    "type": "string"
+                   },
+                   "match": {
+                    "properties": {
+                     "countries": {
+                      "items": {
+                       "type": "string"
+                      },
+                      "type": "array"
+                     },
+                     "currencies": {
+                      "items": {
+                       "type": "string"
+                      },
+                      "type": "array"
+                     },
+                     "max_amount": {
+                      "type": "integer"
+                     },
+                     "methods": {
+                      "items": {
+                       "type": "string"
+                      },
+                      "type": "array"
+                     },
+                     "min_amount": {
+                      "type": "integer"
+                     }
+                    },
+                    "type": "object"
+                   },
+                   "name": {
+                    "type": "string"
+                   },
+                   "weights": {
+                    "description": "One weight per account: the first account is drawn by weight, deterministically per payment.",
+                    "items": {
+                     "minimum": 0,
+                     "type": "integer"
+                    },
+                    "type": "array"
+                   }
+                  },
+                  "required": [
+                   "name",
+                   "accounts"
+                  ],
+                  "type": "object"
+                 },
+                 "type": "array"
+                },
+                "version": {
+                 "type": "integer"
+                }
+               },
                "type": "object"
               },
               "type": "array"
@@ -563,6 +941,40 @@ enum OpenAPIDocument {
              },
              "name": {
               "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "TenantPolicy": {
+            "properties": {
+             "attempt_limit": {
+              "type": "integer"
+             },
+             "breaker_cool_down_ms": {
+              "type": "integer"
+             },
+             "breaker_failure_threshold": {
+              "type": "integer"
+             },
+             "retryable_declines": {
+              "type": "boolean"
+             },
+             "review_after_ms": {
+              "type": "integer"
+             },
+             "time_budget_ms": {
+              "type": "integer"
+             }
+            },
+            "type": "object"
+           },
+           "TenantPolicyView": {
+            "properties": {
+             "effective": {
+              "$ref": "#/components/schemas/PlatformPolicy"
+             },
+             "tenant": {
+              "$ref": "#/components/schemas/TenantPolicy"
              }
             },
             "type": "object"
@@ -632,6 +1044,45 @@ enum OpenAPIDocument {
             ]
            }
           },
+          "/admin/v1/payments/review": {
+           "get": {
+            "operationId": "get_admin_v1_payments_review",
+            "parameters": [
+             {
+              "in": "query",
+              "name": "tenant",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ReviewList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Payments whose outcome stayed unknown past the horizon",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
           "/admin/v1/plugins": {
            "get": {
             "operationId": "get_admin_v1_plugins",
@@ -685,6 +1136,64 @@ enum OpenAPIDocument {
              }
             ],
             "summary": "Rescan the plugins directory now",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/policy/reload": {
+           "post": {
+            "operationId": "post_admin_v1_policy_reload",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PlatformPolicy"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Read policy.json again and apply it",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/providers/health": {
+           "get": {
+            "operationId": "get_admin_v1_providers_health",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ProviderHealth"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Circuit-breaker state of every provider account",
             "tags": [
              "admin"
             ]
@@ -940,6 +1449,91 @@ enum OpenAPIDocument {
              }
             ],
             "summary": "Revoke an API key",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/policy": {
+           "get": {
+            "operationId": "get_admin_v1_tenants_tenant_policy",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/TenantPolicyView"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "A tenant's own limits and the policy in effect for it",
+            "tags": [
+             "admin"
+            ]
+           },
+           "put": {
+            "operationId": "put_admin_v1_tenants_tenant_policy",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/TenantPolicy"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/TenantPolicyView"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Set a tenant's own limits (may only tighten the platform's)",
             "tags": [
              "admin"
             ]
@@ -1211,6 +1805,93 @@ enum OpenAPIDocument {
              }
             ],
             "summary": "Replace the routing rules",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/routing/simulate": {
+           "post": {
+            "operationId": "post_admin_v1_tenants_tenant_routing_simulate",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/RoutingSimulationRequest"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/RoutingSimulation"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Explain how a payment would be routed, without calling any provider",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/routing/versions": {
+           "get": {
+            "operationId": "get_admin_v1_tenants_tenant_routing_versions",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/RoutingVersions"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Earlier versions of the routing",
             "tags": [
              "admin"
             ]
@@ -1953,6 +2634,138 @@ enum OpenAPIDocument {
             "summary": "Ask the provider for the payment's state",
             "tags": [
              "payments"
+            ]
+           }
+          },
+          "/v1/routing": {
+           "get": {
+            "operationId": "get_v1_routing",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Routing"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Get the routing rules",
+            "tags": [
+             "routing"
+            ]
+           },
+           "put": {
+            "operationId": "put_v1_routing",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/Routing"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Routing"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Replace the routing rules (validated, versioned, audited)",
+            "tags": [
+             "routing"
+            ]
+           }
+          },
+          "/v1/routing/simulate": {
+           "post": {
+            "operationId": "post_v1_routing_simulate",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/RoutingSimulationRequest"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/RoutingSimulation"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Explain how a payment would be routed, without calling any provider",
+            "tags": [
+             "routing"
+            ]
+           }
+          },
+          "/v1/routing/versions": {
+           "get": {
+            "operationId": "get_v1_routing_versions",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/RoutingVersions"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Earlier versions of the routing",
+            "tags": [
+             "routing"
             ]
            }
           }

@@ -16,6 +16,8 @@ public struct RuntimeConfiguration: Sendable {
     public var pluginsDirectory: String
     public var pluginPolicy: PluginPolicy
     public var platform: PlatformPolicy
+    /// The `policy.json` a reload reads again (nil: the policy cannot be reloaded).
+    public var policyPath: String?
     /// Base URL under which providers reach this server (notification URLs are built from it).
     public var publicBaseURL: String
     /// How often the plugins directory is checked for new or rebuilt plugins.
@@ -26,8 +28,10 @@ public struct RuntimeConfiguration: Sendable {
     public init(
         databaseURL: String, poolSize: Int = 8, secrets: SecretBox, operatorToken: String, pluginsDirectory: String,
         pluginPolicy: PluginPolicy, platform: PlatformPolicy = .init(), publicBaseURL: String,
-        pluginWatchInterval: Duration = .seconds(2), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+        pluginWatchInterval: Duration = .seconds(2), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
+        policyPath: String? = nil
     ) {
+        self.policyPath = policyPath
         self.databaseURL = databaseURL
         self.poolSize = poolSize
         self.secrets = secrets
@@ -51,6 +55,7 @@ public final class SwitchyardRuntime: Sendable {
     public let registry: PluginRegistry
     public let gateway: PluginGateway
     public let service: PaymentService
+    public let janitor: PaymentJanitor
 
     /// Connects, migrates and loads the plugins.
     public init(_ configuration: RuntimeConfiguration) async throws {
@@ -77,7 +82,45 @@ public final class SwitchyardRuntime: Sendable {
         service = PaymentService(
             payments: store, configuration: store, gateway: gateway, credentials: store,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
-            logger: logger, failover: configuration.platform.failover)
+            logger: logger, policy: PolicyCenter(configuration.platform))
+        janitor = PaymentJanitor(service: service, payments: store, clock: configuration.clock, logger: logger)
+    }
+
+    /// Reads a `policy.json`: the plugin section and the platform sections.
+    public static func readPolicy(path: String) throws -> (PluginPolicy, PlatformPolicy) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let plugins = try PolicyFile.decode(data).plugins
+        let platform = try JSONDecoder().decode(PlatformPolicy.self, from: data)
+        if let problem = platform.problem() {
+            throw CoreError.invalid("invalid_policy", problem)
+        }
+        return (plugins, platform)
+    }
+
+    /// Reads `policy.json` again and applies it without a restart: which plugins may load (the loaded
+    /// set is re-examined) and the platform limits.
+    public func reloadPolicy() async throws -> PlatformPolicy {
+        guard let path = configuration.policyPath else {
+            throw CoreError.conflict("policy_not_reloadable", "this server was started without a policy file")
+        }
+        let (plugins, platform): (PluginPolicy, PlatformPolicy)
+        do {
+            (plugins, platform) = try Self.readPolicy(path: path)
+        } catch let error as CoreError {
+            throw error
+        } catch {
+            throw CoreError.invalid("invalid_policy", "policy.json could not be read: \(error)")
+        }
+        await registry.updatePolicy(plugins)
+        _ = await registry.reload()
+        service.policy.replace(platform)
+        configuration.logger.info("policy reloaded")
+        return platform
+    }
+
+    /// Runs the janitor until the calling task is cancelled.
+    public func runJanitor() async {
+        await janitor.run()
     }
 
     /// What the HTTP surface needs.
@@ -85,7 +128,7 @@ public final class SwitchyardRuntime: Sendable {
         ServerDependencies(
             store: store, service: service, registry: registry, gateway: gateway,
             operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,
-            logger: configuration.logger)
+            logger: configuration.logger, reloadPolicy: { [self] in try await self.reloadPolicy() })
     }
 
     /// Watches the plugins directory until the calling task is cancelled.

@@ -15,11 +15,17 @@ public struct ServerDependencies: Sendable {
     /// Largest request body accepted, in bytes.
     public var bodyLimit: Int
     public var logger: Logger
+    /// Reads `policy.json` again and applies it.
+    public var reloadPolicy: @Sendable () async throws -> PlatformPolicy
 
     public init(
         store: PostgresStore, service: PaymentService, registry: PluginRegistry, gateway: PluginGateway,
-        operatorToken: String, bodyLimit: Int, logger: Logger
+        operatorToken: String, bodyLimit: Int, logger: Logger,
+        reloadPolicy: @escaping @Sendable () async throws -> PlatformPolicy = {
+            throw CoreError.conflict("policy_not_reloadable", "no policy file")
+        }
     ) {
+        self.reloadPolicy = reloadPolicy
         self.store = store
         self.service = service
         self.registry = registry
@@ -47,6 +53,14 @@ public enum SwitchyardServer {
         AdminController(
             store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit
         ).register(on: router)
+        let admin = router.group("admin/v1")
+        RoutingController(
+            store: deps.store, service: deps.service, gateway: deps.gateway, auth: auth, bodyLimit: deps.bodyLimit
+        ).register(operator: admin, tenant: router.group("v1"))
+        OrchestrationController(
+            store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit,
+            reloadPolicy: deps.reloadPolicy
+        ).register(on: admin)
         return router
     }
 

@@ -70,37 +70,85 @@ extension PostgresStore: ConfigurationRepository {
     }
 
     public func routingRules(tenant: UUID) async throws -> [RoutingRule] {
+        try await routingConfiguration(tenant: tenant).rules
+    }
+
+    /// A tenant's routing rules with the version they were written as (0 before any write).
+    public func routingConfiguration(tenant: UUID) async throws -> RoutingConfiguration {
         try await tenantScoped(tenant) { c in
-            try c.query("SELECT * FROM routing_rules ORDER BY position").rows.map { row in
+            let rules = try c.query("SELECT * FROM routing_rules ORDER BY position").rows.map { row in
                 RoutingRule(
                     id: try row.uuid("id"), name: try row.string("name"),
                     match: try StoreJSON.decode(RoutingRule.Match.self, try row.string("match")),
-                    accounts: try StoreJSON.decode([UUID].self, try row.string("accounts")))
+                    accounts: try StoreJSON.decode([UUID].self, try row.string("accounts")),
+                    weights: try row.optionalString("weights").map { try StoreJSON.decode([Int].self, $0) })
             }
+            let version = try c.query("SELECT max(version) AS v FROM routing_versions").first?.optionalString("v")
+            return RoutingConfiguration(version: version.flatMap { Int($0) } ?? 0, rules: rules)
         }
     }
 
-    /// Replaces a tenant's routing rules as a whole.
-    public func replaceRoutingRules(tenant: UUID, rules: [RoutingRule], actor: String) async throws {
+    /// Replaces a tenant's routing rules as a whole and records them as a new version; refused with
+    /// `routing_version_conflict` when `expectedVersion` is given and is not the current one.
+    @discardableResult
+    public func replaceRoutingRules(tenant: UUID, rules: [RoutingRule], actor: String, expectedVersion: Int? = nil)
+        async throws -> RoutingConfiguration
+    {
         let now = clock()
-        let encoded = try rules.map { (try StoreJSON.encode($0.match), try StoreJSON.encode($0.accounts)) }
-        try await tenantScoped(tenant) { c in
+        let encoded = try rules.map {
+            (try StoreJSON.encode($0.match), try StoreJSON.encode($0.accounts), try $0.weights.map(StoreJSON.encode))
+        }
+        let snapshot = try StoreJSON.encode(rules)
+        return try await tenantScoped(tenant) { c in
+            // Writers of one tenant's routing queue here, so versions are consecutive.
+            try c.query("SELECT pg_advisory_xact_lock(hashtext('routing:' || $1))", [.text(tenant.uuidString)])
+            let current =
+                Int(
+                    try c.query("SELECT max(version) AS v FROM routing_versions").first?.optionalString("v") ?? "0")
+                ?? 0
+            if let expectedVersion, expectedVersion != current {
+                throw CoreError.conflict(
+                    "routing_version_conflict",
+                    "the routing is at version \(current), not \(expectedVersion); read it again and retry")
+            }
             try c.query("DELETE FROM routing_rules")
             for (position, rule) in rules.enumerated() {
                 try c.query(
                     """
-                    INSERT INTO routing_rules (id, tenant_id, position, name, match, accounts, created_at)
-                    VALUES ($1::uuid, $2::uuid, $3::integer, $4, $5::jsonb, $6::jsonb, $7::timestamptz)
+                    INSERT INTO routing_rules (id, tenant_id, position, name, match, accounts, weights, created_at)
+                    VALUES ($1::uuid, $2::uuid, $3::integer, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8::timestamptz)
                     """,
                     [
                         .uuid(rule.id), .uuid(tenant), .int(Int64(position)), .text(rule.name),
-                        .json(encoded[position].0),
-                        .json(encoded[position].1), .timestamp(now),
+                        .json(encoded[position].0), .json(encoded[position].1),
+                        encoded[position].2.map { .json($0) } ?? .null, .timestamp(now),
                     ])
             }
+            let version = current + 1
+            try c.query(
+                """
+                INSERT INTO routing_versions (tenant_id, version, rules, actor, created_at)
+                VALUES ($1::uuid, $2::integer, $3::jsonb, $4, $5::timestamptz)
+                """,
+                [.uuid(tenant), .int(Int64(version)), .json(snapshot), .text(actor), .timestamp(now)])
             try Self.audit(
                 c, tenant: tenant, actor: actor, action: "routing.replace", target: tenant.uuidString,
-                details: ["rules": String(rules.count)], at: now)
+                details: ["rules": String(rules.count), "version": String(version)], at: now)
+            return RoutingConfiguration(version: version, rules: rules)
+        }
+    }
+
+    /// Earlier routing configurations of a tenant, newest first.
+    public func routingHistory(tenant: UUID, limit: Int) async throws -> [RoutingVersion] {
+        try await tenantScoped(tenant) { c in
+            try c.query(
+                "SELECT * FROM routing_versions ORDER BY version DESC LIMIT $1::bigint", [.int(Int64(limit))]
+            ).rows.map { row in
+                RoutingVersion(
+                    version: Int(try row.int64("version")), actor: try row.string("actor"),
+                    createdAt: try row.date("created_at"),
+                    rules: try StoreJSON.decode([RoutingRule].self, try row.string("rules")))
+            }
         }
     }
 

@@ -7,14 +7,18 @@ extension PostgresStore {
     static let upsertPayment = """
         INSERT INTO payments (id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id,
             return_url, payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id,
-            failure_code, failure_message, routing, created_at, updated_at, payment_method_id, saved_payment_method_id)
+            failure_code, failure_message, routing, created_at, updated_at, payment_method_id, saved_payment_method_id,
+            unknown_since, sync_count, next_sync_at, review_required)
         VALUES ($1, $2::uuid, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13::bigint, $14::bigint,
-            $15::jsonb, $16::uuid, $17, $18, $19::jsonb, $20::timestamptz, $21::timestamptz, $22, $23)
+            $15::jsonb, $16::uuid, $17, $18, $19::jsonb, $20::timestamptz, $21::timestamptz, $22, $23,
+            $24::timestamptz, $25::integer, $26::timestamptz, $27::boolean)
         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_captured = EXCLUDED.amount_captured,
             amount_refunded = EXCLUDED.amount_refunded, next_action = EXCLUDED.next_action,
             provider_account_id = EXCLUDED.provider_account_id, failure_code = EXCLUDED.failure_code,
             failure_message = EXCLUDED.failure_message, routing = EXCLUDED.routing, updated_at = EXCLUDED.updated_at,
-            saved_payment_method_id = EXCLUDED.saved_payment_method_id
+            saved_payment_method_id = EXCLUDED.saved_payment_method_id, unknown_since = EXCLUDED.unknown_since,
+            sync_count = EXCLUDED.sync_count, next_sync_at = EXCLUDED.next_sync_at,
+            review_required = EXCLUDED.review_required
         """
 
     static func paymentParameters(_ p: Payment) throws -> [PGValue] {
@@ -26,6 +30,8 @@ extension PostgresStore {
             p.providerAccountId.pg, p.failureCode.pg, p.failureMessage.pg,
             try p.routing.map { .json(try StoreJSON.encode($0)) } ?? .null, .timestamp(p.createdAt),
             .timestamp(p.updatedAt), p.paymentMethodId.pg, p.savedPaymentMethodId.pg,
+            p.resolution.map { .timestamp($0.since) } ?? .null, .int(Int64(p.resolution?.syncs ?? 0)),
+            (p.resolution?.nextSyncAt).pg, .bool(p.resolution?.reviewRequired ?? false),
         ]
     }
 
@@ -49,6 +55,11 @@ extension PostgresStore {
         p.updatedAt = try row.date("updated_at")
         p.paymentMethodId = row.optionalString("payment_method_id")
         p.savedPaymentMethodId = row.optionalString("saved_payment_method_id")
+        if let since = row.optionalDate("unknown_since") {
+            p.resolution = Payment.Resolution(
+                since: since, syncs: Int(try row.int64("sync_count")), nextSyncAt: row.optionalDate("next_sync_at"),
+                reviewRequired: try row.bool("review_required"))
+        }
         return p
     }
 

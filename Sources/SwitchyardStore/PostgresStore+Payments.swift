@@ -187,3 +187,38 @@ extension PostgresStore: PaymentRepository {
         return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
     }
 }
+
+extension PostgresStore {
+    public func claimUnresolved(now: Date, firstDelay: TimeInterval, leaseUntil: Date, limit: Int) async throws
+        -> [(tenant: UUID, paymentId: String)]
+    {
+        let rows = try await system { c in
+            try c.query(
+                """
+                UPDATE payments SET next_sync_at = $3::timestamptz WHERE id IN (
+                    SELECT id FROM payments
+                    WHERE status = 'unknown' AND NOT review_required
+                    AND COALESCE(next_sync_at, unknown_since + make_interval(secs => $2::double precision))
+                        <= $1::timestamptz
+                    ORDER BY COALESCE(next_sync_at, unknown_since) LIMIT $4::bigint
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING tenant_id, id
+                """,
+                [.timestamp(now), .double(firstDelay), .timestamp(leaseUntil), .int(Int64(limit))]
+            ).rows
+        }
+        return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
+    }
+
+    public func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment] {
+        try await system { c in
+            try c.query(
+                """
+                SELECT * FROM payments WHERE review_required AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
+                ORDER BY unknown_since, id LIMIT $2::bigint
+                """,
+                [tenant.pg, .int(Int64(limit))]
+            ).rows.map(Self.payment)
+        }
+    }
+}

@@ -167,3 +167,29 @@ extension PostgresStore {
         }
     }
 }
+
+extension PostgresStore {
+    // MARK: Tenant policy
+
+    public func tenantPolicy(tenant: UUID) async throws -> TenantPolicy {
+        try await system { c in
+            guard
+                let text = try c.query("SELECT policy FROM tenants WHERE id = $1::uuid", [.uuid(tenant)]).first?
+                    .optionalString("policy")
+            else { return TenantPolicy() }
+            return try StoreJSON.decode(TenantPolicy.self, text)
+        }
+    }
+
+    /// Replaces a tenant's own limits (audited).
+    public func setTenantPolicy(tenant: UUID, policy: TenantPolicy, actor: String) async throws {
+        let now = clock()
+        let encoded = try StoreJSON.encode(policy)
+        try await system { c in
+            try c.query("UPDATE tenants SET policy = $2::jsonb WHERE id = $1::uuid", [.uuid(tenant), .json(encoded)])
+            try Self.audit(
+                c, tenant: tenant, actor: actor, action: "tenant.policy", target: tenant.uuidString,
+                details: ["policy": encoded], at: now)
+        }
+    }
+}

@@ -19,6 +19,7 @@ public enum Schema {
             version: 3, name: "operation replay data",
             sql: "ALTER TABLE payment_operations ADD COLUMN replay text;"),
         Migration(version: 4, name: "stored credentials", sql: storedCredentials),
+        Migration(version: 5, name: "routing versions, tenant policy, outcome resolution", sql: orchestration),
     ]
 
     static let coreTables = """
@@ -254,5 +255,28 @@ public enum Schema {
         ALTER TABLE payments ADD COLUMN payment_method_id text, ADD COLUMN saved_payment_method_id text;
 
         """ + tenantIsolation("stored_credentials")
+    }
+
+    /// Weighted and versioned routing, tenants' own limits, and the janitor's bookkeeping on payments.
+    static var orchestration: String {
+        """
+        ALTER TABLE routing_rules ADD COLUMN weights jsonb;
+        CREATE TABLE routing_versions (
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            version integer NOT NULL,
+            rules jsonb NOT NULL,
+            actor text NOT NULL,
+            created_at timestamptz NOT NULL,
+            PRIMARY KEY (tenant_id, version)
+        );
+        \(tenantIsolation("routing_versions"))
+        ALTER TABLE tenants ADD COLUMN policy jsonb NOT NULL DEFAULT '{}'::jsonb;
+        ALTER TABLE payments ADD COLUMN unknown_since timestamptz;
+        ALTER TABLE payments ADD COLUMN sync_count integer NOT NULL DEFAULT 0;
+        ALTER TABLE payments ADD COLUMN next_sync_at timestamptz;
+        ALTER TABLE payments ADD COLUMN review_required boolean NOT NULL DEFAULT false;
+        CREATE INDEX payments_unresolved ON payments (next_sync_at) WHERE status = 'unknown';
+        CREATE INDEX payments_review ON payments (tenant_id) WHERE review_required;
+        """
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PluginHost
 import SwitchyardCore
+import SwitchyardHTTP
 import SwitchyardStore
 
 /// Options shared by the commands that touch the database.
@@ -61,10 +62,7 @@ enum CommandSupport {
             if let fallback { return fallback }
             throw ValidationError("policy file \(path) not found")
         }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let plugins = try PolicyFile.decode(data).plugins
-        let platform = try JSONDecoder().decode(PlatformPolicy.self, from: data)
-        return (plugins, platform)
+        return try SwitchyardRuntime.readPolicy(path: path)
     }
 
     /// The key-encryption key from SWITCHYARD_KEK or a file.

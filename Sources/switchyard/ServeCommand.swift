@@ -84,7 +84,9 @@ struct ServeCommand: AsyncParsableCommand {
             RuntimeConfiguration(
                 databaseURL: databaseURL, secrets: secrets, operatorToken: operatorToken,
                 pluginsDirectory: pluginsDirectory, pluginPolicy: pluginPolicy, platform: platform,
-                publicBaseURL: publicURL, logger: logger))
+                publicBaseURL: publicURL, logger: logger,
+                policyPath: FileManager.default.fileExists(atPath: database.policy)
+                    ? CommandSupport.absolute(database.policy) : nil))
 
         var services: [any Service] = []
         if embedded {
@@ -105,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
                 metadata: ["demo.file": "\(dataDirectory)/demo.json", "sandbox.url": "\(state.sandboxURL)"])
         }
         services.append(TaskService(name: "plugin-watcher") { await runtime.watchPlugins() })
+        services.append(TaskService(name: "janitor") { await runtime.runJanitor() })
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
                 logger.info("switchyard listening", metadata: ["http.port": "\(port)", "http.host": "\(host)"])

@@ -34,6 +34,40 @@ struct PaymentMachineTests {
         #expect(automatic.payment.amountCaptured == 1000)
     }
 
+    @Test func aRetryableDeclineFailsOverOnlyWhereTheTenantAllowsIt() {
+        let retryable = Outcome.declined(code: "A1", message: "soft decline", retryable: true)
+        var allowed = machine()
+        #expect(
+            allowed.handle(.authorizeFinished(retryable, moreCandidates: true, retryDeclines: true), at: t0) == [
+                .tryNextCandidate
+            ])
+        #expect(allowed.payment.status == .processing)
+        var refused = machine()
+        #expect(refused.handle(.authorizeFinished(retryable, moreCandidates: true), at: t0).isEmpty)
+        #expect(refused.payment.status == .failed)
+        var definitive = machine()
+        let hard = Outcome.declined(code: "05", message: "do not honour", retryable: false)
+        #expect(definitive.handle(.authorizeFinished(hard, moreCandidates: true, retryDeclines: true), at: t0).isEmpty)
+        #expect(definitive.payment.failureCode == "05")
+        var last = machine()
+        #expect(last.handle(.authorizeFinished(retryable, moreCandidates: false, retryDeclines: true), at: t0).isEmpty)
+        #expect(last.payment.status == .failed)
+    }
+
+    @Test func anUnknownOutcomeNeverFailsOverAndStartsTheJanitorsBookkeeping() {
+        var m = machine()
+        #expect(
+            m.handle(.authorizeFinished(.unknown("timeout"), moreCandidates: true, retryDeclines: true), at: t0) == [
+                .scheduleSync
+            ])
+        #expect(m.payment.resolution == Payment.Resolution(since: t0))
+        _ = m.handle(.providerReported(.unknown("still")), at: t0.addingTimeInterval(5))
+        #expect(m.payment.resolution?.since == t0)
+        _ = m.handle(.providerReported(Outcome(kind: .succeeded, providerPaymentId: "p")), at: t0.addingTimeInterval(9))
+        #expect(m.payment.status == .succeeded)
+        #expect(m.payment.resolution == nil)
+    }
+
     @Test func notSentWithMoreCandidatesFailsOver() {
         var m = machine()
         let actions = m.handle(.authorizeFinished(.notSent("refused"), moreCandidates: true), at: t0)

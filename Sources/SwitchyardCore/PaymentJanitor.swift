@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+
+/// Resolves payments whose outcome is unknown: syncs each with the provider on the policy's backoff
+/// schedule, and flags for manual review the ones still unknown at the horizon. Never charges again and
+/// never marks a payment failed without the provider saying so. Safe with several replicas: due
+/// payments are claimed with `FOR UPDATE SKIP LOCKED` and leased while they are synced.
+public struct PaymentJanitor: Sendable {
+    let service: PaymentService
+    let payments: any PaymentRepository
+    let clock: @Sendable () -> Date
+    let logger: Logger
+
+    public init(
+        service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,
+        logger: Logger
+    ) {
+        self.service = service
+        self.payments = payments
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Syncs the payments that are due now; returns how many were looked at.
+    @discardableResult
+    public func runOnce() async -> Int {
+        let janitor = service.policy.platform.janitor
+        let now = clock()
+        let firstDelay = Double(janitor.scheduleMs.first ?? janitor.thenEveryMs) / 1000
+        let lease = now.addingTimeInterval(max(30, Double(janitor.pollMs) * 10 / 1000))
+        let claimed: [(tenant: UUID, paymentId: String)]
+        do {
+            claimed = try await payments.claimUnresolved(
+                now: now, firstDelay: firstDelay, leaseUntil: lease, limit: janitor.batchSize)
+        } catch {
+            logger.error("janitor could not claim payments", metadata: ["error": "\(error)"])
+            return 0
+        }
+        for item in claimed {
+            do {
+                try await service.resolveUnknown(tenant: item.tenant, paymentId: item.paymentId)
+            } catch {
+                logger.warning(
+                    "janitor sync failed",
+                    metadata: ["tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)"])
+            }
+        }
+        return claimed.count
+    }
+
+    /// Runs until the calling task is cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            let busy = await runOnce()
+            let pause = busy > 0 ? 10 : service.policy.platform.janitor.pollMs
+            try? await Task.sleep(for: .milliseconds(pause))
+        }
+    }
+}
+
+extension PaymentService {
+    /// One janitor step for an unknown payment: sync it; if still unknown, schedule the next sync by the
+    /// policy, or flag it for manual review once the horizon has passed.
+    public func resolveUnknown(tenant: UUID, paymentId: String) async throws {
+        let before = try await get(tenant: tenant, paymentId: paymentId)
+        guard before.payment.status == .unknown else { return }
+        var synced: PaymentRecord?
+        do {
+            synced = try await sync(tenant: tenant, paymentId: paymentId)
+        } catch {
+            logger.warning(
+                "sync of an unknown payment failed",
+                metadata: ["tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "error": "\(error)"])
+        }
+        if let synced, synced.payment.status != .unknown {
+            logger.info(
+                "unknown payment resolved",
+                metadata: [
+                    "tenant.id": "\(tenant)", "payment.id": "\(paymentId)",
+                    "payment.status": "\(synced.payment.status.rawValue)",
+                ])
+            return
+        }
+        let janitor = try await effectivePolicy(tenant: tenant).janitor
+        let now = clock()
+        let flagged = try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges()) {
+            payment -> Bool in
+            guard payment.status == .unknown else { return false }
+            var resolution = payment.resolution ?? Payment.Resolution(since: now)
+            resolution.syncs += 1
+            if let next = janitor.nextSync(after: resolution.syncs, unknownSince: resolution.since, now: now) {
+                resolution.nextSyncAt = next
+            } else {
+                resolution.reviewRequired = true
+                resolution.nextSyncAt = nil
+            }
+            payment.resolution = resolution
+            return resolution.reviewRequired
+        }
+        if flagged {
+            logger.warning(
+                "payment needs manual review: outcome still unknown at the horizon",
+                metadata: ["tenant.id": "\(tenant)", "payment.id": "\(paymentId)"])
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Hummingbird
+import SwitchyardCore
+import SwitchyardStore
+
+/// The operator's view of the orchestration engine: provider health (circuit breakers), payments
+/// waiting for manual review, tenants' own limits and reloading `policy.json`.
+struct OrchestrationController: Sendable {
+    let store: PostgresStore
+    let service: PaymentService
+    let auth: Authenticator
+    let bodyLimit: Int
+    let reloadPolicy: @Sendable () async throws -> PlatformPolicy
+
+    struct HealthBody: Encodable {
+        var accountId: String
+        var tenantId: String
+        var name: String
+        var plugin: String
+        var enabled: Bool
+        var state: String
+        var consecutiveFailures: Int
+        var openedAt: Date?
+        var retryAt: Date?
+        var timesOpened: Int
+        var timesClosed: Int
+
+        enum CodingKeys: String, CodingKey {
+            case accountId = "account_id"
+            case tenantId = "tenant_id"
+            case name, plugin, enabled, state
+            case consecutiveFailures = "consecutive_failures"
+            case openedAt = "opened_at"
+            case retryAt = "retry_at"
+            case timesOpened = "times_opened"
+            case timesClosed = "times_closed"
+        }
+    }
+
+    struct ReviewBody: Encodable {
+        var id: String
+        var tenantId: String
+        var amount: Int64
+        var currency: String
+        var reference: String
+        var providerAccountId: String?
+        var unknownSince: Date?
+        var syncs: Int
+
+        enum CodingKeys: String, CodingKey {
+            case id, amount, currency, reference, syncs
+            case tenantId = "tenant_id"
+            case providerAccountId = "provider_account_id"
+            case unknownSince = "unknown_since"
+        }
+    }
+
+    func register(on admin: RouterGroup<AppContext>) {
+        admin.get("providers/health") { request, _ in
+            try auth.requireOperator(request)
+            var accounts: [ProviderAccount] = []
+            for tenant in try await store.tenants() {
+                accounts += try await store.accounts(tenant: tenant.id)
+            }
+            let breakers = Dictionary(
+                uniqueKeysWithValues: await service.health.snapshot().map { ($0.accountId, $0) })
+            let data = accounts.map { a in
+                let b = breakers[a.id]
+                return HealthBody(
+                    accountId: a.id.uuidString.lowercased(), tenantId: a.tenantId.uuidString.lowercased(),
+                    name: a.name, plugin: a.pluginId, enabled: a.enabled, state: (b?.state ?? .closed).rawValue,
+                    consecutiveFailures: b?.consecutiveFailures ?? 0, openedAt: b?.openedAt, retryAt: b?.retryAt,
+                    timesOpened: b?.timesOpened ?? 0, timesClosed: b?.timesClosed ?? 0)
+            }
+            return JSONIO.response(.ok, ["data": data])
+        }
+        admin.get("payments/review") { request, _ in
+            try auth.requireOperator(request)
+            let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))
+            let payments = try await store.paymentsForReview(tenant: tenant, limit: 200)
+            let data = payments.map { p in
+                ReviewBody(
+                    id: p.id, tenantId: p.tenantId.uuidString.lowercased(), amount: p.amount, currency: p.currency,
+                    reference: p.reference, providerAccountId: p.providerAccountId?.uuidString.lowercased(),
+                    unknownSince: p.resolution?.since, syncs: p.resolution?.syncs ?? 0)
+            }
+            return JSONIO.response(.ok, ["data": data])
+        }
+        admin.get("tenants/:tenant/policy") { request, context in
+            try auth.requireOperator(request)
+            let tenant = try await tenantId(context)
+            return JSONIO.response(.ok, try await policyBody(tenant: tenant))
+        }
+        admin.put("tenants/:tenant/policy") { request, context in
+            try auth.requireOperator(request)
+            let tenant = try await tenantId(context)
+            let policy = try JSONIO.decode(TenantPolicy.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let problems = policy.loosening(service.policy.platform)
+            if let first = problems.first {
+                throw APIError(
+                    .unprocessableContent, "policy_loosened",
+                    problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more)")
+            }
+            try await store.setTenantPolicy(tenant: tenant, policy: policy, actor: "operator")
+            return JSONIO.response(.ok, try await policyBody(tenant: tenant))
+        }
+        admin.post("policy/reload") { request, _ in
+            try auth.requireOperator(request)
+            return JSONIO.response(.ok, try await reloadPolicy())
+        }
+    }
+
+    struct PolicyBody: Encodable {
+        var tenant: TenantPolicy
+        var effective: PlatformPolicy
+    }
+
+    private func policyBody(tenant: UUID) async throws -> PolicyBody {
+        PolicyBody(
+            tenant: try await store.tenantPolicy(tenant: tenant),
+            effective: try await service.effectivePolicy(tenant: tenant))
+    }
+
+    private func tenantId(_ context: AppContext) async throws -> UUID {
+        guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)),
+            try await store.tenant(id: id) != nil
+        else { throw CoreError.notFound("tenant") }
+        return id
+    }
+}

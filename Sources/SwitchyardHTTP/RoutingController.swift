@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+import SwitchyardCore
+import SwitchyardStore
+
+/// A tenant's routing: read, replace (validated, versioned, audited), history and simulation. Served to
+/// the operator under `/admin/v1/tenants/{tenant}/routing…` and to the tenant itself, with an
+/// `admin`-scoped API key, under `/v1/routing…`.
+struct RoutingController: Sendable {
+    let store: PostgresStore
+    let service: PaymentService
+    let gateway: any ProviderGateway
+    let auth: Authenticator
+    let bodyLimit: Int
+
+    /// Who is acting on which tenant.
+    typealias Resolve = @Sendable (Request, AppContext) async throws -> (tenant: UUID, actor: String)
+
+    struct SimulateBody: Decodable {
+        var amount: MinorUnits
+        var currency: String
+        var country: String
+        var method: String
+        var reference: String?
+    }
+
+    func register(operator admin: RouterGroup<AppContext>, tenant v1: RouterGroup<AppContext>) {
+        let asOperator: Resolve = { request, context in
+            try auth.requireOperator(request)
+            guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)),
+                try await store.tenant(id: id) != nil
+            else { throw CoreError.notFound("tenant") }
+            return (id, "operator")
+        }
+        let asTenant: Resolve = { request, _ in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            return (key.tenantId, "api_key:\(key.prefix)")
+        }
+        for (group, path, resolve) in [
+            (admin, "tenants/:tenant/routing", asOperator), (v1, "routing", asTenant),
+        ] {
+            group.get(RouterPath(path)) { request, context in
+                let (tenant, _) = try await resolve(request, context)
+                return JSONIO.response(.ok, Self.body(try await store.routingConfiguration(tenant: tenant)))
+            }
+            group.put(RouterPath(path)) { request, context in
+                let (tenant, actor) = try await resolve(request, context)
+                return try await replace(tenant: tenant, actor: actor, request: request)
+            }
+            group.get(RouterPath(path + "/versions")) { request, context in
+                let (tenant, _) = try await resolve(request, context)
+                let versions = try await store.routingHistory(tenant: tenant, limit: 100)
+                return JSONIO.response(
+                    .ok,
+                    [
+                        "data": versions.map {
+                            VersionBody(
+                                version: $0.version, actor: $0.actor, createdAt: $0.createdAt,
+                                rules: $0.rules.map(Self.ruleBody))
+                        }
+                    ])
+            }
+            group.post(RouterPath(path + "/simulate")) { request, context in
+                let (tenant, _) = try await resolve(request, context)
+                return try await simulate(tenant: tenant, request: request)
+            }
+        }
+    }
+
+    private func replace(tenant: UUID, actor: String, request: Request) async throws -> Response {
+        let body = try JSONIO.decode(AdminBodies.Routing.self, from: try await JSONIO.body(request, limit: bodyLimit))
+        let rules = body.rules.map { rule in
+            RoutingRule(
+                id: rule.id.flatMap(UUID.init(uuidString:)) ?? UUID(), name: rule.name,
+                match: .init(
+                    countries: rule.match?.countries ?? [], currencies: rule.match?.currencies ?? [],
+                    methods: rule.match?.methods ?? [], minAmount: rule.match?.minAmount,
+                    maxAmount: rule.match?.maxAmount),
+                accounts: rule.accounts, weights: rule.weights)
+        }
+        var candidates: [UUID: RoutingCandidate] = [:]
+        for account in try await store.accounts(tenant: tenant) {
+            candidates[account.id] = RoutingCandidate(
+                account: account, manifest: await gateway.manifest(pluginId: account.pluginId))
+        }
+        let issues = RoutingValidator.validate(rules, accounts: candidates)
+        let errors = issues.filter { $0.severity == .error }
+        if let first = errors.first {
+            throw APIError(
+                .unprocessableContent, "invalid_routing",
+                errors.count == 1 ? first.message : "\(first.message) (and \(errors.count - 1) more)",
+                issues: errors.map(APIError.Issue.init))
+        }
+        let saved = try await store.replaceRoutingRules(
+            tenant: tenant, rules: rules, actor: actor, expectedVersion: body.version)
+        var response = Self.body(saved)
+        let warnings = issues.filter { $0.severity == .warning }
+        if !warnings.isEmpty { response.warnings = warnings.map(APIError.Issue.init) }
+        return JSONIO.response(.ok, response)
+    }
+
+    private func simulate(tenant: UUID, request: Request) async throws -> Response {
+        let body = try JSONIO.decode(SimulateBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+        let payment = try NewPayment(
+            amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
+            reference: body.reference ?? "simulation")
+        let description = PaymentDescription(
+            amount: payment.amount, currency: payment.currency, country: payment.country, method: body.method)
+        let key = PaymentRouter.routingKey(
+            tenant: tenant, reference: payment.reference, amount: payment.amount, currency: payment.currency)
+        let explanation = try await service.explainRoute(tenant: tenant, payment: description, routingKey: key)
+        var names: [UUID: (String, String)] = [:]
+        for account in try await store.accounts(tenant: tenant) {
+            names[account.id] = (account.name, account.pluginId)
+        }
+        return JSONIO.response(.ok, SimulationBody(explanation, accounts: names))
+    }
+
+    static func body(_ configuration: RoutingConfiguration) -> AdminBodies.Routing {
+        AdminBodies.Routing(rules: configuration.rules.map(ruleBody), version: configuration.version)
+    }
+
+    static func ruleBody(_ rule: RoutingRule) -> AdminBodies.RuleBody {
+        AdminBodies.RuleBody(
+            id: rule.id.uuidString.lowercased(), name: rule.name,
+            match: .init(
+                countries: rule.match.countries, currencies: rule.match.currencies, methods: rule.match.methods,
+                minAmount: rule.match.minAmount, maxAmount: rule.match.maxAmount),
+            accounts: rule.accounts, weights: rule.weights)
+    }
+
+    struct VersionBody: Encodable {
+        var version: Int
+        var actor: String
+        var createdAt: Date
+        var rules: [AdminBodies.RuleBody]
+
+        enum CodingKeys: String, CodingKey {
+            case version, actor, rules
+            case createdAt = "created_at"
+        }
+    }
+}
