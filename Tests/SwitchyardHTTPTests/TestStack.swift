@@ -29,6 +29,8 @@ struct TestStack: Sendable {
         merchantId: "wl1", apiKeyId: "KEY_WL_1", secretApiKey: "wl_secret_key_0123456789",
         webhookKeyId: "WHK_WL_1", webhookSecret: "wl_webhook_secret_0123456789")
     static let antomClientId = "SANDBOX_5Y00000000000001"
+    /// Two more Antom merchants whose wallet users approve every session at once (for failover tests).
+    static let antomInstantClients = ["SANDBOX_5Y00000000000002", "SANDBOX_5Y00000000000003"]
     /// The Antom merchant's signing key (the sandbox knows its public half).
     static let antomMerchantKey: RSAPrivateKey = {
         do { return try RSAPrivateKey.generate() } catch { fatalError("RSA key generation failed: \(error)") }
@@ -63,7 +65,9 @@ struct TestStack: Sendable {
 
     /// Starts everything, runs `body`, and stops everything.
     static func with(
-        providerTimeoutMs: Int = 5_000, installPlugins: Bool = true, _ body: @Sendable (TestStack) async throws -> Void
+        providerTimeoutMs: Int = 5_000, installPlugins: Bool = true,
+        policy configure: @Sendable (inout PlatformPolicy) -> Void = { _ in }, policyPath: String? = nil,
+        _ body: @Sendable (TestStack) async throws -> Void
     ) async throws {
         var logger = Logger(label: "test")
         logger.logLevel =
@@ -80,6 +84,7 @@ struct TestStack: Sendable {
         let operatorToken = "op_" + SecureRandom.token(bytes: 16)
         var platform = PlatformPolicy()
         platform.limits.providerTimeoutMs = providerTimeoutMs
+        configure(&platform)
         let sandbox = SandboxServer(
             configuration: SandboxConfiguration(
                 citcon: CitconSandboxConfiguration(merchants: [citconMerchant]),
@@ -87,7 +92,12 @@ struct TestStack: Sendable {
                 antom: AntomSandboxConfiguration(
                     merchants: [
                         AntomSandboxMerchant(clientId: antomClientId, merchantPublicKey: antomMerchantKey.publicKey.pem)
-                    ])),
+                    ]
+                        + antomInstantClients.map {
+                            AntomSandboxMerchant(
+                                clientId: $0, merchantPublicKey: antomMerchantKey.publicKey.pem,
+                                approvesSessionsAtOnce: true)
+                        })),
             logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -108,7 +118,7 @@ struct TestStack: Sendable {
                         operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
                         pluginPolicy: PluginPolicy(mode: .development), platform: platform,
                         publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
-                        logger: logger))
+                        logger: logger, policyPath: policyPath))
                 let (serverPorts, serverContinuation) = AsyncStream<Int>.makeStream()
                 let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: serverPort) {
                     port in
@@ -119,6 +129,7 @@ struct TestStack: Sendable {
                     try await app.run()
                 }
                 group.addTask { await runtime.watchPlugins() }
+                group.addTask { await runtime.runJanitor() }
                 var serverIterator = serverPorts.makeAsyncIterator()
                 guard let port = await serverIterator.next() else { throw TestFailure("server did not start") }
                 let stack = TestStack(
@@ -230,6 +241,26 @@ struct TestStack: Sendable {
                 ],
             ],
             match: ["methods": ["gcash", "dana", "alipay_cn", "card"]])
+    }
+
+    /// The admin body of an Antom account for `clientId` at `baseURL` (default: the sandbox).
+    func antomAccountBody(clientId: String = Self.antomClientId, baseURL: String? = nil) async throws -> [String: Any] {
+        [
+            "plugin": "antom", "base_url": baseURL ?? sandboxURL + "/antom", "environment": "sandbox",
+            "name": clientId,
+            "credentials": [
+                "client_id": clientId, "private_key": Self.antomMerchantKey.pkcs8PEM,
+                "antom_public_key": try await sandbox.antom.publicKeyBase64(),
+            ],
+        ]
+    }
+
+    /// Adds a provider account to a tenant; returns its id.
+    func addAccount(tenantId: String, _ body: [String: Any]) async throws -> String {
+        let created = try await send(
+            .POST, "/admin/v1/tenants/\(tenantId)/provider-accounts", token: operatorToken, json: body)
+        try #require(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+        return try #require(created.json["id"] as? String)
     }
 
     /// A tenant with an API key, one provider account and one routing rule sending `match` to it.
