@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CitconPlugin", type: .dynamic, targets: ["CitconPluginEntry"]),
         .library(name: "WorldlineDirectPlugin", type: .dynamic, targets: ["WorldlineDirectPluginEntry"]),
         .library(name: "AntomPlugin", type: .dynamic, targets: ["AntomPluginEntry"]),
+        .library(name: "WorldlineSipsPlugin", type: .dynamic, targets: ["WorldlineSipsPluginEntry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -115,6 +116,14 @@ let package = Package(
         .target(
             name: "AntomPluginEntry", dependencies: ["AntomPlugin", "ProviderKit"], path: "Plugins/Antom/Entry"
         ),
+        .target(
+            name: "WorldlineSipsPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
+            path: "Plugins/WorldlineSips", exclude: ["Entry"]
+        ),
+        .target(
+            name: "WorldlineSipsPluginEntry", dependencies: ["WorldlineSipsPlugin", "ProviderKit"],
+            path: "Plugins/WorldlineSips/Entry"
+        ),
 
         .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto", "ProviderTestSupport"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
@@ -130,6 +139,12 @@ let package = Package(
             name: "AntomPluginTests",
             dependencies: [
                 "AntomPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport", "SwitchyardCrypto",
+            ]
+        ),
+        .testTarget(
+            name: "WorldlineSipsPluginTests",
+            dependencies: [
+                "WorldlineSipsPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport", "SwitchyardCrypto",
             ]
         ),
         .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"]),

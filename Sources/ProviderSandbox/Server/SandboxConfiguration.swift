@@ -8,6 +8,8 @@ public struct SandboxConfiguration: Sendable {
     public var worldlineDirect: WorldlineDirectSandboxConfiguration
     /// The Antom emulator's merchants, key and behaviour.
     public var antom: AntomSandboxConfiguration
+    /// The Worldline Sips emulator's merchants and behaviour.
+    public var sips: WorldlineSipsSandboxConfiguration
     /// How notifications (IPNs, webhooks) are retried until the receiver acknowledges them.
     public var notificationRetry: SandboxNotificationRetryPolicy
     /// The time source of every emulator (token lifetimes, pending-charge expiry, timestamps).
@@ -21,16 +23,19 @@ public struct SandboxConfiguration: Sendable {
     ///   - notificationRetry: the retry schedule of outgoing notifications.
     ///   - clock: the time source; the system clock by default.
     ///   - antom: the Antom emulator's settings.
+    ///   - sips: the Worldline Sips emulator's settings.
     public init(
         citcon: CitconSandboxConfiguration = .init(),
         worldlineDirect: WorldlineDirectSandboxConfiguration = .init(),
         notificationRetry: SandboxNotificationRetryPolicy = .init(),
         clock: @escaping @Sendable () -> Date = { Date() },
-        antom: AntomSandboxConfiguration = .init()
+        antom: AntomSandboxConfiguration = .init(),
+        sips: WorldlineSipsSandboxConfiguration = .init()
     ) {
         self.citcon = citcon
         self.worldlineDirect = worldlineDirect
         self.antom = antom
+        self.sips = sips
         self.notificationRetry = notificationRetry
         self.clock = clock
     }
@@ -43,13 +48,15 @@ public struct SandboxConfiguration: Sendable {
     ///   - ipnEncoding: wire encoding of IPNs (form by default).
     ///   - clock: the time source; the system clock by default.
     ///   - antom: the Antom emulator's settings.
+    ///   - sips: the Worldline Sips emulator's settings.
     public init(
         citconMerchants: [CitconSandboxMerchant],
         tokenLifetime: TimeInterval = 24 * 3600,
         pendingChargeLifetime: TimeInterval = 30 * 60,
         ipnEncoding: CitconIPNEncoding = .form,
         clock: @escaping @Sendable () -> Date = { Date() },
-        antom: AntomSandboxConfiguration = .init()
+        antom: AntomSandboxConfiguration = .init(),
+        sips: WorldlineSipsSandboxConfiguration = .init()
     ) {
         self.init(
             citcon: CitconSandboxConfiguration(
@@ -59,7 +66,8 @@ public struct SandboxConfiguration: Sendable {
                 ipnEncoding: ipnEncoding
             ),
             clock: clock,
-            antom: antom
+            antom: antom,
+            sips: sips
         )
     }
 }

@@ -18,6 +18,8 @@ public struct SandboxServer: Sendable {
     public let worldlineDirect: WorldlineDirectSandbox
     /// The Antom (EasySafePay and vaulting) emulator.
     public let antom: AntomSandbox
+    /// The Worldline Sips 2.0 (In-App and Office) emulator.
+    public let sips: WorldlineSipsSandbox
     private let notifier: SandboxNotifier
     private let logger: Logger
 
@@ -47,10 +49,16 @@ public struct SandboxServer: Sendable {
             notifier: notifier,
             logger: logger
         )
+        self.sips = WorldlineSipsSandbox(
+            configuration: configuration.sips,
+            clock: configuration.clock,
+            notifier: notifier,
+            logger: logger
+        )
     }
 
     /// Every hosted emulator; a new provider is added here.
-    var emulators: [any SandboxEmulator] { [citcon, worldlineDirect, antom] }
+    var emulators: [any SandboxEmulator] { [citcon, worldlineDirect, antom, sips] }
 
     /// Serves every emulator until the calling task is cancelled, then returns.
     /// - Parameters:

@@ -1,0 +1,67 @@
+import Foundation
+import ProviderKit
+
+extension SipsMapping {
+    /// What `getWalletData` says about a vaulting: the wallet's first card → created (token
+    /// `<merchantWalletId>:<paymentMeanId>`); no card yet or `25` (no such wallet yet) → pending; any other
+    /// answer → a failure outcome.
+    static func walletSyncResult(
+        _ exchange: SipsExchange<SipsWalletDataResponse>, vaultingId: String, merchantWalletId: String
+    ) -> VaultingSyncResult {
+        switch exchange {
+        case .outcome(let outcome):
+            return VaultingSyncResult(event: nil, failure: outcome)
+        case .answer(let response):
+            if safeCode(response.walletResponseCode) == "25" {
+                return VaultingSyncResult(event: walletPending(vaultingId))
+            }
+            let verdict = classify(
+                code: response.walletResponseCode, acquirer: nil, errorField: response.errorFieldName,
+                service: .getWalletData)
+            switch verdict {
+            case .accepted:
+                let card = (response.walletPaymentMeanDataList ?? []).first { mean in
+                    mean.paymentMeanId.map { !$0.isEmpty && $0.unicodeScalars.allSatisfy(isAlphanumeric) } ?? false
+                }
+                guard let card, let meanId = card.paymentMeanId else {
+                    return VaultingSyncResult(event: walletPending(vaultingId))
+                }
+                return VaultingSyncResult(
+                    event: CredentialEvent(
+                        kind: .created, correlationId: vaultingId, credentialKind: cardKind,
+                        token: walletToken(merchantWalletId: merchantWalletId, paymentMeanId: meanId),
+                        paymentMethodType: "CARD", display: cardDisplay(card)))
+            case .duplicate:
+                return VaultingSyncResult(event: nil, failure: duplicateOutcome(.getWalletData))
+            case .outcome(let outcome):
+                return VaultingSyncResult(event: nil, failure: outcome)
+            }
+        }
+    }
+
+    /// A vaulting the app has not finished.
+    static func walletPending(_ vaultingId: String) -> CredentialEvent {
+        CredentialEvent(kind: .pending, correlationId: vaultingId, credentialKind: cardKind, paymentMethodType: "CARD")
+    }
+
+    /// What may be shown about a wallet card: brand, Sips' masked number, the last four digits when the mask
+    /// shows them, and the expiry from `panExpiryDate` (`yyyyMM`).
+    static func cardDisplay(_ card: SipsWalletPaymentMean) -> CredentialDisplay {
+        let masked = card.maskedPan?.trimmingCharacters(in: .whitespaces)
+        let tail = masked.map { String($0.suffix(4)) }
+        let expiry = card.panExpiryDate?.trimmingCharacters(in: .whitespaces) ?? ""
+        var month: Int?
+        var year: Int?
+        if expiry.count == 6, expiry.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            year = Int(expiry.prefix(4))
+            month = Int(expiry.suffix(2)).flatMap { (1...12).contains($0) ? $0 : nil }
+        }
+        return CredentialDisplay(
+            brand: card.paymentMeanBrand.flatMap { $0.isEmpty ? nil : $0.uppercased() },
+            last4: tail.flatMap { $0.count == 4 && $0.allSatisfy({ $0.isASCII && $0.isNumber }) ? $0 : nil },
+            masked: masked.flatMap { $0.isEmpty ? nil : $0 },
+            expiryMonth: month,
+            expiryYear: month == nil ? nil : year
+        )
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ProviderKit
+
+extension WorldlineSipsProvider {
+    /// `diagnostic/getTransactionData` by the attempt's transaction reference, mapped by `transactionStatus`
+    /// (`TO_VALIDATE` → authorized, `TO_CAPTURE`/`CAPTURED`/`CREDITED` → succeeded with amounts, `CANCELLED` →
+    /// canceled, `REFUSED` → declined, `PENDING` → pending); `25` → pending (`transaction_not_found`).
+    public func sync(_ request: SyncRequest, account: AccountContext) async throws -> Outcome {
+        let keys = try keys(of: account)
+        let reference = try SipsMapping.transactionReference(request.payment)
+        let inquiry = try await transactionData(reference, keys: keys, account: account)
+        return SipsMapping.syncOutcome(inquiry, reference: reference)
+    }
+
+    /// The app says it finished the order; what it reports is never trusted: the outcome is a `sync`.
+    public func complete(_ request: CompleteRequest, account: AccountContext) async throws -> Outcome {
+        try await sync(SyncRequest(payment: request.payment), account: account)
+    }
+
+    /// `cashManagement/validate` for the capture's amount: succeeded with the captured amount.
+    ///
+    /// - Throws: `bad_request` (nothing sent) for an unsupported currency.
+    public func capture(_ request: CaptureRequest, account: AccountContext) async throws -> Outcome {
+        let keys = try keys(of: account)
+        let reference = try SipsMapping.transactionReference(request.payment)
+        let body = SipsMapping.cashManagementRequest(
+            reference: reference, amount: request.amount, currencyCode: try SipsMapping.currencyCode(request.currency),
+            keys: keys, account: account)
+        let exchange = try await exchange(
+            .validate, body: body, keys: keys, account: account, as: SipsCashManagementResponse.self)
+        return SipsMapping.cashOutcome(exchange, service: .validate, reference: reference) {
+            SipsMapping.captureOutcome($0, amount: request.amount, reference: reference)
+        }
+    }
+
+    /// `cashManagement/cancel` of everything that remains. The remaining amount and currency come from a
+    /// `getTransactionData` first (a void request names no amount); a transaction already `CANCELLED` is
+    /// reported canceled without a second call.
+    public func void(_ request: VoidRequest, account: AccountContext) async throws -> Outcome {
+        let keys = try keys(of: account)
+        let reference = try SipsMapping.transactionReference(request.payment)
+        let transaction: SipsTransactionDataResponse
+        switch try await transactionData(reference, keys: keys, account: account) {
+        case .outcome(let outcome):
+            return SipsMapping.naming(outcome, reference)
+        case .answer(let response):
+            let verdict = SipsMapping.classify(
+                code: response.responseCode, acquirer: response.acquirerResponseCode,
+                errorField: response.errorFieldName, service: .getTransactionData)
+            switch verdict {
+            case .accepted: transaction = response
+            case .duplicate: return SipsMapping.naming(SipsMapping.duplicateOutcome(.getTransactionData), reference)
+            case .outcome(let outcome): return SipsMapping.naming(outcome, reference)
+            }
+        }
+        if SipsMapping.transactionStatusKind(transaction.transactionStatus) == .canceled {
+            return Outcome(kind: .canceled, providerPaymentId: reference, providerStatus: "CANCELLED")
+        }
+        guard let remaining = transaction.currentAmount, let currency = SipsMapping.safeCode(transaction.currencyCode)
+        else {
+            return SipsMapping.unknown(
+                code: "unparsable_response", message: "Worldline Sips did not say what remains to cancel",
+                providerPaymentId: reference)
+        }
+        let body = SipsMapping.cashManagementRequest(
+            reference: reference, amount: remaining, currencyCode: currency, keys: keys, account: account)
+        let exchange = try await exchange(
+            .cancel, body: body, keys: keys, account: account, as: SipsCashManagementResponse.self)
+        return SipsMapping.cashOutcome(exchange, service: .cancel, reference: reference) {
+            SipsMapping.cancelOutcome($0, amount: remaining, reference: reference)
+        }
+    }
+
+    /// `cashManagement/refund` of the refund's amount: succeeded, named by the transaction reference (Sips has
+    /// no refund id).
+    ///
+    /// - Throws: `bad_request` (nothing sent) for an unsupported currency.
+    public func refund(_ request: RefundRequest, account: AccountContext) async throws -> Outcome {
+        let keys = try keys(of: account)
+        let reference = try SipsMapping.transactionReference(request.payment)
+        let body = SipsMapping.cashManagementRequest(
+            reference: reference, amount: request.amount, currencyCode: try SipsMapping.currencyCode(request.currency),
+            keys: keys, account: account)
+        let exchange = try await exchange(
+            .refund, body: body, keys: keys, account: account, as: SipsCashManagementResponse.self)
+        return SipsMapping.cashOutcome(exchange, service: .refund, reference: reference) {
+            SipsMapping.refundOutcome($0, amount: request.amount, reference: reference)
+        }
+    }
+}

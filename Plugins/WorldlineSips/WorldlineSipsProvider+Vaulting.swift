@@ -1,0 +1,58 @@
+import Foundation
+import ProviderKit
+
+extension WorldlineSipsProvider {
+    /// `walletInApp/walletInitialize` with `sdkOperationName` `ADDCARD` for a wallet of its own (the vaulting id
+    /// without non-alphanumerics): pending with a `sips_inapp_wallet` next action (`redirectionData`,
+    /// `redirectionUrl`, `redirectionVersion`, `publicKeyValue`, `sdkOperationName`, `merchantWalletId`) until
+    /// the announced session lifetime ends, or the failure's class.
+    ///
+    /// - Throws: `bad_request` (nothing sent) for a vaulting id without letters or digits.
+    public func vaultingSession(_ request: VaultingSessionRequest, account: AccountContext) async throws
+        -> VaultingSessionResult
+    {
+        let keys = try keys(of: account)
+        let wallet = try SipsMapping.merchantWalletId(vaultingId: request.vaultingId)
+        let body = SipsMapping.walletInitializeRequest(merchantWalletId: wallet, keys: keys, account: account)
+        let now = Date(timeIntervalSince1970: host.now().timeIntervalSince1970.rounded(.down))
+        let lifetime = SipsMapping.sessionLifetime(options: account.options)
+        let exchange = try await exchange(
+            .walletInitialize, body: body, keys: keys, account: account, as: SipsInitializeResponse.self)
+        switch exchange {
+        case .outcome(let outcome):
+            return VaultingSessionResult(outcome: outcome)
+        case .answer(let response):
+            let verdict = SipsMapping.classify(
+                code: response.redirectionStatusCode, acquirer: nil, errorField: response.errorFieldName,
+                service: .walletInitialize)
+            switch verdict {
+            case .accepted:
+                let extra: [String: JSONValue] = [
+                    "sdkOperationName": .string(body.sdkOperationName), "merchantWalletId": .string(wallet),
+                ]
+                return VaultingSessionResult(
+                    outcome: SipsMapping.initializeOutcome(
+                        response, actionType: SipsMapping.walletActionType, extra: extra,
+                        expiresAt: now.addingTimeInterval(TimeInterval(lifetime)), providerPaymentId: nil))
+            case .duplicate:
+                return VaultingSessionResult(outcome: SipsMapping.duplicateOutcome(.walletInitialize))
+            case .outcome(let outcome):
+                return VaultingSessionResult(outcome: outcome)
+            }
+        }
+    }
+
+    /// `wallet/getWalletData` for the vaulting's wallet: its first card as a `created` credential (token
+    /// `<merchantWalletId>:<paymentMeanId>`), `pending` while the wallet is empty or unknown (`25`), or the
+    /// inquiry's failure.
+    public func syncVaulting(_ request: VaultingSyncRequest, account: AccountContext) async throws
+        -> VaultingSyncResult
+    {
+        let keys = try keys(of: account)
+        let wallet = try SipsMapping.merchantWalletId(vaultingId: request.vaultingId)
+        let body = SipsMapping.walletDataRequest(merchantWalletId: wallet, keys: keys, account: account)
+        let exchange = try await exchange(
+            .getWalletData, body: body, keys: keys, account: account, as: SipsWalletDataResponse.self)
+        return SipsMapping.walletSyncResult(exchange, vaultingId: request.vaultingId, merchantWalletId: wallet)
+    }
+}
