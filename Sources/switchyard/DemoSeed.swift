@@ -20,6 +20,8 @@ struct DemoState: Codable {
     var worldlineMerchantId: String?
     var antomAccountId: String?
     var antomClientId: String?
+    var sipsAccountId: String?
+    var sipsMerchantId: String?
 
     enum CodingKeys: String, CodingKey {
         case serverURL = "server_url"
@@ -35,6 +37,8 @@ struct DemoState: Codable {
         case worldlineMerchantId = "worldline_merchant_id"
         case antomAccountId = "antom_account_id"
         case antomClientId = "antom_client_id"
+        case sipsAccountId = "sips_account_id"
+        case sipsMerchantId = "sips_merchant_id"
     }
 }
 
@@ -49,6 +53,8 @@ struct DemoSandboxMerchants {
     /// The sandbox's own Antom key (PKCS#8 PEM), kept so its public key stays the one the account knows.
     var antomProviderKey: String
     var antomProviderPublicKey: String
+    /// The public SIMU test merchant of Worldline Sips (its secret is published, so nothing is kept).
+    var sips = WorldlineSipsSandboxMerchant.publicTestMerchants[0]
 
     init(dataDirectory: String) throws {
         let privateKey = try StateFile.secret(at: dataDirectory + "/sandbox-citcon-private-key") {
@@ -83,13 +89,14 @@ struct DemoSandboxMerchants {
         SandboxConfiguration(
             citcon: CitconSandboxConfiguration(merchants: [citcon]),
             worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldline]),
-            antom: AntomSandboxConfiguration(merchants: [antom], privateKeyPEM: antomProviderKey))
+            antom: AntomSandboxConfiguration(merchants: [antom], privateKeyPEM: antomProviderKey),
+            sips: WorldlineSipsSandboxConfiguration(merchants: WorldlineSipsSandboxMerchant.publicTestMerchants))
     }
 }
 
 /// Seeds (once) and refreshes (every start) the demo tenant of the embedded default: a Citcon account for
-/// US wallets, a Worldline Direct account for cards in euros and an Antom account for Asian wallets
-/// (EasySafePay) and vaulted cards, each routed by one rule.
+/// US wallets, a Worldline Sips account for cards in France, a Worldline Direct account for other cards in
+/// euros and an Antom account for Asian wallets (EasySafePay) and vaulted cards, each routed by one rule.
 enum DemoSeed {
     static let actor = "embedded-default"
 
@@ -117,7 +124,10 @@ enum DemoSeed {
         let antom = try await ensureAccount(
             store: store, tenant: tenantId, id: state.antomAccountId,
             account: antomAccount(tenant: tenantId, merchants: merchants, sandboxURL: sandboxURL))
-        if citcon.created || worldline.created || antom.created {
+        let sips = try await ensureAccount(
+            store: store, tenant: tenantId, id: state.sipsAccountId,
+            account: sipsAccount(tenant: tenantId, merchants: merchants, sandboxURL: sandboxURL))
+        if citcon.created || worldline.created || antom.created || sips.created {
             try await store.replaceRoutingRules(
                 tenant: tenantId,
                 rules: [
@@ -125,6 +135,9 @@ enum DemoSeed {
                         id: UUID(), name: "US wallets via Citcon",
                         match: .init(countries: ["US"], currencies: ["USD"], methods: ["alipay", "wechatpay"]),
                         accounts: [citcon.id]),
+                    RoutingRule(
+                        id: UUID(), name: "Cards in France via Worldline Sips",
+                        match: .init(countries: ["FR"], currencies: ["EUR"], methods: ["card"]), accounts: [sips.id]),
                     RoutingRule(
                         id: UUID(), name: "Cards in euros via Worldline Direct",
                         match: .init(currencies: ["EUR"], methods: ["card"]), accounts: [worldline.id]),
@@ -142,6 +155,8 @@ enum DemoSeed {
         state.worldlineMerchantId = merchants.worldline.merchantId
         state.antomAccountId = antom.id.uuidString.lowercased()
         state.antomClientId = merchants.antom.clientId
+        state.sipsAccountId = sips.id.uuidString.lowercased()
+        state.sipsMerchantId = merchants.sips.merchantId
         state.serverURL = serverURL
         state.sandboxURL = sandboxURL
         state.operatorToken = operatorToken
@@ -212,6 +227,19 @@ enum DemoSeed {
                 "antom_public_key": merchants.antomProviderPublicKey,
             ],
             secretFields: ["private_key"], enabled: true, createdAt: Date())
+    }
+
+    private static func sipsAccount(tenant: UUID, merchants: DemoSandboxMerchants, sandboxURL: String)
+        -> ProviderAccount
+    {
+        ProviderAccount(
+            id: UUID(), tenantId: tenant, name: "Worldline Sips sandbox (SIMU merchant)", pluginId: "worldline-sips",
+            environment: "sandbox", baseURL: sandboxURL + "/sips",
+            credentials: [
+                "merchant_id": merchants.sips.merchantId, "secret_key": merchants.sips.secretKey,
+                "key_version": String(merchants.sips.keyVersion),
+            ],
+            secretFields: ["secret_key"], enabled: true, createdAt: Date())
     }
 
     static func write(_ state: DemoState, to path: String) throws {

@@ -26,12 +26,22 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "Antom merchant as client_id:path_of_the_merchant_public_key_file (PEM or base64 SPKI; repeatable).")
     var antomMerchant: [String] = []
 
+    @Option(
+        help: """
+            Worldline Sips merchant as merchant_id:secret_key[:key_version] (repeatable; default: the public SIMU \
+            test merchants 002001000000001 to 002001000000003).
+            """)
+    var sipsMerchant: [String] = []
+
     func run() async throws {
         let logger = CommandSupport.logger("switchyard.sandbox")
         let configuration = SandboxConfiguration(
             citcon: CitconSandboxConfiguration(merchants: try citconMerchant.map(Self.citcon)),
             worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: try worldlineMerchant.map(Self.worldline)),
-            antom: AntomSandboxConfiguration(merchants: try antomMerchant.map(Self.antom)))
+            antom: AntomSandboxConfiguration(merchants: try antomMerchant.map(Self.antom)),
+            sips: WorldlineSipsSandboxConfiguration(
+                merchants: sipsMerchant.isEmpty
+                    ? WorldlineSipsSandboxMerchant.publicTestMerchants : try sipsMerchant.map(Self.sips)))
         do {
             try configuration.antom.validate()
         } catch {
@@ -51,6 +61,15 @@ struct SandboxCommand: AsyncParsableCommand {
             throw ValidationError("--citcon-merchant takes id:private_key:ipn_secret")
         }
         return CitconSandboxMerchant(id: parts[0], privateKey: parts[1], ipnSecret: parts[2])
+    }
+
+    static func sips(_ spec: String) throws -> WorldlineSipsSandboxMerchant {
+        let parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty,
+            parts.count == 2 || Int(parts[2]) != nil
+        else { throw ValidationError("--sips-merchant takes merchant_id:secret_key[:key_version]") }
+        return WorldlineSipsSandboxMerchant(
+            merchantId: parts[0], secretKey: parts[1], keyVersion: parts.count == 3 ? Int(parts[2])! : 1)
     }
 
     static func antom(_ spec: String) throws -> AntomSandboxMerchant {

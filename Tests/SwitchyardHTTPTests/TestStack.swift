@@ -36,7 +36,11 @@ struct TestStack: Sendable {
         do { return try RSAPrivateKey.generate() } catch { fatalError("RSA key generation failed: \(error)") }
     }()
     /// The plugin libraries the stack installs.
-    static let pluginLibraries = ["libCitconPlugin.so", "libWorldlineDirectPlugin.so", "libAntomPlugin.so"]
+    static let pluginLibraries = [
+        "libCitconPlugin.so", "libWorldlineDirectPlugin.so", "libAntomPlugin.so", "libWorldlineSipsPlugin.so",
+    ]
+    /// The Worldline Sips merchant: the first public SIMU test merchant.
+    static let sipsMerchant = WorldlineSipsSandboxMerchant.publicTestMerchants[0]
 
     /// The directory the test binary was built into, where `swift build` put the plugin `.so` files.
     static var buildDirectory: String {
@@ -97,7 +101,8 @@ struct TestStack: Sendable {
                             AntomSandboxMerchant(
                                 clientId: $0, merchantPublicKey: antomMerchantKey.publicKey.pem,
                                 approvesSessionsAtOnce: true)
-                        })),
+                        }),
+                sips: WorldlineSipsSandboxConfiguration(merchants: [sipsMerchant])),
             logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -241,6 +246,24 @@ struct TestStack: Sendable {
                 ],
             ],
             match: ["methods": ["gcash", "dana", "alipay_cn", "card"]])
+    }
+
+    /// A tenant with an API key, a Worldline Sips account at `baseURL` (default: the sandbox) and a route
+    /// for cards to it.
+    func sipsMerchant(name: String = "Maison", baseURL: String? = nil, options: [String: String] = [:]) async throws
+        -> Merchant
+    {
+        try await merchant(
+            name: name,
+            account: [
+                "plugin": "worldline-sips", "base_url": baseURL ?? sandboxURL + "/sips", "environment": "sandbox",
+                "credentials": [
+                    "merchant_id": Self.sipsMerchant.merchantId, "secret_key": Self.sipsMerchant.secretKey,
+                    "key_version": String(Self.sipsMerchant.keyVersion),
+                ],
+                "options": options,
+            ],
+            match: ["methods": ["card"]])
     }
 
     /// The admin body of an Antom account for `clientId` at `baseURL` (default: the sandbox).
