@@ -33,7 +33,8 @@ public struct PaymentJanitor: Sendable {
             claimed = try await payments.claimUnresolved(
                 now: now, firstDelay: firstDelay, leaseUntil: lease, limit: janitor.batchSize)
         } catch {
-            logger.error("janitor could not claim payments", metadata: ["error": "\(error)"])
+            // A pool closed by a shutdown in progress is not worth an error.
+            if !Task.isCancelled { logger.error("janitor could not claim payments", metadata: ["error": "\(error)"]) }
             return 0
         }
         for item in claimed {

@@ -65,6 +65,27 @@ struct AdminController: Sendable {
             else { throw CoreError.notFound("api key") }
             return Response(status: .noContent)
         }
+        admin.post("tenants/:tenant/api-keys/:key/rotate") { request, context in
+            try auth.requireOperator(request)
+            let tenant = try await tenant(context)
+            let data = try await JSONIO.body(request, limit: bodyLimit)
+            let body =
+                data.isEmpty ? AdminBodies.RotateKey() : try JSONIO.decode(AdminBodies.RotateKey.self, from: data)
+            let grace = body.graceSeconds ?? 86_400
+            guard (0...2_592_000).contains(grace) else {
+                throw APIError(.badRequest, "invalid_grace", "grace_seconds must be between 0 and 2592000 (30 days)")
+            }
+            let now = Date()
+            if let expiresAt = body.expiresAt, expiresAt <= now {
+                throw APIError(.badRequest, "invalid_expiry", "expires_at must be in the future")
+            }
+            guard let id = context.parameters.get("key").flatMap(UUID.init(uuidString:)),
+                let created = try await store.rotateAPIKey(
+                    tenant: tenant.id, id: id, graceUntil: now.addingTimeInterval(Double(grace)),
+                    expiresAt: body.expiresAt, actor: Self.actor)
+            else { throw CoreError.notFound("api key") }
+            return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
+        }
         registerAccounts(on: admin)
         admin.get("plugins") { request, _ in
             try auth.requireOperator(request)

@@ -35,6 +35,18 @@ enum AdminBodies {
         }
     }
 
+    struct RotateKey: Decodable {
+        /// How long the old key stays valid (default one day).
+        var graceSeconds: Int?
+        /// When the new key expires (default never).
+        var expiresAt: Date?
+
+        enum CodingKeys: String, CodingKey {
+            case graceSeconds = "grace_seconds"
+            case expiresAt = "expires_at"
+        }
+    }
+
     struct KeyBody: Encodable {
         var id: String
         var name: String

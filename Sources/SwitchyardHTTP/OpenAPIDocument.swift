@@ -610,6 +610,22 @@ enum OpenAPIDocument {
             },
             "type": "object"
            },
+           "RotateKey": {
+            "properties": {
+             "expires_at": {
+              "description": "When the new key expires (default never).",
+              "format": "date-time",
+              "type": "string"
+             },
+             "grace_seconds": {
+              "description": "How long the old key stays valid (default 86400).",
+              "maximum": 2592000,
+              "minimum": 0,
+              "type": "integer"
+             }
+            },
+            "type": "object"
+           },
            "Routing": {
             "properties": {
              "rules": {
@@ -1449,6 +1465,62 @@ enum OpenAPIDocument {
              }
             ],
             "summary": "Revoke an API key",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/admin/v1/tenants/{tenant}/api-keys/{key}/rotate": {
+           "post": {
+            "operationId": "post_admin_v1_tenants_tenant_api_keys_key_rotate",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "key",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/RotateKey"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/APIKey"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Rotate an API key: a new key now, the old one valid for a grace period",
             "tags": [
              "admin"
             ]

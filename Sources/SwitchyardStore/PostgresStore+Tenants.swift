@@ -64,16 +64,7 @@ extension PostgresStore {
             createdAt: clock(), expiresAt: expiresAt)
         let hash = Self.hashKey(secret)
         try await tenantScoped(tenant) { c in
-            try c.query(
-                """
-                INSERT INTO api_keys (id, tenant_id, prefix, key_hash, name, scopes, created_at, expires_at)
-                VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::text[], $7::timestamptz, $8::timestamptz)
-                """,
-                [
-                    .uuid(key.id), .uuid(tenant), .text(key.prefix), .text(hash), .text(name),
-                    .text("{" + scopes.map(\.rawValue).joined(separator: ",") + "}"), .timestamp(key.createdAt),
-                    expiresAt.pg,
-                ])
+            try Self.insert(key, hash: hash, into: c)
             try Self.audit(
                 c, tenant: tenant, actor: actor, action: "api_key.create", target: key.id.uuidString,
                 details: ["prefix": key.prefix], at: key.createdAt)
@@ -101,6 +92,38 @@ extension PostgresStore {
         }
     }
 
+    /// Rotates a usable key: a new key with the same name and scopes is created, and the old one stays
+    /// valid until `graceUntil` (or its own earlier expiry). Nil when the key is unknown; throws
+    /// `key_not_usable` (409) for a revoked or expired key.
+    public func rotateAPIKey(tenant: UUID, id: UUID, graceUntil: Date, expiresAt: Date?, actor: String) async throws
+        -> CreatedAPIKey?
+    {
+        let now = clock()
+        let secret = "sk_" + SecureRandom.token(bytes: 24)
+        let hash = Self.hashKey(secret)
+        return try await tenantScoped(tenant) { c in
+            guard
+                let old = try c.query("SELECT * FROM api_keys WHERE id = $1::uuid FOR UPDATE", [.uuid(id)]).first
+                    .map(Self.apiKey)
+            else { return nil }
+            guard old.isUsable(at: now) else {
+                throw CoreError.conflict("key_not_usable", "a revoked or expired key cannot be rotated")
+            }
+            let key = APIKey(
+                id: UUID(), tenantId: tenant, prefix: String(secret.prefix(11)), name: old.name, scopes: old.scopes,
+                createdAt: now, expiresAt: expiresAt)
+            try Self.insert(key, hash: hash, into: c)
+            let oldExpiry = min(old.expiresAt ?? graceUntil, graceUntil)
+            try c.query(
+                "UPDATE api_keys SET expires_at = $2::timestamptz WHERE id = $1::uuid",
+                [.uuid(id), .timestamp(oldExpiry)])
+            try Self.audit(
+                c, tenant: tenant, actor: actor, action: "api_key.rotate", target: id.uuidString,
+                details: ["new_key": key.id.uuidString, "prefix": key.prefix], at: now)
+            return CreatedAPIKey(key: key, secret: secret)
+        }
+    }
+
     /// Finds the usable key with this secret and records its use; nil when unknown, revoked or expired.
     public func authenticate(secret: String) async throws -> APIKey? {
         let hash = Self.hashKey(secret)
@@ -115,6 +138,20 @@ extension PostgresStore {
                 [.uuid(key.id), .timestamp(now)])
         }
         return key
+    }
+
+    /// Stores a new key (its secret only as `hash`).
+    static func insert(_ key: APIKey, hash: String, into c: PGConnection) throws {
+        try c.query(
+            """
+            INSERT INTO api_keys (id, tenant_id, prefix, key_hash, name, scopes, created_at, expires_at)
+            VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::text[], $7::timestamptz, $8::timestamptz)
+            """,
+            [
+                .uuid(key.id), .uuid(key.tenantId), .text(key.prefix), .text(hash), .text(key.name),
+                .text("{" + key.scopes.map(\.rawValue).joined(separator: ",") + "}"), .timestamp(key.createdAt),
+                key.expiresAt.pg,
+            ])
     }
 
     static func hashKey(_ secret: String) -> String {
