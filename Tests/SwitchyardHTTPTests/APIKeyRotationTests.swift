@@ -18,14 +18,14 @@ struct APIKeyRotationTests {
 
             let rotated = try await stack.send(
                 .POST, "/admin/v1/tenants/\(m.tenantId)/api-keys/\(oldId)/rotate", token: stack.operatorToken,
-                json: ["grace_seconds": 1])
+                json: ["grace_seconds": 3])
             #expect(rotated.status == 201, "\(rotated.json)")
             let secret = try #require(rotated.json["secret"] as? String)
             #expect(rotated.json["scopes"] as? [String] == old["scopes"] as? [String])
             #expect(secret != m.apiKey)
             #expect(try await stack.send(.GET, "/v1/payments", token: secret).status == 200)
             #expect(try await stack.send(.GET, "/v1/payments", token: m.apiKey).status == 200, "old key in grace")
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await Task.sleep(for: .milliseconds(3_500))
             let expired = try await stack.send(.GET, "/v1/payments", token: m.apiKey)
             #expect(expired.status == 401)
             #expect(expired.errorCode == "invalid_api_key")

@@ -80,6 +80,8 @@ struct SipsEndToEndTests {
         try await TestStack.with { stack in
             let m = try await stack.sipsMerchant()
             let (id, session) = try await Self.initPayment(stack, m, amount: 3000, reference: "sips-2", manual: true)
+            // Without the automatic response, only the server-side confirmation can tell the outcome.
+            await stack.sandbox.sips.faults.add([SandboxFault(kind: .dropNotification, count: 1)])
             _ = try await Self.cardOrder(stack, session: session)
             let confirmed = try await stack.send(
                 .POST, "/v1/payments/\(id)/complete", token: m.apiKey, json: ["payment_data": [:]])

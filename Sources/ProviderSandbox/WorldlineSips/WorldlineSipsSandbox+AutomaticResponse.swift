@@ -8,6 +8,7 @@ extension WorldlineSipsSandbox {
         for transaction in transactions {
             guard let url = transaction.automaticResponseUrl, let merchant = merchantsById[transaction.merchantId]
             else { continue }
+            if await faults.takeDroppedNotification(merchant: merchant.merchantId) { continue }
             let data = Self.automaticResponseData(
                 transaction, keyVersion: merchant.keyVersion, seal: configuration.automaticResponseSeal)
             let sent = configuration.automaticResponseBase64 ? Base64.encode(Array(data.utf8)) : data
