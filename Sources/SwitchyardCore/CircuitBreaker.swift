@@ -20,6 +20,9 @@ public struct CircuitBreaker: Sendable, Equatable {
         case success
         /// The provider could not be reached or did not answer in time.
         case failure
+        /// Says nothing about the provider's health (e.g. our access token expired): counts for nothing,
+        /// but ends a half-open probe so that the next caller probes.
+        case neutral
     }
 
     /// Thresholds.
@@ -41,6 +44,8 @@ public struct CircuitBreaker: Sendable, Equatable {
     public private(set) var firstFailureAt: Date?
     public private(set) var openedAt: Date?
     public private(set) var probeInFlight = false
+    /// When the half-open probe was handed out; a probe unanswered for a cool-down is taken as lost.
+    public private(set) var probeStartedAt: Date?
     /// How many times the breaker has opened.
     public private(set) var timesOpened = 0
     /// How many times it has closed again after opening.
@@ -58,13 +63,23 @@ public struct CircuitBreaker: Sendable, Equatable {
         case .open:
             guard let openedAt, now.timeIntervalSince(openedAt) >= settings.coolDown else { return false }
             state = .halfOpen
-            probeInFlight = true
-            return true
+            return takeProbe(at: now)
         case .halfOpen:
-            if probeInFlight { return false }
-            probeInFlight = true
-            return true
+            if probeInFlight && !probeLost(at: now) { return false }
+            return takeProbe(at: now)
         }
+    }
+
+    private mutating func takeProbe(at now: Date) -> Bool {
+        probeInFlight = true
+        probeStartedAt = now
+        return true
+    }
+
+    /// A probe whose caller never reported back (it failed before calling, say) must not keep the
+    /// breaker half-open for ever.
+    private func probeLost(at now: Date) -> Bool {
+        probeStartedAt.map { now.timeIntervalSince($0) >= settings.coolDown } ?? true
     }
 
     /// Whether a call would be permitted now, without taking the probe (for routing and display).
@@ -72,7 +87,7 @@ public struct CircuitBreaker: Sendable, Equatable {
         switch state {
         case .closed: return true
         case .open: return openedAt.map { now.timeIntervalSince($0) >= settings.coolDown } ?? true
-        case .halfOpen: return !probeInFlight
+        case .halfOpen: return !probeInFlight || probeLost(at: now)
         }
     }
 
@@ -105,7 +120,9 @@ public struct CircuitBreaker: Sendable, Equatable {
         case (.halfOpen, .failure):
             probeInFlight = false
             open(at: now)
-        case (.open, _):
+        case (.halfOpen, .neutral):
+            probeInFlight = false
+        case (.closed, .neutral), (.open, _):
             // A late answer of a call that started before the breaker opened changes nothing.
             break
         }

@@ -41,7 +41,7 @@ public actor ProviderHealth {
 
     /// Records what a call to the account came to.
     public func record(_ accountId: UUID, outcome: Outcome.Kind, settings: CircuitBreaker.Settings) {
-        guard let result = Self.result(of: outcome) else { return }
+        let result = Self.result(of: outcome)
         var breaker = breakers[accountId] ?? CircuitBreaker(settings: settings)
         breaker.settings = settings
         breaker.record(result, at: clock())
@@ -59,10 +59,10 @@ public actor ProviderHealth {
 
     /// How an outcome counts for the breaker: not reached and no answer are failures; an expired access
     /// token says nothing about the provider's health.
-    static func result(of outcome: Outcome.Kind) -> CircuitBreaker.Result? {
+    static func result(of outcome: Outcome.Kind) -> CircuitBreaker.Result {
         switch outcome {
         case .notSent, .unknown: return .failure
-        case .authExpired: return nil
+        case .authExpired: return .neutral
         case .succeeded, .authorized, .pending, .declined, .canceled: return .success
         }
     }

@@ -61,6 +61,23 @@ struct CircuitBreakerTests {
         #expect(permitted7)
     }
 
+    @Test func aProbeThatNeverReportsOrSaysNothingDoesNotBlockTheBreaker() {
+        var b = CircuitBreaker(settings: settings)
+        for s in [0.0, 1, 2] { b.record(.failure, at: at(s)) }
+        let probe = b.permit(at: at(32))
+        #expect(probe)
+        let second = b.permit(at: at(40))
+        #expect(!second, "the probe is still in flight")
+        let afterLoss = b.permit(at: at(62))
+        #expect(afterLoss, "a probe unanswered for a cool-down is taken as lost")
+        b.record(.neutral, at: at(63))
+        #expect(b.state == .halfOpen)
+        let next = b.permit(at: at(63))
+        #expect(next, "a neutral answer hands the probe to the next caller")
+        b.record(.success, at: at(64))
+        #expect(b.state == .closed)
+    }
+
     @Test func lateAnswersDoNotMoveAnOpenBreaker() {
         var b = CircuitBreaker(settings: settings)
         for s in [0.0, 1, 2] { b.record(.failure, at: at(s)) }
