@@ -33,13 +33,11 @@ public struct NewPayment: Sendable, Equatable {
         guard amount <= Currency.maximumAmount else {
             throw CoreError.invalid("invalid_amount", "amount is larger than \(Currency.maximumAmount) minor units")
         }
-        guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+        guard Self.isCountryCode(country) else {
             throw CoreError.invalid("invalid_country", "country must be an upper-case ISO 3166-1 alpha-2 code")
         }
         if let method {
-            guard !method.isEmpty, method.count <= 40,
-                method.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
-            else {
+            guard Self.isMethodName(method) else {
                 throw CoreError.invalid("invalid_method", "method must be a lower-case payment method name")
             }
         } else if paymentMethodId == nil {
@@ -62,5 +60,16 @@ public struct NewPayment: Sendable, Equatable {
         self.paymentData = paymentData
         self.paymentMethodId = paymentMethodId
         self.savePaymentMethod = savePaymentMethod
+    }
+
+    /// Whether `code` is an upper-case ISO 3166-1 alpha-2 country code.
+    public static func isCountryCode(_ code: String) -> Bool {
+        code.count == 2 && code.allSatisfy { $0.isASCII && $0.isUppercase }
+    }
+
+    /// Whether `name` is a payment method name: 1 to 40 lower-case letters, digits or `_`.
+    public static func isMethodName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 40
+            && name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
     }
 }

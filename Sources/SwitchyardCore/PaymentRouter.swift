@@ -68,9 +68,9 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
 }
 
 /// Why routing chose what it chose, rule by rule: what `simulate` shows.
-public struct RoutingExplanation: Codable, Sendable, Equatable {
+public struct RoutingExplanation: Sendable, Equatable {
     /// One rule examined, in order, until the first that matched.
-    public struct RuleCheck: Codable, Sendable, Equatable {
+    public struct RuleCheck: Sendable, Equatable {
         public var ruleId: UUID
         public var ruleName: String
         public var matched: Bool
@@ -88,23 +88,20 @@ public struct RoutingExplanation: Codable, Sendable, Equatable {
     public var skipped: [RoutingDecision.Skip] = []
     /// The tenant's accounts the matching rule does not name.
     public var otherAccounts: [RoutingDecision.Skip] = []
-}
+    /// Name and plugin of every account looked at, for people reading the explanation.
+    public var labels: [UUID: Label] = [:]
 
-extension CoreError: Codable {
-    enum CodingKeys: String, CodingKey { case code, message, status }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            code: try c.decode(String.self, forKey: .code), message: try c.decode(String.self, forKey: .message),
-            status: try c.decode(Int.self, forKey: .status))
+    /// How an account is shown.
+    public struct Label: Sendable, Equatable {
+        public var name: String
+        public var plugin: String
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(code, forKey: .code)
-        try c.encode(message, forKey: .message)
-        try c.encode(status, forKey: .status)
+    /// The decision, or the failure that explains its absence.
+    public func decided() throws -> RoutingDecision {
+        if let failure { throw failure }
+        guard let decision else { throw CoreError.unprocessable("no_route", "no routing decision") }
+        return decision
     }
 }
 
@@ -124,12 +121,7 @@ public enum PaymentRouter {
         _ payment: PaymentDescription, routingKey: String = "", rules: [RoutingRule],
         accounts: [UUID: RoutingCandidate], version: Int? = nil
     ) throws -> RoutingDecision {
-        let explanation = explain(payment, routingKey: routingKey, rules: rules, accounts: accounts, version: version)
-        if let failure = explanation.failure { throw failure }
-        guard let decision = explanation.decision else {
-            throw CoreError.unprocessable("no_route", "no routing decision")
-        }
-        return decision
+        try explain(payment, routingKey: routingKey, rules: rules, accounts: accounts, version: version).decided()
     }
 
     /// Explains how a payment would be routed, without throwing.
@@ -137,6 +129,9 @@ public enum PaymentRouter {
         _ payment: PaymentDescription, routingKey: String = "", rules: [RoutingRule],
         accounts: [UUID: RoutingCandidate], version: Int? = nil
     ) -> RoutingExplanation {
+        let labels = accounts.mapValues {
+            RoutingExplanation.Label(name: $0.account.name, plugin: $0.account.pluginId)
+        }
         var checks: [RoutingExplanation.RuleCheck] = []
         var matched: RoutingRule?
         for rule in rules {
@@ -154,7 +149,8 @@ public enum PaymentRouter {
                 "no routing rule matches \(payment.method) \(payment.currency) \(payment.country) \(payment.amount)")
             let others = accounts.keys.sorted { $0.uuidString < $1.uuidString }
                 .map { RoutingDecision.Skip(accountId: $0, reason: "no routing rule matches the payment") }
-            return RoutingExplanation(rules: checks, decision: nil, failure: failure, otherAccounts: others)
+            return RoutingExplanation(
+                rules: checks, decision: nil, failure: failure, otherAccounts: others, labels: labels)
         }
         var suitable: [(id: UUID, weight: Int)] = []
         var skipped: [RoutingDecision.Skip] = []
@@ -184,7 +180,8 @@ public enum PaymentRouter {
                 : .unprocessable(
                     "no_route", "routing rule '\(rule.name)' matched but none of its accounts can take this payment")
             return RoutingExplanation(
-                rules: checks, decision: nil, failure: failure, skipped: skipped, otherAccounts: others)
+                rules: checks, decision: nil, failure: failure, skipped: skipped, otherAccounts: others,
+                labels: labels)
         }
         let weighted = rule.weights != nil
         let order = weighted ? weightedOrder(suitable, key: routingKey) : suitable.map(\.id)
@@ -192,7 +189,7 @@ public enum PaymentRouter {
             ruleId: rule.id, ruleName: rule.name, candidates: order, skipped: skipped, version: version,
             weighted: weighted)
         return RoutingExplanation(
-            rules: checks, decision: decision, failure: nil, skipped: skipped, otherAccounts: others)
+            rules: checks, decision: decision, failure: nil, skipped: skipped, otherAccounts: others, labels: labels)
     }
 
     /// Why a candidate cannot take a payment, or `nil` if it can.

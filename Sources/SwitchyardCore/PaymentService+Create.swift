@@ -35,15 +35,19 @@ extension PaymentService {
             paymentData: request.paymentData, status: .processing, createdAt: now)
         payment.paymentMethodId = stored?.id
         let decision: RoutingDecision
+        var accounts: [UUID: ProviderAccount] = [:]
         if let stored {
             // A token is only valid at the account that issued it: no rule and no failover.
             decision = RoutingDecision(
                 ruleId: nil, ruleName: "stored payment method \(stored.id)", candidates: [stored.accountId],
                 skipped: [])
+            accounts[stored.accountId] = try await configuration.account(tenant: tenant, id: stored.accountId)
         } else {
             let key = PaymentRouter.routingKey(
                 tenant: tenant, reference: request.reference, amount: request.amount, currency: request.currency)
-            decision = try await route(tenant: tenant, payment: payment.description, routingKey: key)
+            let routed = try await routing(tenant: tenant, payment: payment.description, routingKey: key)
+            decision = try routed.explanation.decided()
+            accounts = routed.accounts
         }
         payment.routing = decision
         try await payments.commit(PaymentChanges(payment: payment))
@@ -53,7 +57,7 @@ extension PaymentService {
         var attempts = 0
         var previous: Outcome?
         for (index, accountId) in candidates.enumerated() {
-            guard let account = try await configuration.account(tenant: tenant, id: accountId) else { continue }
+            guard let account = accounts[accountId] else { continue }
             let more = index + 1 < candidates.count
             guard await health.permit(account.id, settings: policy.breaker.settings) else {
                 // Another request holds the breaker's probe, or it opened since routing.
@@ -66,7 +70,7 @@ extension PaymentService {
                 continue
             }
             attempts += 1
-            let outcome = try await attempt(
+            let (outcome, actions) = try await attempt(
                 payment, request: request, method: method, stored: stored, account: account, sequence: attempts,
                 reason: Self.reason(index: index, previous: previous, decision: decision),
                 event: { outcome in
@@ -76,11 +80,8 @@ extension PaymentService {
                 })
             await health.record(account.id, outcome: outcome.kind, settings: policy.breaker.settings)
             previous = outcome
-            guard
-                outcome.kind == .notSent || outcome.kind == .authExpired
-                    || (outcome.kind == .declined && policy.failover.retryableDeclines && outcome.retryable == true)
-            else { break }
-            if !(more && clock() < deadline) { break }
+            // The state machine alone decides whether the next candidate is tried.
+            if !actions.contains(.tryNextCandidate) { break }
         }
         guard let record = try await payments.record(tenant: tenant, paymentId: payment.id) else {
             throw CoreError.notFound("payment")
@@ -106,7 +107,7 @@ extension PaymentService {
         _ payment: Payment, request: NewPayment, method: String, stored: StoredPaymentMethod?,
         account: ProviderAccount, sequence: Int, reason: String,
         event: (Outcome) -> PaymentMachine.Event
-    ) async throws -> Outcome {
+    ) async throws -> (Outcome, [PaymentMachine.Action]) {
         let tenant = payment.tenantId
         let paymentId = payment.id
         var attempt = Attempt(
@@ -138,18 +139,16 @@ extension PaymentService {
         attempt.record(outcome, at: clock())
         let machineEvent = event(outcome)
         let time = clock()
-        _ = try await payments.transition(
+        let actions = try await payments.transition(
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])
-        ) {
-            PaymentMachine.apply(machineEvent, to: &$0, at: time)
-        }
+        ) { PaymentMachine.apply(machineEvent, to: &$0, at: time) }
         logger.info(
             "payment attempt finished",
             metadata: [
                 "tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "attempt.id": "\(attempt.id)",
                 "provider.account": "\(account.id)", "outcome": "\(outcome.kind.rawValue)",
             ])
-        return outcome
+        return (outcome, actions)
     }
 
     /// Marks a payment failed when no candidate could even be tried (nothing was sent anywhere).

@@ -42,25 +42,26 @@ public struct PaymentService: Sendable {
     public func explainRoute(tenant: UUID, payment: PaymentDescription, routingKey: String) async throws
         -> RoutingExplanation
     {
+        try await routing(tenant: tenant, payment: payment, routingKey: routingKey).explanation
+    }
+
+    /// Routes a payment against the tenant's current rules, accounts and breakers; also returns the
+    /// accounts it read, so the caller need not read them again.
+    func routing(tenant: UUID, payment: PaymentDescription, routingKey: String) async throws
+        -> (explanation: RoutingExplanation, accounts: [UUID: ProviderAccount])
+    {
         let routing = try await configuration.routingConfiguration(tenant: tenant)
         var candidates: [UUID: RoutingCandidate] = [:]
+        var accounts: [UUID: ProviderAccount] = [:]
         for account in try await configuration.accounts(tenant: tenant) {
+            accounts[account.id] = account
             candidates[account.id] = RoutingCandidate(
                 account: account, manifest: await gateway.manifest(pluginId: account.pluginId),
                 unhealthy: await health.unavailability(of: account.id))
         }
-        return PaymentRouter.explain(
+        let explanation = PaymentRouter.explain(
             payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version)
-    }
-
-    /// Routes a payment without creating it.
-    public func route(tenant: UUID, payment: PaymentDescription, routingKey: String = "") async throws
-        -> RoutingDecision
-    {
-        let explanation = try await explainRoute(tenant: tenant, payment: payment, routingKey: routingKey)
-        if let failure = explanation.failure { throw failure }
-        guard let decision = explanation.decision else { throw CoreError.unprocessable("no_route", "no route") }
-        return decision
+        return (explanation, accounts)
     }
 
     /// A payment with its attempts, refunds and operations; 404 for another tenant's payment.

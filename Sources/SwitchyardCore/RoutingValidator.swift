@@ -92,13 +92,13 @@ public enum RoutingValidator {
                 problems.append(("invalid_weights", "weights add up to more than 1000000"))
             }
         }
-        for code in m.countries where code.count != 2 || code != code.uppercased() {
+        for code in m.countries where !NewPayment.isCountryCode(code) {
             problems.append(("invalid_rule", "country '\(code)' is not an upper-case ISO 3166 alpha-2 code"))
         }
         for code in m.currencies where Currency.named(code) == nil {
             problems.append(("invalid_rule", "currency '\(code)' is not a supported ISO 4217 code"))
         }
-        for method in m.methods where method.isEmpty || method != method.lowercased() {
+        for method in m.methods where !NewPayment.isMethodName(method) {
             problems.append(("invalid_rule", "method '\(method)' must be lower case"))
         }
         if (m.minAmount ?? 0) < 0 || (m.maxAmount ?? 0) < 0 {

@@ -75,13 +75,12 @@ struct AdminController: Sendable {
             guard (0...2_592_000).contains(grace) else {
                 throw APIError(.badRequest, "invalid_grace", "grace_seconds must be between 0 and 2592000 (30 days)")
             }
-            let now = Date()
-            if let expiresAt = body.expiresAt, expiresAt <= now {
+            if let expiresAt = body.expiresAt, expiresAt <= Date() {
                 throw APIError(.badRequest, "invalid_expiry", "expires_at must be in the future")
             }
             guard let id = context.parameters.get("key").flatMap(UUID.init(uuidString:)),
                 let created = try await store.rotateAPIKey(
-                    tenant: tenant.id, id: id, graceUntil: now.addingTimeInterval(Double(grace)),
+                    tenant: tenant.id, id: id, grace: Double(grace),
                     expiresAt: body.expiresAt, actor: Self.actor)
             else { throw CoreError.notFound("api key") }
             return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))

@@ -58,10 +58,7 @@ struct OrchestrationController: Sendable {
     func register(on admin: RouterGroup<AppContext>) {
         admin.get("providers/health") { request, _ in
             try auth.requireOperator(request)
-            var accounts: [ProviderAccount] = []
-            for tenant in try await store.tenants() {
-                accounts += try await store.accounts(tenant: tenant.id)
-            }
+            let accounts = try await store.accountSummaries()
             let breakers = Dictionary(
                 uniqueKeysWithValues: await service.health.snapshot().map { ($0.accountId, $0) })
             let data = accounts.map { a in

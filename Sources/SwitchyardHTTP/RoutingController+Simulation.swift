@@ -44,11 +44,11 @@ struct SimulationBody: Encodable {
         case chosen, fallbacks, skipped, weighted, rules, error
     }
 
-    init(_ explanation: RoutingExplanation, accounts: [UUID: (name: String, plugin: String)]) {
+    init(_ explanation: RoutingExplanation) {
         func ref(_ id: UUID, reason: String? = nil) -> AccountRef {
-            AccountRef(
-                accountId: id.uuidString.lowercased(), name: accounts[id]?.name, plugin: accounts[id]?.plugin,
-                reason: reason)
+            let label = explanation.labels[id]
+            return AccountRef(
+                accountId: id.uuidString.lowercased(), name: label?.name, plugin: label?.plugin, reason: reason)
         }
         rules = explanation.rules.map {
             RuleRef(id: $0.ruleId.uuidString.lowercased(), name: $0.ruleName, matched: $0.matched, reason: $0.reason)

@@ -109,11 +109,7 @@ struct RoutingController: Sendable {
         let key = PaymentRouter.routingKey(
             tenant: tenant, reference: payment.reference, amount: payment.amount, currency: payment.currency)
         let explanation = try await service.explainRoute(tenant: tenant, payment: description, routingKey: key)
-        var names: [UUID: (String, String)] = [:]
-        for account in try await store.accounts(tenant: tenant) {
-            names[account.id] = (account.name, account.pluginId)
-        }
-        return JSONIO.response(.ok, SimulationBody(explanation, accounts: names))
+        return JSONIO.response(.ok, SimulationBody(explanation))
     }
 
     static func body(_ configuration: RoutingConfiguration) -> AdminBodies.Routing {

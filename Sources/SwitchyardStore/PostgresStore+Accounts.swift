@@ -180,3 +180,26 @@ extension PostgresStore: ConfigurationRepository {
             enabled: try row.bool("enabled"), createdAt: try row.date("created_at"))
     }
 }
+
+/// What the operator's health view shows of an account: nothing secret, nothing decrypted.
+public struct AccountSummary: Sendable, Equatable {
+    public var id: UUID
+    public var tenantId: UUID
+    public var name: String
+    public var pluginId: String
+    public var enabled: Bool
+}
+
+extension PostgresStore {
+    /// System scope: every tenant's accounts, without their credentials.
+    public func accountSummaries() async throws -> [AccountSummary] {
+        try await system { c in
+            try c.query("SELECT id, tenant_id, name, plugin_id, enabled FROM provider_accounts ORDER BY tenant_id, id")
+                .rows.map { row in
+                    AccountSummary(
+                        id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), name: try row.string("name"),
+                        pluginId: try row.string("plugin_id"), enabled: try row.bool("enabled"))
+                }
+        }
+    }
+}

@@ -93,12 +93,13 @@ extension PostgresStore {
     }
 
     /// Rotates a usable key: a new key with the same name and scopes is created, and the old one stays
-    /// valid until `graceUntil` (or its own earlier expiry). Nil when the key is unknown; throws
+    /// valid for `grace` more seconds (or until its own earlier expiry). Nil when the key is unknown; throws
     /// `key_not_usable` (409) for a revoked or expired key.
-    public func rotateAPIKey(tenant: UUID, id: UUID, graceUntil: Date, expiresAt: Date?, actor: String) async throws
-        -> CreatedAPIKey?
+    public func rotateAPIKey(tenant: UUID, id: UUID, grace: TimeInterval, expiresAt: Date?, actor: String)
+        async throws -> CreatedAPIKey?
     {
         let now = clock()
+        let graceUntil = now.addingTimeInterval(grace)
         let secret = "sk_" + SecureRandom.token(bytes: 24)
         let hash = Self.hashKey(secret)
         return try await tenantScoped(tenant) { c in
