@@ -58,7 +58,9 @@ let package = Package(
             dependencies: [
                 "SwitchyardCore", "SwitchyardStore", "PluginHost", "SwitchyardCrypto", "ProviderKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -76,6 +76,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var limits = Limits()
     public var breaker = Breaker()
     public var janitor = Janitor()
+    public var webhooks = Webhooks()
 
     public init() {}
 
@@ -86,9 +87,10 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         limits = try c.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
         breaker = try c.decodeIfPresent(Breaker.self, forKey: .breaker) ?? Breaker()
         janitor = try c.decodeIfPresent(Janitor.self, forKey: .janitor) ?? Janitor()
+        webhooks = try c.decodeIfPresent(Webhooks.self, forKey: .webhooks) ?? Webhooks()
     }
 
     enum CodingKeys: String, CodingKey {
-        case failover, lifetimes, limits, breaker, janitor
+        case failover, lifetimes, limits, breaker, janitor, webhooks
     }
 }

@@ -56,6 +56,7 @@ public final class SwitchyardRuntime: Sendable {
     public let gateway: PluginGateway
     public let service: PaymentService
     public let janitor: PaymentJanitor
+    public let webhooks: WebhookDispatcher
 
     /// Connects, migrates and loads the plugins.
     public init(_ configuration: RuntimeConfiguration) async throws {
@@ -84,6 +85,14 @@ public final class SwitchyardRuntime: Sendable {
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, policy: PolicyCenter(configuration.platform))
         janitor = PaymentJanitor(service: service, payments: store, clock: configuration.clock, logger: logger)
+        webhooks = WebhookDispatcher(
+            store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
+            logger: logger)
+    }
+
+    /// `<host>:<pid>`, naming this process in the webhook attempts it records.
+    static func workerName() -> String {
+        "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
     }
 
     /// Reads a `policy.json`: the plugin section and the platform sections.
@@ -118,6 +127,11 @@ public final class SwitchyardRuntime: Sendable {
         return platform
     }
 
+    /// Delivers webhook events until the calling task is cancelled.
+    public func runWebhooks() async {
+        await webhooks.run()
+    }
+
     /// Runs the janitor until the calling task is cancelled.
     public func runJanitor() async {
         await janitor.run()
@@ -139,6 +153,7 @@ public final class SwitchyardRuntime: Sendable {
     /// Releases the HTTP client and the database pool.
     public func shutdown() async {
         try? await http.shutdown()
+        await webhooks.shutdown()
         await pool.shutdown()
     }
 }

@@ -61,6 +61,8 @@ public enum SwitchyardServer {
             store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit,
             reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
+        WebhooksController(store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit).register(
+            on: router.group("v1"))
         return router
     }
 

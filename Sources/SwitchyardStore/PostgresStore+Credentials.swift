@@ -31,7 +31,11 @@ extension PostgresStore: CredentialRepository {
             credential.originPaymentId.pg, credential.failureCode.pg, credential.failureMessage.pg,
             credential.expiresAt.pg, .timestamp(credential.createdAt), .timestamp(credential.updatedAt),
         ]
-        try await tenantScoped(credential.tenantId) { c in _ = try c.query(Self.upsertCredential, params) }
+        try await tenantScoped(credential.tenantId) { c in
+            let previous = try Self.lockedStatus("stored_credentials", id: credential.id, on: c)
+            try c.query(Self.upsertCredential, params)
+            try self.announce(credential, previous: previous, on: c)
+        }
     }
 
     public func credential(tenant: UUID, id: String) async throws -> StoredPaymentMethod? {

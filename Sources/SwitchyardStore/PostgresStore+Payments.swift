@@ -56,9 +56,13 @@ extension PostgresStore: PaymentRepository {
         try await tenantScoped(tenant) { c in
             // Lock the payments whose refunds change first, so the recomputed total sees every committed refund.
             for id in refundedPayments { try c.query("SELECT id FROM payments WHERE id = $1 FOR UPDATE", [.text(id)]) }
-            if let paymentParams { try c.query(Self.upsertPayment, paymentParams) }
+            if let payment = changes.payment, let paymentParams {
+                let previous = try Self.lockedStatus("payments", id: payment.id, on: c)
+                try c.query(Self.upsertPayment, paymentParams)
+                try self.announce(payment, previous: previous, on: c)
+            }
             for params in attemptParams { try c.query(Self.upsertAttempt, params) }
-            for params in refundParams { try c.query(Self.upsertRefund, params) }
+            try self.upsertAnnouncing(changes.refunds, refundParams, on: c)
             for params in operationParams { try c.query(Self.upsertOperation, params) }
             for id in refundedPayments { try c.query(Self.recomputeRefunded, [.text(id)]) }
         }
@@ -75,10 +79,12 @@ extension PostgresStore: PaymentRepository {
             guard let row = try c.query("SELECT * FROM payments WHERE id = $1 FOR UPDATE", [.text(paymentId)]).first
             else { throw CoreError.notFound("payment") }
             var payment = try Self.payment(row)
+            let previous = payment.status
             let result = try body(&payment)
             try c.query(Self.upsertPayment, try Self.paymentParameters(payment))
+            try self.announce(payment, previous: previous.rawValue, on: c)
             for params in attemptParams { try c.query(Self.upsertAttempt, params) }
-            for params in refundParams { try c.query(Self.upsertRefund, params) }
+            try self.upsertAnnouncing(changes.refunds, refundParams, on: c)
             for params in operationParams { try c.query(Self.upsertOperation, params) }
             if !refundParams.isEmpty { try c.query(Self.recomputeRefunded, [.text(paymentId)]) }
             return result
@@ -106,6 +112,16 @@ extension PostgresStore: PaymentRepository {
                 )
             }
             try c.query(Self.upsertRefund, params)
+            try self.announce(refund, previous: nil, on: c)
+        }
+    }
+
+    /// Upserts refunds, announcing each whose status changes.
+    private func upsertAnnouncing(_ refunds: [Refund], _ params: [[PGValue]], on c: PGConnection) throws {
+        for (refund, params) in zip(refunds, params) {
+            let previous = try Self.lockedStatus("refunds", id: refund.id, on: c)
+            try c.query(Self.upsertRefund, params)
+            try announce(refund, previous: previous, on: c)
         }
     }
 

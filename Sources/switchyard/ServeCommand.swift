@@ -108,6 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         services.append(TaskService(name: "plugin-watcher") { await runtime.watchPlugins() })
         services.append(TaskService(name: "janitor") { await runtime.runJanitor() })
+        services.append(TaskService(name: "webhooks") { await runtime.runWebhooks() })
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
                 logger.info("switchyard listening", metadata: ["http.port": "\(port)", "http.host": "\(host)"])

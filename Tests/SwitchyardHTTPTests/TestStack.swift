@@ -88,6 +88,9 @@ struct TestStack: Sendable {
         let operatorToken = "op_" + SecureRandom.token(bytes: 16)
         var platform = PlatformPolicy()
         platform.limits.providerTimeoutMs = providerTimeoutMs
+        // Test receivers listen on plain http on loopback, and deliveries should not wait long.
+        platform.webhooks.requireHTTPS = false
+        platform.webhooks.pollMs = 50
         configure(&platform)
         let sandbox = SandboxServer(
             configuration: SandboxConfiguration(
@@ -135,6 +138,7 @@ struct TestStack: Sendable {
                 }
                 group.addTask { await runtime.watchPlugins() }
                 group.addTask { await runtime.runJanitor() }
+                group.addTask { await runtime.runWebhooks() }
                 var serverIterator = serverPorts.makeAsyncIterator()
                 guard let port = await serverIterator.next() else { throw TestFailure("server did not start") }
                 let stack = TestStack(

@@ -1,0 +1,188 @@
+import Foundation
+import ProviderKit
+
+extension WebhookEvent {
+    /// The event announcing a payment's new status, or nil when its status did not change.
+    public static func paymentChanged(
+        from previous: PaymentStatus?, to payment: Payment, id: String, at now: Date
+    ) throws -> WebhookEvent? {
+        guard previous != payment.status else { return nil }
+        return try make(
+            id: id, tenant: payment.tenantId, type: "payment.\(payment.status.rawValue)", objectId: payment.id,
+            object: PaymentSnapshot(payment), at: now)
+    }
+
+    /// The event announcing a refund's new status, or nil when its status did not change.
+    public static func refundChanged(from previous: Refund.Status?, to refund: Refund, id: String, at now: Date)
+        throws -> WebhookEvent?
+    {
+        guard previous != refund.status else { return nil }
+        return try make(
+            id: id, tenant: refund.tenantId, type: "refund.\(refund.status.rawValue)", objectId: refund.id,
+            object: RefundSnapshot(refund), at: now)
+    }
+
+    /// The event announcing a stored credential's new status, or nil when its status did not change.
+    public static func paymentMethodChanged(
+        from previous: StoredPaymentMethod.Status?, to credential: StoredPaymentMethod, id: String, at now: Date
+    ) throws -> WebhookEvent? {
+        guard previous != credential.status else { return nil }
+        return try make(
+            id: id, tenant: credential.tenantId, type: "payment_method.\(credential.status.rawValue)",
+            objectId: credential.id, object: PaymentMethodSnapshot(credential), at: now)
+    }
+
+    private static func make<Object: Encodable>(
+        id: String, tenant: UUID, type: String, objectId: String, object: Object, at now: Date
+    ) throws -> WebhookEvent {
+        let envelope = Envelope(id: id, type: type, createdAt: now, data: .init(object: object))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return WebhookEvent(
+            id: id, tenantId: tenant, type: type, objectId: objectId, payload: try encoder.encode(envelope),
+            createdAt: now)
+    }
+
+    private struct Envelope<Object: Encodable>: Encodable {
+        struct Body: Encodable { var object: Object }
+        var id: String
+        var object = "event"
+        var type: String
+        var createdAt: Date
+        var data: Body
+
+        enum CodingKeys: String, CodingKey {
+            case id, object, type, data
+            case createdAt = "created_at"
+        }
+    }
+}
+
+/// A failure as events carry it.
+struct FailureSnapshot: Encodable {
+    var code: String
+    var message: String?
+
+    static func make(_ code: String?, _ message: String?) -> FailureSnapshot? {
+        code.map { FailureSnapshot(code: $0, message: message) }
+    }
+}
+
+/// What a payment event carries: the payment's state, never its session data or provider tokens.
+struct PaymentSnapshot: Encodable {
+    var id: String
+    var object = "payment"
+    var status: String
+    var amount: Int64
+    var currency: String
+    var country: String
+    var method: String
+    var reference: String
+    var customer: String?
+    var amountCaptured: Int64
+    var amountRefunded: Int64
+    var providerAccount: String?
+    var paymentMethod: String?
+    var failure: FailureSnapshot?
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, object, status, amount, currency, country, method, reference, customer, failure
+        case amountCaptured = "amount_captured"
+        case amountRefunded = "amount_refunded"
+        case providerAccount = "provider_account"
+        case paymentMethod = "payment_method"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    init(_ p: Payment) {
+        id = p.id
+        status = p.status.rawValue
+        amount = p.amount
+        currency = p.currency
+        country = p.country
+        method = p.method
+        reference = p.reference
+        customer = p.customerId
+        amountCaptured = p.amountCaptured
+        amountRefunded = p.amountRefunded
+        providerAccount = p.providerAccountId?.uuidString.lowercased()
+        paymentMethod = p.paymentMethodId
+        failure = .make(p.failureCode, p.failureMessage)
+        createdAt = p.createdAt
+        updatedAt = p.updatedAt
+    }
+}
+
+/// What a refund event carries.
+struct RefundSnapshot: Encodable {
+    var id: String
+    var object = "refund"
+    var payment: String
+    var status: String
+    var amount: Int64
+    var currency: String
+    var reason: String?
+    var failure: FailureSnapshot?
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, object, payment, status, amount, currency, reason, failure
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    init(_ r: Refund) {
+        id = r.id
+        payment = r.paymentId
+        status = r.status.rawValue
+        amount = r.amount
+        currency = r.currency
+        reason = r.reason
+        failure = .make(r.failureCode, r.failureMessage)
+        createdAt = r.createdAt
+        updatedAt = r.updatedAt
+    }
+}
+
+/// What a payment-method event carries: masked details only, never the provider's token.
+struct PaymentMethodSnapshot: Encodable {
+    var id: String
+    var object = "payment_method"
+    var customer: String
+    var status: String
+    var kind: String
+    var method: String
+    var providerAccount: String
+    var display: CredentialDisplay?
+    var failure: FailureSnapshot?
+    var expiresAt: Date?
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, object, customer, status, kind, method, display, failure
+        case providerAccount = "provider_account"
+        case expiresAt = "expires_at"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    init(_ c: StoredPaymentMethod) {
+        id = c.id
+        customer = c.customerId
+        status = c.status.rawValue
+        kind = c.kind
+        method = c.paymentMethodName
+        providerAccount = c.accountId.uuidString.lowercased()
+        display = c.display
+        failure = .make(c.failureCode, c.failureMessage)
+        expiresAt = c.expiresAt
+        createdAt = c.createdAt
+        updatedAt = c.updatedAt
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Hummingbird
+import SwitchyardCore
+import SwitchyardStore
+
+/// A tenant's outbound webhooks, with an `admin`-scoped key: endpoints (`/v1/webhook-endpoints`), the
+/// events of its payments, refunds and credentials (`/v1/events`), their deliveries and replays.
+struct WebhooksController: Sendable {
+    let store: PostgresStore
+    let service: PaymentService
+    let auth: Authenticator
+    let bodyLimit: Int
+
+    struct EndpointBody: Decodable {
+        var url: String
+        var eventTypes: [String]
+        var description: String?
+
+        enum CodingKeys: String, CodingKey {
+            case url, description
+            case eventTypes = "event_types"
+        }
+    }
+
+    struct ReplayBody: Decodable {
+        var endpoint: String?
+    }
+
+    func register(on v1: RouterGroup<AppContext>) {
+        v1.post("webhook-endpoints") { request, _ in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            let body = try JSONIO.decode(EndpointBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            if let description = body.description, description.count > 256 {
+                throw APIError(.badRequest, "invalid_description", "description must be at most 256 characters")
+            }
+            let types = Array(NSOrderedSet(array: body.eventTypes)) as? [String] ?? body.eventTypes
+            try WebhookEndpoint.validate(
+                url: body.url, eventTypes: types, requireHTTPS: service.policy.platform.webhooks.requireHTTPS)
+            let (endpoint, secret) = try await store.createWebhookEndpoint(
+                tenant: key.tenantId, url: body.url, description: body.description, eventTypes: types,
+                actor: "api_key:\(key.prefix)")
+            return JSONIO.response(.created, WebhookEndpointResource(endpoint, secret: secret))
+        }
+        v1.get("webhook-endpoints") { request, _ in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            let endpoints = try await store.webhookEndpoints(tenant: key.tenantId)
+            return JSONIO.response(
+                .ok, ListResource(data: endpoints.map { WebhookEndpointResource($0) }, hasMore: false, nextCursor: nil))
+        }
+        v1.get("webhook-endpoints/:endpoint") { request, context in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            guard let endpoint = try await store.webhookEndpoint(tenant: key.tenantId, id: try id(context, "endpoint"))
+            else { throw CoreError.notFound("webhook endpoint") }
+            return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
+        }
+        v1.delete("webhook-endpoints/:endpoint") { request, context in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            guard
+                let endpoint = try await store.disableWebhookEndpoint(
+                    tenant: key.tenantId, id: try id(context, "endpoint"), actor: "api_key:\(key.prefix)")
+            else { throw CoreError.notFound("webhook endpoint") }
+            return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
+        }
+        v1.get("events") { request, _ in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            let query = request.uri.queryParameters
+            let limit = try Self.limit(query.get("limit"))
+            let events = try await store.webhookEvents(
+                tenant: key.tenantId, type: query.get("type"), objectId: query.get("object"),
+                startingAfter: query.get("starting_after"), limit: limit + 1)
+            let page = Array(events.prefix(limit))
+            let hasMore = events.count > limit
+            return JSONIO.response(
+                .ok,
+                ListResource(
+                    data: try page.map(WebhookEventResource.init), hasMore: hasMore,
+                    nextCursor: hasMore ? page.last?.id : nil))
+        }
+        v1.get("events/:event") { request, context in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            guard let event = try await store.webhookEvent(tenant: key.tenantId, id: try id(context, "event")) else {
+                throw CoreError.notFound("event")
+            }
+            return JSONIO.response(.ok, try WebhookEventResource(event))
+        }
+        v1.get("events/:event/deliveries") { request, context in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            let eventId = try id(context, "event")
+            guard try await store.webhookEvent(tenant: key.tenantId, id: eventId) != nil else {
+                throw CoreError.notFound("event")
+            }
+            let deliveries = try await store.webhookDeliveries(
+                tenant: key.tenantId, eventId: eventId, status: nil, limit: 100)
+            return JSONIO.response(
+                .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
+        }
+        v1.post("events/:event/replay") { request, context in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            let data = try await JSONIO.body(request, limit: bodyLimit)
+            let body = data.isEmpty ? ReplayBody() : try JSONIO.decode(ReplayBody.self, from: data)
+            let deliveries = try await store.replayWebhookEvent(
+                tenant: key.tenantId, eventId: try id(context, "event"), endpointId: body.endpoint,
+                actor: "api_key:\(key.prefix)")
+            if deliveries.isEmpty {
+                throw CoreError.conflict("no_webhook_endpoint", "no enabled endpoint receives this event")
+            }
+            return JSONIO.response(
+                .accepted,
+                ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
+        }
+        v1.get("webhook-deliveries") { request, _ in
+            let key = try await auth.requireTenant(request, scope: .admin)
+            let query = request.uri.queryParameters
+            let status = try query.get("status").map {
+                guard let status = WebhookDelivery.Status(rawValue: $0) else {
+                    throw APIError(
+                        .badRequest, "invalid_status", "status must be pending, succeeded, dead or canceled")
+                }
+                return status
+            }
+            let deliveries = try await store.webhookDeliveries(
+                tenant: key.tenantId, eventId: nil, status: status, limit: try Self.limit(query.get("limit")))
+            return JSONIO.response(
+                .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
+        }
+    }
+
+    private func id(_ context: AppContext, _ name: String) throws -> String {
+        guard let id = context.parameters.get(name), id.count <= 64 else { throw CoreError.notFound(name) }
+        return id
+    }
+
+    static func limit(_ text: String?) throws -> Int {
+        guard let limit = Int(text ?? "20"), (1...100).contains(limit) else {
+            throw APIError(.badRequest, "invalid_limit", "limit must be an integer from 1 to 100")
+        }
+        return limit
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SwitchyardCore
+import SwitchyardCrypto
+
+/// The outbox: every payment, refund and credential status change writes its webhook event, and one
+/// pending delivery per subscribed endpoint, in the transaction that makes the change.
+extension PostgresStore {
+    static let eventIds = IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) })
+
+    /// The stored status of a row, locking it, or nil when the row is new.
+    static func lockedStatus(_ table: String, id: String, on c: PGConnection) throws -> String? {
+        try c.query("SELECT status FROM \(table) WHERE id = $1 FOR UPDATE", [.text(id)]).first?.string("status")
+    }
+
+    /// Writes the event of a payment's status change, if it changed.
+    func announce(_ payment: Payment, previous: String?, on c: PGConnection) throws {
+        let event = try WebhookEvent.paymentChanged(
+            from: previous.flatMap(PaymentStatus.init(rawValue:)), to: payment, id: Self.eventIds.make("evt"),
+            at: clock())
+        if let event { try Self.enqueue(event, on: c) }
+    }
+
+    /// Writes the event of a refund's status change, if it changed.
+    func announce(_ refund: Refund, previous: String?, on c: PGConnection) throws {
+        let event = try WebhookEvent.refundChanged(
+            from: previous.flatMap(Refund.Status.init(rawValue:)), to: refund, id: Self.eventIds.make("evt"),
+            at: clock())
+        if let event { try Self.enqueue(event, on: c) }
+    }
+
+    /// Writes the event of a credential's status change, if it changed.
+    func announce(_ credential: StoredPaymentMethod, previous: String?, on c: PGConnection) throws {
+        let event = try WebhookEvent.paymentMethodChanged(
+            from: previous.flatMap(StoredPaymentMethod.Status.init(rawValue:)), to: credential,
+            id: Self.eventIds.make("evt"), at: clock())
+        if let event { try Self.enqueue(event, on: c) }
+    }
+
+    /// Stores `event` and a pending delivery, due at once, for each enabled endpoint of its tenant that
+    /// subscribes to its type.
+    static func enqueue(_ event: WebhookEvent, on c: PGConnection) throws {
+        try c.query(
+            """
+            INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at)
+            VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz)
+            """,
+            [
+                .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
+                .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
+            ])
+        try c.query(
+            """
+            INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
+                created_at, updated_at)
+            SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), $2::uuid, $1, e.id, 'pending',
+                $4::timestamptz, $4::timestamptz, $4::timestamptz
+            FROM webhook_endpoints e
+            WHERE e.tenant_id = $2::uuid AND e.enabled AND e.event_types ?| ARRAY['*', $3, $5]
+            """,
+            [
+                .text(event.id), .uuid(event.tenantId), .text(event.type), .timestamp(event.createdAt),
+                .text(WebhookEventType.family(of: event.type) + ".*"),
+            ])
+    }
+}

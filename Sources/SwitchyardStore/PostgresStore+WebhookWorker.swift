@@ -1,0 +1,91 @@
+import Foundation
+import SwitchyardCore
+
+/// What the webhook workers of every replica share: claims that skip rows another worker holds, and
+/// leases that keep a claimed delivery from being sent twice while its attempt runs.
+extension PostgresStore {
+    /// Claims up to `limit` pending deliveries due at `now`, skipping rows another worker has locked, and
+    /// moves their due time to `leaseUntil` (and counts the attempt) so no other worker takes them meanwhile.
+    /// Deliveries to an endpoint disabled since are cancelled instead.
+    public func claimWebhookDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [ClaimedDelivery] {
+        let rows = try await system { c in
+            try c.query(
+                """
+                WITH due AS (
+                    SELECT id FROM webhook_deliveries
+                    WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz
+                    ORDER BY next_attempt_at, id LIMIT $3::bigint
+                    FOR UPDATE SKIP LOCKED),
+                claimed AS (
+                    UPDATE webhook_deliveries d SET next_attempt_at = $2::timestamptz,
+                        attempt_count = d.attempt_count + 1, updated_at = $1::timestamptz
+                    FROM due WHERE d.id = due.id
+                    RETURNING d.id, d.tenant_id, d.event_id, d.endpoint_id, d.attempt_count)
+                SELECT c.id, c.tenant_id, c.event_id, c.endpoint_id, c.attempt_count, e.type, e.payload,
+                    p.url, p.secret_encrypted, p.enabled
+                FROM claimed c JOIN webhook_events e ON e.id = c.event_id
+                JOIN webhook_endpoints p ON p.id = c.endpoint_id
+                """,
+                [.timestamp(now), .timestamp(leaseUntil), .int(Int64(limit))]
+            ).rows
+        }
+        var claims: [ClaimedDelivery] = []
+        var canceled: [String] = []
+        for row in rows {
+            let endpointId = try row.string("endpoint_id")
+            guard try row.bool("enabled") else {
+                canceled.append(try row.string("id"))
+                continue
+            }
+            claims.append(
+                ClaimedDelivery(
+                    id: try row.string("id"), tenantId: try row.uuid("tenant_id"), eventId: try row.string("event_id"),
+                    eventType: try row.string("type"), endpointId: endpointId, url: try row.string("url"),
+                    secret: try secrets.open(try row.string("secret_encrypted"), context: "webhook/\(endpointId)"),
+                    payload: Data(try row.string("payload").utf8), attemptNumber: Int(try row.int64("attempt_count"))))
+        }
+        if !canceled.isEmpty {
+            try await system { [canceled] c in
+                for id in canceled {
+                    try c.query(
+                        "UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE id = $1",
+                        [.text(id)])
+                }
+            }
+        }
+        return claims
+    }
+
+    /// Records an attempt of a claimed delivery and where the delivery goes next: `succeeded` on a 2xx,
+    /// else pending until `retryAt`, or `dead` when there is no retry left.
+    public func recordWebhookAttempt(
+        _ claim: ClaimedDelivery, attempt: WebhookAttempt, retryAt: Date?
+    ) async throws {
+        let now = clock()
+        let status: WebhookDelivery.Status = attempt.succeeded ? .succeeded : (retryAt == nil ? .dead : .pending)
+        try await system { c in
+            try c.query(
+                """
+                INSERT INTO webhook_attempts (tenant_id, delivery_id, number, started_at, status_code, latency_ms,
+                    error, worker)
+                VALUES ($1::uuid, $2, $3::integer, $4::timestamptz, $5::integer, $6::integer, $7, $8)
+                """,
+                [
+                    .uuid(claim.tenantId), .text(claim.id), .int(Int64(attempt.number)), .timestamp(attempt.startedAt),
+                    attempt.statusCode.map { .int(Int64($0)) } ?? .null, .int(Int64(attempt.latencyMs)),
+                    attempt.error.pg, .text(attempt.worker),
+                ])
+            try c.query(
+                """
+                UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3::timestamptz,
+                    last_status_code = $4::integer, last_error = $5, updated_at = $6::timestamptz,
+                    delivered_at = CASE WHEN $2 = 'succeeded' THEN $6::timestamptz ELSE delivered_at END
+                WHERE id = $1 AND status = 'pending'
+                """,
+                [
+                    .text(claim.id), .text(status.rawValue), status == .pending ? retryAt.pg : .null,
+                    attempt.statusCode.map { .int(Int64($0)) } ?? .null, attempt.error.pg, .timestamp(now),
+                ])
+        }
+    }
+}

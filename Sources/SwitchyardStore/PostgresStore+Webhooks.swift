@@ -1,0 +1,197 @@
+import Foundation
+import SwitchyardCore
+import SwitchyardCrypto
+
+/// Tenants' webhook endpoints, events and deliveries as the merchant API shows them.
+extension PostgresStore {
+    /// Registers an endpoint; returns it and its signing secret, which is never shown again.
+    public func createWebhookEndpoint(
+        tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String
+    ) async throws -> (WebhookEndpoint, secret: String) {
+        let now = clock()
+        let endpoint = WebhookEndpoint(
+            id: Self.eventIds.make("we"), tenantId: tenant, url: url, description: description, eventTypes: eventTypes,
+            enabled: true, createdAt: now, updatedAt: now)
+        let secret = "whsec_" + SecureRandom.token(bytes: 32)
+        let sealed = try secrets.seal(secret, context: "webhook/\(endpoint.id)")
+        try await tenantScoped(tenant) { c in
+            try c.query(
+                """
+                INSERT INTO webhook_endpoints (id, tenant_id, url, description, event_types, secret_encrypted, enabled,
+                    created_at, updated_at)
+                VALUES ($1, $2::uuid, $3, $4, $5::jsonb, $6, true, $7::timestamptz, $7::timestamptz)
+                """,
+                [
+                    .text(endpoint.id), .uuid(tenant), .text(url), description.pg,
+                    .json(try StoreJSON.encode(eventTypes)), .text(sealed), .timestamp(now),
+                ])
+            try Self.audit(
+                c, tenant: tenant, actor: actor, action: "webhook_endpoint.create", target: endpoint.id,
+                details: ["url": url], at: now)
+        }
+        return (endpoint, secret)
+    }
+
+    /// The tenant's endpoints, newest first (disabled ones included).
+    public func webhookEndpoints(tenant: UUID) async throws -> [WebhookEndpoint] {
+        try await tenantScoped(tenant) { c in
+            try c.query("SELECT * FROM webhook_endpoints ORDER BY created_at DESC, id DESC").rows.map(Self.endpoint)
+        }
+    }
+
+    /// One endpoint of the tenant.
+    public func webhookEndpoint(tenant: UUID, id: String) async throws -> WebhookEndpoint? {
+        try await tenantScoped(tenant) { c in
+            try c.query("SELECT * FROM webhook_endpoints WHERE id = $1", [.text(id)]).first.map(Self.endpoint)
+        }
+    }
+
+    /// Disables an endpoint and cancels its pending deliveries; returns nil when it does not exist.
+    public func disableWebhookEndpoint(tenant: UUID, id: String, actor: String) async throws -> WebhookEndpoint? {
+        let now = clock()
+        return try await tenantScoped(tenant) { c in
+            guard
+                let row = try c.query(
+                    "UPDATE webhook_endpoints SET enabled = false, updated_at = $2::timestamptz WHERE id = $1 RETURNING *",
+                    [.text(id), .timestamp(now)]
+                ).first
+            else { return nil }
+            try c.query(
+                """
+                UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL, updated_at = $2::timestamptz
+                WHERE endpoint_id = $1 AND status = 'pending'
+                """,
+                [.text(id), .timestamp(now)])
+            try Self.audit(
+                c, tenant: tenant, actor: actor, action: "webhook_endpoint.disable", target: id, details: [:], at: now)
+            return try Self.endpoint(row)
+        }
+    }
+
+    /// The tenant's events, newest first, optionally of one type or about one object.
+    public func webhookEvents(
+        tenant: UUID, type: String?, objectId: String?, startingAfter: String?, limit: Int
+    ) async throws -> [WebhookEvent] {
+        try await tenantScoped(tenant) { c in
+            var sql = "SELECT * FROM webhook_events e WHERE TRUE"
+            var params: [PGValue] = []
+            if let type {
+                params.append(.text(type))
+                sql += " AND e.type = $\(params.count)"
+            }
+            if let objectId {
+                params.append(.text(objectId))
+                sql += " AND e.object_id = $\(params.count)"
+            }
+            if let startingAfter {
+                params.append(.text(startingAfter))
+                sql +=
+                    " AND (e.created_at, e.id) < (SELECT created_at, id FROM webhook_events WHERE id = $\(params.count))"
+            }
+            params.append(.int(Int64(limit)))
+            sql += " ORDER BY e.created_at DESC, e.id DESC LIMIT $\(params.count)::bigint"
+            return try c.query(sql, params).rows.map(Self.event)
+        }
+    }
+
+    /// One event of the tenant.
+    public func webhookEvent(tenant: UUID, id: String) async throws -> WebhookEvent? {
+        try await tenantScoped(tenant) { c in
+            try c.query("SELECT * FROM webhook_events WHERE id = $1", [.text(id)]).first.map(Self.event)
+        }
+    }
+
+    /// Deliveries with their attempts, newest first: of one event, or of the whole tenant in a status.
+    public func webhookDeliveries(tenant: UUID, eventId: String?, status: WebhookDelivery.Status?, limit: Int)
+        async throws -> [WebhookDelivery]
+    {
+        try await tenantScoped(tenant) { c in
+            let rows = try c.query(
+                """
+                SELECT * FROM webhook_deliveries WHERE ($1::text IS NULL OR event_id = $1)
+                AND ($2::text IS NULL OR status = $2) ORDER BY created_at DESC, id DESC LIMIT $3::bigint
+                """,
+                [eventId.pg, status.map { .text($0.rawValue) } ?? .null, .int(Int64(limit))]
+            ).rows
+            return try rows.map { row in
+                var delivery = try Self.delivery(row)
+                delivery.attempts = try c.query(
+                    "SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY number, id", [.text(delivery.id)]
+                ).rows.map(Self.webhookAttempt)
+                return delivery
+            }
+        }
+    }
+
+    /// Sends an event again: a new delivery, due at once, to `endpointId` or to every enabled endpoint
+    /// subscribed to its type. Returns the new deliveries (none when no endpoint qualifies).
+    public func replayWebhookEvent(tenant: UUID, eventId: String, endpointId: String?, actor: String) async throws
+        -> [WebhookDelivery]
+    {
+        let now = clock()
+        return try await tenantScoped(tenant) { c in
+            guard let type = try c.query("SELECT type FROM webhook_events WHERE id = $1", [.text(eventId)]).first
+            else { throw CoreError.notFound("event") }
+            let eventType = try type.string("type")
+            let rows = try c.query(
+                """
+                INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
+                    replay_of, created_at, updated_at)
+                SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.tenant_id, $1, e.id, 'pending',
+                    $3::timestamptz,
+                    (SELECT d.id FROM webhook_deliveries d WHERE d.event_id = $1 AND d.endpoint_id = e.id
+                        ORDER BY d.created_at DESC, d.id DESC LIMIT 1),
+                    $3::timestamptz, $3::timestamptz
+                FROM webhook_endpoints e
+                WHERE e.enabled AND ($2::text IS NULL OR e.id = $2)
+                    AND ($2::text IS NOT NULL OR e.event_types ?| ARRAY['*', $4, $5])
+                RETURNING *
+                """,
+                [
+                    .text(eventId), endpointId.pg, .timestamp(now), .text(eventType),
+                    .text(WebhookEventType.family(of: eventType) + ".*"),
+                ]
+            ).rows
+            try Self.audit(
+                c, tenant: tenant, actor: actor, action: "webhook_event.replay", target: eventId,
+                details: ["deliveries": "\(rows.count)"], at: now)
+            return try rows.map(Self.delivery)
+        }
+    }
+
+    // MARK: Rows
+
+    static func endpoint(_ row: PGRow) throws -> WebhookEndpoint {
+        WebhookEndpoint(
+            id: try row.string("id"), tenantId: try row.uuid("tenant_id"), url: try row.string("url"),
+            description: row.optionalString("description"),
+            eventTypes: try StoreJSON.decode([String].self, try row.string("event_types")),
+            enabled: try row.bool("enabled"), createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at"))
+    }
+
+    static func event(_ row: PGRow) throws -> WebhookEvent {
+        WebhookEvent(
+            id: try row.string("id"), tenantId: try row.uuid("tenant_id"), type: try row.string("type"),
+            objectId: try row.string("object_id"), payload: Data(try row.string("payload").utf8),
+            createdAt: try row.date("created_at"))
+    }
+
+    static func delivery(_ row: PGRow) throws -> WebhookDelivery {
+        WebhookDelivery(
+            id: try row.string("id"), eventId: try row.string("event_id"), endpointId: try row.string("endpoint_id"),
+            status: WebhookDelivery.Status(rawValue: try row.string("status")) ?? .pending,
+            attemptCount: Int(try row.int64("attempt_count")), nextAttemptAt: row.optionalDate("next_attempt_at"),
+            lastStatusCode: row.optionalInt64("last_status_code").map(Int.init),
+            lastError: row.optionalString("last_error"),
+            replayOf: row.optionalString("replay_of"), createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at"), deliveredAt: row.optionalDate("delivered_at"))
+    }
+
+    static func webhookAttempt(_ row: PGRow) throws -> WebhookAttempt {
+        WebhookAttempt(
+            number: Int(try row.int64("number")), startedAt: try row.date("started_at"),
+            statusCode: row.optionalInt64("status_code").map(Int.init), latencyMs: Int(try row.int64("latency_ms")),
+            error: row.optionalString("error"), worker: try row.string("worker"))
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import SwitchyardHTTP
+
+/// A merchant's webhook endpoint for tests: records every delivery with its raw body and headers, and
+/// answers with the status the test chooses (by default 200).
+final class WebhookReceiver: Sendable {
+    struct Delivery: Sendable {
+        var body: Data
+        var headers: [String: String]
+        var status: Int
+
+        var eventId: String { headers["switchyard-event-id"] ?? "" }
+        var type: String { headers["switchyard-event-type"] ?? "" }
+        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
+
+        /// Whether the signature holds for `secret` at `now`.
+        func verifies(secret: String, now: Date = Date()) -> Bool {
+            guard let header = headers["switchyard-signature"] else { return false }
+            if case .success = WebhookSignature.verify(header: header, secret: secret, body: body, now: now) {
+                return true
+            }
+            return false
+        }
+    }
+
+    private struct State {
+        var deliveries: [Delivery] = []
+        var answers: [Int] = []
+        var thenAnswer = 200
+    }
+
+    private let state: LockedState<State>
+    let url: String
+    private let task: Task<Void, any Error>
+
+    private init(url: String, task: Task<Void, any Error>, state: LockedState<State>) {
+        self.url = url
+        self.task = task
+        self.state = state
+    }
+
+    /// Starts a receiver on a free loopback port, runs `body`, stops it.
+    static func with<T: Sendable>(_ body: (WebhookReceiver) async throws -> T) async throws -> T {
+        let state = LockedState(State())
+        let router = Router()
+        router.post("hook") { request, _ -> Response in
+            let buffer = try await request.body.collect(upTo: 1 << 20)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            let status = state.withLock { s -> Int in
+                let status = s.answers.isEmpty ? s.thenAnswer : s.answers.removeFirst()
+                s.deliveries.append(Delivery(body: Data(buffer: buffer), headers: headers, status: status))
+                return status
+            }
+            return Response(status: .init(code: status))
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "webhook-receiver")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+        let task = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestFailure("receiver did not start") }
+        let receiver = WebhookReceiver(url: "http://127.0.0.1:\(port)/hook", task: task, state: state)
+        defer { task.cancel() }
+        return try await body(receiver)
+    }
+
+    /// Answers the next requests with `statuses`, then always with `then`.
+    func answer(_ statuses: [Int], then: Int = 200) {
+        state.withLock {
+            $0.answers = statuses
+            $0.thenAnswer = then
+        }
+    }
+
+    /// Every delivery so far, oldest first.
+    var deliveries: [Delivery] { state.withLock { $0.deliveries } }
+
+    /// Waits until `condition` holds on the deliveries, or fails after `seconds`.
+    @discardableResult
+    func wait(seconds: Double = 15, until condition: ([Delivery]) -> Bool) async throws -> [Delivery] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let now = deliveries
+            if condition(now) { return now }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("webhook deliveries did not arrive; have \(deliveries.count)")
+    }
+}
+
+/// A value behind a lock.
+final class LockedState<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
