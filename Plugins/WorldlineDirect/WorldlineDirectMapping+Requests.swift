@@ -45,8 +45,10 @@ extension WorldlineDirectMapping {
         data["customerId"] = session.customerId.map(JSONValue.string)
         data["clientApiUrl"] = session.clientApiUrl.map(JSONValue.string)
         data["assetUrl"] = session.assetUrl.map(JSONValue.string)
+        // A client session precedes the payment at Worldline: a new one can replace an expired one.
         let action = NextAction(
-            type: sessionActionType, data: data, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiresAt)))
+            type: sessionActionType, data: data, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiresAt)),
+            renewable: true)
         return Outcome(kind: .pending, providerStatus: "SESSION_CREATED", nextAction: action)
     }
 

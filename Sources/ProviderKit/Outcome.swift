@@ -92,11 +92,15 @@ public struct NextAction: Codable, Sendable, Equatable {
     public var data: [String: JSONValue]
     /// When the data stops being usable, if the provider says.
     public var expiresAt: Date?
+    /// Whether a new session may replace this one for the same payment: true only when the session is not
+    /// bound to an order at the provider (nothing can be charged through the old one once it expires).
+    public var renewable: Bool?
 
-    public init(type: String, data: [String: JSONValue], expiresAt: Date? = nil) {
+    public init(type: String, data: [String: JSONValue], expiresAt: Date? = nil, renewable: Bool? = nil) {
         self.type = type
         self.data = data
         self.expiresAt = expiresAt
+        self.renewable = renewable
     }
 }
 

@@ -46,6 +46,8 @@ public struct PaymentJanitor: Sendable {
                     metadata: ["tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)"])
             }
         }
+        // Sessions are swept on every look; they do not make the janitor look again sooner.
+        await service.sweepSessions(limit: janitor.batchSize)
         return claimed.count
     }
 

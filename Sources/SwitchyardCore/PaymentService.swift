@@ -10,6 +10,9 @@ public struct PaymentService: Sendable {
     let gateway: any ProviderGateway
     let ids: IdentifierGenerator
     let clock: @Sendable () -> Date
+
+    /// The service's notion of now (its injected clock).
+    public func now() -> Date { clock() }
     let logger: Logger
     let credentials: any CredentialRepository
     /// The platform policy in force (reloadable).

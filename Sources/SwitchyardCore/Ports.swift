@@ -82,6 +82,9 @@ public protocol PaymentRepository: Sendable {
         -> [(tenant: UUID, paymentId: String)]
     /// System scope: payments flagged for manual review, oldest first.
     func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment]
+    /// System scope: claims up to `limit` payments waiting for the app whose client session expired at or
+    /// before `now` and was not swept since, skipping rows another replica holds, and marks them swept.
+    func claimExpiredSessions(now: Date, limit: Int) async throws -> [(tenant: UUID, paymentId: String)]
 }
 
 /// Storage of provider accounts and routing rules.
@@ -140,4 +143,7 @@ public protocol CredentialRepository: Sendable {
     func credential(tenant: UUID, accountId: UUID, token: String) async throws -> StoredPaymentMethod?
     /// A customer's credentials, newest first, without their tokens.
     func credentials(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod]
+    /// System scope: pending credentials whose vaulting session expired at or before `now`, or whose
+    /// payment went on at another account (a failover), oldest first.
+    func stalePendingCredentials(now: Date, limit: Int) async throws -> [(tenant: UUID, id: String)]
 }

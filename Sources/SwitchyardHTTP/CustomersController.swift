@@ -28,25 +28,26 @@ struct CustomersController: Sendable {
         group.get("payment-methods") { request, context in
             let key = try await auth.requireTenant(request, scope: .payments)
             let methods = try await service.paymentMethods(tenant: key.tenantId, customerId: try customer(context))
-            return JSONIO.response(.ok, PaymentMethodList(data: methods.map(PaymentMethodResource.init)))
+            return JSONIO.response(
+                .ok, PaymentMethodList(data: methods.map { PaymentMethodResource($0, now: service.now()) }))
         }
         group.get("payment-methods/:pm") { request, context in
             let key = try await auth.requireTenant(request, scope: .payments)
             let method = try await service.paymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
-            return JSONIO.response(.ok, PaymentMethodResource(method))
+            return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.delete("payment-methods/:pm") { request, context in
             let key = try await auth.requireTenant(request, scope: .payments)
             let method = try await service.revokePaymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
-            return JSONIO.response(.ok, PaymentMethodResource(method))
+            return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("payment-methods/:pm/sync") { request, context in
             let key = try await auth.requireTenant(request, scope: .payments)
             let method = try await service.syncPaymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
-            return JSONIO.response(.ok, PaymentMethodResource(method))
+            return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("vaulting-sessions") { request, context in
             try await payments.idempotent(request, context) { key, data in
@@ -54,7 +55,7 @@ struct CustomersController: Sendable {
                 let method = try await service.createVaultingSession(
                     tenant: key.tenantId, customerId: try customer(context), accountId: body.providerAccount,
                     returnURL: body.returnURL, country: body.country)
-                return try Encoded(.created, PaymentMethodResource(method))
+                return try Encoded(.created, PaymentMethodResource(method, now: service.now()))
             }
         }
     }
@@ -93,6 +94,7 @@ struct PaymentMethodResource: Encodable {
     var paymentMethodType: String?
     var display: CredentialDisplay?
     var nextAction: PaymentResource.NextActionBody?
+    var session: ClientSessionResource?
     var originPayment: String?
     var failure: PaymentResource.Failure?
     var expiresAt: Date?
@@ -100,7 +102,7 @@ struct PaymentMethodResource: Encodable {
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, customer, status, kind, method, plugin, display, failure
+        case id, object, customer, status, kind, method, plugin, display, failure, session
         case providerAccount = "provider_account"
         case paymentMethodType = "payment_method_type"
         case nextAction = "next_action"
@@ -110,7 +112,8 @@ struct PaymentMethodResource: Encodable {
         case updatedAt = "updated_at"
     }
 
-    init(_ credential: StoredPaymentMethod) {
+    /// The credential as seen at `now`: `next_action` only while its vaulting session is live.
+    init(_ credential: StoredPaymentMethod, now: Date) {
         id = credential.id
         customer = credential.customerId
         status = credential.status.rawValue
@@ -120,8 +123,9 @@ struct PaymentMethodResource: Encodable {
         plugin = credential.pluginId
         paymentMethodType = credential.paymentMethodType
         display = credential.display
-        nextAction = credential.session.map {
-            PaymentResource.NextActionBody(type: $0.type, data: $0.data, expiresAt: $0.expiresAt)
+        if let session = ClientSession.of(credential, now: now) {
+            self.session = ClientSessionResource(session, withAction: false)
+            nextAction = session.status == .live ? ClientSessionResource.action(session) : nil
         }
         originPayment = credential.originPaymentId
         failure = credential.failureCode.map {

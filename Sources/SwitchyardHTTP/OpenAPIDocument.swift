@@ -53,6 +53,53 @@ enum OpenAPIDocument {
             },
             "type": "object"
            },
+           "ClientSession": {
+            "description": "A session handed to the app for a provider's mobile SDK; next_action only while live (GET …/session).",
+            "properties": {
+             "customer": {
+              "type": "string"
+             },
+             "expires_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "next_action": {
+              "type": "object"
+             },
+             "object": {
+              "enum": [
+               "client_session"
+              ],
+              "type": "string"
+             },
+             "payment": {
+              "type": "string"
+             },
+             "payment_method": {
+              "type": "string"
+             },
+             "plugin": {
+              "type": "string"
+             },
+             "provider_account": {
+              "type": "string"
+             },
+             "renewable": {
+              "type": "boolean"
+             },
+             "status": {
+              "enum": [
+               "live",
+               "expired"
+              ],
+              "type": "string"
+             },
+             "type": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
            "CreatePayment": {
             "properties": {
              "amount": {
@@ -275,6 +322,9 @@ enum OpenAPIDocument {
                "null"
               ]
              },
+             "session": {
+              "$ref": "#/components/schemas/ClientSession"
+             },
              "status": {
               "enum": [
                "processing",
@@ -380,6 +430,9 @@ enum OpenAPIDocument {
              },
              "provider_account": {
               "type": "string"
+             },
+             "session": {
+              "$ref": "#/components/schemas/ClientSession"
              },
              "status": {
               "enum": [
@@ -1005,6 +1058,235 @@ enum OpenAPIDocument {
               "type": "string"
              },
              "return_url": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "WebhookDelivery": {
+            "properties": {
+             "attempt_count": {
+              "type": "integer"
+             },
+             "attempts": {
+              "items": {
+               "properties": {
+                "error": {
+                 "type": "string"
+                },
+                "latency_ms": {
+                 "type": "integer"
+                },
+                "number": {
+                 "type": "integer"
+                },
+                "started_at": {
+                 "format": "date-time",
+                 "type": "string"
+                },
+                "status_code": {
+                 "type": "integer"
+                },
+                "worker": {
+                 "type": "string"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "created_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "delivered_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "endpoint": {
+              "type": "string"
+             },
+             "event": {
+              "type": "string"
+             },
+             "id": {
+              "type": "string"
+             },
+             "last_error": {
+              "type": "string"
+             },
+             "last_status_code": {
+              "type": "integer"
+             },
+             "next_attempt_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "object": {
+              "type": "string"
+             },
+             "replay_of": {
+              "type": "string"
+             },
+             "status": {
+              "enum": [
+               "pending",
+               "succeeded",
+               "dead",
+               "canceled"
+              ],
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "WebhookDeliveryList": {
+            "properties": {
+             "data": {
+              "items": {
+               "$ref": "#/components/schemas/WebhookDelivery"
+              },
+              "type": "array"
+             },
+             "has_more": {
+              "type": "boolean"
+             },
+             "next_cursor": {
+              "nullable": true,
+              "type": "string"
+             },
+             "object": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "WebhookEndpoint": {
+            "properties": {
+             "created_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "description": {
+              "type": "string"
+             },
+             "enabled": {
+              "type": "boolean"
+             },
+             "event_types": {
+              "items": {
+               "type": "string"
+              },
+              "type": "array"
+             },
+             "id": {
+              "type": "string"
+             },
+             "object": {
+              "type": "string"
+             },
+             "secret": {
+              "description": "whsec_…, only in the answer that creates the endpoint",
+              "type": "string"
+             },
+             "updated_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "url": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "WebhookEndpointInput": {
+            "properties": {
+             "description": {
+              "maxLength": 256,
+              "type": "string"
+             },
+             "event_types": {
+              "description": "event types, <object>.* or *",
+              "items": {
+               "type": "string"
+              },
+              "type": "array"
+             },
+             "url": {
+              "description": "https (http only where the platform policy allows it), no credentials",
+              "type": "string"
+             }
+            },
+            "required": [
+             "url",
+             "event_types"
+            ],
+            "type": "object"
+           },
+           "WebhookEndpointList": {
+            "properties": {
+             "data": {
+              "items": {
+               "$ref": "#/components/schemas/WebhookEndpoint"
+              },
+              "type": "array"
+             },
+             "has_more": {
+              "type": "boolean"
+             },
+             "next_cursor": {
+              "nullable": true,
+              "type": "string"
+             },
+             "object": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "WebhookEvent": {
+            "description": "Exactly the body its deliveries carry.",
+            "properties": {
+             "created_at": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "data": {
+              "properties": {
+               "object": {
+                "type": "object"
+               }
+              },
+              "type": "object"
+             },
+             "id": {
+              "type": "string"
+             },
+             "object": {
+              "type": "string"
+             },
+             "type": {
+              "type": "string"
+             }
+            },
+            "type": "object"
+           },
+           "WebhookEventList": {
+            "properties": {
+             "data": {
+              "items": {
+               "$ref": "#/components/schemas/WebhookEvent"
+              },
+              "type": "array"
+             },
+             "has_more": {
+              "type": "boolean"
+             },
+             "next_cursor": {
+              "nullable": true,
+              "type": "string"
+             },
+             "object": {
               "type": "string"
              }
             },
@@ -2319,6 +2601,200 @@ enum OpenAPIDocument {
             ]
            }
           },
+          "/v1/events": {
+           "get": {
+            "operationId": "get_v1_events",
+            "parameters": [
+             {
+              "in": "query",
+              "name": "type",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "object",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "starting_after",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "limit",
+              "required": false,
+              "schema": {
+               "type": "integer"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEventList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Events of payments, refunds and payment methods, newest first",
+            "tags": [
+             "webhooks"
+            ]
+           }
+          },
+          "/v1/events/{event}": {
+           "get": {
+            "operationId": "get_v1_events_event",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "event",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEvent"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "One event",
+            "tags": [
+             "webhooks"
+            ]
+           }
+          },
+          "/v1/events/{event}/deliveries": {
+           "get": {
+            "operationId": "get_v1_events_event_deliveries",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "event",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookDeliveryList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "An event's deliveries with every attempt's status code and latency",
+            "tags": [
+             "webhooks"
+            ]
+           }
+          },
+          "/v1/events/{event}/replay": {
+           "post": {
+            "operationId": "post_v1_events_event_replay",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "event",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "properties": {
+                 "endpoint": {
+                  "type": "string"
+                 }
+                },
+                "type": "object"
+               }
+              }
+             }
+            },
+            "responses": {
+             "202": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookDeliveryList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Send an event again (to one endpoint, or to every subscribed endpoint)",
+            "tags": [
+             "webhooks"
+            ]
+           }
+          },
           "/v1/payments": {
            "get": {
             "operationId": "get_v1_payments",
@@ -2661,6 +3137,91 @@ enum OpenAPIDocument {
             ]
            }
           },
+          "/v1/payments/{id}/session": {
+           "get": {
+            "operationId": "get_v1_payments_id_session",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ClientSession"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "The payment's live client session (410 session_expired once expired)",
+            "tags": [
+             "payments"
+            ]
+           },
+           "post": {
+            "operationId": "post_v1_payments_id_session",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Payment"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Renew an expired client session where the provider allows it (409 session_not_renewable otherwise)",
+            "tags": [
+             "payments"
+            ]
+           }
+          },
           "/v1/payments/{id}/sync": {
            "post": {
             "operationId": "post_v1_payments_id_sync",
@@ -2840,8 +3401,202 @@ enum OpenAPIDocument {
              "routing"
             ]
            }
+          },
+          "/v1/webhook-deliveries": {
+           "get": {
+            "operationId": "get_v1_webhook_deliveries",
+            "parameters": [
+             {
+              "in": "query",
+              "name": "status",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "limit",
+              "required": false,
+              "schema": {
+               "type": "integer"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookDeliveryList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Deliveries in a status, e.g. the dead letters",
+            "tags": [
+             "webhooks"
+            ]
+           }
+          },
+          "/v1/webhook-endpoints": {
+           "get": {
+            "operationId": "get_v1_webhook_endpoints",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpointList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "List webhook endpoints",
+            "tags": [
+             "webhooks"
+            ]
+           },
+           "post": {
+            "operationId": "post_v1_webhook_endpoints",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/WebhookEndpointInput"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpoint"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Register a webhook endpoint; its signing secret is shown only here",
+            "tags": [
+             "webhooks"
+            ]
+           }
+          },
+          "/v1/webhook-endpoints/{endpoint}": {
+           "delete": {
+            "operationId": "delete_v1_webhook_endpoints_endpoint",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "endpoint",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpoint"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "Disable a webhook endpoint and cancel its pending deliveries",
+            "tags": [
+             "webhooks"
+            ]
+           },
+           "get": {
+            "operationId": "get_v1_webhook_endpoints_endpoint",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "endpoint",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpoint"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "apiKey": []
+             }
+            ],
+            "summary": "One webhook endpoint",
+            "tags": [
+             "webhooks"
+            ]
+           }
           }
-         }
+         },
+         "tags": [
+          {
+           "description": "Outbound webhooks: endpoints, events, deliveries, replays (admin-scoped key).",
+           "name": "webhooks"
+          }
+         ]
         }
         """#
 }

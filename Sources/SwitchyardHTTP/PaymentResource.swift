@@ -73,6 +73,8 @@ struct PaymentResource: Encodable {
     var amountCaptured: Int64
     var amountRefunded: Int64
     var nextAction: NextActionBody?
+    /// The client session of a payment waiting for the app, live or expired.
+    var session: ClientSessionResource?
     var failure: Failure?
     var attempts: [AttemptBody]
     var refunds: [RefundResource]
@@ -83,7 +85,7 @@ struct PaymentResource: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, object, status, amount, currency, country, method, reference, customer, failure, attempts, refunds
-        case operations, routing
+        case operations, routing, session
         case captureMode = "capture_mode"
         case amountCaptured = "amount_captured"
         case amountRefunded = "amount_refunded"
@@ -94,7 +96,8 @@ struct PaymentResource: Encodable {
         case savedPaymentMethod = "saved_payment_method"
     }
 
-    init(_ record: PaymentRecord) {
+    /// The payment as seen at `now`: `next_action` only while its client session is live.
+    init(_ record: PaymentRecord, now: Date) {
         let p = record.payment
         id = p.id
         status = p.status.rawValue
@@ -109,7 +112,12 @@ struct PaymentResource: Encodable {
         savedPaymentMethod = p.savedPaymentMethodId
         amountCaptured = p.amountCaptured
         amountRefunded = p.amountRefunded
-        nextAction = p.nextAction.map { NextActionBody(type: $0.type, data: $0.data, expiresAt: $0.expiresAt) }
+        if let live = ClientSession.of(p, pluginId: record.lastAttempt?.pluginId, now: now) {
+            session = ClientSessionResource(live, withAction: false)
+            nextAction = live.status == .live ? ClientSessionResource.action(live) : nil
+        } else {
+            nextAction = p.nextAction.map { NextActionBody(type: $0.type, data: $0.data, expiresAt: $0.expiresAt) }
+        }
         failure = p.failureCode.map { Failure(code: $0, message: p.failureMessage ?? "") }
         attempts = record.attempts.map {
             AttemptBody(

@@ -56,7 +56,7 @@ struct PaymentsController: Sendable {
         group.get(":id") { request, context in
             let key = try await auth.requireTenant(request, scope: .payments)
             let record = try await service.get(tenant: key.tenantId, paymentId: try id(context))
-            return JSONIO.response(.ok, PaymentResource(record))
+            return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
         group.post(":id/capture") { request, context in
             try await idempotent(request, context) { key, data in
@@ -87,10 +87,20 @@ struct PaymentsController: Sendable {
                 return try Encoded(.created, RefundResource(refund))
             }
         }
+        group.get(":id/session") { request, context in
+            let key = try await auth.requireTenant(request, scope: .payments)
+            let session = try await service.session(tenant: key.tenantId, paymentId: try id(context))
+            return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
+        }
+        group.post(":id/session") { request, context in
+            try await idempotent(request, context) { key, _ in
+                try respond(try await service.renewSession(tenant: key.tenantId, paymentId: try id(context)))
+            }
+        }
         group.post(":id/sync") { request, context in
             let key = try await auth.requireTenant(request, scope: .payments)
             let record = try await service.sync(tenant: key.tenantId, paymentId: try id(context))
-            return JSONIO.response(.ok, PaymentResource(record))
+            return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
     }
 
@@ -100,7 +110,7 @@ struct PaymentsController: Sendable {
     }
 
     private func respond(_ record: PaymentRecord, status: HTTPResponse.Status = .ok) throws -> Encoded {
-        try Encoded(status, PaymentResource(record))
+        try Encoded(status, PaymentResource(record, now: service.now()))
     }
 
     private func create(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -135,7 +145,7 @@ struct PaymentsController: Sendable {
         return JSONIO.response(
             .ok,
             ListResource(
-                data: records.map(PaymentResource.init), hasMore: hasMore,
+                data: records.map { PaymentResource($0, now: service.now()) }, hasMore: hasMore,
                 nextCursor: hasMore ? records.last?.payment.id : nil))
     }
 

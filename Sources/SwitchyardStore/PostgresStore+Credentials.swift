@@ -104,3 +104,24 @@ extension PostgresStore: CredentialRepository {
         Hex.encode(SHA2.sha256(accountId.uuidString.lowercased() + ":" + token))
     }
 }
+
+extension PostgresStore {
+    public func stalePendingCredentials(now: Date, limit: Int) async throws -> [(tenant: UUID, id: String)] {
+        let rows = try await system { c in
+            try c.query(
+                """
+                SELECT c.tenant_id, c.id FROM stored_credentials c
+                LEFT JOIN payments p ON p.id = c.origin_payment_id
+                WHERE c.status = 'pending' AND (
+                    (c.session ? 'expiresAt'
+                        AND (c.session->>'expiresAt')::double precision <= extract(epoch FROM $1::timestamptz))
+                    OR (p.id IS NOT NULL AND p.status <> 'processing'
+                        AND p.provider_account_id IS DISTINCT FROM c.account_id))
+                ORDER BY c.created_at LIMIT $2::bigint
+                """,
+                [.timestamp(now), .int(Int64(limit))]
+            ).rows
+        }
+        return try rows.map { (tenant: try $0.uuid("tenant_id"), id: try $0.string("id")) }
+    }
+}

@@ -238,3 +238,27 @@ extension PostgresStore {
         }
     }
 }
+
+extension PostgresStore {
+    public func claimExpiredSessions(now: Date, limit: Int) async throws -> [(tenant: UUID, paymentId: String)] {
+        // `next_action.expiresAt` is stored as seconds since 1970; a renewed session expires later than the
+        // last sweep, so it is swept again when it expires in turn.
+        let rows = try await system { c in
+            try c.query(
+                """
+                UPDATE payments SET session_swept_at = $1::timestamptz WHERE id IN (
+                    SELECT id FROM payments
+                    WHERE status = 'requires_action' AND next_action ? 'expiresAt'
+                    AND (next_action->>'expiresAt')::double precision <= extract(epoch FROM $1::timestamptz)
+                    AND (session_swept_at IS NULL
+                        OR extract(epoch FROM session_swept_at) < (next_action->>'expiresAt')::double precision)
+                    ORDER BY updated_at LIMIT $2::bigint
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING tenant_id, id
+                """,
+                [.timestamp(now), .int(Int64(limit))]
+            ).rows
+        }
+        return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
+    }
+}

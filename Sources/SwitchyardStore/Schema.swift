@@ -21,6 +21,13 @@ public enum Schema {
         Migration(version: 4, name: "stored credentials", sql: storedCredentials),
         Migration(version: 5, name: "routing versions, tenant policy, outcome resolution", sql: orchestration),
         Migration(version: 6, name: "webhook outbox", sql: webhooks),
+        Migration(
+            version: 7, name: "client session sweeps",
+            sql: """
+                ALTER TABLE payments ADD COLUMN session_swept_at timestamptz;
+                CREATE INDEX payments_waiting ON payments (updated_at) WHERE status = 'requires_action';
+                CREATE INDEX stored_credentials_pending ON stored_credentials (created_at) WHERE status = 'pending';
+                """),
     ]
 
     static let coreTables = """

@@ -71,6 +71,7 @@ struct TestStack: Sendable {
     static func with(
         providerTimeoutMs: Int = 5_000, installPlugins: Bool = true,
         policy configure: @Sendable (inout PlatformPolicy) -> Void = { _ in }, policyPath: String? = nil,
+        clock: TestClock = TestClock(),
         _ body: @Sendable (TestStack) async throws -> Void
     ) async throws {
         var logger = Logger(label: "test")
@@ -96,6 +97,8 @@ struct TestStack: Sendable {
             configuration: SandboxConfiguration(
                 citcon: CitconSandboxConfiguration(merchants: [citconMerchant]),
                 worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldlineMerchant]),
+                // The providers' time moves with the server's.
+                clock: { clock.now() },
                 antom: AntomSandboxConfiguration(
                     merchants: [
                         AntomSandboxMerchant(clientId: antomClientId, merchantPublicKey: antomMerchantKey.publicKey.pem)
@@ -126,7 +129,7 @@ struct TestStack: Sendable {
                         operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
                         pluginPolicy: PluginPolicy(mode: .development), platform: platform,
                         publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
-                        logger: logger, policyPath: policyPath))
+                        clock: { clock.now() }, logger: logger, policyPath: policyPath))
                 let (serverPorts, serverContinuation) = AsyncStream<Int>.makeStream()
                 let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: serverPort) {
                     port in
@@ -330,6 +333,18 @@ struct TestStack: Sendable {
         }
         throw TestFailure("payment \(id) did not reach the expected state; last status \(last["status"] ?? "-")")
     }
+}
+
+/// The server's clock in a test: real time plus an offset the test moves forward.
+final class TestClock: Sendable {
+    private let offset = LockedState<TimeInterval>(0)
+
+    init() {}
+
+    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+    /// Moves the server's time forward by `seconds`.
+    func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -1,0 +1,73 @@
+import Foundation
+import ProviderKit
+
+/// A session handed to a merchant's app for a provider's mobile SDK — Citcon's client and charge
+/// tokens, Worldline's client session, Antom's payment and vaulting sessions, Sips In-App's init — seen
+/// the same way whatever the provider: who it belongs to, until when it is usable, and where it stands.
+public struct ClientSession: Sendable, Equatable {
+    /// What the session is for.
+    public enum Owner: Sendable, Equatable {
+        /// Paying a payment.
+        case payment(String)
+        /// Storing a credential for a customer (`pm_…`).
+        case credential(id: String, customer: String)
+    }
+
+    /// Where a session stands.
+    public enum Status: String, Sendable {
+        /// Usable by the app now.
+        case live
+        /// Past the provider's expiry: refused with `session_expired`.
+        case expired
+    }
+
+    public var owner: Owner
+    public var pluginId: String?
+    public var accountId: UUID?
+    /// What the app is given (`next_action`).
+    public var action: NextAction
+    public var status: Status
+
+    /// The session of a payment waiting for the customer's app, if it has one.
+    public static func of(_ payment: Payment, pluginId: String?, now: Date) -> ClientSession? {
+        guard payment.status == .requiresAction, let action = payment.nextAction else { return nil }
+        return ClientSession(
+            owner: .payment(payment.id), pluginId: pluginId, accountId: payment.providerAccountId, action: action,
+            status: status(of: action, at: now))
+    }
+
+    /// The vaulting session of a pending credential, if it has one.
+    public static func of(_ credential: StoredPaymentMethod, now: Date) -> ClientSession? {
+        guard credential.status == .pending, let action = credential.session else { return nil }
+        return ClientSession(
+            owner: .credential(id: credential.id, customer: credential.customerId), pluginId: credential.pluginId,
+            accountId: credential.accountId, action: action, status: status(of: action, at: now))
+    }
+
+    /// Live until the provider's expiry (a session without one stays live while its owner waits).
+    public static func status(of action: NextAction, at now: Date) -> Status {
+        guard let expiresAt = action.expiresAt else { return .live }
+        return expiresAt > now ? .live : .expired
+    }
+
+    /// Whether a new session may replace this one (see ``NextAction/renewable``).
+    public var renewable: Bool { action.renewable == true }
+
+    /// The session if it is live; otherwise `session_expired` (410).
+    public func requireLive() throws -> ClientSession {
+        guard status == .live else { throw CoreError.sessionExpired(renewable: renewable) }
+        return self
+    }
+}
+
+extension CoreError {
+    /// A client session past its provider's expiry.
+    public static func sessionExpired(renewable: Bool) -> CoreError {
+        CoreError(
+            code: "session_expired",
+            message: renewable
+                ? "the client session expired; renew it with POST /v1/payments/{id}/session"
+                : "the client session expired; create a new payment",
+            status: 410)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import ProviderKit
+
+extension PaymentService {
+    /// The live client session of a payment waiting for the customer's app: 404 `no_session` when it has
+    /// none, 410 `session_expired` past the provider's expiry.
+    public func session(tenant: UUID, paymentId: String) async throws -> ClientSession {
+        let record = try await get(tenant: tenant, paymentId: paymentId)
+        guard let session = ClientSession.of(record.payment, pluginId: record.lastAttempt?.pluginId, now: clock())
+        else { throw CoreError(code: "no_session", message: "the payment has no client session", status: 404) }
+        return try session.requireLive()
+    }
+
+    /// Replaces a payment's client session with a new one from the same account, where the provider allows
+    /// it (the session is not bound to an order there, so nothing can be charged twice). The old session
+    /// is no longer handed out. Refused with `session_not_renewable` otherwise: such a payment is left to
+    /// the provider's answer (the sweeper syncs it) and the merchant creates a new payment.
+    public func renewSession(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
+        let record = try await get(tenant: tenant, paymentId: paymentId)
+        let p = record.payment
+        guard let session = ClientSession.of(p, pluginId: record.lastAttempt?.pluginId, now: clock()) else {
+            throw CoreError.conflict(
+                "no_session",
+                "only a payment waiting for the customer's app has a session (status \(p.status.rawValue))")
+        }
+        guard session.renewable else {
+            throw CoreError.conflict(
+                "session_not_renewable",
+                "this provider's session is bound to an order at the provider and cannot be renewed; create a new payment"
+            )
+        }
+        let (last, account) = try await currentAttempt(of: record)
+        var attempt = Attempt(
+            id: ids.make("att"), paymentId: paymentId, tenantId: tenant, accountId: account.id,
+            pluginId: account.pluginId, sequence: last.sequence + 1, reason: "client session renewed",
+            startedAt: clock())
+        try await payments.commit(PaymentChanges(attempts: [attempt]))
+        var stored: StoredPaymentMethod?
+        if let id = p.paymentMethodId { stored = try await credentials.credential(tenant: tenant, id: id) }
+        let outcome = await gateway.authorize(
+            AuthorizeRequest(
+                paymentId: paymentId, attemptId: attempt.id, merchantReference: p.reference, amount: p.amount,
+                currency: p.currency, country: p.country, method: p.method, captureMode: p.captureMode,
+                customerId: p.customerId, returnURL: p.returnURL, paymentData: p.paymentData,
+                idempotencyKey: attempt.id, storedCredential: stored.map(providerCredential), credentialSetup: nil),
+            account: account)
+        attempt.record(outcome, at: clock())
+        guard outcome.kind == .pending, let action = outcome.nextAction else {
+            try await payments.commit(PaymentChanges(attempts: [attempt]))
+            throw CoreError.unavailable(
+                "session_not_renewed", "the provider did not issue a new session (\(outcome.kind.rawValue)); try again")
+        }
+        let time = clock()
+        try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])) {
+            guard $0.status == .requiresAction else {
+                throw CoreError.conflict("invalid_state", "the payment moved on while its session was renewed")
+            }
+            $0.nextAction = action
+            $0.updatedAt = time
+        }
+        logger.info(
+            "client session renewed",
+            metadata: ["tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "provider.account": "\(account.id)"])
+        return try await get(tenant: tenant, paymentId: paymentId)
+    }
+
+    /// One sweep: payments whose client session expired are synced (the provider may have finished them
+    /// meanwhile); pending credentials whose vaulting session expired, or that a failover left behind,
+    /// are synced and then marked `expired`. Returns how many were looked at.
+    @discardableResult
+    public func sweepSessions(limit: Int) async -> Int {
+        let now = clock()
+        var seen = 0
+        do {
+            for item in try await payments.claimExpiredSessions(now: now, limit: limit) {
+                seen += 1
+                do {
+                    _ = try await sync(tenant: item.tenant, paymentId: item.paymentId)
+                } catch {
+                    logger.warning(
+                        "sync after session expiry failed",
+                        metadata: [
+                            "tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)",
+                        ])
+                }
+            }
+            for item in try await credentials.stalePendingCredentials(now: now, limit: limit) {
+                seen += 1
+                await expireStale(tenant: item.tenant, id: item.id, now: now)
+            }
+        } catch {
+            if !Task.isCancelled { logger.error("session sweep failed", metadata: ["error": "\(error)"]) }
+        }
+        return seen
+    }
+
+    private func expireStale(tenant: UUID, id: String, now: Date) async {
+        do {
+            guard let found = try await credentials.credential(tenant: tenant, id: id), found.status == .pending
+            else { return }
+            // The provider may have issued the token just before the session ended.
+            if found.session != nil {
+                let synced = try await syncPaymentMethod(tenant: tenant, customerId: found.customerId, id: id)
+                guard synced.status == .pending else { return }
+            }
+            guard var credential = try await credentials.credential(tenant: tenant, id: id),
+                credential.status == .pending
+            else { return }
+            let expiredSession = credential.session.map { ClientSession.status(of: $0, at: now) == .expired } ?? false
+            credential.status = .expired
+            credential.session = nil
+            credential.failureCode = expiredSession ? "session_expired" : "abandoned"
+            credential.failureMessage =
+                expiredSession
+                ? "the vaulting session expired before the customer finished"
+                : "the payment that asked for it went on without this provider account"
+            credential.updatedAt = clock()
+            try await credentials.saveCredential(credential)
+            logger.info(
+                "pending payment method expired",
+                metadata: [
+                    "tenant.id": "\(tenant)", "payment_method.id": "\(id)",
+                    "payment_method.reason": "\(credential.failureCode ?? "")",
+                ])
+        } catch {
+            logger.warning(
+                "pending payment method not swept",
+                metadata: ["tenant.id": "\(tenant)", "payment_method.id": "\(id)", "error": "\(error)"])
+        }
+    }
+}
