@@ -179,6 +179,7 @@ extension SipsMapping {
         case .cancel: return "cancellation"
         case .refund: return "refund"
         case .getWalletData: return "wallet inquiry"
+        case .deletePaymentMean: return "card deletion"
         }
     }
 

@@ -120,4 +120,14 @@ extension SipsMapping {
             merchantId: keys.merchantId, merchantWalletId: merchantWalletId, sealAlgorithm: SipsSeal.algorithm,
             seal: nil)
     }
+
+    /// The `deletePaymentMean` body for one wallet card.
+    static func deletePaymentMeanRequest(_ card: SipsWalletCard, keys: SipsAccountKeys, account: AccountContext)
+        -> SipsDeletePaymentMeanRequest
+    {
+        SipsDeletePaymentMeanRequest(
+            interfaceVersion: interfaceVersion(.wallet, options: account.options), keyVersion: keys.keyVersion,
+            merchantId: keys.merchantId, merchantWalletId: card.merchantWalletId, paymentMeanId: card.paymentMeanId,
+            sealAlgorithm: SipsSeal.algorithm, seal: nil)
+    }
 }

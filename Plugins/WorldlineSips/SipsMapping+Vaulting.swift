@@ -39,6 +39,29 @@ extension SipsMapping {
         }
     }
 
+    /// What `deletePaymentMean` says about a revocation: `00` → revoked; `25` (no such wallet or card) →
+    /// revoked too, since Sips holds nothing usable under the token; any other answer → its failure class
+    /// (`94` → unknown).
+    static func revocationResult(_ exchange: SipsExchange<SipsDeletePaymentMeanResponse>) -> RevokeCredentialResult {
+        switch exchange {
+        case .outcome(let outcome):
+            return RevokeCredentialResult(failure: outcome)
+        case .answer(let response):
+            if safeCode(response.walletResponseCode) == "25" {
+                return RevokeCredentialResult(
+                    status: .revoked, code: "25", message: "Worldline Sips no longer holds this wallet card")
+            }
+            let verdict = classify(
+                code: response.walletResponseCode, acquirer: nil, errorField: response.errorFieldName,
+                service: .deletePaymentMean)
+            switch verdict {
+            case .accepted: return .revoked
+            case .duplicate: return RevokeCredentialResult(failure: duplicateOutcome(.deletePaymentMean))
+            case .outcome(let outcome): return RevokeCredentialResult(failure: outcome)
+            }
+        }
+    }
+
     /// A vaulting the app has not finished.
     static func walletPending(_ vaultingId: String) -> CredentialEvent {
         CredentialEvent(kind: .pending, correlationId: vaultingId, credentialKind: cardKind, paymentMethodType: "CARD")

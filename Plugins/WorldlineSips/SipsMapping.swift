@@ -10,13 +10,15 @@ enum SipsService: String, Sendable, CaseIterable {
     case cancel = "cashManagement/cancel"
     case refund = "cashManagement/refund"
     case getWalletData = "wallet/getWalletData"
+    case deletePaymentMean = "wallet/deletePaymentMean"
 
     /// Whether the call may move money (a capture, a cancellation or a refund); initialisations and inquiries
     /// never do.
     var movesMoney: Bool {
         switch self {
         case .validate, .cancel, .refund: return true
-        case .orderInitialize, .walletInitialize, .getTransactionData, .getWalletData: return false
+        case .orderInitialize, .walletInitialize, .getTransactionData, .getWalletData, .deletePaymentMean:
+            return false
         }
     }
 
@@ -26,7 +28,7 @@ enum SipsService: String, Sendable, CaseIterable {
         case .orderInitialize, .walletInitialize: return .inApp
         case .getTransactionData: return .diagnostic
         case .validate, .cancel, .refund: return .cashManagement
-        case .getWalletData: return .wallet
+        case .getWalletData, .deletePaymentMean: return .wallet
         }
     }
 

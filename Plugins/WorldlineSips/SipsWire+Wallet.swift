@@ -52,3 +52,32 @@ struct SipsWalletDataResponse: Decodable, Sendable, Equatable {
         errorFieldName = c.sipsText(.errorFieldName)
     }
 }
+
+/// `wallet/deletePaymentMean` body: removes one card from a wallet.
+struct SipsDeletePaymentMeanRequest: SipsSealedRequest, Equatable {
+    var interfaceVersion: String
+    var keyVersion: Int
+    var merchantId: String
+    var merchantWalletId: String
+    var paymentMeanId: String
+    var sealAlgorithm: String
+    var seal: String?
+}
+
+/// `wallet/deletePaymentMean` answer.
+struct SipsDeletePaymentMeanResponse: Decodable, Sendable, Equatable {
+    var walletResponseCode: String?
+    var walletActionDateTime: String?
+    var errorFieldName: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case walletResponseCode, walletActionDateTime, errorFieldName
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        walletResponseCode = c.sipsText(.walletResponseCode)
+        walletActionDateTime = c.sipsText(.walletActionDateTime)
+        errorFieldName = c.sipsText(.errorFieldName)
+    }
+}

@@ -55,4 +55,19 @@ extension WorldlineSipsProvider {
             .getWalletData, body: body, keys: keys, account: account, as: SipsWalletDataResponse.self)
         return SipsMapping.walletSyncResult(exchange, vaultingId: request.vaultingId, merchantWalletId: wallet)
     }
+
+    /// `wallet/deletePaymentMean` for a wallet card (token `<merchantWalletId>:<paymentMeanId>`): revoked when
+    /// Sips deleted it or no longer holds it (`25`), else the failure's class.
+    ///
+    /// - Throws: `bad_request` (nothing sent) for a credential that is not a Sips wallet card.
+    public func revokeCredential(_ request: RevokeCredentialRequest, account: AccountContext) async throws
+        -> RevokeCredentialResult
+    {
+        let keys = try keys(of: account)
+        let card = try SipsMapping.walletCard(request.credential)
+        let body = SipsMapping.deletePaymentMeanRequest(card, keys: keys, account: account)
+        let exchange = try await exchange(
+            .deletePaymentMean, body: body, keys: keys, account: account, as: SipsDeletePaymentMeanResponse.self)
+        return SipsMapping.revocationResult(exchange)
+    }
 }

@@ -5,7 +5,7 @@ import ProviderKit
 /// The Worldline Sips provider (Sips 2.0 In-App and Office JSON connectors): In-App order initialisations for
 /// the app's InAppSdk (card, 3-D Secure and wallet-card orders), captures (validate), cancellations and refunds,
 /// inquiries by our transaction reference, sealed automatic responses, and card vaulting through one Sips wallet
-/// per stored card.
+/// per stored card (revoked by deleting the card from its wallet).
 ///
 /// Every request is sealed with the merchant's secret key and every answer's seal is checked with it; everything
 /// goes through the host's HTTP service and the plugin keeps no state.
@@ -18,6 +18,7 @@ public struct WorldlineSipsProvider: Provider {
         abiVersion: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
         flows: [
             .authorize, .complete, .capture, .void, .refund, .sync, .notification, .vaultingSession, .syncVaulting,
+            .revokeCredential,
         ],
         methods: ["card"],
         countries: [],

@@ -41,4 +41,11 @@ extension LoadedPlugin {
     {
         try await call(.notification, account: account, request: request, as: NotificationResult.self)
     }
+
+    /// Asks the provider to revoke a stored credential.
+    public func revokeCredential(_ request: RevokeCredentialRequest, account: AccountContext) async throws
+        -> RevokeCredentialResult
+    {
+        try await call(.revokeCredential, account: account, request: request, as: RevokeCredentialResult.self)
+    }
 }

@@ -60,6 +60,18 @@ public struct PluginGateway: ProviderGateway {
             failed: { VaultingSyncResult(event: nil, failure: $0) })
     }
 
+    /// Asks the provider to revoke a stored credential. A plugin whose manifest lacks the flow answers
+    /// `notSupported` without any call; a plugin failure is `unknown` (or `notSent` when it refused before
+    /// sending anything).
+    public func revokeCredential(_ request: RevokeCredentialRequest, account: ProviderAccount) async
+        -> RevokeCredentialResult
+    {
+        await call(
+            .revokeCredential, request, account: account, as: RevokeCredentialResult.self,
+            outcome: { $0.status == .authExpired ? .authExpired : nil },
+            failed: { RevokeCredentialResult(failure: $0) })
+    }
+
     public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
         -> NotificationResult
     {

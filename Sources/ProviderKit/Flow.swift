@@ -25,4 +25,6 @@ public enum Flow: String, Codable, Sendable, CaseIterable, Hashable {
     case notification
     /// Obtain a provider access token for an account; the host caches it.
     case accessToken
+    /// Ask the provider to revoke (delete) a customer's stored credential.
+    case revokeCredential
 }

@@ -29,6 +29,10 @@ enum PluginExportDispatch {
             }
         case .syncVaulting:
             return await reply(body, VaultingSyncRequest.self) { try await provider.syncVaulting($0, account: $1) }
+        case .revokeCredential:
+            return await reply(body, RevokeCredentialRequest.self) {
+                try await provider.revokeCredential($0, account: $1)
+            }
         case .clientSession:
             // The Provider protocol has no method for these flows (yet).
             let error = ProviderError.notSupported(flow)

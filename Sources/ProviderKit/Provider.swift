@@ -47,6 +47,8 @@ public protocol Provider: Sendable {
     func vaultingSession(_ request: VaultingSessionRequest, account: AccountContext) async throws
         -> VaultingSessionResult
     func syncVaulting(_ request: VaultingSyncRequest, account: AccountContext) async throws -> VaultingSyncResult
+    func revokeCredential(_ request: RevokeCredentialRequest, account: AccountContext) async throws
+        -> RevokeCredentialResult
 }
 
 extension Provider {
@@ -90,5 +92,11 @@ extension Provider {
         -> VaultingSyncResult
     {
         throw ProviderError.notSupported(.syncVaulting)
+    }
+
+    public func revokeCredential(_ request: RevokeCredentialRequest, account: AccountContext) async throws
+        -> RevokeCredentialResult
+    {
+        throw ProviderError.notSupported(.revokeCredential)
     }
 }

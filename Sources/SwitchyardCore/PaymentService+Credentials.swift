@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ProviderKit
 
 /// Stored customer credentials: vaulting sessions, provider reports, listing and revoking, and paying with one.
@@ -13,20 +14,75 @@ extension PaymentService {
         try await owned(tenant: tenant, customerId: customerId, id: id).withoutToken
     }
 
-    /// Revokes a credential locally; it can no longer pay. Revoking twice is harmless.
+    /// Revokes a credential: at the provider first when it is active and its plugin offers revocation, then
+    /// here, whatever the provider answered (a failed or unknown provider call never keeps it usable). What the
+    /// provider did is recorded in the failure message. Revoking an already revoked credential changes and
+    /// calls nothing.
     public func revokePaymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
         var credential = try await owned(tenant: tenant, customerId: customerId, id: id)
-        if credential.status != .revoked {
-            credential.status = .revoked
-            credential.session = nil
-            credential.failureCode = "revoked_by_merchant"
-            credential.updatedAt = clock()
-            try await credentials.saveCredential(credential)
-            logger.info(
-                "payment method revoked",
-                metadata: ["tenant.id": "\(tenant)", "payment_method.id": "\(credential.id)"])
-        }
+        guard credential.status != .revoked else { return credential.withoutToken }
+        let provider = await revokeAtProvider(credential)
+        credential.status = .revoked
+        credential.session = nil
+        credential.failureCode = "revoked_by_merchant"
+        credential.failureMessage = Self.revocationMessage(provider)
+        credential.updatedAt = clock()
+        try await credentials.saveCredential(credential)
+        var metadata: Logger.Metadata = [
+            "tenant.id": "\(tenant)", "payment_method.id": "\(credential.id)",
+            "provider.account": "\(credential.accountId)",
+            "revocation.provider": "\(provider?.status.rawValue ?? "not_asked")",
+        ]
+        if let code = provider?.code { metadata["revocation.code"] = "\(code)" }
+        let failed: Set<RevokeCredentialResult.Status> = [.declined, .notSent, .unknown, .authExpired]
+        let level: Logger.Level = provider.map { failed.contains($0.status) } == true ? .warning : .info
+        logger.log(level: level, "payment method revoked", metadata: metadata)
         return credential.withoutToken
+    }
+
+    /// Asks the provider to revoke an active credential; nil when it is not asked (the credential is not
+    /// active or has no token: the provider holds nothing usable).
+    private func revokeAtProvider(_ credential: StoredPaymentMethod) async -> RevokeCredentialResult? {
+        guard credential.status == .active, let token = credential.token, !token.isEmpty else { return nil }
+        guard await gateway.manifest(pluginId: credential.pluginId)?.flows.contains(.revokeCredential) == true
+        else {
+            return .notSupported("the provider's plugin offers no revocation")
+        }
+        let account: ProviderAccount?
+        do {
+            account = try await configuration.account(tenant: credential.tenantId, id: credential.accountId)
+        } catch {
+            return RevokeCredentialResult(
+                status: .notSent, code: "account_unavailable", message: "the provider account could not be read")
+        }
+        guard let account else {
+            return RevokeCredentialResult(
+                status: .notSent, code: "account_unavailable", message: "the provider account no longer exists")
+        }
+        return await gateway.revokeCredential(
+            RevokeCredentialRequest(
+                credential: providerCredential(credential), customerId: credential.customerId,
+                operationId: ids.make("rvk")),
+            account: account)
+    }
+
+    /// The failure message of a credential the merchant revoked: what the provider did (never a token).
+    static func revocationMessage(_ result: RevokeCredentialResult?) -> String {
+        let code = result?.code.map { " (\($0))" } ?? ""
+        switch result?.status {
+        case nil:
+            return "revoked by the merchant; the provider was not asked: the credential was not active"
+        case .revoked:
+            return "revoked by the merchant; the provider revoked it too"
+        case .notSupported:
+            return "revoked by the merchant in Switchyard only; the provider does not support revocation"
+        case .declined:
+            return "revoked by the merchant in Switchyard; the provider refused to revoke it\(code)"
+        case .notSent, .authExpired:
+            return "revoked by the merchant in Switchyard; the provider could not be asked to revoke it\(code)"
+        case .unknown:
+            return "revoked by the merchant in Switchyard; whether the provider revoked it is not known\(code)"
+        }
     }
 
     /// Starts a card-vaulting session for the customer's app at `accountId`, or at the tenant's first enabled

@@ -123,6 +123,10 @@ public protocol ProviderGateway: Sendable {
     func notification(_ request: NotificationRequest, account: ProviderAccount) async throws -> NotificationResult
     func vaultingSession(_ request: VaultingSessionRequest, account: ProviderAccount) async -> Outcome
     func syncVaulting(_ request: VaultingSyncRequest, account: ProviderAccount) async -> VaultingSyncResult
+    /// Asks the provider to revoke a stored credential; `notSupported` without a call when the account's
+    /// plugin does not offer it.
+    func revokeCredential(_ request: RevokeCredentialRequest, account: ProviderAccount) async
+        -> RevokeCredentialResult
 }
 
 /// Durable storage of provider access tokens (encrypted at rest by the implementation).

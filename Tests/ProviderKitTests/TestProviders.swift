@@ -5,7 +5,8 @@ import ProviderKit
 struct EchoTestProvider: Provider {
     static let manifest = PluginManifest(
         id: "test-echo", version: "1.2.3", provider: "Echo", abiVersion: 1,
-        flows: [.authorize, .capture, .void, .refund, .sync, .syncRefund], methods: ["card"], countries: ["US"],
+        flows: [.authorize, .capture, .void, .refund, .sync, .syncRefund, .revokeCredential], methods: ["card"],
+        countries: ["US"],
         currencies: ["USD"], honoursIdempotencyKey: true, usesAccessToken: false,
         credentials: [CredentialField(name: "api_key", secret: true)]
     )
@@ -51,6 +52,16 @@ struct EchoTestProvider: Provider {
 
     func syncRefund(_ request: SyncRefundRequest, account: AccountContext) async throws -> Outcome {
         Outcome(kind: .succeeded, amount: Int64(host.now().timeIntervalSince1970 * 1000))
+    }
+
+    func revokeCredential(_ request: RevokeCredentialRequest, account: AccountContext) async throws
+        -> RevokeCredentialResult
+    {
+        guard request.credential.kind == "card" else {
+            throw ProviderError(code: "bad_request", message: "only cards can be revoked")
+        }
+        return RevokeCredentialResult(
+            status: .declined, code: "echo-\(request.operationId)", message: request.customerId)
     }
 
     /// An error that is not a ProviderError and whose text carries request data.

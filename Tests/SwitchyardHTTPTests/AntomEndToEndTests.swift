@@ -94,7 +94,12 @@ import Testing
 
             // The wallet revokes the agreement: TOKEN_CANCELED revokes the credential, and it no longer pays.
             _ = try await stack.sandbox.antom.cancelToken(token)
-            _ = try await waitForPaymentMethod(stack, m, customer: "cust-1", id: pm, status: "revoked")
+            let revoked = try await waitForPaymentMethod(stack, m, customer: "cust-1", id: pm, status: "revoked")
+            // Deleting what the wallet already revoked changes nothing.
+            let deleted = try await stack.send(.DELETE, "/v1/customers/cust-1/payment-methods/\(pm)", token: m.apiKey)
+            #expect(deleted.json["status"] as? String == "revoked")
+            #expect(deleted.json["updated_at"] as? String == revoked["updated_at"] as? String)
+            #expect((deleted.json["failure"] as? [String: Any])?["code"] as? String == "TOKEN_CANCELED")
             let refused = try await stack.send(
                 .POST, "/v1/payments", token: m.apiKey,
                 json: [
@@ -156,8 +161,15 @@ import Testing
             #expect(await ledger(stack, "capture").map(\.amount) == [4000])
             #expect(await ledger(stack, "refund").map(\.amount) == [1000])
 
+            // Antom documents no revocation for vaulted card tokens: the card is revoked in Switchyard only.
             let deleted = try await stack.send(.DELETE, "/v1/customers/cust-9/payment-methods/\(pm)", token: m.apiKey)
             #expect(deleted.json["status"] as? String == "revoked")
+            let failure = try #require(deleted.json["failure"] as? [String: Any])
+            #expect(failure["code"] as? String == "revoked_by_merchant")
+            #expect((failure["message"] as? String)?.contains("does not support revocation") == true, "\(failure)")
+            let again = try await stack.send(.DELETE, "/v1/customers/cust-9/payment-methods/\(pm)", token: m.apiKey)
+            #expect(again.json["status"] as? String == "revoked")
+            #expect(again.json["updated_at"] as? String == deleted.json["updated_at"] as? String)
             let refused = try await stack.send(
                 .POST, "/v1/payments", token: m.apiKey,
                 json: [

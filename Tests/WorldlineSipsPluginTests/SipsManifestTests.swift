@@ -13,7 +13,7 @@ import Testing
             Set(manifest.flows)
                 == [
                     .authorize, .complete, .capture, .void, .refund, .sync, .notification, .vaultingSession,
-                    .syncVaulting,
+                    .syncVaulting, .revokeCredential,
                 ])
         #expect(manifest.methods == ["card"])
         #expect(manifest.countries.isEmpty)

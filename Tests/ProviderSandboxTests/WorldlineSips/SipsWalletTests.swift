@@ -123,3 +123,38 @@ import Testing
         }
     }
 }
+
+@Suite struct SipsWalletDeletionTests {
+    @Test func theOfficeDeletionRemovesOnlyThatCardFromTheWallet() async throws {
+        try await withSipsSandbox { sandbox in
+            let client = sandbox.client()
+            var means: [String] = []
+            for card in [WorldlineSipsTestCard.visa, "5555555555554444"] {
+                let adding = try await client.call(
+                    "walletInApp/walletInitialize", ["merchantWalletId": "w9", "sdkOperationName": "ADDCARD"])
+                let added = try await sandbox.app().call(
+                    "addCard", on: adding, ["cardNumber": card, "cardExpiryDate": "203001", "paymentMeanAlias": "a"])
+                means.append(try #require(added.string("paymentMeanId")))
+            }
+            let deleted = try await client.call(
+                "wallet/deletePaymentMean",
+                ["interfaceVersion": "WR_WS_2.27", "merchantWalletId": "w9", "paymentMeanId": means[0]])
+            #expect(deleted.sealValid == true)
+            #expect(deleted.string("walletResponseCode") == "00")
+            #expect(deleted.string("walletActionDateTime") != nil)
+
+            let listed = try await client.call("wallet/getWalletData", ["merchantWalletId": "w9"])
+            #expect(listed.list.compactMap { $0["paymentMeanId"] as? String } == [means[1]])
+            let wallet = await sandbox.sips.wallet(merchantId: "002001000000001", merchantWalletId: "w9")
+            #expect(wallet?.paymentMeans.map(\.paymentMeanId) == [means[1]])
+
+            let again = try await client.call(
+                "wallet/deletePaymentMean", ["merchantWalletId": "w9", "paymentMeanId": means[0]])
+            #expect(again.string("walletResponseCode") == "25")
+            #expect(again.string("errorFieldName") == "paymentMeanId")
+            let orderInit = try await client.initOrder(reference: "gone1", operation: "WALLETORDER", walletId: "w9")
+            let order = try await sandbox.app().call("walletOrder", on: orderInit, ["paymentMeanId": means[0]])
+            #expect(order.string("inAppResponseCode") == "25")
+        }
+    }
+}
