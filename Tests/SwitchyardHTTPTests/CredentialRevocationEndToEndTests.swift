@@ -60,6 +60,11 @@ struct CredentialRevocationEndToEndTests {
 
             let shown = try await stack.send(.GET, "/v1/customers/cust-r/payment-methods/\(pm)", token: m.apiKey)
             #expect(shown.json["status"] as? String == "revoked")
+            // Each status change was announced in its transaction, the token never.
+            let events = try await stack.send(.GET, "/v1/events?object=\(pm)", token: m.apiKey)
+            let types = (events.json["data"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
+            #expect(types == ["payment_method.revoked", "payment_method.active", "payment_method.pending"], "\(types)")
+            #expect(!String(decoding: events.body, as: UTF8.self).contains("\(wallet):\(mean)"))
             let refused = try await Self.payWith(stack, m, customer: "cust-r", pm: pm)
             #expect(refused.status == 422)
             #expect(refused.errorCode == "payment_method_unusable")
