@@ -1,5 +1,6 @@
 import Foundation
 import ProviderSandbox
+import SwitchyardStore
 import Testing
 
 /// Client sessions of every provider, seen through one model: live until the provider's expiry (the
@@ -154,6 +155,36 @@ struct SessionLifecycleTests {
                 let types = (events.json["data"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
                 #expect(types == ["payment_method.\(status ?? "-")", "payment_method.pending"], "\(types)")
             }
+        }
+    }
+
+    @Test func aPendingPaymentMethodLeftByAFailoverIsSweptToExpired() async throws {
+        try await TestStack.with { stack in
+            let closed = "http://127.0.0.1:\(PostgresCluster.freePort())/antom"
+            let pair = try await FailoverEndToEndTests.pair(stack, aBaseURL: closed)
+            let created = try await stack.createPayment(
+                pair.merchant,
+                [
+                    "amount": 1000, "currency": "PHP", "country": "PH", "method": "gcash", "reference": "save-1",
+                    "customer": "cust-f", "save_payment_method": true, "return_url": "https://shop.example/back",
+                ])
+            let id = try #require(created["id"] as? String)
+            let done = try await stack.waitForPayment(id, key: pair.merchant.apiKey) {
+                $0["status"] as? String == "succeeded"
+            }
+            #expect(FailoverEndToEndTests.attempts(done).map { $0["provider_account"] as? String } == [pair.a, pair.b])
+            var atA: [String: Any] = [:]
+            for _ in 0..<60 {
+                let listed = try await stack.send(
+                    .GET, "/v1/customers/cust-f/payment-methods", token: pair.merchant.apiKey)
+                let methods = listed.json["data"] as? [[String: Any]] ?? []
+                atA = methods.first { $0["provider_account"] as? String == pair.a } ?? [:]
+                if atA["status"] as? String == "expired" { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(atA["status"] as? String == "expired", "\(atA)")
+            #expect((atA["failure"] as? [String: Any])?["code"] as? String == "abandoned")
+            #expect(atA["origin_payment"] as? String == id)
         }
     }
 }
