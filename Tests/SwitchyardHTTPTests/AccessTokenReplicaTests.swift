@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func twoHundredCallersOnTwoColdReplicasFetchOnce() async throws {
-        try await Self.withReplicas { (a: Replica, b: Replica) async throws in
+        try await Self.withReplicas(lockWait: .seconds(20)) { (a: Replica, b: Replica) async throws in
             let provider = Provider()
             let account = UUID()
             let clock = ContinuousClock()
@@ -112,7 +112,7 @@ import Testing
             #expect(tokens.count == 200)
             #expect(Set(tokens) == ["tok-1"], "every caller of both replicas got the one token")
             #expect(provider.count == 1)
-            #expect(elapsed < .seconds(3), "the second replica did not wait for a lock timeout: \(elapsed)")
+            #expect(elapsed < .seconds(10), "the second replica did not wait out its lock wait: \(elapsed)")
             #expect(try await Self.advisoryLocksHeld(a.pool) == 0)
             // Encrypted at rest.
             let raw = try await a.pool.withConnection { connection in
@@ -147,18 +147,16 @@ import Testing
             #expect(failed.failure?.code == "4010")
             #expect(try await Self.advisoryLocksHeld(a.pool) == 0)
             provider.failing.withLock { $0 = false }
-            let clock = ContinuousClock()
-            let start = clock.now
+            // A lock left held would make this caller give up with access_token_busy.
             let next = await b.cache.token(account: account, kind: "server", fetch: provider.fetch)
             #expect(next.token?.token == "tok-2")
-            #expect(clock.now - start < .seconds(1), "the lock was free at once")
             #expect(provider.count == 2)
         }
     }
 
     @Test func aReplicaThatCannotGetTheLockInTimeDoesNotFetch() async throws {
         try await Self.withReplicas(lockWait: .milliseconds(300)) { (a: Replica, b: Replica) async throws in
-            let slow = Provider(delay: .milliseconds(1500))
+            let slow = Provider(delay: .seconds(3))
             let account = UUID()
             let holder = Task { await a.cache.token(account: account, kind: "server", fetch: slow.fetch) }
             // Wait until replica A holds the lock and is inside its slow fetch.

@@ -1,25 +1,55 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import ProviderSandbox
 import Testing
 
 /// Citcon's 24 h bearer token through the running server: issued once for a burst of payments, and
 /// replaced once (with one retry of each rejected call) after the sandbox expires it.
 @Suite(.serialized) struct CitconTokenEndToEndTests {
-    /// `count` concurrent payments; their replies.
+    /// `count` concurrent payments, each on its own connection; their replies.
     func payments(_ stack: TestStack, _ m: TestStack.Merchant, count: Int) async throws -> [TestStack.Reply] {
-        try await withThrowingTaskGroup(of: TestStack.Reply.self) { group in
-            for index in 0..<count {
-                group.addTask {
-                    try await stack.send(
-                        .POST, "/v1/payments", token: m.apiKey,
-                        json: [
-                            "amount": 100 + index, "currency": "USD", "country": "US", "method": "alipay",
-                            "reference": "burst-\(index)-\(UUID().uuidString.prefix(8))",
-                        ])
+        // The shared client allows 8 connections per host and fails requests queued past its connect
+        // timeout: a burst gets a client of its own, with a connection per request.
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(
+                timeout: .init(connect: .seconds(60), read: .seconds(60)),
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: count)))
+        do {
+            let replies = try await withThrowingTaskGroup(of: TestStack.Reply.self) { group in
+                for index in 0..<count {
+                    group.addTask {
+                        try await Self.createPayment(stack, m, index: index, client: client)
+                    }
                 }
+                return try await group.reduce(into: [TestStack.Reply]()) { $0.append($1) }
             }
-            return try await group.reduce(into: [TestStack.Reply]()) { $0.append($1) }
+            try await client.shutdown()
+            return replies
+        } catch {
+            try? await client.shutdown()
+            throw error
         }
+    }
+
+    static func createPayment(_ stack: TestStack, _ m: TestStack.Merchant, index: Int, client: HTTPClient)
+        async throws -> TestStack.Reply
+    {
+        var request = HTTPClientRequest(url: stack.baseURL + "/v1/payments")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(m.apiKey)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        let body: [String: Any] = [
+            "amount": 100 + index, "currency": "USD", "country": "US", "method": "alipay",
+            "reference": "burst-\(index)-\(UUID().uuidString.prefix(8))",
+        ]
+        request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+        let response = try await client.execute(request, timeout: .seconds(120))
+        let data = try await response.body.collect(upTo: 1 << 20)
+        return TestStack.Reply(
+            status: Int(response.status.code), body: Data(buffer: data),
+            headers: response.headers.map { ($0.name, $0.value) })
     }
 
     /// How many of the replies' payments the sandbox holds a charge for.

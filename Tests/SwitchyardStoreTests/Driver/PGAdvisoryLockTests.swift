@@ -71,9 +71,10 @@ struct PGAdvisoryLockTests {
 
     @Test func aBusyLockTimesOutWithoutRunningTheBody() async throws {
         try await Self.withTwoPools { (a: PGPool, b: PGPool) async throws in
+            let gate = Gate()
             let holder = Task {
                 try await a.withAdvisoryLock(key: Self.key, wait: .seconds(5)) {
-                    try await Task.sleep(for: .milliseconds(800))
+                    try await gate.wait()
                     return 1
                 }
             }
@@ -85,11 +86,11 @@ struct PGAdvisoryLockTests {
                 ran.withLock { $0 = true }
                 return 2
             }
-            let waited = clock.now - start
             #expect(result == nil)
             #expect(!ran.withLock { $0 })
-            #expect(waited >= .milliseconds(150))
-            #expect(waited < .milliseconds(600))
+            #expect(clock.now - start >= .milliseconds(150))
+            #expect(!gate.isOpen, "it gave up while the lock was still held")
+            gate.open()
             #expect(try await holder.value == 1)
             #expect(try await b.withAdvisoryLock(key: Self.key, wait: .zero) { 3 } == 3)
         }
@@ -97,18 +98,16 @@ struct PGAdvisoryLockTests {
 
     @Test func aWaiterHoldsNoConnectionBetweenAttempts() async throws {
         try await Self.withTwoPools(size: 1) { (a: PGPool, b: PGPool) async throws in
+            let gate = Gate()
             let holder = Task {
-                try await a.withAdvisoryLock(key: Self.key, wait: .seconds(5)) {
-                    try await Task.sleep(for: .milliseconds(700))
-                }
+                try await a.withAdvisoryLock(key: Self.key, wait: .seconds(5)) { try await gate.wait() }
             }
             try await Self.waitForLocks(b, count: 1)
-            let waiter = Task { try await b.withAdvisoryLock(key: Self.key, wait: .seconds(5)) { 1 } }
+            let waiter = Task { try await b.withAdvisoryLock(key: Self.key, wait: .seconds(30)) { 1 } }
             try await Task.sleep(for: .milliseconds(50))
-            let clock = ContinuousClock()
-            let start = clock.now
             #expect(try await b.withConnection { _ in 7 } == 7)
-            #expect(clock.now - start < .milliseconds(300), "the pool's only connection was not pinned by the waiter")
+            #expect(!gate.isOpen, "the pool's only connection was free while its waiter waited")
+            gate.open()
             _ = try await holder.value
             #expect(try await waiter.value == 1)
         }
@@ -143,19 +142,17 @@ struct PGAdvisoryLockTests {
 
     @Test func cancellingAWaiterStopsItsWait() async throws {
         try await Self.withTwoPools { (a: PGPool, b: PGPool) async throws in
+            let gate = Gate()
             let holder = Task {
-                try await a.withAdvisoryLock(key: Self.key, wait: .seconds(1)) {
-                    try await Task.sleep(for: .milliseconds(1500))
-                }
+                try await a.withAdvisoryLock(key: Self.key, wait: .seconds(1)) { try await gate.wait() }
             }
             try await Self.waitForLocks(b, count: 1)
-            let clock = ContinuousClock()
-            let start = clock.now
-            let waiter = Task { try await b.withAdvisoryLock(key: Self.key, wait: .seconds(10)) { 1 } }
+            let waiter = Task { try await b.withAdvisoryLock(key: Self.key, wait: .seconds(30)) { 1 } }
             try await Task.sleep(for: .milliseconds(100))
             waiter.cancel()
             await #expect(throws: CancellationError.self) { try await waiter.value }
-            #expect(clock.now - start < .milliseconds(600))
+            #expect(!gate.isOpen, "the waiter stopped while the lock was still held")
+            gate.open()
             _ = try await holder.value
             #expect(try await Self.advisoryLocksHeld(b) == 0)
         }
@@ -193,4 +190,19 @@ final class Tally: Sendable {
     }
 
     func leave() { active.withLock { $0 -= 1 } }
+}
+
+/// Keeps a lock holder inside its body until the test opens it, or for ten seconds at most (so a test
+/// whose expectation fails still ends; the expectations check that it was still closed).
+final class Gate: Sendable {
+    private let state = Mutex(false)
+    private let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+
+    var isOpen: Bool { state.withLock { $0 } || ContinuousClock.now >= deadline }
+
+    func open() { state.withLock { $0 = true } }
+
+    func wait() async throws {
+        while !isOpen { try await Task.sleep(for: .milliseconds(5)) }
+    }
 }
