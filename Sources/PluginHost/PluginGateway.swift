@@ -134,7 +134,7 @@ public struct PluginGateway: ProviderGateway {
         var result = await invoke(plugin, flow, request, account: account, token: token, as: type, failed: failed)
         if outcome(result)?.kind == .authExpired && plugin.manifest.usesAccessToken {
             logger.notice("access token rejected; refreshing once", metadata: ["provider.account": "\(account.id)"])
-            await tokens.invalidate(account: account.id, kind: "server")
+            await tokens.invalidate(account: account.id, kind: "server", token: token)
             switch await accessToken(plugin: plugin, account: account) {
             case .success(let value):
                 result = await invoke(plugin, flow, request, account: account, token: value, as: type, failed: failed)

@@ -129,11 +129,26 @@ public protocol ProviderGateway: Sendable {
         -> RevokeCredentialResult
 }
 
-/// Durable storage of provider access tokens (encrypted at rest by the implementation).
+/// Durable storage of provider access tokens (encrypted at rest by the implementation), shared by every
+/// replica that uses the same storage.
 public protocol AccessTokenStore: Sendable {
     func accessToken(accountId: UUID, kind: String) async throws -> (token: String, expiresAt: Date)?
     func storeAccessToken(accountId: UUID, kind: String, token: String, expiresAt: Date) async throws
     func discardAccessToken(accountId: UUID, kind: String) async throws
+    /// Runs `body` while holding the refresh lock of one account's token of one kind, which at most one
+    /// caller among all replicas holds at a time, waiting at most `wait` for it.
+    ///
+    /// The lock is released however `body` ends (it returns, throws or is cancelled). Calls that `body`
+    /// makes on this same store are served while the lock is held, without waiting for whatever
+    /// resource holds the lock.
+    ///
+    /// - Returns: what `body` returned, or nil when the lock could not be had within `wait` (`body` did
+    ///   not run then).
+    /// - Throws: `CancellationError` when cancelled while waiting, a storage error, or whatever `body`
+    ///   throws.
+    func withAccessTokenRefreshLock<T: Sendable>(
+        accountId: UUID, kind: String, wait: Duration, _ body: @Sendable () async throws -> T
+    ) async throws -> T?
 }
 
 /// Customers' stored credentials. Tokens are sealed at rest by the implementation.

@@ -3,6 +3,29 @@ import SwitchyardCore
 
 /// Provider access tokens, encrypted at rest and shared by every replica.
 extension PostgresStore: AccessTokenStore {
+    /// Runs `body` under the session-level advisory lock of an account's token of `kind` (see
+    /// ``PGPool/withAdvisoryLock(key:wait:_:)``), so that one caller among every replica on this database
+    /// refreshes it at a time. The lock's connection stays leased to `body`, whose calls on this store
+    /// run on it: a refresh never needs a second connection while it holds the lock.
+    ///
+    /// - Returns: what `body` returned, or nil when the lock was not had within `wait`.
+    public func withAccessTokenRefreshLock<T: Sendable>(
+        accountId: UUID, kind: String, wait: Duration, _ body: @Sendable () async throws -> T
+    ) async throws -> T? {
+        try await pool.withAdvisoryLock(key: Self.tokenLockKey(accountId: accountId, kind: kind), wait: wait, body)
+    }
+
+    /// The advisory lock key of an account's token of `kind`: a 64-bit FNV-1a hash of a namespaced name,
+    /// the same in every process and version. Two names sharing a key only serialize their refreshes.
+    static func tokenLockKey(accountId: UUID, kind: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "switchyard.provider_token/\(accountId.uuidString.lowercased())/\(kind)".utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+
     /// The stored token for an account and kind, if any.
     public func accessToken(accountId: UUID, kind: String) async throws -> (token: String, expiresAt: Date)? {
         let row = try await system { c in

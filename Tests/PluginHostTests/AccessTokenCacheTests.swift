@@ -22,6 +22,19 @@ final class MemoryTokenStore: AccessTokenStore, Sendable {
     func discardAccessToken(accountId: UUID, kind: String) async throws {
         _ = tokens.withLock { $0.removeValue(forKey: "\(accountId)/\(kind)") }
     }
+
+    /// Whether the refresh lock can be had (false plays another replica holding it past the wait).
+    let lockAvailable = Mutex(true)
+    /// How many times a caller held the refresh lock.
+    let lockHolds = Mutex(0)
+
+    func withAccessTokenRefreshLock<T: Sendable>(
+        accountId: UUID, kind: String, wait: Duration, _ body: @Sendable () async throws -> T
+    ) async throws -> T? {
+        guard lockAvailable.withLock({ $0 }) else { return nil }
+        lockHolds.withLock { $0 += 1 }
+        return try await body()
+    }
 }
 
 final class TestClock: Sendable {

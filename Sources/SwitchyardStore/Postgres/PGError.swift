@@ -32,6 +32,8 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
         public static let unexpectedResult = Code(rawValue: "pg.unexpected_result")
         /// The list of migrations is inconsistent.
         public static let invalidMigrations = Code(rawValue: "pg.invalid_migrations")
+        /// A ``PGLease`` was used after the scope that leased its connection had ended.
+        public static let leaseEnded = Code(rawValue: "pg.lease_ended")
 
         public var description: String { rawValue }
     }
@@ -73,6 +75,8 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
 
 extension PGError {
     static let poolClosedError = PGError(code: .poolClosed, message: "the connection pool has been shut down")
+    static let leaseEndedError = PGError(
+        code: .leaseEnded, message: "the leased connection was used after its scope had ended")
 
     static func decoding(_ column: String, _ problem: String) -> PGError {
         PGError(code: .decoding, message: "column \"\(column)\": \(problem)")

@@ -59,12 +59,16 @@ public final class PGPool: Sendable {
 
     /// Borrows a connection and runs `body` with it on the connection's own thread.
     ///
-    /// A transaction that `body` leaves open is rolled back. Waiting for a free connection can be
-    /// cancelled (it then throws `CancellationError`); a running body is not interrupted.
+    /// Inside the scope of ``withLease(_:)`` on this pool, the leased connection is used instead of
+    /// borrowing another one. A transaction that `body` leaves open is rolled back. Waiting for a free
+    /// connection can be cancelled (it then throws `CancellationError`); a running body is not interrupted.
     @discardableResult
     public func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PGConnection) throws -> T
     ) async throws -> T {
+        if let lease = PGLease.current, lease.pool === self, let result = try await lease.runIfActive(body) {
+            return result.value
+        }
         let worker = try await acquire()
         defer { release(worker) }
         return try await worker.run(body)
@@ -87,7 +91,7 @@ public final class PGPool: Sendable {
         logger.debug("PostgreSQL pool shut down")
     }
 
-    private func acquire() async throws -> PGWorker {
+    func acquire() async throws -> PGWorker {
         let id = state.withLock { state in
             state.nextWaiterID += 1
             return state.nextWaiterID
@@ -116,7 +120,7 @@ public final class PGPool: Sendable {
         }
     }
 
-    private func release(_ worker: PGWorker) {
+    func release(_ worker: PGWorker) {
         let waiter = state.withLock { state -> Waiter? in
             if !state.waiters.isEmpty { return state.waiters.removeFirst() }
             state.idle.append(worker)
