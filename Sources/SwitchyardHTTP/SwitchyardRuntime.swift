@@ -77,6 +77,8 @@ public final class SwitchyardRuntime: Sendable {
         _ = await registry.reload()
         let tokens = AccessTokenCache(
             store: store, refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),
+            // Outlasts another replica's token call, which is bounded by the provider timeout.
+            lockWait: .milliseconds(configuration.platform.limits.providerTimeoutMs + 5_000),
             clock: configuration.clock, logger: logger)
         gateway = PluginGateway(
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
