@@ -23,7 +23,7 @@ extension PaymentRouter {
     /// their weight, from a generator seeded by `key`, so the same key always yields the same order.
     /// Accounts with weight 0 follow in their listed order.
     static func weightedOrder(_ candidates: [(id: UUID, weight: Int)], key: String) -> [UUID] {
-        var generator = SplitMix64(seed: fnv1a(key))
+        var generator = SplitMix64(seed: StableHash.fnv1a(key))
         var pool = candidates.filter { $0.weight > 0 }
         var order: [UUID] = []
         while !pool.isEmpty {
@@ -42,16 +42,6 @@ extension PaymentRouter {
     /// The key a payment's weighted draw is seeded with: what a retry of the same request repeats.
     public static func routingKey(tenant: UUID, reference: String, amount: Int64, currency: String) -> String {
         "\(tenant.uuidString.lowercased())|\(reference)|\(amount)|\(currency)"
-    }
-
-    /// 64-bit FNV-1a of the key's UTF-8 bytes.
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
     }
 }
 

@@ -134,7 +134,6 @@ public protocol ProviderGateway: Sendable {
 public protocol AccessTokenStore: Sendable {
     func accessToken(accountId: UUID, kind: String) async throws -> (token: String, expiresAt: Date)?
     func storeAccessToken(accountId: UUID, kind: String, token: String, expiresAt: Date) async throws
-    func discardAccessToken(accountId: UUID, kind: String) async throws
     /// Runs `body` while holding the refresh lock of one account's token of one kind, which at most one
     /// caller among all replicas holds at a time, waiting at most `wait` for it.
     ///

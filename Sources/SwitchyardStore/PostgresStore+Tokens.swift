@@ -15,15 +15,10 @@ extension PostgresStore: AccessTokenStore {
         try await pool.withAdvisoryLock(key: Self.tokenLockKey(accountId: accountId, kind: kind), wait: wait, body)
     }
 
-    /// The advisory lock key of an account's token of `kind`: a 64-bit FNV-1a hash of a namespaced name,
-    /// the same in every process and version. Two names sharing a key only serialize their refreshes.
+    /// The advisory lock key of an account's token of `kind`: the stable hash of a namespaced name, the
+    /// same in every process and version. Two names sharing a key only serialize their refreshes.
     static func tokenLockKey(accountId: UUID, kind: String) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "switchyard.provider_token/\(accountId.uuidString.lowercased())/\(kind)".utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return Int64(bitPattern: hash)
+        Int64(bitPattern: StableHash.fnv1a("switchyard.provider_token/\(accountId.uuidString.lowercased())/\(kind)"))
     }
 
     /// The stored token for an account and kind, if any.
@@ -53,15 +48,6 @@ extension PostgresStore: AccessTokenStore {
                     expires_at = EXCLUDED.expires_at, updated_at = EXCLUDED.updated_at
                 """,
                 [.uuid(accountId), .text(kind), .text(sealed), .timestamp(expiresAt), .timestamp(now)])
-        }
-    }
-
-    /// Forgets a token the provider rejected.
-    public func discardAccessToken(accountId: UUID, kind: String) async throws {
-        try await system { c in
-            try c.query(
-                "DELETE FROM provider_tokens WHERE account_id = $1::uuid AND kind = $2",
-                [.uuid(accountId), .text(kind)])
         }
     }
 }

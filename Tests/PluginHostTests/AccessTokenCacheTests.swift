@@ -19,10 +19,6 @@ final class MemoryTokenStore: AccessTokenStore, Sendable {
         tokens.withLock { $0["\(accountId)/\(kind)"] = (token, expiresAt) }
     }
 
-    func discardAccessToken(accountId: UUID, kind: String) async throws {
-        _ = tokens.withLock { $0.removeValue(forKey: "\(accountId)/\(kind)") }
-    }
-
     /// Whether the refresh lock can be had (false plays another replica holding it past the wait).
     let lockAvailable = Mutex(true)
     /// How many times a caller held the refresh lock.
