@@ -41,13 +41,10 @@ extension PaymentService {
     }
 
     /// Asks the provider to revoke an active credential; nil when it is not asked (the credential is not
-    /// active or has no token: the provider holds nothing usable).
+    /// active or has no token: the provider holds nothing usable). The gateway answers `notSupported`,
+    /// calling nothing, when the plugin offers no revocation.
     private func revokeAtProvider(_ credential: StoredPaymentMethod) async -> RevokeCredentialResult? {
         guard credential.status == .active, let token = credential.token, !token.isEmpty else { return nil }
-        guard await gateway.manifest(pluginId: credential.pluginId)?.flows.contains(.revokeCredential) == true
-        else {
-            return .notSupported("the provider's plugin offers no revocation")
-        }
         let account: ProviderAccount?
         do {
             account = try await configuration.account(tenant: credential.tenantId, id: credential.accountId)
