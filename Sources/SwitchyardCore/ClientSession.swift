@@ -60,6 +60,13 @@ public struct ClientSession: Sendable, Equatable {
     }
 }
 
+extension PaymentRecord {
+    /// The payment's client session at `now`, if it waits for the customer's app.
+    public func session(at now: Date) -> ClientSession? {
+        ClientSession.of(payment, pluginId: lastAttempt?.pluginId, now: now)
+    }
+}
+
 extension CoreError {
     /// A client session past its provider's expiry.
     public static func sessionExpired(renewable: Bool) -> CoreError {

@@ -219,9 +219,8 @@ extension PaymentMachine {
                 "invalid_state",
                 "only a payment waiting for the customer's app can be completed (status \(payment.status.rawValue))")
         }
-        if let expiresAt = action.expiresAt, expiresAt <= now {
-            throw CoreError(
-                code: "session_expired", message: "the client session expired; create a new payment", status: 410)
+        if ClientSession.status(of: action, at: now) == .expired {
+            throw CoreError.sessionExpired(renewable: action.renewable == true)
         }
     }
 

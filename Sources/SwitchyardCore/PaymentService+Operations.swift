@@ -61,8 +61,7 @@ extension PaymentService {
         ) { PaymentMachine.apply(.completeFinished(outcome), to: &$0, at: time) }
         if outcome.kind == .notSent || outcome.kind == .authExpired {
             if outcome.code == "session_expired" {
-                throw CoreError(
-                    code: "session_expired", message: "the client session expired; create a new payment", status: 410)
+                throw CoreError.sessionExpired(renewable: p.nextAction?.renewable == true)
             }
             throw CoreError.unavailable(
                 "provider_unreachable", "the provider could not be reached; nothing was charged")

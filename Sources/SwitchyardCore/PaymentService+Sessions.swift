@@ -6,8 +6,9 @@ extension PaymentService {
     /// none, 410 `session_expired` past the provider's expiry.
     public func session(tenant: UUID, paymentId: String) async throws -> ClientSession {
         let record = try await get(tenant: tenant, paymentId: paymentId)
-        guard let session = ClientSession.of(record.payment, pluginId: record.lastAttempt?.pluginId, now: clock())
-        else { throw CoreError(code: "no_session", message: "the payment has no client session", status: 404) }
+        guard let session = record.session(at: clock()) else {
+            throw CoreError(code: "no_session", message: "the payment has no client session", status: 404)
+        }
         return try session.requireLive()
     }
 
@@ -18,7 +19,7 @@ extension PaymentService {
     public func renewSession(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
         let record = try await get(tenant: tenant, paymentId: paymentId)
         let p = record.payment
-        guard let session = ClientSession.of(p, pluginId: record.lastAttempt?.pluginId, now: clock()) else {
+        guard let session = record.session(at: clock()) else {
             throw CoreError.conflict(
                 "no_session",
                 "only a payment waiting for the customer's app has a session (status \(p.status.rawValue))")
@@ -103,24 +104,27 @@ extension PaymentService {
                 let synced = try await syncPaymentMethod(tenant: tenant, customerId: found.customerId, id: id)
                 guard synced.status == .pending else { return }
             }
-            guard var credential = try await credentials.credential(tenant: tenant, id: id),
-                credential.status == .pending
-            else { return }
-            let expiredSession = credential.session.map { ClientSession.status(of: $0, at: now) == .expired } ?? false
-            credential.status = .expired
-            credential.session = nil
-            credential.failureCode = expiredSession ? "session_expired" : "abandoned"
-            credential.failureMessage =
-                expiredSession
-                ? "the vaulting session expired before the customer finished"
-                : "the payment that asked for it went on without this provider account"
-            credential.updatedAt = clock()
-            try await credentials.saveCredential(credential)
+            let time = clock()
+            // Expired only if still pending now: a notification may have settled it meanwhile.
+            let expired = try await credentials.updateCredential(tenant: tenant, id: id) { credential in
+                guard credential.status == .pending else { return false }
+                let sessionEnded = credential.session.map { ClientSession.status(of: $0, at: now) == .expired } ?? false
+                credential.status = .expired
+                credential.session = nil
+                credential.failureCode = sessionEnded ? "session_expired" : "abandoned"
+                credential.failureMessage =
+                    sessionEnded
+                    ? "the vaulting session expired before the customer finished"
+                    : "the payment that asked for it went on without this provider account"
+                credential.updatedAt = time
+                return true
+            }
+            guard let expired, expired.status == .expired, expired.updatedAt == time else { return }
             logger.info(
                 "pending payment method expired",
                 metadata: [
                     "tenant.id": "\(tenant)", "payment_method.id": "\(id)",
-                    "payment_method.reason": "\(credential.failureCode ?? "")",
+                    "payment_method.reason": "\(expired.failureCode ?? "")",
                 ])
         } catch {
             logger.warning(

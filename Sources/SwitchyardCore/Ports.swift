@@ -154,6 +154,11 @@ public protocol AccessTokenStore: Sendable {
 public protocol CredentialRepository: Sendable {
     /// Inserts or updates a credential (the token is sealed; its digest kept for look-ups).
     func saveCredential(_ credential: StoredPaymentMethod) async throws
+    /// Applies `body` to the stored credential with its row locked and stores the result when `body`
+    /// returns true, so a concurrent change (a provider's notification) is never overwritten. Returns the
+    /// credential as it now stands, or nil when there is none.
+    func updateCredential(tenant: UUID, id: String, _ body: @escaping @Sendable (inout StoredPaymentMethod) -> Bool)
+        async throws -> StoredPaymentMethod?
     func credential(tenant: UUID, id: String) async throws -> StoredPaymentMethod?
     /// The credential an account's notification refers to, by the correlation id it echoes.
     func credential(tenant: UUID, accountId: UUID, correlationId: String) async throws -> StoredPaymentMethod?

@@ -112,7 +112,7 @@ struct PaymentResource: Encodable {
         savedPaymentMethod = p.savedPaymentMethodId
         amountCaptured = p.amountCaptured
         amountRefunded = p.amountRefunded
-        if let live = ClientSession.of(p, pluginId: record.lastAttempt?.pluginId, now: now) {
+        if let live = record.session(at: now) {
             session = ClientSessionResource(live, withAction: false)
             nextAction = live.status == .live ? ClientSessionResource.action(live) : nil
         } else {
@@ -173,8 +173,20 @@ struct RefundResource: Encodable {
     }
 }
 
+/// The query parameters every list route shares.
+enum ListQuery {
+    /// The page size a list request asks for (`?limit=`, 20 by default); `400 invalid_limit` outside 1…100.
+    static func limit(_ text: String?) throws -> Int {
+        guard let limit = Int(text ?? "20"), (1...100).contains(limit) else {
+            throw APIError(.badRequest, "invalid_limit", "limit must be an integer from 1 to 100")
+        }
+        return limit
+    }
+}
+
 /// A list with cursor pagination.
 struct ListResource<Item: Encodable>: Encodable {
+
     var object = "list"
     var data: [Item]
     var hasMore: Bool

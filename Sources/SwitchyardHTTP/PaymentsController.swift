@@ -128,10 +128,7 @@ struct PaymentsController: Sendable {
     private func list(_ request: Request, _ context: AppContext) async throws -> Response {
         let key = try await auth.requireTenant(request, scope: .payments)
         let query = request.uri.queryParameters
-        let limitText = query.get("limit") ?? "20"
-        guard let limit = Int(limitText), (1...100).contains(limit) else {
-            throw APIError(.badRequest, "invalid_limit", "limit must be an integer from 1 to 100")
-        }
+        let limit = try ListQuery.limit(query.get("limit"))
         let payments = try await store.list(
             tenant: key.tenantId, reference: query.get("reference"), startingAfter: query.get("starting_after"),
             limit: limit + 1)

@@ -33,7 +33,8 @@ struct WebhooksController: Sendable {
             if let description = body.description, description.count > 256 {
                 throw APIError(.badRequest, "invalid_description", "description must be at most 256 characters")
             }
-            let types = Array(NSOrderedSet(array: body.eventTypes)) as? [String] ?? body.eventTypes
+            var seen = Set<String>()
+            let types = body.eventTypes.filter { seen.insert($0).inserted }
             try WebhookEndpoint.validate(
                 url: body.url, eventTypes: types, requireHTTPS: service.policy.platform.webhooks.requireHTTPS)
             let (endpoint, secret) = try await store.createWebhookEndpoint(
@@ -64,7 +65,7 @@ struct WebhooksController: Sendable {
         v1.get("events") { request, _ in
             let key = try await auth.requireTenant(request, scope: .admin)
             let query = request.uri.queryParameters
-            let limit = try Self.limit(query.get("limit"))
+            let limit = try ListQuery.limit(query.get("limit"))
             let events = try await store.webhookEvents(
                 tenant: key.tenantId, type: query.get("type"), objectId: query.get("object"),
                 startingAfter: query.get("starting_after"), limit: limit + 1)
@@ -119,7 +120,7 @@ struct WebhooksController: Sendable {
                 return status
             }
             let deliveries = try await store.webhookDeliveries(
-                tenant: key.tenantId, eventId: nil, status: status, limit: try Self.limit(query.get("limit")))
+                tenant: key.tenantId, eventId: nil, status: status, limit: try ListQuery.limit(query.get("limit")))
             return JSONIO.response(
                 .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
         }
@@ -128,12 +129,5 @@ struct WebhooksController: Sendable {
     private func id(_ context: AppContext, _ name: String) throws -> String {
         guard let id = context.parameters.get(name), id.count <= 64 else { throw CoreError.notFound(name) }
         return id
-    }
-
-    static func limit(_ text: String?) throws -> Int {
-        guard let limit = Int(text ?? "20"), (1...100).contains(limit) else {
-            throw APIError(.badRequest, "invalid_limit", "limit must be an integer from 1 to 100")
-        }
-        return limit
     }
 }

@@ -20,9 +20,35 @@ extension PostgresStore: CredentialRepository {
         """
 
     public func saveCredential(_ credential: StoredPaymentMethod) async throws {
+        let params = try credentialParameters(credential)
+        try await tenantScoped(credential.tenantId) { c in
+            let previous = try Self.lockedStatus("stored_credentials", id: credential.id, on: c)
+            try c.query(Self.upsertCredential, params)
+            try self.announce(credential, previous: previous, on: c)
+        }
+    }
+
+    public func updateCredential(
+        tenant: UUID, id: String, _ body: @escaping @Sendable (inout StoredPaymentMethod) -> Bool
+    ) async throws -> StoredPaymentMethod? {
+        try await tenantScoped(tenant) { c in
+            guard
+                let row = try c.query("SELECT * FROM stored_credentials WHERE id = $1 FOR UPDATE", [.text(id)]).first
+            else { return nil }
+            var credential = try self.credential(from: row)
+            let previous = credential.status
+            guard body(&credential) else { return credential }
+            try c.query(Self.upsertCredential, try self.credentialParameters(credential))
+            try self.announce(credential, previous: previous.rawValue, on: c)
+            return credential
+        }
+    }
+
+    /// The upsert's parameters: the token sealed under the key-encryption key, bound to the credential's id.
+    private func credentialParameters(_ credential: StoredPaymentMethod) throws -> [PGValue] {
         let sealed = try credential.token.map { try secrets.seal($0, context: "credential/\(credential.id)") }
         let digest = credential.token.map { Self.tokenDigest($0, accountId: credential.accountId) }
-        let params: [PGValue] = [
+        return [
             .text(credential.id), .uuid(credential.tenantId), .text(credential.customerId), .uuid(credential.accountId),
             .text(credential.pluginId), .text(credential.kind), .text(credential.status.rawValue),
             .text(credential.correlationId), sealed.pg, digest.pg, credential.paymentMethodType.pg,
@@ -31,11 +57,6 @@ extension PostgresStore: CredentialRepository {
             credential.originPaymentId.pg, credential.failureCode.pg, credential.failureMessage.pg,
             credential.expiresAt.pg, .timestamp(credential.createdAt), .timestamp(credential.updatedAt),
         ]
-        try await tenantScoped(credential.tenantId) { c in
-            let previous = try Self.lockedStatus("stored_credentials", id: credential.id, on: c)
-            try c.query(Self.upsertCredential, params)
-            try self.announce(credential, previous: previous, on: c)
-        }
     }
 
     public func credential(tenant: UUID, id: String) async throws -> StoredPaymentMethod? {
