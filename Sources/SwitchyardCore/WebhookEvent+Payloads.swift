@@ -1,35 +1,50 @@
 import Foundation
 import ProviderKit
 
+/// Something whose status changes are announced as webhook events (`<family>.<status>`).
+public protocol WebhookSubject: Sendable {
+    /// `payment`, `refund` or `payment_method`.
+    static var eventFamily: String { get }
+    var tenantId: UUID { get }
+    /// The id events name as their object's.
+    var subjectId: String { get }
+    /// The status, as its raw value.
+    var eventStatus: String { get }
+    /// What the event carries: never session data or provider tokens.
+    var snapshot: any Encodable { get }
+}
+
+extension Payment: WebhookSubject {
+    public static let eventFamily = "payment"
+    public var subjectId: String { id }
+    public var eventStatus: String { status.rawValue }
+    public var snapshot: any Encodable { PaymentSnapshot(self) }
+}
+
+extension Refund: WebhookSubject {
+    public static let eventFamily = "refund"
+    public var subjectId: String { id }
+    public var eventStatus: String { status.rawValue }
+    public var snapshot: any Encodable { RefundSnapshot(self) }
+}
+
+extension StoredPaymentMethod: WebhookSubject {
+    public static let eventFamily = "payment_method"
+    public var subjectId: String { id }
+    public var eventStatus: String { status.rawValue }
+    public var snapshot: any Encodable { PaymentMethodSnapshot(self) }
+}
+
 extension WebhookEvent {
-    /// The event announcing a payment's new status, or nil when its status did not change.
-    public static func paymentChanged(
-        from previous: PaymentStatus?, to payment: Payment, id: String, at now: Date
+    /// The event announcing `subject`'s new status, or nil when it did not change from `previous` (the
+    /// stored status's raw value; nil for a new object).
+    public static func statusChanged<Subject: WebhookSubject>(
+        from previous: String?, to subject: Subject, id: String, at now: Date
     ) throws -> WebhookEvent? {
-        guard previous != payment.status else { return nil }
+        guard previous != subject.eventStatus else { return nil }
         return try make(
-            id: id, tenant: payment.tenantId, type: "payment.\(payment.status.rawValue)", objectId: payment.id,
-            object: PaymentSnapshot(payment), at: now)
-    }
-
-    /// The event announcing a refund's new status, or nil when its status did not change.
-    public static func refundChanged(from previous: Refund.Status?, to refund: Refund, id: String, at now: Date)
-        throws -> WebhookEvent?
-    {
-        guard previous != refund.status else { return nil }
-        return try make(
-            id: id, tenant: refund.tenantId, type: "refund.\(refund.status.rawValue)", objectId: refund.id,
-            object: RefundSnapshot(refund), at: now)
-    }
-
-    /// The event announcing a stored credential's new status, or nil when its status did not change.
-    public static func paymentMethodChanged(
-        from previous: StoredPaymentMethod.Status?, to credential: StoredPaymentMethod, id: String, at now: Date
-    ) throws -> WebhookEvent? {
-        guard previous != credential.status else { return nil }
-        return try make(
-            id: id, tenant: credential.tenantId, type: "payment_method.\(credential.status.rawValue)",
-            objectId: credential.id, object: PaymentMethodSnapshot(credential), at: now)
+            id: id, tenant: subject.tenantId, type: "\(Subject.eventFamily).\(subject.eventStatus)",
+            objectId: subject.subjectId, object: subject.snapshot, at: now)
     }
 
     private static func make<Object: Encodable>(

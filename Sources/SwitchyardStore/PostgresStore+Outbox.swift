@@ -12,27 +12,10 @@ extension PostgresStore {
         try c.query("SELECT status FROM \(table) WHERE id = $1 FOR UPDATE", [.text(id)]).first?.string("status")
     }
 
-    /// Writes the event of a payment's status change, if it changed.
-    func announce(_ payment: Payment, previous: String?, on c: PGConnection) throws {
-        let event = try WebhookEvent.paymentChanged(
-            from: previous.flatMap(PaymentStatus.init(rawValue:)), to: payment, id: Self.eventIds.make("evt"),
-            at: clock())
-        if let event { try Self.enqueue(event, on: c) }
-    }
-
-    /// Writes the event of a refund's status change, if it changed.
-    func announce(_ refund: Refund, previous: String?, on c: PGConnection) throws {
-        let event = try WebhookEvent.refundChanged(
-            from: previous.flatMap(Refund.Status.init(rawValue:)), to: refund, id: Self.eventIds.make("evt"),
-            at: clock())
-        if let event { try Self.enqueue(event, on: c) }
-    }
-
-    /// Writes the event of a credential's status change, if it changed.
-    func announce(_ credential: StoredPaymentMethod, previous: String?, on c: PGConnection) throws {
-        let event = try WebhookEvent.paymentMethodChanged(
-            from: previous.flatMap(StoredPaymentMethod.Status.init(rawValue:)), to: credential,
-            id: Self.eventIds.make("evt"), at: clock())
+    /// Writes the event of `subject`'s status change, if it changed from `previous` (nil: a new row).
+    func announce(_ subject: some WebhookSubject, previous: String?, on c: PGConnection) throws {
+        let event = try WebhookEvent.statusChanged(
+            from: previous, to: subject, id: Self.eventIds.make("evt"), at: clock())
         if let event { try Self.enqueue(event, on: c) }
     }
 
