@@ -24,6 +24,9 @@ public struct RuntimeConfiguration: Sendable {
     public var pluginWatchInterval: Duration
     public var clock: @Sendable () -> Date
     public var logger: Logger
+    /// Whether to apply pending migrations at start (the role must own the tables); when false, pending
+    /// migrations are an error.
+    public var migrateOnStart = true
 
     public init(
         databaseURL: String, poolSize: Int = 8, secrets: SecretBox, operatorToken: String, pluginsDirectory: String,
@@ -66,7 +69,7 @@ public final class SwitchyardRuntime: Sendable {
             PostgresConfiguration(connectionString: configuration.databaseURL, poolSize: configuration.poolSize),
             logger: logger)
         store = PostgresStore(pool: pool, secrets: configuration.secrets, clock: configuration.clock, logger: logger)
-        let applied = try await store.migrate()
+        let applied = configuration.migrateOnStart ? try await store.migrate() : try await store.requireMigrated()
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.versions": "\(applied)"]) }
         http = OutboundHTTPService(
             defaultTimeout: .milliseconds(configuration.platform.limits.providerTimeoutMs), logger: logger,

@@ -18,9 +18,55 @@ public final class PostgresStore: Sendable {
     }
 
     /// Applies pending migrations; returns the versions applied now.
+    ///
+    /// A role that does not own the tables cannot migrate: when migrations are pending it fails with a
+    /// message naming `switchyard migrate`. A server that connects as the tables' owner (older
+    /// deployments) still works: the owner is made a member of ``Schema/systemRole`` so that forced
+    /// row-level security lets its cross-tenant work through, and a warning says to use a separate role.
     @discardableResult
     public func migrate() async throws -> [Int] {
-        try await Migrator.migrate(pool, migrations: Schema.migrations, logger: logger)
+        let applied: [Int]
+        do {
+            applied = try await Migrator.migrate(pool, migrations: Schema.migrations, logger: logger)
+        } catch let error as PGError where error.sqlState == "42501" {
+            throw PGError(
+                code: .server, sqlState: error.sqlState,
+                message: "this database role may not change the schema; run `switchyard migrate` with the "
+                    + "owner's connection string first (\(error.message))")
+        }
+        try await grantSystemRightsIfOwner()
+        return applied
+    }
+
+    /// Fails when migrations are pending; applies nothing (`serve --no-migrate`).
+    public func requireMigrated() async throws -> [Int] {
+        let pending = try await Migrator.pending(pool, migrations: Schema.migrations)
+        guard pending.isEmpty else {
+            throw PGError(
+                code: .invalidMigrations,
+                message:
+                    "migrations \(pending.map(String.init).joined(separator: ", ")) are pending; run `switchyard migrate` with the owner's connection string"
+            )
+        }
+        return []
+    }
+
+    private func grantSystemRightsIfOwner() async throws {
+        let owner = try await pool.withConnection { c in
+            try c.query(
+                """
+                SELECT pg_get_userbyid(relowner) = current_user AND NOT pg_has_role(current_user, $1, 'MEMBER')
+                    AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS legacy
+                FROM pg_class WHERE oid = to_regclass('tenants')
+                """, [.text(Schema.systemRole)]
+            ).first?["legacy"] == "t"
+        }
+        guard owner else { return }
+        logger.warning(
+            "serving as the owner of the tables; connect as a role that does not own them (see switchyard migrate)")
+        try await pool.withConnection { c in
+            try c.execute("DO $$ BEGIN EXECUTE format('GRANT \(Schema.systemRole) TO %I', current_user); END $$")
+        }
     }
 
     /// Runs `body` in a transaction where row-level security restricts every tenant table to `tenant`.

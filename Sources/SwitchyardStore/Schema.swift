@@ -2,6 +2,8 @@
 public enum Schema {
     /// The role tenant-scoped transactions switch to; row-level security applies to it.
     public static let tenantRole = "switchyard_tenant"
+    /// The role whose members have the system's cross-tenant rights (see ``leastPrivilege``).
+    public static let systemRole = "switchyard_system"
     /// The setting that carries the current tenant inside a tenant-scoped transaction.
     public static let tenantSetting = "switchyard.tenant_id"
 
@@ -28,6 +30,7 @@ public enum Schema {
                 CREATE INDEX payments_waiting ON payments (updated_at) WHERE status = 'requires_action';
                 CREATE INDEX stored_credentials_pending ON stored_credentials (created_at) WHERE status = 'pending';
                 """),
+        Migration(version: 9, name: "least privilege", sql: leastPrivilege),
     ]
 
     static let coreTables = """

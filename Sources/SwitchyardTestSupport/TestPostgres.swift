@@ -11,11 +11,53 @@ import SwitchyardStore
 public enum TestPostgres {
     /// Creates an empty database and returns a libpq connection string for it (superuser `postgres`).
     public static func freshDatabase() async throws -> String {
+        try await freshDatabaseName().url
+    }
+
+    /// Creates a database set up as production sets one up: the roles of ``DatabaseRoles`` provisioned
+    /// by the same function, the schema migrated as the owner.
+    public static func freshSwitchyardDatabase() async throws -> TestDatabase {
+        let (cluster, name, adminURL) = try await freshDatabaseName()
+        let roles = TestDatabase.roles
+        try await BlockingThread.run {
+            // Roles belong to the whole cluster: provisioning two databases at once would update them
+            // concurrently, which PostgreSQL refuses.
+            try TestDatabase.provisioning.withLock {
+                try roles.provision(adminConnectionString: adminURL, database: name, logger: TestClusterSetup.logger)
+            }
+        }
+        let database = TestDatabase(
+            adminURL: adminURL,
+            ownerURL: cluster.connectionString(database: name, user: roles.owner, password: roles.ownerPassword),
+            appURL: cluster.connectionString(database: name, user: roles.app, password: roles.appPassword))
+        try await PGPool.scoped(connectionString: database.ownerURL, logger: TestClusterSetup.logger) { pool in
+            try await Migrator.migrate(pool, migrations: Schema.migrations, logger: TestClusterSetup.logger)
+        }
+        return database
+    }
+
+    private static func freshDatabaseName() async throws -> (cluster: PostgresCluster, name: String, url: String) {
         let cluster = try await SharedTestCluster.shared.cluster()
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try await BlockingThread.run { try cluster.createDatabase(name) }
-        return cluster.connectionString(database: name)
+        return (cluster, name, cluster.connectionString(database: name))
     }
+}
+
+/// A migrated test database and how each role connects to it.
+public struct TestDatabase: Sendable {
+    /// The roles of every test database of this process (roles are shared by the cluster).
+    static let roles = DatabaseRoles(
+        ownerPassword: "o" + UUID().uuidString.replacingOccurrences(of: "-", with: ""),
+        appPassword: "a" + UUID().uuidString.replacingOccurrences(of: "-", with: ""))
+    static let provisioning = NSLock()
+
+    /// As the cluster's superuser.
+    public let adminURL: String
+    /// As the owner of the tables (which migrates).
+    public let ownerURL: String
+    /// As the application role, which the server uses.
+    public let appURL: String
 }
 
 /// Starts the process's cluster once, however many callers race for it.

@@ -52,7 +52,7 @@ import Testing
     static func withReplicas(
         lockWait: Duration = .seconds(20), _ body: (Replica, Replica) async throws -> Void
     ) async throws {
-        let url = try await TestPostgres.freshDatabase()
+        let url = try await TestPostgres.freshSwitchyardDatabase().appURL
         let secrets = try SecretBox(key: SecureRandom.bytes(32))
         var replicas: [Replica] = []
         for _ in 0..<2 {

@@ -77,7 +77,7 @@ struct TestStack: Sendable {
         var logger = Logger(label: "test")
         logger.logLevel =
             ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-        let databaseURL = try await TestPostgres.freshDatabase()
+        let databaseURL = try await TestPostgres.freshSwitchyardDatabase().appURL
         let pluginsDirectory = NSTemporaryDirectory() + "switchyard-test-plugins-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         if installPlugins {

@@ -10,7 +10,7 @@ import Testing
 
 struct PostgresStoreTests {
     func makeStore() async throws -> PostgresStore {
-        let url = try await TestPostgres.freshDatabase()
+        let url = try await TestPostgres.freshSwitchyardDatabase().appURL
         let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: Logger(label: "test"))
         let store = PostgresStore(
             pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() },

@@ -20,6 +20,7 @@ public enum Migrator {
         for (previous, next) in zip(ordered, ordered.dropFirst()) where previous.version == next.version {
             throw PGError(code: .invalidMigrations, message: "migration version \(next.version) is duplicated")
         }
+        if try await pending(pool, migrations: ordered).isEmpty { return [] }
         try await pool.transaction { connection in
             try lock(connection)
             try connection.execute(
@@ -52,6 +53,18 @@ public enum Migrator {
             }
         }
         return applied
+    }
+
+    /// The versions not yet recorded, read without taking the lock or creating anything, so that a role
+    /// that may not change the schema can still find out that there is nothing to do.
+    public static func pending(_ pool: PGPool, migrations: [Migration]) async throws -> [Int] {
+        let recorded: Set<Int64> = try await pool.withConnection { connection in
+            let table = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+            guard table.first?["present"] == "t" else { return [] }
+            return Set(
+                try connection.query("SELECT version FROM schema_migrations").rows.map { try $0.int64("version") })
+        }
+        return migrations.map(\.version).filter { !recorded.contains(Int64($0)) }.sorted()
     }
 
     private static func lock(_ connection: PGConnection) throws {

@@ -43,8 +43,13 @@ public struct PostgresCluster: Sendable {
 
     /// A libpq connection string for a database of this cluster, as the superuser.
     public func connectionString(database: String) -> String {
-        "host=127.0.0.1 port=\(port) user=postgres password=\(Self.quoteConnectionValue(password)) "
-            + "dbname=\(Self.quoteConnectionValue(database))"
+        connectionString(database: database, user: "postgres", password: password)
+    }
+
+    /// A libpq connection string for a database of this cluster, as another role.
+    public func connectionString(database: String, user: String, password: String) -> String {
+        "host=127.0.0.1 port=\(port) user=\(Self.quoteConnectionValue(user)) "
+            + "password=\(Self.quoteConnectionValue(password)) dbname=\(Self.quoteConnectionValue(database))"
     }
 
     /// The server log, inside the data directory.

@@ -1,0 +1,60 @@
+extension Schema {
+    /// The current tenant, as the policies compare it (NULL outside a tenant-scoped transaction).
+    static let currentTenant = "NULLIF(current_setting('\(tenantSetting)', true), '')::uuid"
+
+    /// The application connects as a login role that does not own the tables.
+    ///
+    /// Cross-tenant work (operator actions, workers, lookups by provider reference) runs as that login
+    /// role directly. Rather than BYPASSRLS (which only a superuser may grant, and which managed
+    /// databases often refuse), it holds the rights of ``systemRole``: DML on every table and a
+    /// `system_access` policy on every table with row-level security. Tenant-scoped transactions
+    /// `SET ROLE` to ``tenantRole``, which is not a member of ``systemRole`` and so sees only the
+    /// `tenant_isolation` policies. `FORCE ROW LEVEL SECURITY` makes the tables' owner subject to the
+    /// policies too: the owner migrates, it does not read tenants' data.
+    ///
+    /// `tenants` and `audit_log` become tenant tables as well: a tenant sees only its own row and
+    /// reads and writes only its own audit entries.
+    static var leastPrivilege: String {
+        """
+        \(createRole(systemRole))
+        GRANT USAGE ON SCHEMA public TO \(systemRole);
+        GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(systemRole);
+        REVOKE INSERT, UPDATE, DELETE ON schema_migrations FROM \(systemRole);
+        GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO \(systemRole);
+        ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO \(systemRole);
+        ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO \(systemRole);
+        ALTER TABLE tenants ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY tenant_self ON tenants FOR SELECT TO \(tenantRole) USING (id = \(currentTenant));
+        GRANT SELECT ON audit_log TO \(tenantRole);
+        ALTER TABLE audit_log ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY tenant_audit_read ON audit_log FOR SELECT TO \(tenantRole)
+            USING (tenant_id = \(currentTenant));
+        CREATE POLICY tenant_audit_write ON audit_log FOR INSERT TO \(tenantRole)
+            WITH CHECK (tenant_id = \(currentTenant));
+        DO $$
+        DECLARE
+            name text;
+        BEGIN
+            FOR name IN
+                SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relrowsecurity
+            LOOP
+                EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', name);
+                EXECUTE format(
+                    'CREATE POLICY system_access ON %I TO \(systemRole) USING (true) WITH CHECK (true)', name);
+            END LOOP;
+        END $$;
+        """
+    }
+
+    /// For tables added by later migrations: what ``tenantIsolation(_:)`` does, plus `FORCE` and the
+    /// system's policy that ``leastPrivilege`` gives the tables that existed before it.
+    static func forcedTenantIsolation(_ table: String) -> String {
+        """
+        \(tenantIsolation(table))
+        ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+        CREATE POLICY system_access ON \(table) TO \(systemRole) USING (true) WITH CHECK (true);
+
+        """
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import SwitchyardCrypto
+import SwitchyardTestSupport
+import Testing
+
+@testable import SwitchyardStore
+
+/// The server's role owns nothing, tenants are confined even on `tenants` and `audit_log`, and
+/// row-level security binds the tables' owner too.
+struct LeastPrivilegeTests {
+    static let logger = Logger(label: "test")
+
+    /// A fresh database with two tenants created through the store as the application role.
+    func setUp() async throws -> (database: TestDatabase, app: PGPool, a: UUID, b: UUID) {
+        let database = try await TestPostgres.freshSwitchyardDatabase()
+        let app = try PGPool(
+            PostgresConfiguration(connectionString: database.appURL, poolSize: 2), logger: Self.logger)
+        let store = PostgresStore(
+            pool: app, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() }, logger: Self.logger)
+        let a = try await store.createTenant(name: "A", actor: "test").id
+        let b = try await store.createTenant(name: "B", actor: "test").id
+        return (database, app, a, b)
+    }
+
+    func expectDenied(_ pool: PGPool, _ sql: String, role: String? = nil, tenant: UUID? = nil) async {
+        let settings = tenant.map { [Schema.tenantSetting: $0.uuidString.lowercased()] } ?? [:]
+        await #expect {
+            try await pool.transaction(role: role, settings: settings) { c in try c.execute(sql) }
+        } throws: { error in
+            (error as? PGError)?.sqlState == "42501"
+        }
+    }
+
+    @Test func theApplicationRoleCannotAlterOrDropTables() async throws {
+        let (_, app, _, _) = try await setUp()
+        defer { Task { await app.shutdown() } }
+        await expectDenied(app, "ALTER TABLE payments ADD COLUMN extra integer")
+        await expectDenied(app, "DROP TABLE audit_log")
+        await expectDenied(app, "CREATE TABLE intruder (id integer)")
+        await expectDenied(app, "INSERT INTO schema_migrations (version, name) VALUES (999, 'forged')")
+        let flags = try await app.withConnection { c in
+            try c.query(
+                """
+                SELECT r.rolsuper, r.rolbypassrls, pg_get_userbyid(c.relowner) = current_user AS owns
+                FROM pg_roles r, pg_class c WHERE r.rolname = current_user AND c.oid = 'payments'::regclass
+                """
+            ).first
+        }
+        #expect(flags?["rolsuper"] == "f")
+        #expect(flags?["rolbypassrls"] == "f")
+        #expect(flags?["owns"] == "f")
+    }
+
+    @Test func aTenantSeesOnlyItsOwnTenantRowAndAuditEntries() async throws {
+        let (_, app, a, b) = try await setUp()
+        defer { Task { await app.shutdown() } }
+        let visible = try await app.transaction(
+            role: Schema.tenantRole, settings: [Schema.tenantSetting: a.uuidString.lowercased()]
+        ) { c in
+            try c.query("SELECT id FROM tenants").rows.compactMap { $0["id"] }
+        }
+        #expect(visible == [a.uuidString.lowercased()])
+        await expectDenied(
+            app,
+            "INSERT INTO audit_log (tenant_id, actor, action, target, details, at) "
+                + "VALUES ('\(b.uuidString.lowercased())', 'x', 'forged', 'x', '{}', now())",
+            role: Schema.tenantRole, tenant: a)
+        let ownAudit = try await app.transaction(
+            role: Schema.tenantRole, settings: [Schema.tenantSetting: a.uuidString.lowercased()]
+        ) { c in
+            try c.execute(
+                "INSERT INTO audit_log (tenant_id, actor, action, target, details, at) "
+                    + "VALUES ('\(a.uuidString.lowercased())', 'x', 'own', 'x', '{}', now())")
+            return try c.query("SELECT DISTINCT tenant_id FROM audit_log").rows.compactMap { $0["tenant_id"] }
+        }
+        #expect(ownAudit == [a.uuidString.lowercased()])
+        // The system (the application role itself) still sees every tenant.
+        let all = try await app.transaction { c in try c.query("SELECT id FROM tenants").rows.count }
+        #expect(all == 2)
+    }
+
+    @Test func theOwnerIsSubjectToRowLevelSecurity() async throws {
+        let (database, app, a, _) = try await setUp()
+        defer { Task { await app.shutdown() } }
+        let owner = try PGPool(
+            PostgresConfiguration(connectionString: database.ownerURL, poolSize: 1), logger: Self.logger)
+        defer { Task { await owner.shutdown() } }
+        let seen = try await owner.transaction { c in
+            (
+                tenants: try c.query("SELECT count(*)::bigint AS n FROM tenants").first?.int64("n"),
+                audit: try c.query("SELECT count(*)::bigint AS n FROM audit_log").first?.int64("n"),
+                unforced: try c.query(
+                    """
+                    SELECT count(*)::bigint AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relrowsecurity AND NOT c.relforcerowsecurity
+                    """
+                ).first?.int64("n")
+            )
+        }
+        #expect(seen.tenants == 0)
+        #expect(seen.audit == 0)
+        #expect(seen.unforced == 0)
+        await expectDenied(
+            owner,
+            "INSERT INTO routing_versions (tenant_id, version, rules, actor, created_at) "
+                + "VALUES ('\(a.uuidString.lowercased())', 99, '[]', 'owner', now())")
+    }
+}
