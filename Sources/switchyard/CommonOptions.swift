@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PluginHost
 import SwitchyardCore
+import SwitchyardCrypto
 import SwitchyardHTTP
 import SwitchyardStore
 
@@ -24,11 +25,20 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "Directory for the embedded default's state (database cluster, keys, demo.json).")
     var dataDir: String = ".switchyard"
 
-    @Option(help: "File holding the 32-byte key-encryption key (base64 or hex). SWITCHYARD_KEK overrides it.")
+    @Option(
+        help:
+            "File holding the 32-byte key-encryption key (base64 or hex); SWITCHYARD_KEK overrides it. The embedded default generates it there (mode 0600) when missing; without this option it keeps the key in the data directory."
+    )
     var kekFile: String?
 
-    @Option(help: "The platform policy file.")
-    var policy: String = "policy.json"
+    @Option(
+        name: .customLong("policy"),
+        help:
+            "The platform policy file (default: policy.json; the embedded default, when this is not given, writes and uses a development policy in the data directory)."
+    )
+    var policyOption: String?
+    /// The policy file a server with a database URL reads.
+    var policy: String { policyOption ?? "policy.json" }
 }
 
 enum CommandSupport {
@@ -54,25 +64,41 @@ enum CommandSupport {
         return (absolute(resolved) as NSString).deletingLastPathComponent
     }
 
-    /// Reads the policy file; a missing file is an error unless `fallback` is given.
-    static func loadPolicy(_ path: String, fallback: (PluginPolicy, PlatformPolicy)? = nil) throws -> (
-        PluginPolicy, PlatformPolicy
-    ) {
+    /// Reads the policy file; a missing one is an error.
+    static func loadPolicy(_ path: String) throws -> (PluginPolicy, PlatformPolicy) {
         guard FileManager.default.fileExists(atPath: path) else {
-            if let fallback { return fallback }
-            throw ValidationError("policy file \(path) not found")
+            throw ValidationError(
+                "policy file \(path) not found: a server with --database-url needs its platform policy (start from "
+                    + "the repository's policy.json and pass --policy); only the embedded default makes its own "
+                    + "(when --policy is not given)")
         }
         return try SwitchyardRuntime.readPolicy(path: path)
     }
 
     /// The key-encryption key from SWITCHYARD_KEK or a file.
-    static func secretBox(kekFile: String?) throws -> SecretBox? {
+    ///
+    /// With `generate`, a missing `kekFile` is created with a new key (mode 0600 from the start).
+    static func secretBox(kekFile: String?, generate: Bool = false) throws -> SecretBox? {
         if let value = ProcessInfo.processInfo.environment["SWITCHYARD_KEK"], !value.isEmpty {
             return try SecretBox(encoded: value)
         }
-        if let kekFile {
-            return try SecretBox(encoded: try String(contentsOfFile: kekFile, encoding: .utf8))
+        guard let kekFile else { return nil }
+        let path = absolute(kekFile)
+        if generate && !FileManager.default.fileExists(atPath: path) {
+            return try SecretBox(encoded: try StateFile.secret(at: path, make: newKEK))
         }
-        return nil
+        return try SecretBox(encoded: try String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    /// A new random key-encryption key, base64.
+    static func newKEK() -> String {
+        Data(SecureRandom.bytes(32)).base64EncodedString()
+    }
+
+    /// Applies the schema's pending migrations through `url` (the owner's connection).
+    static func migrate(url: String, logger: Logger) async throws -> [Int] {
+        try await PGPool.scoped(connectionString: url, logger: logger) { pool in
+            try await Migrator.migrate(pool, migrations: Schema.migrations, logger: logger)
+        }
     }
 }

@@ -5,17 +5,26 @@ import SwitchyardCrypto
 import SwitchyardStore
 
 /// The embedded default's private PostgreSQL cluster, kept under `<data-dir>/postgres`.
+///
+/// The tables live in the `switchyard` database and belong to the `switchyard_owner` role, which
+/// migrates; the server connects as `switchyard_app`, which owns nothing (see ``DatabaseRoles``).
+/// Both passwords are generated once and kept, mode 0600, in the data directory.
 struct EmbeddedDatabase {
-    let cluster: PostgresCluster
-    let connectionString: String
+    static let databaseName = "switchyard"
 
-    /// Initialises (first time) and starts the cluster, and creates the `switchyard` database.
+    let cluster: PostgresCluster
+    /// Connects as the owner of the tables.
+    let ownerURL: String
+    /// Connects as the application role.
+    let appURL: String
+
+    /// Initialises (first time) and starts the cluster, creates the `switchyard` database and its roles.
     static func start(dataDirectory: String, logger: Logger) throws -> EmbeddedDatabase {
         guard let bin = PostgresCluster.findBinDirectory() else {
             throw ValidationError(
                 "PostgreSQL server binaries not found; install the 'postgresql' package or pass --database-url")
         }
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        try StateFile.makePrivateDirectory(dataDirectory)
         let password = try StateFile.secret(at: dataDirectory + "/postgres.password") { SecureRandom.token(bytes: 24) }
         let port = PostgresCluster.freePort()
         let cluster = PostgresCluster(
@@ -23,39 +32,46 @@ struct EmbeddedDatabase {
             logger: logger)
         try cluster.initializeIfNeeded()
         try cluster.start()
-        try cluster.createDatabase("switchyard")
-        let url = cluster.connectionString.replacingOccurrences(of: "dbname=postgres", with: "dbname=switchyard")
+        try cluster.createDatabase(databaseName)
+        let roles = DatabaseRoles(
+            ownerPassword: try StateFile.secret(at: dataDirectory + "/postgres-owner.password") {
+                SecureRandom.token(bytes: 24)
+            },
+            appPassword: try StateFile.secret(at: dataDirectory + "/postgres-app.password") {
+                SecureRandom.token(bytes: 24)
+            })
+        try roles.provision(
+            adminConnectionString: cluster.connectionString(database: databaseName), database: databaseName,
+            logger: logger)
         logger.info(
-            "embedded database started", metadata: ["db.port": "\(port)", "db.directory": "\(dataDirectory)/postgres"])
-        return EmbeddedDatabase(cluster: cluster, connectionString: url)
+            "embedded database started",
+            metadata: [
+                "db.port": "\(port)", "db.directory": "\(dataDirectory)/postgres", "db.name": "\(databaseName)",
+            ])
+        return EmbeddedDatabase(
+            cluster: cluster,
+            ownerURL: cluster.connectionString(
+                database: databaseName, user: roles.owner, password: roles.ownerPassword),
+            appURL: cluster.connectionString(database: databaseName, user: roles.app, password: roles.appPassword))
+    }
+
+    /// Applies pending migrations as the owner; warns when an earlier version left tables in `postgres`.
+    func migrate(logger: Logger) async throws -> [Int] {
+        let applied = try await CommandSupport.migrate(url: ownerURL, logger: logger)
+        let legacy = try await PGPool.scoped(connectionString: cluster.connectionString, logger: logger) { pool in
+            try await pool.withConnection { c in
+                try c.query("SELECT to_regclass('public.schema_migrations') IS NOT NULL AS present").first?["present"]
+            }
+        }
+        if legacy == "t" {
+            logger.warning(
+                "an earlier version kept the embedded tables in database postgres; they are not moved to database switchyard",
+                metadata: ["db.name": "postgres"])
+        }
+        return applied
     }
 
     func stop() throws {
         try cluster.stop()
-    }
-}
-
-/// Small state files of the embedded default, created with owner-only permissions.
-enum StateFile {
-    /// Reads a secret file, creating it with `make()` when missing.
-    static func secret(at path: String, make: () -> String) throws -> String {
-        if let existing = try? String(contentsOfFile: path, encoding: .utf8) {
-            let trimmed = existing.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { return trimmed }
-        }
-        let value = make()
-        try write(value + "\n", to: path)
-        return value
-    }
-
-    /// Writes a file atomically with mode 0600.
-    static func write(_ text: String, to path: String) throws {
-        let temporary = path + ".tmp"
-        guard
-            FileManager.default.createFile(
-                atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        else { throw ValidationError("cannot write \(path)") }
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
     }
 }

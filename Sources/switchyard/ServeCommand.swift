@@ -32,39 +32,38 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port of the embedded sandboxes (default: any free port).")
     var sandboxPort: Int?
 
+    @Flag(help: "Do not apply pending migrations at start (they are then an error); see `switchyard migrate`.")
+    var noMigrate = false
+
     func run() async throws {
         let logger = CommandSupport.logger()
         let dataDirectory = CommandSupport.absolute(database.dataDir)
         let embedded = database.databaseURL == nil
         let pluginsDirectory = CommandSupport.absolute(pluginsDir ?? dataDirectory + "/plugins")
+        if embedded { try StateFile.makePrivateDirectory(dataDirectory) }
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
-        let (pluginPolicy, platform) = try CommandSupport.loadPolicy(
-            database.policy, fallback: embedded ? (PluginPolicy(mode: .development), PlatformPolicy()) : nil)
+        let policyPath =
+            embedded && database.policyOption == nil
+            ? try DevelopmentPolicy.write(dataDirectory: dataDirectory, logger: logger) : database.policy
+        let (pluginPolicy, platform) = try CommandSupport.loadPolicy(policyPath)
         let publicURL = self.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
-
         var embeddedDB: EmbeddedDatabase?
         let databaseURL: String
         let secrets: SecretBox
         let operatorToken: String
         if embedded {
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-            embeddedDB = try EmbeddedDatabase.start(dataDirectory: dataDirectory, logger: logger)
-            databaseURL = embeddedDB!.connectionString
-            if let configured = try CommandSupport.secretBox(kekFile: self.database.kekFile) {
-                secrets = configured
-            } else {
-                let generated = try StateFile.secret(at: dataDirectory + "/kek") {
-                    Data(SecureRandom.bytes(32)).base64EncodedString()
-                }
-                secrets = try SecretBox(encoded: generated)
-            }
-            if let token = ProcessInfo.processInfo.environment["SWITCHYARD_OPERATOR_TOKEN"], !token.isEmpty {
+            secrets = try Self.embeddedSecretBox(
+                kekFile: database.kekFile, dataDirectory: dataDirectory, logger: logger)
+            if let token = try Self.configuredOperatorToken() {
                 operatorToken = token
             } else {
                 operatorToken = try StateFile.secret(at: dataDirectory + "/operator-token") {
                     "op_" + SecureRandom.token(bytes: 24)
                 }
             }
+            let started = try EmbeddedDatabase.start(dataDirectory: dataDirectory, logger: logger)
+            embeddedDB = started
+            databaseURL = started.appURL
             try PluginInstaller.installBuiltPlugins(
                 from: CommandSupport.executableDirectory(), into: pluginsDirectory, logger: logger)
         } else {
@@ -73,20 +72,22 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("a key-encryption key is required: set SWITCHYARD_KEK or pass --kek-file")
             }
             secrets = box
-            guard let token = ProcessInfo.processInfo.environment["SWITCHYARD_OPERATOR_TOKEN"], token.count >= 16 else {
-                throw ValidationError("SWITCHYARD_OPERATOR_TOKEN (at least 16 characters) is required")
+            guard let token = try Self.configuredOperatorToken() else {
+                throw ValidationError(
+                    "SWITCHYARD_OPERATOR_TOKEN (at least \(OperatorToken.minimumLength) random characters) is required")
             }
             operatorToken = token
         }
         defer { try? embeddedDB?.stop() }
+        // The embedded default migrates as the owner; the server below connects as the application role.
+        if let embeddedDB { _ = try await embeddedDB.migrate(logger: logger) }
 
-        let runtime = try await SwitchyardRuntime(
-            RuntimeConfiguration(
-                databaseURL: databaseURL, secrets: secrets, operatorToken: operatorToken,
-                pluginsDirectory: pluginsDirectory, pluginPolicy: pluginPolicy, platform: platform,
-                publicBaseURL: publicURL, logger: logger,
-                policyPath: FileManager.default.fileExists(atPath: database.policy)
-                    ? CommandSupport.absolute(database.policy) : nil))
+        var configuration = RuntimeConfiguration(
+            databaseURL: databaseURL, secrets: secrets, operatorToken: operatorToken,
+            pluginsDirectory: pluginsDirectory, pluginPolicy: pluginPolicy, platform: platform,
+            publicBaseURL: publicURL, logger: logger, policyPath: CommandSupport.absolute(policyPath))
+        configuration.migrateOnStart = !noMigrate
+        let runtime = try await SwitchyardRuntime(configuration)
 
         var services: [any Service] = []
         if embedded {
@@ -123,6 +124,30 @@ struct ServeCommand: AsyncParsableCommand {
         }
         await runtime.shutdown()
         logger.info("stopped")
+    }
+}
+
+extension ServeCommand {
+    /// SWITCHYARD_OPERATOR_TOKEN when set; refused when it is weak (the message never shows it).
+    static func configuredOperatorToken() throws -> String? {
+        guard let token = ProcessInfo.processInfo.environment["SWITCHYARD_OPERATOR_TOKEN"], !token.isEmpty else {
+            return nil
+        }
+        if let problem = OperatorToken.problem(token) {
+            throw ValidationError("SWITCHYARD_OPERATOR_TOKEN refused: \(problem)")
+        }
+        return token
+    }
+
+    /// The embedded default's key-encryption key: SWITCHYARD_KEK, else `--kek-file` (generated there when
+    /// missing, nothing written to the data directory), else `<data-dir>/kek` with a warning.
+    static func embeddedSecretBox(kekFile: String?, dataDirectory: String, logger: Logger) throws -> SecretBox {
+        if let configured = try CommandSupport.secretBox(kekFile: kekFile, generate: true) { return configured }
+        let path = dataDirectory + "/kek"
+        logger.warning(
+            "the key-encryption key is kept in the data directory, beside the data it protects; pass --kek-file to keep it elsewhere",
+            metadata: ["kek.file": "\(path)"])
+        return try SecretBox(encoded: try StateFile.secret(at: path, make: CommandSupport.newKEK))
     }
 }
 

@@ -13,40 +13,30 @@ import Testing
 struct WebhookReplicaTests {
     /// A running `switchyard serve` process.
     final class Replica: Sendable {
-        let process: Process
+        let server: ServeProcess
         let port: Int
-        let log: String
+        var process: Process { server.process }
+        var log: String { server.log }
 
         init(databaseURL: String, kek: String, policyPath: String, directory: String) throws {
             port = PostgresCluster.freePort()
-            log = directory + "/replica-\(port).log"
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: TestStack.buildDirectory + "/switchyard")
-            process.arguments = [
-                "serve", "--database-url", databaseURL, "--port", "\(port)", "--plugins-dir", directory + "/plugins",
-                "--policy", policyPath, "--data-dir", directory,
-            ]
-            var environment = ProcessInfo.processInfo.environment
-            environment["SWITCHYARD_KEK"] = kek
-            environment["SWITCHYARD_OPERATOR_TOKEN"] = "op_" + SecureRandom.token(bytes: 16)
-            environment["LOG_LEVEL"] = "warning"
-            process.environment = environment
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
-            self.process = process
+            server = try ServeProcess(
+                arguments: [
+                    "--database-url", databaseURL, "--port", "\(port)", "--plugins-dir", directory + "/plugins",
+                    "--policy", policyPath, "--data-dir", directory,
+                ],
+                directory: directory, logName: "replica-\(port).log",
+                environment: [
+                    "SWITCHYARD_KEK": kek, "SWITCHYARD_OPERATOR_TOKEN": "op_" + SecureRandom.token(bytes: 32),
+                    "LOG_LEVEL": "warning",
+                ])
         }
 
-        func stop() {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        func stop() { server.stopNow() }
     }
 
     @Test func threeServersDeliverAThousandEventsEachExactlyOnce() async throws {
-        let databaseURL = try await TestPostgres.freshDatabase()
+        let databaseURL = try await TestPostgres.freshSwitchyardDatabase().appURL
         let key = SecureRandom.bytes(32)
         var logger = Logger(label: "test")
         logger.logLevel = .warning

@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import SwitchyardCore
+import SwitchyardCrypto
+import SwitchyardStore
+import Testing
+
+/// `switchyard serve` as a person trying it runs it, and the checks it makes before serving.
+@Suite(.serialized)
+struct EmbeddedDefaultTests {
+    static func temporaryDirectory() throws -> String {
+        let directory = NSTemporaryDirectory() + "switchyard-embedded-" + UUID().uuidString.prefix(8).lowercased()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+
+    @Test func theEmbeddedDefaultUsesTheSwitchyardDatabaseAndKeepsItsSecretsPrivate() async throws {
+        let root = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let data = root + "/data"
+        let kekFile = root + "/keys/kek"
+        try FileManager.default.createDirectory(atPath: root + "/keys", withIntermediateDirectories: true)
+        // No --policy: the embedded default writes its own development policy.
+        let server = try ServeProcess(
+            arguments: ["--data-dir", data, "--kek-file", kekFile, "--port", "\(PostgresCluster.freePort())"],
+            directory: root)
+        defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(180)
+        while !FileManager.default.fileExists(atPath: data + "/demo.json") && server.process.isRunning
+            && Date() < deadline
+        {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        try #require(FileManager.default.fileExists(atPath: data + "/demo.json"), "\(server.output)")
+
+        // The key-encryption key is where it was asked to be, and nowhere in the data directory.
+        #expect(!FileManager.default.fileExists(atPath: data + "/kek"))
+        #expect(Self.mode(kekFile) == 0o600)
+        for file in [
+            "demo.json", "operator-token", "postgres.password", "postgres-owner.password", "postgres-app.password",
+            "sandbox-citcon-private-key", "sandbox-antom-merchant-key.pem", "policy.json",
+        ] {
+            #expect(Self.mode(data + "/" + file) == 0o600, "\(file)")
+        }
+
+        // The generated development policy allows loopback receivers only there.
+        let policyData = try #require(FileManager.default.contents(atPath: data + "/policy.json"))
+        let policy = try JSONDecoder().decode(PlatformPolicy.self, from: policyData)
+        #expect(policy.webhooks.requireHTTPS == false)
+        let raw = try JSONSerialization.jsonObject(with: policyData) as? [String: Any]
+        let webhooks = raw?["webhooks"] as? [String: Any]
+        #expect(webhooks?["allow_hosts"] as? [String] == ["127.0.0.1", "localhost", "::1"])
+
+        // The tables are in database `switchyard`, owned by the owner role; `postgres` holds none.
+        let pid = try String(contentsOfFile: data + "/postgres/postmaster.pid", encoding: .utf8)
+        let port = try #require(pid.split(separator: "\n").dropFirst(3).first.map { String($0) })
+        let password = try String(contentsOfFile: data + "/postgres.password", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        func lookup(_ database: String) async throws -> String? {
+            let pool = try PGPool(
+                PostgresConfiguration(
+                    connectionString:
+                        "host=127.0.0.1 port=\(port) user=postgres password='\(password)' dbname=\(database)",
+                    poolSize: 1),
+                logger: Logger(label: "test"))
+            defer { Task { await pool.shutdown() } }
+            return try await pool.withConnection { c in
+                try c.query(
+                    "SELECT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE oid = to_regclass('public.payments')"
+                ).first?["owner"]
+            }
+        }
+        #expect(try await lookup("switchyard") == DatabaseRoles.defaultOwner)
+        #expect(try await lookup("postgres") == nil)
+        try await server.stop()
+    }
+
+    /// A server with a database URL, a key and a policy file, but the given operator token.
+    func startExternal(token: String?, policy: Bool = true) async throws -> (status: Int32?, output: String) {
+        let root = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        if policy {
+            try Data(#"{"plugins":{"mode":"development"}}"#.utf8).write(to: URL(fileURLWithPath: root + "/p.json"))
+        }
+        var environment = ["SWITCHYARD_KEK": Data(SecureRandom.bytes(32)).base64EncodedString()]
+        environment["SWITCHYARD_OPERATOR_TOKEN"] = token
+        let server = try ServeProcess(
+            arguments: [
+                "--database-url", "host=127.0.0.1 port=1 dbname=switchyard connect_timeout=2", "--policy",
+                root + "/p.json", "--data-dir", root + "/data", "--port", "\(PostgresCluster.freePort())",
+            ],
+            directory: root, environment: environment)
+        let status = try await server.exitStatus()
+        try await server.stop()
+        return (status, server.output)
+    }
+
+    @Test func aWeakOperatorTokenIsRefusedAtStartWithoutShowingIt() async throws {
+        for token in [
+            "REPLACE_WITH_A_LONG_RANDOM_TOKEN", "op_0123456789abcdef", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        ] {
+            let (status, output) = try await startExternal(token: token)
+            #expect(status != nil && status != 0)
+            #expect(output.contains("SWITCHYARD_OPERATOR_TOKEN refused"), "\(output)")
+            #expect(!output.contains(token))
+        }
+    }
+
+    @Test func aServerWithADatabaseURLRefusesToStartWithoutAPolicyFile() async throws {
+        let (status, output) = try await startExternal(token: "op_" + SecureRandom.token(bytes: 32), policy: false)
+        #expect(status != nil && status != 0)
+        #expect(output.contains("not found") && output.contains("only the embedded default"), "\(output)")
+    }
+
+    @Test func theShippedPolicyRequiresHTTPSForWebhooks() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("policy.json").path
+        let policy = try JSONDecoder().decode(
+            PlatformPolicy.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(policy.webhooks.requireHTTPS)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// A `switchyard serve` process started from the build directory, its output in a log file.
+final class ServeProcess: Sendable {
+    let process: Process
+    let log: String
+
+    /// Starts `switchyard serve <arguments>` in `directory`, without the SWITCHYARD_* variables of the
+    /// test's own environment, plus `environment`.
+    init(
+        arguments: [String], directory: String, logName: String = "serve.log", environment extra: [String: String] = [:]
+    )
+        throws
+    {
+        log = directory + "/" + logName
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestStack.buildDirectory + "/switchyard")
+        process.arguments = ["serve"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["SWITCHYARD_DATABASE_URL", "SWITCHYARD_KEK", "SWITCHYARD_OPERATOR_TOKEN"] {
+            environment[name] = nil
+        }
+        environment["LOG_LEVEL"] = "info"
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        self.process = process
+    }
+
+    var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// Waits (bounded) until the process has exited; returns its status, or nil while it still runs.
+    func exitStatus(within seconds: Double = 60) async throws -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Asks the process to stop (SIGTERM) and waits for it; kills it when it does not stop in time.
+    func stop() async throws {
+        if process.isRunning { process.terminate() }
+        if try await exitStatus() == nil { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Stops the process and waits, blocking the calling thread.
+    func stopNow() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
