@@ -40,21 +40,31 @@ extension Schema {
                 WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relrowsecurity
             LOOP
                 EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', name);
-                EXECUTE format(
-                    'CREATE POLICY system_access ON %I TO \(systemRole) USING (true) WITH CHECK (true)', name);
+                IF NOT EXISTS (
+                    SELECT 1 FROM pg_policy WHERE polrelid = format('%I', name)::regclass AND polname = 'system_access'
+                ) THEN
+                    EXECUTE format(
+                        'CREATE POLICY system_access ON %I TO \(systemRole) USING (true) WITH CHECK (true)', name);
+                END IF;
             END LOOP;
         END $$;
         """
     }
 
-    /// For tables added by later migrations: what ``tenantIsolation(_:)`` does, plus `FORCE` and the
-    /// system's policy that ``leastPrivilege`` gives the tables that existed before it.
-    static func forcedTenantIsolation(_ table: String) -> String {
+    /// When ``systemRole`` exists: forces row-level security on `table` and gives the system its
+    /// `system_access` policy there, unless it has it already.
+    static func systemAccess(_ table: String) -> String {
         """
-        \(tenantIsolation(table))
-        ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
-        CREATE POLICY system_access ON \(table) TO \(systemRole) USING (true) WITH CHECK (true);
-
+        DO $$ BEGIN
+            IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(systemRole)') THEN
+                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+                IF NOT EXISTS (
+                    SELECT 1 FROM pg_policy WHERE polrelid = '\(table)'::regclass AND polname = 'system_access'
+                ) THEN
+                    CREATE POLICY system_access ON \(table) TO \(systemRole) USING (true) WITH CHECK (true);
+                END IF;
+            END IF;
+        END $$;
         """
     }
 }

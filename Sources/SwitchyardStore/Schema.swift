@@ -225,6 +225,10 @@ public enum Schema {
     }
 
     /// Grants the tenant role access to a tenant-owned table and confines it to the current tenant's rows.
+    ///
+    /// Once ``systemRole`` exists (migration 9, ``leastPrivilege``), the table is also forced under
+    /// row-level security and gets the system's policy, so tables added by later migrations are treated
+    /// like the earlier ones.
     static func tenantIsolation(_ table: String) -> String {
         """
         GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO \(tenantRole);
@@ -232,6 +236,7 @@ public enum Schema {
         CREATE POLICY tenant_isolation ON \(table)
             USING (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid)
             WITH CHECK (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid);
+        \(systemAccess(table))
 
         """
     }

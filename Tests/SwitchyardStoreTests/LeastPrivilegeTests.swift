@@ -106,4 +106,33 @@ struct LeastPrivilegeTests {
             "INSERT INTO routing_versions (tenant_id, version, rules, actor, created_at) "
                 + "VALUES ('\(a.uuidString.lowercased())', 99, '[]', 'owner', now())")
     }
+
+    @Test func aTenantTableAddedByALaterMigrationIsForcedAndOpenToTheSystem() async throws {
+        let (database, app, a, b) = try await setUp()
+        defer { Task { await app.shutdown() } }
+        let later = Migration(
+            version: 10_000, name: "a later tenant table",
+            sql: "CREATE TABLE later_things (id integer PRIMARY KEY, tenant_id uuid NOT NULL);\n"
+                + Schema.tenantIsolation("later_things"))
+        try await PGPool.scoped(connectionString: database.ownerURL, logger: Self.logger) { owner in
+            try await Migrator.migrate(owner, migrations: Schema.migrations + [later], logger: Self.logger)
+        }
+        // The system writes and reads every tenant's rows; a tenant only its own.
+        let counts = try await app.transaction { c in
+            try c.execute("INSERT INTO later_things VALUES (1, '\(a.uuidString.lowercased())')")
+            try c.execute("INSERT INTO later_things VALUES (2, '\(b.uuidString.lowercased())')")
+            return try c.query(
+                """
+                SELECT count(*)::bigint AS n, bool_and(c.relforcerowsecurity) AS forced
+                FROM later_things, pg_class c WHERE c.oid = 'later_things'::regclass
+                """
+            ).first
+        }
+        #expect(counts?["n"] == "2")
+        #expect(counts?["forced"] == "t")
+        let seenByA = try await app.transaction(
+            role: Schema.tenantRole, settings: [Schema.tenantSetting: a.uuidString.lowercased()]
+        ) { c in try c.query("SELECT id FROM later_things").rows.compactMap { $0["id"] } }
+        #expect(seenByA == ["1"])
+    }
 }
