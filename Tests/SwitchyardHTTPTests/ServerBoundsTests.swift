@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import SwitchyardTestSupport
 import Testing
 
 /// The server's own bounds: idle and slow connections are closed, and only so many are served at once.
@@ -86,6 +87,21 @@ import Testing
                 return false
             }
             #expect(served)
+        }
+    }
+
+    @Test func aRequestFindingNoFreeDatabaseConnectionGets503DatabaseBusy() async throws {
+        try await TestStack.with(policy: { $0.server.databaseAcquireTimeoutMs = 300 }) { stack in
+            let m = try await stack.merchant()
+            let squeeze = await PoolSqueeze(stack.runtime.pool)
+            let busy = try await stack.send(.GET, "/v1/payments/pay_missing", token: m.apiKey)
+            #expect(busy.status == 503)
+            #expect(busy.errorCode == "database_busy")
+            #expect(TenantLimitTests.header(busy, "Retry-After") == "1")
+
+            try await squeeze.release()
+            let served = try await stack.send(.GET, "/v1/payments/pay_missing", token: m.apiKey)
+            #expect(served.status == 404)
         }
     }
 }

@@ -19,23 +19,7 @@ struct PGPoolTimeoutTests {
 
     @Test func acquireFailsWithinItsBoundWhileEveryConnectionIsHeld() async throws {
         let pool = try await Self.pool(size: 2, acquireTimeout: .milliseconds(300))
-        let (held, heldContinuation) = AsyncStream<Void>.makeStream()
-        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
-        let holders = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<2 {
-                    group.addTask {
-                        try await pool.withLease { _ in
-                            heldContinuation.yield()
-                            for await _ in release { break }
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
-        }
-        var heldIterator = held.makeAsyncIterator()
-        for _ in 0..<2 { await heldIterator.next() }
+        let squeeze = await PoolSqueeze(pool)
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -46,10 +30,7 @@ struct PGPoolTimeoutTests {
         #expect(waited >= .milliseconds(300))
         #expect(waited < .seconds(3))
 
-        releaseContinuation.yield()
-        releaseContinuation.yield()
-        releaseContinuation.finish()
-        try await holders.value
+        try await squeeze.release()
         // The timed-out wait left nothing behind: both connections serve again.
         var values = 0
         for value in 0..<4 { values += try await pool.withConnection { _ in value } }
