@@ -14,7 +14,7 @@ extension AccessTokenCache {
         let store = self.store
         do {
             let locked = try await store.withAccessTokenRefreshLock(
-                accountId: key.account, kind: key.kind, wait: lockWait
+                accountId: key.account, kind: key.kind, wait: lockWait, lease: lockLease
             ) { () async -> AccessTokenResult in
                 // Whoever held the lock before may have stored a fresh token.
                 if let token = await self.storedToken(key, avoiding: rejected) {

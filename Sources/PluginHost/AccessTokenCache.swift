@@ -23,6 +23,7 @@ public actor AccessTokenCache {
     let store: any AccessTokenStore
     let refreshMargin: TimeInterval
     let lockWait: Duration
+    let lockLease: Duration
     let clock: @Sendable () -> Date
     let logger: Logger
     private var cached: [Key: AccessToken] = [:]
@@ -36,13 +37,16 @@ public actor AccessTokenCache {
     ///   - refreshMargin: how long before its expiry a token is refreshed, in seconds.
     ///   - lockWait: how long a refresh waits for another replica's refresh of the same token; it should
     ///     exceed the provider timeout, so that a healthy refresh elsewhere is waited for.
+    ///   - lockLease: how long a refresh may hold the lock before another replica may take it (the
+    ///     holder having died); it should exceed the provider timeout and the store's own waits.
     public init(
         store: any AccessTokenStore, refreshMargin: TimeInterval, lockWait: Duration = .seconds(20),
-        clock: @escaping @Sendable () -> Date, logger: Logger
+        lockLease: Duration = .seconds(60), clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.store = store
         self.refreshMargin = refreshMargin
         self.lockWait = lockWait
+        self.lockLease = lockLease
         self.clock = clock
         self.logger = logger
     }

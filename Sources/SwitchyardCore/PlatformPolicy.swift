@@ -77,6 +77,8 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var breaker = Breaker()
     public var janitor = Janitor()
     public var webhooks = Webhooks()
+    public var server = Server()
+    public var tenants = Tenants()
 
     public init() {}
 
@@ -88,9 +90,12 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         breaker = try c.decodeIfPresent(Breaker.self, forKey: .breaker) ?? Breaker()
         janitor = try c.decodeIfPresent(Janitor.self, forKey: .janitor) ?? Janitor()
         webhooks = try c.decodeIfPresent(Webhooks.self, forKey: .webhooks) ?? Webhooks()
+        server = try c.decodeIfPresent(Server.self, forKey: .server) ?? Server()
+        tenants = try c.decodeIfPresent(Tenants.self, forKey: .tenants) ?? Tenants()
     }
 
     enum CodingKeys: String, CodingKey {
         case failover, lifetimes, limits, breaker, janitor, webhooks
+        case server, tenants
     }
 }

@@ -137,16 +137,16 @@ public protocol AccessTokenStore: Sendable {
     /// Runs `body` while holding the refresh lock of one account's token of one kind, which at most one
     /// caller among all replicas holds at a time, waiting at most `wait` for it.
     ///
-    /// The lock is released however `body` ends (it returns, throws or is cancelled). Calls that `body`
-    /// makes on this same store are served while the lock is held, without waiting for whatever
-    /// resource holds the lock.
+    /// The lock is released however `body` ends (it returns, throws or is cancelled); a holder that
+    /// dies keeps it at most `lease`, which should outlast `body` (a provider call). Holding the lock
+    /// ties up no storage resource (such as a pooled connection) while `body` runs.
     ///
     /// - Returns: what `body` returned, or nil when the lock could not be had within `wait` (`body` did
     ///   not run then).
     /// - Throws: `CancellationError` when cancelled while waiting, a storage error, or whatever `body`
     ///   throws.
     func withAccessTokenRefreshLock<T: Sendable>(
-        accountId: UUID, kind: String, wait: Duration, _ body: @Sendable () async throws -> T
+        accountId: UUID, kind: String, wait: Duration, lease: Duration, _ body: @Sendable () async throws -> T
     ) async throws -> T?
 }
 

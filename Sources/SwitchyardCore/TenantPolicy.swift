@@ -10,6 +10,10 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
     public var breakerFailureThreshold: Int?
     public var breakerCoolDownMs: Int?
     public var reviewAfterMs: Int?
+    /// Request limits of this tenant (see ``PlatformPolicy/Tenants``), each at most the platform's.
+    public var requestsPerSecond: Double?
+    public var burst: Int?
+    public var maxConcurrentRequests: Int?
 
     enum CodingKeys: String, CodingKey {
         case attemptLimit = "attempt_limit"
@@ -18,6 +22,9 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
         case breakerFailureThreshold = "breaker_failure_threshold"
         case breakerCoolDownMs = "breaker_cool_down_ms"
         case reviewAfterMs = "review_after_ms"
+        case requestsPerSecond = "requests_per_second"
+        case burst
+        case maxConcurrentRequests = "max_concurrent_requests"
     }
 
     public init(
@@ -54,6 +61,7 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
         if let v = reviewAfterMs, v < 1 || v > platform.janitor.horizonMs {
             problems.append("review_after_ms must be between 1 and the platform's \(platform.janitor.horizonMs)")
         }
+        problems += looseningRequestLimits(platform.tenants)
         return problems
     }
 
@@ -69,6 +77,7 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
         }
         if let v = breakerCoolDownMs { p.breaker.coolDownMs = max(v, platform.breaker.coolDownMs) }
         if let v = reviewAfterMs { p.janitor.horizonMs = max(1, min(v, platform.janitor.horizonMs)) }
+        p.tenants = requestLimits(platform.tenants)
         return p
     }
 }

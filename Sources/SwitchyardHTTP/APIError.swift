@@ -13,6 +13,8 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     public var message: String
     /// The individual problems behind the error (e.g. each offending routing rule).
     public var issues: [Issue]?
+    /// Seconds after which the request may be retried, sent as `Retry-After`.
+    public var retryAfter: Int?
 
     /// One problem, naming the rule it is about.
     public struct Issue: Codable, Sendable, Equatable {
@@ -47,7 +49,9 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONIO.response(status, Envelope(error: .init(code: code, message: message, issues: issues)))
+        var response = JSONIO.response(status, Envelope(error: .init(code: code, message: message, issues: issues)))
+        if let retryAfter { response.headers[.retryAfter] = String(max(1, retryAfter)) }
+        return response
     }
 
     struct Envelope: Encodable {
@@ -93,6 +97,9 @@ struct ErrorMiddleware: RouterMiddleware {
                 .response(from: request, context: context)
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as PGError where error.isBusy {  // a pool or statement timeout
+            context.logger.warning("database busy", metadata: ["http.path": "\(request.uri.path)"])
+            return try APIError.databaseBusy.response(from: request, context: context)
         } catch {
             var metadata: Logger.Metadata = [
                 "error.type": "\(String(describing: type(of: error)))", "http.path": "\(request.uri.path)",

@@ -17,6 +17,15 @@ public struct Authenticator: Sendable {
     let operatorTokenHash: [UInt8]
     let store: PostgresStore
 
+    /// An API key already checked for the request being handled, with the secret it was checked for.
+    struct Verified: Sendable {
+        var secret: String
+        var key: APIKey
+    }
+
+    /// The key ``TenantLimitMiddleware`` checked for the current request, if any.
+    @TaskLocal static var verified: Verified?
+
     public init(operatorToken: String, store: PostgresStore) {
         self.operatorTokenHash = SHA2.sha256(Array(operatorToken.utf8))
         self.store = store
@@ -40,12 +49,23 @@ public struct Authenticator: Sendable {
     /// Requires a usable API key with `scope`; returns its tenant.
     func requireTenant(_ request: Request, scope: APIKeyScope) async throws -> APIKey {
         guard let token = Self.bearer(request) else { throw APIError.unauthorized }
-        guard token.hasPrefix("sk_"), token.count < 200, let key = try await store.authenticate(secret: token) else {
+        guard Self.mayBeAPIKey(token), let key = try await key(for: token) else {
             throw APIError(.unauthorized, "invalid_api_key", "the API key is unknown, revoked or expired")
         }
         guard key.scopes.contains(scope) else {
             throw APIError(.forbidden, "insufficient_scope", "this API key lacks the '\(scope.rawValue)' scope")
         }
         return key
+    }
+
+    /// Whether `token` has the shape of an API key secret (worth looking up).
+    static func mayBeAPIKey(_ token: String) -> Bool {
+        token.hasPrefix("sk_") && token.count < 200
+    }
+
+    /// The usable key with secret `token`: the one checked earlier in this request, else the store's.
+    private func key(for token: String) async throws -> APIKey? {
+        if let verified = Self.verified, verified.secret == token { return verified.key }
+        return try await store.authenticate(secret: token)
     }
 }

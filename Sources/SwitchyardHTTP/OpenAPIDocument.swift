@@ -1019,6 +1019,15 @@ enum OpenAPIDocument {
              "attempt_limit": {
               "type": "integer"
              },
+             "burst": {
+              "type": "integer"
+             },
+             "max_concurrent_requests": {
+              "type": "integer"
+             },
+             "requests_per_second": {
+              "type": "number"
+             },
              "breaker_cool_down_ms": {
               "type": "integer"
              },

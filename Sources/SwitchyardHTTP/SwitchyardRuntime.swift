@@ -65,9 +65,7 @@ public final class SwitchyardRuntime: Sendable {
     public init(_ configuration: RuntimeConfiguration) async throws {
         self.configuration = configuration
         let logger = configuration.logger
-        pool = try PGPool(
-            PostgresConfiguration(connectionString: configuration.databaseURL, poolSize: configuration.poolSize),
-            logger: logger)
+        pool = try PGPool(Self.database(configuration), logger: logger)
         store = PostgresStore(pool: pool, secrets: configuration.secrets, clock: configuration.clock, logger: logger)
         let applied = configuration.migrateOnStart ? try await store.migrate() : try await store.requireMigrated()
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.versions": "\(applied)"]) }
@@ -82,6 +80,8 @@ public final class SwitchyardRuntime: Sendable {
             store: store, refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),
             // Outlasts another replica's token call, which is bounded by the provider timeout.
             lockWait: .milliseconds(configuration.platform.limits.providerTimeoutMs + 5_000),
+            // A dead holder's lock frees itself once its token call and storage waits must have ended.
+            lockLease: .milliseconds(configuration.platform.limits.providerTimeoutMs + 15_000),
             clock: configuration.clock, logger: logger)
         gateway = PluginGateway(
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
@@ -93,6 +93,18 @@ public final class SwitchyardRuntime: Sendable {
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
             logger: logger)
+    }
+
+    /// The pool's configuration: the connection string and size, with the bounds of
+    /// `PlatformPolicy.Server` (acquire wait, statement, lock and idle-in-transaction timeouts).
+    static func database(_ configuration: RuntimeConfiguration) -> PostgresConfiguration {
+        let bounds = configuration.platform.server
+        return PostgresConfiguration(
+            connectionString: configuration.databaseURL, poolSize: configuration.poolSize,
+            acquireTimeout: .milliseconds(bounds.databaseAcquireTimeoutMs),
+            sessionTimeouts: .init(
+                statementMs: bounds.databaseStatementTimeoutMs, lockMs: bounds.databaseLockTimeoutMs,
+                idleInTransactionMs: bounds.databaseIdleInTransactionTimeoutMs))
     }
 
     /// `<host>:<pid>`, naming this process in the webhook attempts it records.

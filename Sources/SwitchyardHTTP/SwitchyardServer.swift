@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import PluginHost
 import SwitchyardCore
 import SwitchyardStore
@@ -42,6 +44,7 @@ public enum SwitchyardServer {
     public static func router(_ deps: ServerDependencies) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: TenantLimitMiddleware(store: deps.store, policy: deps.service.policy))
         let auth = Authenticator(operatorToken: deps.operatorToken, store: deps.store)
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
         let payments = PaymentsController(
@@ -66,14 +69,24 @@ public enum SwitchyardServer {
         return router
     }
 
-    /// The application listening on `host:port` (port 0: any free port, reported to `onRunning`).
+    /// The application listening on `host:port` (port 0: any free port, reported to `onRunning`), with
+    /// the connection bounds of `PlatformPolicy.Server` in force at start (idle and read timeouts, most
+    /// connections served at once).
     public static func application(
         _ deps: ServerDependencies, host: String, port: Int,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        let bounds = deps.service.policy.platform.server
+        let readTimeout = TimeAmount.milliseconds(Int64(bounds.requestReadTimeoutMs))
+        return Application(
             router: router(deps),
-            configuration: .init(address: .hostname(host, port: port), serverName: "switchyard"),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: readTimeout)],
+                    idleTimeout: .milliseconds(Int64(bounds.idleTimeoutMs)))),
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: "switchyard",
+                availableConnectionsDelegate: MaximumAvailableConnections(bounds.maxConnections, logger: deps.logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: deps.logger)
     }

@@ -31,6 +31,17 @@ public enum Schema {
                 CREATE INDEX stored_credentials_pending ON stored_credentials (created_at) WHERE status = 'pending';
                 """),
         Migration(version: 9, name: "least privilege", sql: leastPrivilege),
+        Migration(
+            version: 11, name: "provider token lock leases",
+            sql: """
+                CREATE TABLE provider_token_locks (
+                    account_id uuid NOT NULL,
+                    kind text NOT NULL,
+                    holder text NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    PRIMARY KEY (account_id, kind)
+                );
+                """),
     ]
 
     static let coreTables = """

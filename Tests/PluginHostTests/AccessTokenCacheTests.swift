@@ -25,7 +25,7 @@ final class MemoryTokenStore: AccessTokenStore, Sendable {
     let lockHolds = Mutex(0)
 
     func withAccessTokenRefreshLock<T: Sendable>(
-        accountId: UUID, kind: String, wait: Duration, _ body: @Sendable () async throws -> T
+        accountId: UUID, kind: String, wait: Duration, lease: Duration, _ body: @Sendable () async throws -> T
     ) async throws -> T? {
         guard lockAvailable.withLock({ $0 }) else { return nil }
         lockHolds.withLock { $0 += 1 }

@@ -88,16 +88,10 @@ import Testing
         }
     }
 
-    static func advisoryLocksHeld(_ pool: PGPool) async throws -> Int64 {
+    /// Refresh locks held (lease rows present) in the replicas' database.
+    static func tokenLocksHeld(_ pool: PGPool) async throws -> Int64 {
         try await pool.withConnection { connection in
-            try #require(
-                try connection.query(
-                    """
-                    SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'
-                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    """
-                ).first
-            ).int64("n")
+            try #require(try connection.query("SELECT count(*) AS n FROM provider_token_locks").first).int64("n")
         }
     }
 
@@ -113,7 +107,7 @@ import Testing
             #expect(Set(tokens) == ["tok-1"], "every caller of both replicas got the one token")
             #expect(provider.count == 1)
             #expect(elapsed < .seconds(10), "the second replica did not wait out its lock wait: \(elapsed)")
-            #expect(try await Self.advisoryLocksHeld(a.pool) == 0)
+            #expect(try await Self.tokenLocksHeld(a.pool) == 0)
             // Encrypted at rest.
             let raw = try await a.pool.withConnection { connection in
                 try #require(try connection.query("SELECT token_encrypted FROM provider_tokens").first)
@@ -145,7 +139,7 @@ import Testing
             let failed = await a.cache.token(account: account, kind: "server", fetch: provider.fetch)
             #expect(failed.token == nil)
             #expect(failed.failure?.code == "4010")
-            #expect(try await Self.advisoryLocksHeld(a.pool) == 0)
+            #expect(try await Self.tokenLocksHeld(a.pool) == 0)
             provider.failing.withLock { $0 = false }
             // A lock left held would make this caller give up with access_token_busy.
             let next = await b.cache.token(account: account, kind: "server", fetch: provider.fetch)

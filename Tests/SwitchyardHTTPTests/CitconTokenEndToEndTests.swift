@@ -68,7 +68,8 @@ import Testing
     }
 
     @Test func twoHundredConcurrentPaymentsOnAColdCacheGetOneToken() async throws {
-        try await TestStack.with { stack in
+        // One tenant's 200 requests at once: within its concurrency limit here.
+        try await TestStack.with(policy: { $0.tenants.maxConcurrentRequests = 200 }) { stack in
             let m = try await stack.merchant()
             #expect(await issued(stack) == 0)
             let clock = ContinuousClock()

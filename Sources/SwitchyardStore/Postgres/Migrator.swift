@@ -68,6 +68,8 @@ public enum Migrator {
     }
 
     private static func lock(_ connection: PGConnection) throws {
+        // A migration may rewrite large tables or wait for another process's: no session timeout applies.
+        try connection.execute("SET LOCAL statement_timeout TO 0; SET LOCAL lock_timeout TO 0")
         try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [.int(lockKey)])
     }
 }

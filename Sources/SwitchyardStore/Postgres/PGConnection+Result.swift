@@ -39,7 +39,7 @@ extension PGConnection {
                 message: message.isEmpty ? connectionErrorMessage(conn) : message)
         }
         return PGError(
-            code: connectionLost ? .connectionFailed : .server, sqlState: sqlState,
+            code: connectionLost ? .connectionFailed : PGError.Code.server(sqlState: sqlState), sqlState: sqlState,
             message: PGError.sanitizedServerMessage(primary, sqlState: sqlState),
             constraint: field(result, cpq_diag_constraint_name()))
     }

@@ -10,6 +10,8 @@ import Logging
 public final class PGConnection {
     private let connectionString: String
     private let connectTimeoutSeconds: Int
+    /// `SET` statements for the server-side timeouts, run on every new session (nil: server defaults).
+    private let timeoutSetup: String?
     let logger: Logger
     private var handle: OpaquePointer?
     /// SQL text to the name of its server-side prepared statement on the current session.
@@ -20,9 +22,13 @@ public final class PGConnection {
     private static let sessionSetup =
         "SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO, MDY'; SET bytea_output TO 'hex'; SET extra_float_digits TO 3"
 
-    init(connectionString: String, connectTimeoutSeconds: Int, logger: Logger) {
+    init(
+        connectionString: String, connectTimeoutSeconds: Int,
+        sessionTimeouts: PostgresConfiguration.SessionTimeouts? = nil, logger: Logger
+    ) {
         self.connectionString = connectionString
         self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.timeoutSetup = sessionTimeouts?.setup
         self.logger = logger
     }
 
@@ -175,6 +181,7 @@ public final class PGConnection {
 
     private func setUpSession(_ conn: OpaquePointer) throws {
         _ = try Self.makeResult(PQexec(conn, Self.sessionSetup), connection: conn)
+        if let timeoutSetup { _ = try Self.makeResult(PQexec(conn, timeoutSetup), connection: conn) }
     }
 
     private func statementName(for sql: String, on conn: OpaquePointer) throws -> String {

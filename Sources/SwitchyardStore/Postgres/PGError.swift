@@ -34,6 +34,17 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
         public static let invalidMigrations = Code(rawValue: "pg.invalid_migrations")
         /// A ``PGLease`` was used after the scope that leased its connection had ended.
         public static let leaseEnded = Code(rawValue: "pg.lease_ended")
+        /// No pooled connection became free within the pool's acquire timeout.
+        public static let poolTimeout = Code(rawValue: "pg.pool_timeout")
+        /// The server cancelled a statement that outlasted `statement_timeout` (SQLSTATE 57014) or waited
+        /// for a lock past `lock_timeout` (SQLSTATE 55P03); the session stays usable.
+        public static let timedOut = Code(rawValue: "pg.timed_out")
+
+        /// The code of a server error with `sqlState`: ``timedOut`` for a cancelled statement or a lock
+        /// wait that timed out, ``server`` otherwise.
+        static func server(sqlState: String?) -> Code {
+            sqlState == "57014" || sqlState == "55P03" ? .timedOut : .server
+        }
 
         public var description: String { rawValue }
     }
@@ -64,6 +75,10 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
     /// True for `deadlock_detected` (40P01): the transaction may be retried as a whole.
     public var isDeadlock: Bool { sqlState == "40P01" }
 
+    /// True when the database was too busy to serve in time: no pooled connection became free, or the
+    /// server cancelled a statement or lock wait at its timeout. Worth retrying later.
+    public var isBusy: Bool { code == .poolTimeout || code == .timedOut }
+
     public var description: String {
         var text = "PGError(\(code)"
         if let sqlState { text += ", SQLSTATE \(sqlState)" }
@@ -77,6 +92,11 @@ extension PGError {
     static let poolClosedError = PGError(code: .poolClosed, message: "the connection pool has been shut down")
     static let leaseEndedError = PGError(
         code: .leaseEnded, message: "the leased connection was used after its scope had ended")
+
+    static func poolTimeoutError(_ timeout: Duration) -> PGError {
+        let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        return PGError(code: .poolTimeout, message: "no database connection became free within \(ms) ms")
+    }
 
     static func decoding(_ column: String, _ problem: String) -> PGError {
         PGError(code: .decoding, message: "column \"\(column)\": \(problem)")

@@ -21,17 +21,13 @@ extension PGPool {
     public func withAdvisoryLock<T: Sendable>(
         key: Int64, wait: Duration, _ body: @Sendable () async throws -> T
     ) async throws -> T? {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: wait)
-        var pause = Duration.milliseconds(5)
-        while true {
-            try Task.checkCancellation()
-            let attempt: LockAttempt<T> = try await withLease { lease in
+        let ran: PGLease.Ran<T>? = try await PGPolling.retry(for: wait) {
+            try await withLease { lease in
                 let locked = try await lease.run { connection in
                     try connection.query("SELECT pg_try_advisory_lock($1::bigint) AS locked", [.int(key)]).first?
                         .bool("locked") ?? false
                 }
-                guard locked else { return .busy }
+                guard locked else { return nil }
                 let outcome: Result<T, any Error>
                 do {
                     outcome = .success(try await body())
@@ -39,19 +35,10 @@ extension PGPool {
                     outcome = .failure(error)
                 }
                 await unlock(key, on: lease)
-                return .done(try outcome.get())
+                return PGLease.Ran(value: try outcome.get())
             }
-            if case .done(let value) = attempt { return value }
-            let remaining = clock.now.duration(to: deadline)
-            if remaining <= .zero { return nil }
-            try await Task.sleep(for: min(pause, remaining))
-            pause = min(pause * 2, .milliseconds(50))
         }
-    }
-
-    private enum LockAttempt<T: Sendable>: Sendable {
-        case done(T)
-        case busy
+        return ran?.value
     }
 
     /// Releases `key` on the leased connection, or closes the session when that cannot be confirmed.

@@ -5,7 +5,8 @@ import Logging
 /// A fixed set of PostgreSQL connections, each owned by its own thread.
 ///
 /// Callers borrow a connection for the duration of a closure that runs on that connection's thread;
-/// callers beyond the pool size wait without blocking any thread, in arrival order. Connections open
+/// callers beyond the pool size wait without blocking any thread, in arrival order, for at most the
+/// configuration's `acquireTimeout` (then ``PGError/Code/poolTimeout`` is thrown). Connections open
 /// lazily on first use, so an unreachable database surfaces as a ``PGError`` with code
 /// ``PGError/Code/connectionFailed`` from the first call (``ping()`` checks it up front). A broken
 /// connection is reset on its next use.
@@ -31,6 +32,7 @@ public final class PGPool: Sendable {
 
     private let workers: [PGWorker]
     private let state: PGLock<State>
+    private let acquireTimeout: Duration?
     let logger: Logger
 
     /// Creates a pool. No connection is opened yet.
@@ -47,6 +49,7 @@ public final class PGPool: Sendable {
         }
         self.workers = workers
         self.state = PGLock(State(idle: workers.reversed()))
+        self.acquireTimeout = configuration.acquireTimeout
         self.logger = logger
     }
 
@@ -61,7 +64,8 @@ public final class PGPool: Sendable {
     ///
     /// Inside the scope of ``withLease(_:)`` on this pool, the leased connection is used instead of
     /// borrowing another one. A transaction that `body` leaves open is rolled back. Waiting for a free
-    /// connection can be cancelled (it then throws `CancellationError`); a running body is not interrupted.
+    /// connection can be cancelled (it then throws `CancellationError`) and ends with
+    /// ``PGError/Code/poolTimeout`` after the acquire timeout; a running body is not interrupted.
     @discardableResult
     public func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PGConnection) throws -> T
@@ -109,7 +113,7 @@ public final class PGPool: Sendable {
                 case .ready(let worker): continuation.resume(returning: worker)
                 case .closed: continuation.resume(throwing: PGError.poolClosedError)
                 case .cancelled: continuation.resume(throwing: CancellationError())
-                case .queued: break
+                case .queued: expire(id, after: acquireTimeout)
                 }
             }
         } onCancel: {
@@ -117,6 +121,21 @@ public final class PGPool: Sendable {
                 state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
             }
             waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Fails waiter `id` with ``PGError/Code/poolTimeout`` once `timeout` has passed, unless it was
+    /// served, cancelled or released by shutdown before.
+    private func expire(_ id: UInt64, after timeout: Duration?) {
+        guard let timeout else { return }
+        Task { [state, logger, size = workers.count] in
+            try? await Task.sleep(for: timeout)
+            let waiter = state.withLock { state in
+                state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
+            }
+            guard let waiter else { return }
+            logger.warning("no database connection free in time", metadata: ["db.pool_size": "\(size)"])
+            waiter.continuation.resume(throwing: PGError.poolTimeoutError(timeout))
         }
     }
 

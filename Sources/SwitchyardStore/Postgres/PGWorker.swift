@@ -25,7 +25,7 @@ final class PGWorker: @unchecked Sendable {
         self.connection = PGConnection(
             connectionString: configuration.connectionString,
             connectTimeoutSeconds: configuration.connectTimeoutSeconds,
-            logger: connectionLogger)
+            sessionTimeouts: configuration.sessionTimeouts, logger: connectionLogger)
         let thread = Thread { [self] in self.loop() }
         thread.name = "switchyard.pg.\(index)"
         thread.start()

@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A plain TCP connection to the test server, for what an HTTP client library would not do: stay idle,
+/// send a request a byte at a time, watch for the server closing it. Blocking calls run on a thread of
+/// their own (``RawConnection/offThread(_:)``), never on the test's concurrency threads.
+final class RawConnection: @unchecked Sendable {
+    private let fd: Int32
+
+    /// What a read saw.
+    enum ReadResult: Equatable {
+        case data(String)
+        /// The server closed the connection (end of stream or reset).
+        case closed
+        /// Nothing arrived within the read timeout.
+        case timedOut
+    }
+
+    /// Connects to `127.0.0.1:port`.
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            Glibc.close(fd)
+            throw TestFailure("connect() failed")
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends `text`; false when the server has closed the connection.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Reads once, waiting at most `timeout` seconds.
+    func read(timeout: Double) -> ReadResult {
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return .data(String(decoding: buffer[0..<count], as: UTF8.self)) }
+        if count == 0 { return .closed }
+        return errno == EAGAIN || errno == EWOULDBLOCK ? .timedOut : .closed
+    }
+
+    /// Reads until the server closes the connection or `timeout` seconds pass; true when it closed.
+    func waitForClose(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            switch read(timeout: max(0.05, deadline.timeIntervalSinceNow)) {
+            case .closed: return true
+            case .data: continue
+            case .timedOut: return false
+            }
+        }
+        return false
+    }
+
+    /// Closes the connection from this side.
+    func close() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Runs blocking `body` on a new thread.
+    static func offThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import NIOHTTP1
+import SwitchyardTestSupport
+import Testing
+
+/// The server's own bounds: idle and slow connections are closed, and only so many are served at once.
+@Suite(.serialized) struct ServerBoundsTests {
+    static func port(_ stack: TestStack) throws -> Int {
+        try #require(stack.baseURL.split(separator: ":").last.flatMap { Int($0) })
+    }
+
+    static let health = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    @Test func idleAndSlowClientsAreDisconnectedWhileHealthStaysFast() async throws {
+        try await TestStack.with(policy: {
+            $0.server.idleTimeoutMs = 1_000
+            $0.server.requestReadTimeoutMs = 1_000
+        }) { stack in
+            let port = try Self.port(stack)
+            let idle = try (0..<50).map { _ in try RawConnection(port: port) }
+            // A request head that never ends, one byte every 200 ms; and a body sent the same way after a
+            // whole head, to a route that reads its body first.
+            let slowHead = try RawConnection(port: port)
+            let slowBody = try RawConnection(port: port)
+            #expect(slowHead.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "))
+            #expect(
+                slowBody.send(
+                    "POST /notifications/\(UUID().uuidString) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Length: 1000\r\n\r\n"))
+            let trickle = Task {
+                for _ in 0..<200 where !Task.isCancelled {
+                    _ = slowHead.send("a")
+                    _ = slowBody.send("{")
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            defer { trickle.cancel() }
+
+            let clock = ContinuousClock()
+            let start = clock.now
+            let health = try await stack.send(.GET, "/health")
+            #expect(health.status == 200)
+            #expect(clock.now - start < .seconds(2))
+
+            let closed = await RawConnection.offThread {
+                (idle + [slowHead, slowBody]).map { $0.waitForClose(timeout: 10) }
+            }
+            #expect(closed.allSatisfy { $0 }, "closed: \(closed.filter { $0 }.count) of \(closed.count)")
+            #expect(clock.now - start < .seconds(10))
+            let after = try await stack.send(.GET, "/health")
+            #expect(after.status == 200)
+        }
+    }
+
+    @Test func beyondTheConnectionCapNewConnectionsWaitWhileOpenOnesAreServed() async throws {
+        try await TestStack.with(policy: { $0.server.maxConnections = 4 }) { stack in
+            let port = try Self.port(stack)
+            let held = try (0..<4).map { _ in try RawConnection(port: port) }
+            let answers = await RawConnection.offThread {
+                held.map { connection -> Bool in
+                    connection.send(Self.health)
+                    if case .data(let text) = connection.read(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
+                    return false
+                }
+            }
+            #expect(answers == [true, true, true, true])
+
+            let extra = try RawConnection(port: port)
+            let waiting = await RawConnection.offThread { () -> RawConnection.ReadResult in
+                extra.send(Self.health)
+                return extra.read(timeout: 1)
+            }
+            #expect(waiting == .timedOut, "a fifth connection was served while four were open")
+
+            // Open connections keep working.
+            let again = await RawConnection.offThread { () -> Bool in
+                held[1].send(Self.health)
+                if case .data(let text) = held[1].read(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
+                return false
+            }
+            #expect(again)
+
+            // Once one closes, the waiting connection is served.
+            held[0].close()
+            let served = await RawConnection.offThread { () -> Bool in
+                if case .data(let text) = extra.read(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
+                return false
+            }
+            #expect(served)
+        }
+    }
+
+    @Test func aRequestFindingNoFreeDatabaseConnectionGets503DatabaseBusy() async throws {
+        try await TestStack.with(policy: { $0.server.databaseAcquireTimeoutMs = 300 }) { stack in
+            let m = try await stack.merchant()
+            let squeeze = await PoolSqueeze(stack.runtime.pool)
+            let busy = try await stack.send(.GET, "/v1/payments/pay_missing", token: m.apiKey)
+            #expect(busy.status == 503)
+            #expect(busy.errorCode == "database_busy")
+            #expect(TenantLimitTests.header(busy, "Retry-After") == "1")
+
+            try await squeeze.release()
+            let served = try await stack.send(.GET, "/v1/payments/pay_missing", token: m.apiKey)
+            #expect(served.status == 404)
+        }
+    }
+}
