@@ -77,6 +77,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var breaker = Breaker()
     public var janitor = Janitor()
     public var webhooks = Webhooks()
+    public var notifications = Notifications()
 
     public init() {}
 
@@ -88,6 +89,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         breaker = try c.decodeIfPresent(Breaker.self, forKey: .breaker) ?? Breaker()
         janitor = try c.decodeIfPresent(Janitor.self, forKey: .janitor) ?? Janitor()
         webhooks = try c.decodeIfPresent(Webhooks.self, forKey: .webhooks) ?? Webhooks()
+        notifications = try Notifications.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {
