@@ -10,6 +10,9 @@ struct AntomNotificationContent: Sendable, Equatable {
 extension AntomMapping {
     /// The acknowledgement Antom expects, byte for byte; anything else makes Antom send again.
     static let acknowledgement = #"{"result":{"resultCode":"SUCCESS","resultStatus":"S","resultMessage":"success"}}"#
+    /// The body fields of notifications that carry credentials (notifyAuthorization's wallet token,
+    /// notifyVaulting's card token): never stored by the host.
+    static let secretFields = ["accessToken", "cardToken"]
     /// The answer to a notification whose signature does not verify.
     static let signatureRejection =
         #"{"result":{"resultCode":"INVALID_SIGNATURE","resultStatus":"F","resultMessage":"invalid signature"}}"#

@@ -27,7 +27,7 @@ extension AntomMapping {
     /// sets up a stored credential. The session expires `lifetime` seconds after `now`.
     static func paymentSessionRequest(
         _ request: AuthorizeRequest, account: AccountContext, now: Date, lifetime: Int64
-    ) -> AntomCreatePaymentSessionRequest {
+    ) throws -> AntomCreatePaymentSessionRequest {
         AntomCreatePaymentSessionRequest(
             productCode: "AGREEMENT_PAYMENT",
             productScene: option(Option.productScene, in: account.options) ?? "EASY_PAY",
@@ -38,7 +38,7 @@ extension AntomMapping {
             env: AntomEnv(terminalType: "APP"),
             settlementStrategy: settlement(request.currency, options: account.options),
             paymentNotifyUrl: account.notificationURL,
-            paymentRedirectUrl: request.returnURL ?? account.notificationURL,
+            paymentRedirectUrl: try returnURL(request.returnURL, account: account),
             agreementInfo: request.credentialSetup.map { AntomAgreementInfo(authState: $0.correlationId) },
             paymentSessionExpiryTime: isoTime(now.addingTimeInterval(TimeInterval(lifetime))),
             merchantRegion: option(Option.merchantRegion, in: account.options)
@@ -80,7 +80,7 @@ extension AntomMapping {
             env: AntomEnv(terminalType: "APP"),
             settlementStrategy: settlement(request.currency, options: account.options),
             paymentNotifyUrl: account.notificationURL,
-            paymentRedirectUrl: request.returnURL ?? account.notificationURL,
+            paymentRedirectUrl: try returnURL(request.returnURL, account: account),
             merchantRegion: option(Option.merchantRegion, in: account.options)
         )
     }
@@ -116,7 +116,7 @@ extension AntomMapping {
     }
 
     /// The `createVaultingSession` body; the region is the request's country, else the account option.
-    static func vaultingSessionRequest(_ request: VaultingSessionRequest, account: AccountContext)
+    static func vaultingSessionRequest(_ request: VaultingSessionRequest, account: AccountContext) throws
         -> AntomCreateVaultingSessionRequest
     {
         let region = request.country.flatMap { $0.isEmpty ? nil : $0.uppercased() }
@@ -124,8 +124,20 @@ extension AntomMapping {
             paymentMethodType: "CARD",
             vaultingRequestId: request.vaultingId,
             vaultingNotificationUrl: account.notificationURL,
-            redirectUrl: request.returnURL ?? account.notificationURL,
+            redirectUrl: try returnURL(request.returnURL, account: account),
             merchantRegion: region ?? option(Option.merchantRegion, in: account.options)
         )
+    }
+
+    /// Where Antom sends the shopper back: the request's `return_url`, else the account option `return_url`.
+    /// The notification URL is never used (it is not meant for shoppers).
+    ///
+    /// - Throws: `return_url_required` (nothing sent) when neither is set; Antom requires one.
+    static func returnURL(_ requested: String?, account: AccountContext) throws -> String {
+        if let requested = requested?.trimmingCharacters(in: .whitespaces), !requested.isEmpty { return requested }
+        if let configured = option(Option.returnURL, in: account.options) { return configured }
+        throw ProviderError(
+            code: "return_url_required",
+            message: "Antom needs a return_url: set it on the request or as the account option return_url")
     }
 }

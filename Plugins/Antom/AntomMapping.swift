@@ -44,6 +44,7 @@ enum AntomMapping {
         static let settlementCurrency = "settlement_currency"
         static let productScene = "product_scene"
         static let merchantRegion = "merchant_region"
+        static let returnURL = "return_url"
     }
 
     /// JSON with sorted keys and unescaped slashes; these exact bytes are signed and sent.

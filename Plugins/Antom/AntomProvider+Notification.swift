@@ -7,8 +7,10 @@ extension AntomProvider {
     ///
     /// Rejected (HTTP 401 with an `F INVALID_SIGNATURE` result, no events): a missing or repeated `client-id`,
     /// `request-time` or `signature` header, a client id other than the account's, a signature that does not
-    /// verify. A verified notification is acknowledged with HTTP 200 and Antom's fixed `SUCCESS` body, also
-    /// when its kind is unknown or its body unreadable (it then carries nothing).
+    /// verify, a signed `request-time` more than ``AntomSigning/notificationTolerance`` away from the host's
+    /// clock (`stale_timestamp`). A verified notification is acknowledged with HTTP 200 and Antom's fixed
+    /// `SUCCESS` body, also when its kind is unknown or its body unreadable (it then carries nothing); it is
+    /// identified by its signed content and names the token fields the host must not store.
     public func notification(_ request: NotificationRequest, account: AccountContext) async throws
         -> NotificationResult
     {
@@ -31,11 +33,16 @@ extension AntomProvider {
         guard AntomSigning.verify(signed, headerValue: values["signature"] ?? "", key: publicKey) else {
             return rejected("signature mismatch", account: account)
         }
+        guard AntomSigning.isFresh(values["request-time"] ?? "", now: host.now()) else {
+            return rejected("stale_timestamp", account: account)
+        }
         let reply = NotificationReply(
             status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: AntomMapping.acknowledgement)
+        let dedupKey = String(decoding: signed, as: UTF8.self)
         guard let notification = try? JSONDecoder().decode(AntomNotification.self, from: request.body) else {
             host.log(.warning, "antom notification unreadable", metadata: ["provider.account": account.accountId])
-            return NotificationResult(verified: true, reply: reply, events: [])
+            return NotificationResult(
+                verified: true, reply: reply, events: [], dedupKey: dedupKey, secretFields: AntomMapping.secretFields)
         }
         let carried = AntomMapping.content(of: notification)
         host.log(
@@ -47,7 +54,8 @@ extension AntomProvider {
                 "antom.notify.events": String(carried.events.count + carried.credentials.count),
             ])
         return NotificationResult(
-            verified: true, reply: reply, events: carried.events, credentials: carried.credentials)
+            verified: true, reply: reply, events: carried.events, credentials: carried.credentials,
+            dedupKey: dedupKey, secretFields: AntomMapping.secretFields)
     }
 
     /// Every value of a header, names compared case-insensitively.
@@ -64,6 +72,7 @@ extension AntomProvider {
         let reply = NotificationReply(
             status: 401, headers: [HTTPHeader("Content-Type", "application/json")],
             body: AntomMapping.signatureRejection)
-        return NotificationResult(verified: false, reply: reply, events: [], failureReason: reason)
+        return NotificationResult(
+            verified: false, reply: reply, events: [], failureReason: reason, secretFields: AntomMapping.secretFields)
     }
 }

@@ -8,7 +8,7 @@ extension AntomProvider {
     public func vaultingSession(_ request: VaultingSessionRequest, account: AccountContext) async throws
         -> VaultingSessionResult
     {
-        let body = AntomMapping.vaultingSessionRequest(request, account: account)
+        let body = try AntomMapping.vaultingSessionRequest(request, account: account)
         let exchange = try await exchange(
             .createVaultingSession, body: body, account: account, as: AntomCreateVaultingSessionResponse.self)
         switch exchange {

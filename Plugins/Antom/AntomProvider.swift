@@ -57,7 +57,8 @@ public struct AntomProvider: Provider {
     /// Our attempt id is always the `paymentRequestId`, so Antom deduplicates and `sync` can find the payment.
     ///
     /// - Throws: `bad_request` (nothing sent) for a card payment without a stored card, or a stored credential
-    ///   of another kind; `misconfigured` for unusable credentials.
+    ///   of another kind; `return_url_required` (nothing sent) without a return URL on the request or the
+    ///   account; `misconfigured` for unusable credentials.
     public func authorize(_ request: AuthorizeRequest, account: AccountContext) async throws -> Outcome {
         if let credential = request.storedCredential {
             let body = try AntomMapping.payRequest(request, credential: credential, account: account)
@@ -73,7 +74,7 @@ public struct AntomProvider: Provider {
         }
         let now = Date(timeIntervalSince1970: host.now().timeIntervalSince1970.rounded(.down))
         let lifetime = AntomMapping.sessionLifetime(options: account.options)
-        let body = AntomMapping.paymentSessionRequest(request, account: account, now: now, lifetime: lifetime)
+        let body = try AntomMapping.paymentSessionRequest(request, account: account, now: now, lifetime: lifetime)
         let exchange = try await exchange(
             .createPaymentSession, body: body, account: account, as: AntomCreatePaymentSessionResponse.self)
         switch exchange {

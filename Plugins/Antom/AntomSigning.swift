@@ -104,6 +104,27 @@ enum AntomSigning {
     static func requestTime(_ date: Date) -> String {
         String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
     }
+
+    /// How far a notification's signed `request-time` may be from the host's clock, either way.
+    static let notificationTolerance: TimeInterval = 600
+
+    /// The time of a `request-time` value: epoch milliseconds (Antom's documentation) or ISO-8601 with an
+    /// offset (Antom's SDKs); nil when it is neither.
+    static func parseRequestTime(_ value: String) -> Date? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let milliseconds = Int64(text)
+        {
+            return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        }
+        return AntomMapping.parseTime(text)
+    }
+
+    /// Whether a signed `request-time` is within ``notificationTolerance`` of `now` (an unreadable one is not).
+    static func isFresh(_ value: String, now: Date) -> Bool {
+        guard let time = parseRequestTime(value) else { return false }
+        return abs(time.timeIntervalSince(now)) <= notificationTolerance
+    }
 }
 
 extension String {

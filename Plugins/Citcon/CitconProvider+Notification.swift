@@ -5,7 +5,7 @@ extension CitconProvider {
     /// Verifies an IPN's `sign` with the account's `ipn_secret` and reports what it says.
     ///
     /// An unverified IPN gets HTTP 401 and no events; a verified one gets HTTP 200 `success` and one
-    /// event built from the signed fields only.
+    /// event built from the signed fields only, identified by those fields in their canonical order.
     public func notification(
         _ request: NotificationRequest, account: AccountContext
     ) async throws -> NotificationResult {
@@ -24,7 +24,8 @@ extension CitconProvider {
             host.log(.info, "citcon ipn verified", metadata: ["provider.account": account.accountId])
             let reply = NotificationReply(
                 status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: "success")
-            return NotificationResult(verified: true, reply: reply, events: [event])
+            return NotificationResult(
+                verified: true, reply: reply, events: [event], dedupKey: CitconSigning.canonical(values: signed))
         }
     }
 

@@ -24,11 +24,16 @@ enum CitconSigning {
         return keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
+    /// The signed fields as `k1=v1&k2=v2…` in the canonical order, without the secret: what identifies an
+    /// IPN (fields the signature does not cover play no part).
+    static func canonical(values: [String: String]) -> String {
+        let keys = signedKeys(fieldsValue: values[CitconIPNField.fields] ?? "")
+        return keys.map { "\($0)=\(values[$0] ?? "")" }.joined(separator: "&")
+    }
+
     /// The string that is hashed, secret included. Never log it.
     static func signString(values: [String: String], secret: String) -> String {
-        let keys = signedKeys(fieldsValue: values[CitconIPNField.fields] ?? "")
-        let pairs = keys.map { "\($0)=\(values[$0] ?? "")" }
-        return pairs.joined(separator: "&") + "&secret=" + secret
+        canonical(values: values) + "&secret=" + secret
     }
 
     /// The lowercase hex SHA-256 `sign` for these values.

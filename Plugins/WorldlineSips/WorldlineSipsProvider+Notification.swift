@@ -9,7 +9,7 @@ extension WorldlineSipsProvider {
     /// secret key), compared in constant time over `Data` as sent (the base64 text when `Encode=base64`). The
     /// `merchantId` inside `Data` must be the account's. Rejected (HTTP 401, no events): a missing field, a seal
     /// that does not verify, unreadable base64, another merchant. A verified response is acknowledged with 200
-    /// `OK` and carries one payment event.
+    /// `OK`, carries one payment event and is identified by the sealed `Data` alone.
     public func notification(_ request: NotificationRequest, account: AccountContext) async throws
         -> NotificationResult
     {
@@ -41,7 +41,7 @@ extension WorldlineSipsProvider {
             ])
         let reply = NotificationReply(
             status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: SipsMapping.acknowledgement)
-        return NotificationResult(verified: true, reply: reply, events: [event])
+        return NotificationResult(verified: true, reply: reply, events: [event], dedupKey: verified.data)
     }
 
     /// The answer to an automatic response that cannot be trusted.

@@ -150,9 +150,7 @@ public struct PluginGateway: ProviderGateway {
     ) async -> Result {
         do {
             return try await plugin.call(flow, account: context(account, token: token), request: request, as: type)
-        } catch let error as PluginCallError
-            where ["not_supported", "misconfigured", "bad_request", "session_expired"].contains(error.code)
-        {
+        } catch let error as PluginCallError where Self.refusedBeforeSending.contains(error.code) {
             // The plugin refused before building a request: nothing reached the provider.
             return failed(Outcome(kind: .notSent, code: error.code, message: error.message))
         } catch {
@@ -164,6 +162,11 @@ public struct PluginGateway: ProviderGateway {
             return failed(.unknown("the plugin failed during the call"))
         }
     }
+
+    /// Plugin error codes that mean the plugin refused before building a request (nothing was sent).
+    static let refusedBeforeSending: Set<String> = [
+        "not_supported", "misconfigured", "bad_request", "session_expired", "return_url_required",
+    ]
 
     private enum TokenOutcome {
         case success(String)

@@ -180,23 +180,32 @@ public struct NotificationResult: Codable, Sendable, Equatable {
     public var failureReason: String?
     /// Changes of stored credentials the notification reports (tokens created or revoked, cards vaulted).
     public var credentials: [CredentialEvent]
+    /// The signed content that identifies the notification (e.g. the signed fields in their canonical
+    /// order), which the host hashes to recognise a replay; nil: the whole body is used. Only content the
+    /// signature covers belongs here, so a copy with an unsigned field added is the same notification.
+    public var dedupKey: String?
+    /// Names of body fields (JSON keys or form fields, at any depth) whose values are secrets the host must
+    /// remove before it stores the raw body; the host also removes the fields it knows to be secret.
+    public var secretFields: [String]
 
     public init(
         verified: Bool, reply: NotificationReply, events: [NotificationEvent], failureReason: String? = nil,
-        credentials: [CredentialEvent] = []
+        credentials: [CredentialEvent] = [], dedupKey: String? = nil, secretFields: [String] = []
     ) {
         self.verified = verified
         self.reply = reply
         self.events = events
         self.failureReason = failureReason
         self.credentials = credentials
+        self.dedupKey = dedupKey
+        self.secretFields = secretFields
     }
 
     private enum CodingKeys: String, CodingKey {
-        case verified, reply, events, failureReason, credentials
+        case verified, reply, events, failureReason, credentials, dedupKey, secretFields
     }
 
-    /// Decodes a result; `credentials` may be absent (none).
+    /// Decodes a result; `credentials`, `dedupKey` and `secretFields` may be absent (plugins built before them).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         verified = try c.decode(Bool.self, forKey: .verified)
@@ -204,5 +213,7 @@ public struct NotificationResult: Codable, Sendable, Equatable {
         events = try c.decode([NotificationEvent].self, forKey: .events)
         failureReason = try c.decodeIfPresent(String.self, forKey: .failureReason)
         credentials = try c.decodeIfPresent([CredentialEvent].self, forKey: .credentials) ?? []
+        dedupKey = try c.decodeIfPresent(String.self, forKey: .dedupKey)
+        secretFields = try c.decodeIfPresent([String].self, forKey: .secretFields) ?? []
     }
 }

@@ -10,15 +10,18 @@ public struct PaymentJanitor: Sendable {
     let payments: any PaymentRepository
     let clock: @Sendable () -> Date
     let logger: Logger
+    /// Where expired unverifiable notifications are deleted from; nil: nothing to sweep.
+    let notifications: (any NotificationLog)?
 
     public init(
         service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,
-        logger: Logger
+        logger: Logger, notifications: (any NotificationLog)? = nil
     ) {
         self.service = service
         self.payments = payments
         self.clock = clock
         self.logger = logger
+        self.notifications = notifications
     }
 
     /// Syncs the payments that are due now; returns how many were looked at.
@@ -48,7 +51,23 @@ public struct PaymentJanitor: Sendable {
         }
         // Sessions are swept on every look; they do not make the janitor look again sooner.
         await service.sweepSessions(limit: janitor.batchSize)
+        await sweepNotifications(now: now)
         return claimed.count
+    }
+
+    /// Deletes unverifiable notifications older than the policy's retention, a bounded number per look.
+    func sweepNotifications(now: Date) async {
+        guard let notifications else { return }
+        let settings = service.policy.platform.notifications
+        do {
+            let deleted = try await notifications.purgeUnverified(
+                before: now.addingTimeInterval(-settings.retention), limit: 500)
+            if deleted > 0 { logger.info("expired notifications deleted", metadata: ["notifications": "\(deleted)"]) }
+        } catch {
+            if !Task.isCancelled {
+                logger.warning("expired notifications could not be deleted", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// Runs until the calling task is cancelled.

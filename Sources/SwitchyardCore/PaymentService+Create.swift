@@ -86,8 +86,18 @@ extension PaymentService {
         guard let record = try await payments.record(tenant: tenant, paymentId: payment.id) else {
             throw CoreError.notFound("payment")
         }
+        // A payment no provider could take because the request lacks something one of them needs is the
+        // merchant's to fix: a 4xx naming what is missing, not a failed payment to inspect.
+        if record.payment.status == .failed, let previous, previous.kind == .notSent,
+            let code = previous.code, Self.missingInput.contains(code)
+        {
+            throw CoreError.unprocessable(code, previous.message ?? "the request lacks what the provider needs")
+        }
         return record
     }
+
+    /// Codes of plugin refusals (nothing sent) that name something missing from the merchant's request.
+    static let missingInput: Set<String> = ["return_url_required"]
 
     /// Why an attempt's account was chosen, for the attempt's record.
     static func reason(index: Int, previous: Outcome?, decision: RoutingDecision) -> String {

@@ -2,9 +2,14 @@ import Foundation
 import ProviderKit
 
 extension PaymentService {
-    /// Handles a provider notification for an account: verify (by the plugin), record raw, apply events.
-    /// An unverifiable notification is refused and triggers a sync of the account's open payments
-    /// instead; its body is never trusted.
+    /// Handles a provider notification for an account: the plugin verifies it first.
+    ///
+    /// A verified notification is recorded (its secret fields removed) unless its signed content was seen
+    /// before, applied, then marked applied; a replay of an applied one is only acknowledged, one whose
+    /// application failed is applied again, and a failure to apply is answered with a retryable 503 so the
+    /// provider sends it again. An unverifiable notification is answered at once (401) without any provider
+    /// call: it is stored within the policy's hourly cap and causes at most one background sync of the
+    /// account's open payments per interval, across replicas. Its body is never trusted.
     public func handleNotification(accountId: UUID, request: NotificationRequest, log: any NotificationLog)
         async throws -> NotificationReply
     {
@@ -12,25 +17,88 @@ extension PaymentService {
             throw CoreError.notFound("notification endpoint")
         }
         let result = try await gateway.notification(request, account: account)
-        let isNew = try await log.recordNotification(
-            accountId: account.id, tenantId: account.tenantId, headers: request.headers, body: request.body,
-            verified: result.verified, failureReason: result.failureReason)
+        let body = NotificationRedaction.redact(request.body, extraFields: result.secretFields)
         guard result.verified else {
-            logger.warning(
-                "notification rejected",
-                metadata: ["provider.account": "\(account.id)", "reason": "\(result.failureReason ?? "unverified")"])
-            for open in try await payments.openPayments(accountId: account.id, limit: 20) {
-                _ = try? await sync(tenant: open.tenant, paymentId: open.paymentId)
-            }
+            return try await refuseUnverified(result, body: body, request: request, account: account, log: log)
+        }
+        let signedContent = result.dedupKey.map { Data($0.utf8) } ?? request.body
+        let record = try await log.recordVerified(
+            accountId: account.id, tenantId: account.tenantId, headers: request.headers, body: body,
+            signedContent: signedContent, at: clock())
+        guard case .toApply(let id) = record else {
+            logger.info("notification replay acknowledged", metadata: ["provider.account": "\(account.id)"])
             return result.reply
         }
-        if isNew {
+        do {
             try await apply(result.credentials, account: account)
             for event in result.events {
                 try await apply(event, account: account)
             }
+        } catch {
+            logger.error(
+                "notification not applied; the provider will send it again",
+                metadata: ["provider.account": "\(account.id)", "error": "\(error)"])
+            return Self.retryLater
         }
+        try await log.markApplied(id: id, tenantId: account.tenantId, at: clock())
         return result.reply
+    }
+
+    /// The answer to a verified notification that could not be applied: a server error, which providers retry.
+    static let retryLater = NotificationReply(
+        status: 503, headers: [HTTPHeader("Content-Type", "text/plain"), HTTPHeader("Retry-After", "60")],
+        body: "temporarily unavailable")
+
+    /// Stores an unverifiable notification within the cap, schedules the account's background sync if none
+    /// ran within the interval, and answers with the plugin's refusal (401 unless the plugin chose a 4xx).
+    private func refuseUnverified(
+        _ result: NotificationResult, body: Data, request: NotificationRequest, account: ProviderAccount,
+        log: any NotificationLog
+    ) async throws -> NotificationReply {
+        let settings = policy.platform.notifications
+        let now = clock()
+        let stored = try await log.recordUnverified(
+            accountId: account.id, tenantId: account.tenantId, headers: request.headers, body: body,
+            failureReason: result.failureReason, at: now, cap: settings.storedPerHour,
+            since: now.addingTimeInterval(-3600))
+        logger.warning(
+            "notification rejected",
+            metadata: [
+                "provider.account": "\(account.id)", "reason": "\(result.failureReason ?? "unverified")",
+                "notification.stored": "\(stored)",
+            ])
+        let claimed = try await log.claimUnverifiedSync(
+            accountId: account.id, tenantId: account.tenantId, at: now,
+            notAfter: now.addingTimeInterval(-settings.syncInterval))
+        if claimed {
+            let service = self
+            let limit = settings.syncPayments
+            Task { await service.syncOpenPayments(account: account, limit: limit) }
+        }
+        var reply = result.reply
+        if !(400..<500).contains(reply.status) {
+            reply = NotificationReply(
+                status: 401, headers: [HTTPHeader("Content-Type", "text/plain")], body: "unverified")
+        }
+        return reply
+    }
+
+    /// Syncs an account's open payments with the provider, so an outcome whose notification was lost (or
+    /// forged) is learnt from the provider itself.
+    func syncOpenPayments(account: ProviderAccount, limit: Int) async {
+        do {
+            let open = try await payments.openPayments(accountId: account.id, limit: limit)
+            logger.info(
+                "syncing open payments after an unverifiable notification",
+                metadata: ["provider.account": "\(account.id)", "payments": "\(open.count)"])
+            for payment in open {
+                _ = try? await sync(tenant: payment.tenant, paymentId: payment.paymentId)
+            }
+        } catch {
+            logger.warning(
+                "open payments could not be listed for a sync",
+                metadata: ["provider.account": "\(account.id)", "error": "\(error)"])
+        }
     }
 
     private func apply(_ event: NotificationEvent, account: ProviderAccount) async throws {

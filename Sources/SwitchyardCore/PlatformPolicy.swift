@@ -79,6 +79,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var webhooks = Webhooks()
     public var server = Server()
     public var tenants = Tenants()
+    public var notifications = Notifications()
 
     public init() {}
 
@@ -92,6 +93,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         webhooks = try c.decodeIfPresent(Webhooks.self, forKey: .webhooks) ?? Webhooks()
         server = try c.decodeIfPresent(Server.self, forKey: .server) ?? Server()
         tenants = try c.decodeIfPresent(Tenants.self, forKey: .tenants) ?? Tenants()
+        notifications = try Notifications.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -102,14 +102,6 @@ public protocol ConfigurationRepository: Sendable {
     func tenantPolicy(tenant: UUID) async throws -> TenantPolicy
 }
 
-/// Storage of inbound notifications, raw, with their verification result.
-public protocol NotificationLog: Sendable {
-    /// Records a notification; returns false if an identical one was recorded before (a duplicate).
-    func recordNotification(
-        accountId: UUID, tenantId: UUID, headers: [HTTPHeader], body: Data, verified: Bool, failureReason: String?
-    ) async throws -> Bool
-}
-
 /// Calls provider plugins for an account. Implementations own access tokens, timeouts and plugin errors:
 /// they never throw for a provider call, they classify.
 public protocol ProviderGateway: Sendable {

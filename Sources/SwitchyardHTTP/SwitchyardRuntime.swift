@@ -89,7 +89,8 @@ public final class SwitchyardRuntime: Sendable {
             payments: store, configuration: store, gateway: gateway, credentials: store,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, policy: PolicyCenter(configuration.platform))
-        janitor = PaymentJanitor(service: service, payments: store, clock: configuration.clock, logger: logger)
+        janitor = PaymentJanitor(
+            service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store)
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
             logger: logger)

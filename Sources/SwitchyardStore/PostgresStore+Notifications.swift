@@ -4,24 +4,105 @@ import SwitchyardCore
 import SwitchyardCrypto
 
 extension PostgresStore: NotificationLog {
-    public func recordNotification(
-        accountId: UUID, tenantId: UUID, headers: [HTTPHeader], body: Data, verified: Bool, failureReason: String?
+    public func recordVerified(
+        accountId: UUID, tenantId: UUID, headers: [HTTPHeader], body: Data, signedContent: Data, at time: Date
+    ) async throws -> VerifiedNotificationRecord {
+        let dedupKey = Hex.encode(SHA2.sha256([UInt8](signedContent)))
+        let headersJSON = try Self.storedHeaders(headers)
+        let row = try await tenantScoped(tenantId) { c in
+            // The no-op update makes a replay return the first row, so its application state is known.
+            try c.query(
+                """
+                INSERT INTO notifications (tenant_id, account_id, body_hash, headers, body, verified, received_at)
+                VALUES ($1::uuid, $2::uuid, $3, $4::jsonb, $5::bytea, true, $6::timestamptz)
+                ON CONFLICT (account_id, body_hash) WHERE verified
+                DO UPDATE SET body_hash = notifications.body_hash
+                RETURNING id, applied_at
+                """,
+                [
+                    .uuid(tenantId), .uuid(accountId), .text(dedupKey), .json(headersJSON), .bytea([UInt8](body)),
+                    .timestamp(time),
+                ]
+            ).rows.first
+        }
+        guard let row else { throw StoreError.corrupt("the notification was not recorded") }
+        if row.optionalDate("applied_at") != nil { return .applied }
+        return .toApply(id: try row.int64("id"))
+    }
+
+    public func markApplied(id: Int64, tenantId: UUID, at time: Date) async throws {
+        try await tenantScoped(tenantId) { c in
+            _ = try c.query(
+                "UPDATE notifications SET applied_at = $2::timestamptz WHERE id = $1::bigint AND applied_at IS NULL",
+                [.int(id), .timestamp(time)])
+        }
+    }
+
+    public func recordUnverified(
+        accountId: UUID, tenantId: UUID, headers: [HTTPHeader], body: Data, failureReason: String?, at time: Date,
+        cap: Int, since: Date
     ) async throws -> Bool {
         let hash = Hex.encode(SHA2.sha256([UInt8](body)))
-        let headersJSON = try StoreJSON.encode(headers.filter { !Self.isSensitiveHeader($0.name) })
-        let now = clock()
+        let headersJSON = try Self.storedHeaders(headers)
         return try await tenantScoped(tenantId) { c in
-            let result = try c.query(
+            // Locks the account's intake row, so concurrent posts count against the cap one at a time.
+            _ = try c.query(
+                """
+                INSERT INTO notification_intake (account_id, tenant_id) VALUES ($1::uuid, $2::uuid)
+                ON CONFLICT (account_id) DO UPDATE SET unverified_dropped = notification_intake.unverified_dropped
+                """,
+                [.uuid(accountId), .uuid(tenantId)])
+            let inserted = try c.query(
                 """
                 INSERT INTO notifications (tenant_id, account_id, body_hash, headers, body, verified, failure_reason, received_at)
-                VALUES ($1::uuid, $2::uuid, $3, $4::jsonb, $5::bytea, $6::boolean, $7, $8::timestamptz)
-                ON CONFLICT (account_id, body_hash) WHERE verified DO NOTHING
+                SELECT $1::uuid, $2::uuid, $3, $4::jsonb, $5::bytea, false, $6, $7::timestamptz
+                WHERE (SELECT count(*) FROM notifications
+                       WHERE account_id = $2::uuid AND NOT verified AND received_at > $8::timestamptz) < $9::bigint
                 """,
                 [
                     .uuid(tenantId), .uuid(accountId), .text(hash), .json(headersJSON), .bytea([UInt8](body)),
-                    .bool(verified), failureReason.pg, .timestamp(now),
+                    failureReason.pg, .timestamp(time), .timestamp(since), .int(Int64(cap)),
                 ])
-            return result.affectedRows == 1
+            let stored = inserted.affectedRows == 1
+            if !stored {
+                _ = try c.query(
+                    """
+                    UPDATE notification_intake SET unverified_dropped = unverified_dropped + 1
+                    WHERE account_id = $1::uuid
+                    """,
+                    [.uuid(accountId)])
+            }
+            return stored
+        }
+    }
+
+    public func claimUnverifiedSync(accountId: UUID, tenantId: UUID, at time: Date, notAfter: Date) async throws
+        -> Bool
+    {
+        try await tenantScoped(tenantId) { c in
+            try c.query(
+                """
+                INSERT INTO notification_intake (account_id, tenant_id, last_unverified_sync_at)
+                VALUES ($1::uuid, $2::uuid, $3::timestamptz)
+                ON CONFLICT (account_id) DO UPDATE SET last_unverified_sync_at = EXCLUDED.last_unverified_sync_at
+                WHERE notification_intake.last_unverified_sync_at IS NULL
+                   OR notification_intake.last_unverified_sync_at <= $4::timestamptz
+                """,
+                [.uuid(accountId), .uuid(tenantId), .timestamp(time), .timestamp(notAfter)]
+            ).affectedRows == 1
+        }
+    }
+
+    public func purgeUnverified(before cutoff: Date, limit: Int) async throws -> Int {
+        try await system { c in
+            try c.query(
+                """
+                DELETE FROM notifications WHERE id IN (
+                    SELECT id FROM notifications WHERE NOT verified AND received_at < $1::timestamptz
+                    LIMIT $2::bigint)
+                """,
+                [.timestamp(cutoff), .int(Int64(max(0, limit)))]
+            ).affectedRows
         }
     }
 
@@ -41,6 +122,11 @@ extension PostgresStore: NotificationLog {
                 receivedAt: try $0.date("received_at")
             )
         }
+    }
+
+    /// The headers as stored: without the ones that carry credentials.
+    static func storedHeaders(_ headers: [HTTPHeader]) throws -> String {
+        try StoreJSON.encode(headers.filter { !isSensitiveHeader($0.name) })
     }
 
     static func isSensitiveHeader(_ name: String) -> Bool {

@@ -30,6 +30,7 @@ public enum Schema {
                 CREATE INDEX payments_waiting ON payments (updated_at) WHERE status = 'requires_action';
                 CREATE INDEX stored_credentials_pending ON stored_credentials (created_at) WHERE status = 'pending';
                 """),
+        Migration(version: 8, name: "notification intake limits and application marks", sql: notificationIntake),
         Migration(version: 9, name: "least privilege", sql: leastPrivilege),
         Migration(
             version: 11, name: "provider token lock leases",

@@ -54,13 +54,26 @@ import Testing
     @Test func agreementInfoOnlyWhenACredentialIsSetUp() async throws {
         let host = Self.sessionHost()
         _ = try await AntomProvider(host: host).authorize(
-            Fixtures.authorizeRequest(method: "alipay_cn", customerId: nil, returnURL: nil), account: Fixtures.account()
+            Fixtures.authorizeRequest(method: "alipay_cn", customerId: nil, returnURL: nil),
+            account: Fixtures.account(options: ["return_url": "https://shop.example/return"])
         )
         let body = try Fixtures.body(host.requests.first)
         #expect(body["agreementInfo"] == nil)
         #expect(body["paymentMethod"]?["paymentMethodType"] == .string("ALIPAY_CN"))
         #expect(body["order"]?["buyer"] == nil)
-        #expect(body["paymentRedirectUrl"] == .string(Fixtures.notificationURL))
+        #expect(body["paymentRedirectUrl"] == .string("https://shop.example/return"), "the account's return URL")
+    }
+
+    @Test func withoutAnyReturnURLNothingIsSentAndTheNotificationURLIsNeverUsed() async throws {
+        let host = Self.sessionHost()
+        await #expect {
+            _ = try await AntomProvider(host: host).authorize(
+                Fixtures.authorizeRequest(method: "alipay_cn", customerId: nil, returnURL: nil),
+                account: Fixtures.account())
+        } throws: { error in
+            (error as? ProviderError)?.code == "return_url_required"
+        }
+        #expect(host.requests.isEmpty)
     }
 
     @Test func buyerComesFromTheSetupWhenTheRequestHasNoCustomer() async throws {

@@ -46,7 +46,7 @@ import Testing
                 account: account))
         outcomes.append(
             try await provider.vaultingSession(
-                VaultingSessionRequest(vaultingId: "v", customerId: "c"), account: account
+                VaultingSessionRequest(vaultingId: "v", customerId: "c", returnURL: "myapp://vault"), account: account
             ).outcome)
         let vaulting = try await provider.syncVaulting(VaultingSyncRequest(vaultingId: "v"), account: account)
         outcomes += [vaulting.failure, vaulting.event.map { Outcome(kind: .declined, message: $0.message) }]

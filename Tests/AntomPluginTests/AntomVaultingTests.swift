@@ -39,30 +39,31 @@ import Testing
         #expect(action.expiresAt == Fixtures.now.addingTimeInterval(1_800))
     }
 
-    @Test func sessionDefaultsToTheNotificationURLAndTheAccountRegion() async throws {
+    @Test func sessionDefaultsToTheAccountReturnURLAndRegion() async throws {
         let host = Self.host("vaults/createVaultingSession", Self.sessionAnswer)
         _ = try await AntomProvider(host: host).vaultingSession(
             VaultingSessionRequest(vaultingId: "vault_1", customerId: "cust_7"),
-            account: Fixtures.account(options: ["merchant_region": "PH"]))
+            account: Fixtures.account(options: ["merchant_region": "PH", "return_url": "https://shop.example/r"]))
         let body = try Fixtures.body(host.requests.first)
-        #expect(body["redirectUrl"] == .string(Fixtures.notificationURL))
+        #expect(body["redirectUrl"] == .string("https://shop.example/r"), "never the notification URL")
         #expect(body["merchantRegion"] == .string("PH"))
         let plain = Self.host("vaults/createVaultingSession", Self.sessionAnswer)
         _ = try await AntomProvider(host: plain).vaultingSession(
-            VaultingSessionRequest(vaultingId: "vault_1", customerId: "cust_7"), account: Fixtures.account())
+            VaultingSessionRequest(vaultingId: "vault_1", customerId: "cust_7", returnURL: "myapp://vault"),
+            account: Fixtures.account())
         #expect(try Fixtures.body(plain.requests.first)["merchantRegion"] == nil)
     }
 
     @Test func sessionFailuresAreClassified() async throws {
         let refused = Self.host("vaults/createVaultingSession", "{\(Fixtures.result("F", "PARAM_ILLEGAL"))}")
         let result = try await AntomProvider(host: refused).vaultingSession(
-            VaultingSessionRequest(vaultingId: "v", customerId: "c"), account: Fixtures.account())
+            VaultingSessionRequest(vaultingId: "v", customerId: "c", returnURL: "myapp://vault"), account: Fixtures.account())
         #expect(result.outcome.kind == .declined && result.outcome.code == "PARAM_ILLEGAL")
         let down = FakeHost(routes: [
             Fixtures.route("vaults/createVaultingSession"): OutboundResult(kind: .notSent, reason: "refused")
         ])
         let notSent = try await AntomProvider(host: down).vaultingSession(
-            VaultingSessionRequest(vaultingId: "v", customerId: "c"), account: Fixtures.account())
+            VaultingSessionRequest(vaultingId: "v", customerId: "c", returnURL: "myapp://vault"), account: Fixtures.account())
         #expect(notSent.outcome.kind == .notSent)
     }
 

@@ -242,7 +242,9 @@ struct TestStack: Sendable {
 
     /// A tenant with an API key, an Antom account at `baseURL` (default: the sandbox) and a route for
     /// wallets to it.
-    func antomMerchant(name: String = "Wallet Shop", baseURL: String? = nil) async throws -> Merchant {
+    func antomMerchant(
+        name: String = "Wallet Shop", baseURL: String? = nil, options: [String: String] = TestStack.antomOptions
+    ) async throws -> Merchant {
         try await merchant(
             name: name,
             account: [
@@ -251,6 +253,7 @@ struct TestStack: Sendable {
                     "client_id": Self.antomClientId, "private_key": Self.antomMerchantKey.pkcs8PEM,
                     "antom_public_key": try await sandbox.antom.publicKeyBase64(),
                 ],
+                "options": options,
             ],
             match: ["methods": ["gcash", "dana", "alipay_cn", "card"]])
     }
@@ -282,8 +285,12 @@ struct TestStack: Sendable {
                 "client_id": clientId, "private_key": Self.antomMerchantKey.pkcs8PEM,
                 "antom_public_key": try await sandbox.antom.publicKeyBase64(),
             ],
+            "options": Self.antomOptions,
         ]
     }
+
+    /// The options of test Antom accounts: where shoppers return when a payment names no `return_url`.
+    static let antomOptions = ["return_url": "https://shop.example/return"]
 
     /// Adds a provider account to a tenant; returns its id.
     func addAccount(tenantId: String, _ body: [String: Any]) async throws -> String {
