@@ -1072,6 +1072,7 @@ enum OpenAPIDocument {
               "items": {
                "properties": {
                 "error": {
+                 "enum": ["http_status", "timeout", "connection_failed", "tls_error", "address_forbidden", "invalid_response"],
                  "type": "string"
                 },
                 "latency_ms": {
@@ -1086,9 +1087,6 @@ enum OpenAPIDocument {
                 },
                 "status_code": {
                  "type": "integer"
-                },
-                "worker": {
-                 "type": "string"
                 }
                },
                "type": "object"
@@ -1113,6 +1111,7 @@ enum OpenAPIDocument {
               "type": "string"
              },
              "last_error": {
+              "enum": ["http_status", "timeout", "connection_failed", "tls_error", "address_forbidden", "invalid_response"],
               "type": "string"
              },
              "last_status_code": {
