@@ -14,10 +14,22 @@ extension PlatformPolicy {
         public var leaseMs: Int = 60_000
         /// How often a worker looks for due deliveries when it found none.
         public var pollMs: Int = 500
-        /// Most deliveries a worker claims (and sends concurrently) at once.
+        /// Most deliveries a worker has in flight at once; a new one is claimed as soon as one ends.
         public var batchSize: Int = 20
-        /// Whether endpoint URLs must use https.
+        /// Whether endpoint URLs must use https (hosts in ``allowHosts`` may use http).
         public var requireHTTPS: Bool = true
+        /// Host names and literal IP addresses the operator trusts: they skip the address check (so they
+        /// may be loopback or private) and may use http. A literal address also admits a name that
+        /// resolves to it. Empty by default: webhooks reach public addresses only.
+        public var allowHosts: [String] = []
+        /// Most enabled endpoints one tenant may have.
+        public var maxEndpointsPerTenant: Int = 16
+        /// Most replayed deliveries one tenant may request within ``replayWindowMs``.
+        public var replayLimit: Int = 100
+        /// The window ``replayLimit`` counts over, in milliseconds.
+        public var replayWindowMs: Int = 3_600_000
+        /// Most deliveries to one endpoint in flight at once, over all workers; the others wait.
+        public var maxInFlightPerEndpoint: Int = 2
 
         enum CodingKeys: String, CodingKey {
             case retryScheduleMs = "retry_schedule_ms"
@@ -26,6 +38,11 @@ extension PlatformPolicy {
             case pollMs = "poll_ms"
             case batchSize = "batch_size"
             case requireHTTPS = "require_https"
+            case allowHosts = "allow_hosts"
+            case maxEndpointsPerTenant = "max_endpoints_per_tenant"
+            case replayLimit = "replay_limit"
+            case replayWindowMs = "replay_window_ms"
+            case maxInFlightPerEndpoint = "max_in_flight_per_endpoint"
         }
 
         public init() {}
@@ -39,6 +56,13 @@ extension PlatformPolicy {
             pollMs = try c.decodeIfPresent(Int.self, forKey: .pollMs) ?? d.pollMs
             batchSize = try c.decodeIfPresent(Int.self, forKey: .batchSize) ?? d.batchSize
             requireHTTPS = try c.decodeIfPresent(Bool.self, forKey: .requireHTTPS) ?? d.requireHTTPS
+            allowHosts = try c.decodeIfPresent([String].self, forKey: .allowHosts) ?? d.allowHosts
+            maxEndpointsPerTenant =
+                try c.decodeIfPresent(Int.self, forKey: .maxEndpointsPerTenant) ?? d.maxEndpointsPerTenant
+            replayLimit = try c.decodeIfPresent(Int.self, forKey: .replayLimit) ?? d.replayLimit
+            replayWindowMs = try c.decodeIfPresent(Int.self, forKey: .replayWindowMs) ?? d.replayWindowMs
+            maxInFlightPerEndpoint =
+                try c.decodeIfPresent(Int.self, forKey: .maxInFlightPerEndpoint) ?? d.maxInFlightPerEndpoint
         }
 
         /// Most attempts of one delivery: the first and one per retry delay.
@@ -57,6 +81,10 @@ extension PlatformPolicy {
                 return "webhooks.timeout_ms, poll_ms and batch_size must be positive"
             }
             if leaseMs <= timeoutMs { return "webhooks.lease_ms must be longer than webhooks.timeout_ms" }
+            if maxEndpointsPerTenant < 0 || replayLimit < 0 || replayWindowMs < 1 || maxInFlightPerEndpoint < 1 {
+                return "webhooks.max_endpoints_per_tenant and replay_limit must not be negative, "
+                    + "replay_window_ms and max_in_flight_per_endpoint must be positive"
+            }
             return nil
         }
     }

@@ -1081,6 +1081,7 @@ enum OpenAPIDocument {
               "items": {
                "properties": {
                 "error": {
+                 "enum": ["http_status", "timeout", "connection_failed", "tls_error", "address_forbidden", "invalid_response"],
                  "type": "string"
                 },
                 "latency_ms": {
@@ -1095,9 +1096,6 @@ enum OpenAPIDocument {
                 },
                 "status_code": {
                  "type": "integer"
-                },
-                "worker": {
-                 "type": "string"
                 }
                },
                "type": "object"
@@ -1122,6 +1120,7 @@ enum OpenAPIDocument {
               "type": "string"
              },
              "last_error": {
+              "enum": ["http_status", "timeout", "connection_failed", "tls_error", "address_forbidden", "invalid_response"],
               "type": "string"
              },
              "last_status_code": {

@@ -46,21 +46,29 @@ struct WebhookEventResource: Encodable {
     }
 }
 
-/// A delivery with its attempts (status code and latency of each).
+/// A delivery with its attempts: status code, latency when the endpoint answered, and a coarse error
+/// class (never the address reached, the worker, or how a connection failed).
 struct WebhookDeliveryResource: Encodable {
     struct AttemptBody: Encodable {
         var number: Int
         var startedAt: Date
         var statusCode: Int?
-        var latencyMs: Int
+        var latencyMs: Int?
         var error: String?
-        var worker: String
 
         enum CodingKeys: String, CodingKey {
-            case number, error, worker
+            case number, error
             case startedAt = "started_at"
             case statusCode = "status_code"
             case latencyMs = "latency_ms"
+        }
+
+        init(_ attempt: WebhookAttempt) {
+            number = attempt.number
+            startedAt = attempt.startedAt
+            statusCode = attempt.statusCode
+            latencyMs = attempt.statusCode == nil ? nil : attempt.latencyMs
+            error = attempt.error.map { WebhookFailure(recorded: $0).rawValue }
         }
     }
 
@@ -97,14 +105,10 @@ struct WebhookDeliveryResource: Encodable {
         attemptCount = d.attemptCount
         nextAttemptAt = d.nextAttemptAt
         lastStatusCode = d.lastStatusCode
-        lastError = d.lastError
+        lastError = d.lastError.map { WebhookFailure(recorded: $0).rawValue }
         replayOf = d.replayOf
         createdAt = d.createdAt
         deliveredAt = d.deliveredAt
-        attempts = d.attempts.map {
-            AttemptBody(
-                number: $0.number, startedAt: $0.startedAt, statusCode: $0.statusCode, latencyMs: $0.latencyMs,
-                error: $0.error, worker: $0.worker)
-        }
+        attempts = d.attempts.map(AttemptBody.init)
     }
 }

@@ -10,6 +10,12 @@ struct WebhooksController: Sendable {
     let service: PaymentService
     let auth: Authenticator
     let bodyLimit: Int
+    /// Resolves endpoint hosts when they are registered.
+    var resolver: any HostResolver = SystemHostResolver()
+
+    /// How long a registration waits for its host to resolve; a name that does not resolve in time is
+    /// accepted and checked again at each delivery.
+    static let resolveTimeout = Duration.seconds(2)
 
     struct EndpointBody: Decodable {
         var url: String
@@ -35,11 +41,14 @@ struct WebhooksController: Sendable {
             }
             var seen = Set<String>()
             let types = body.eventTypes.filter { seen.insert($0).inserted }
-            try WebhookEndpoint.validate(
-                url: body.url, eventTypes: types, requireHTTPS: service.policy.platform.webhooks.requireHTTPS)
+            let settings = service.policy.platform.webhooks
+            // The scheme rule (https unless the host is trusted) belongs to the egress check.
+            try WebhookEndpoint.validate(url: body.url, eventTypes: types, requireHTTPS: false)
+            try await WebhookEgress(policy: settings, resolver: resolver)
+                .checkRegistration(body.url, timeout: Self.resolveTimeout)
             let (endpoint, secret) = try await store.createWebhookEndpoint(
                 tenant: key.tenantId, url: body.url, description: body.description, eventTypes: types,
-                actor: "api_key:\(key.prefix)")
+                actor: "api_key:\(key.prefix)", maxEnabled: settings.maxEndpointsPerTenant)
             return JSONIO.response(.created, WebhookEndpointResource(endpoint, secret: secret))
         }
         v1.get("webhook-endpoints") { request, _ in
@@ -99,9 +108,21 @@ struct WebhooksController: Sendable {
             let key = try await auth.requireTenant(request, scope: .admin)
             let data = try await JSONIO.body(request, limit: bodyLimit)
             let body = data.isEmpty ? ReplayBody() : try JSONIO.decode(ReplayBody.self, from: data)
-            let deliveries = try await store.replayWebhookEvent(
-                tenant: key.tenantId, eventId: try id(context, "event"), endpointId: body.endpoint,
-                actor: "api_key:\(key.prefix)")
+            let settings = service.policy.platform.webhooks
+            let deliveries: [WebhookDelivery]
+            do {
+                deliveries = try await store.replayWebhookEvent(
+                    tenant: key.tenantId, eventId: try id(context, "event"), endpointId: body.endpoint,
+                    actor: "api_key:\(key.prefix)", limit: settings.replayLimit,
+                    window: Double(settings.replayWindowMs) / 1000)
+            } catch let error as WebhookReplayQuotaExceeded {
+                var response = try APIError(
+                    .tooManyRequests, "replay_quota_exceeded",
+                    "at most \(settings.replayLimit) replays per \(settings.replayWindowMs / 1000) s; try again later"
+                ).response(from: request, context: context)
+                response.headers[.retryAfter] = "\(error.retryAfterSeconds)"
+                return response
+            }
             if deliveries.isEmpty {
                 throw CoreError.conflict("no_webhook_endpoint", "no enabled endpoint receives this event")
             }

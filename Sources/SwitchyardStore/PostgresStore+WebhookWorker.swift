@@ -4,20 +4,51 @@ import SwitchyardCore
 /// What the webhook workers of every replica share: claims that skip rows another worker holds, and
 /// leases that keep a claimed delivery from being sent twice while its attempt runs.
 extension PostgresStore {
-    /// Claims up to `limit` pending deliveries due at `now`, skipping rows another worker has locked, and
-    /// moves their due time to `leaseUntil` (and counts the attempt) so no other worker takes them meanwhile.
-    /// Deliveries to an endpoint disabled since are cancelled instead.
-    public func claimWebhookDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [ClaimedDelivery] {
+    /// Claims up to `limit` pending deliveries due at `now`, at most `perEndpoint` in flight per endpoint
+    /// over all workers, skipping rows another worker holds; moves their due time and lease to
+    /// `leaseUntil` (and counts the attempt) so no other worker takes them meanwhile. Deliveries to an
+    /// endpoint disabled since are cancelled instead.
+    public func claimWebhookDeliveries(now: Date, leaseUntil: Date, limit: Int, perEndpoint: Int) async throws
+        -> [ClaimedDelivery]
+    {
         let rows = try await system { c in
-            try c.query(
+            // Endpoints with due deliveries, locked (in id order, so concurrent claims cannot deadlock) so
+            // that claims never count the same endpoint's leases at once. A claim waits for another's rather
+            // than skipping its endpoints: skipping would leave a freed slot idle until the next poll. The
+            // lock does not block the key-share locks of transactions adding deliveries to the endpoint.
+            let endpoints = try c.query(
                 """
-                WITH due AS (
-                    SELECT id FROM webhook_deliveries
-                    WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz
-                    ORDER BY next_attempt_at, id LIMIT $3::bigint
-                    FOR UPDATE SKIP LOCKED),
+                SELECT e.id FROM webhook_endpoints e
+                WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id
+                    AND d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz)
+                ORDER BY e.id FOR NO KEY UPDATE OF e
+                """,
+                [.timestamp(now)]
+            ).rows.map { try $0.string("id") }
+            if endpoints.isEmpty { return [PGRow]() }
+            // A new statement sees every lease committed before the locks were taken.
+            return try c.query(
+                """
+                WITH candidate AS (
+                    SELECT x.id, x.next_attempt_at FROM jsonb_array_elements_text($4::jsonb) AS ep(id)
+                    CROSS JOIN LATERAL (
+                        SELECT count(*) AS n FROM webhook_deliveries b
+                        WHERE b.endpoint_id = ep.id AND b.status = 'pending' AND b.leased_until > $1::timestamptz
+                    ) busy
+                    CROSS JOIN LATERAL (
+                        SELECT d.id, d.next_attempt_at, row_number() OVER (ORDER BY d.next_attempt_at, d.id) AS rank
+                        FROM webhook_deliveries d
+                        WHERE d.endpoint_id = ep.id AND d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
+                        ORDER BY d.next_attempt_at, d.id LIMIT $5::bigint
+                    ) x
+                    WHERE x.rank + busy.n <= $5::bigint),
+                due AS (
+                    SELECT d.id FROM webhook_deliveries d JOIN candidate USING (id)
+                    WHERE d.status = 'pending'
+                    ORDER BY candidate.next_attempt_at, d.id LIMIT $3::bigint
+                    FOR UPDATE OF d SKIP LOCKED),
                 claimed AS (
-                    UPDATE webhook_deliveries d SET next_attempt_at = $2::timestamptz,
+                    UPDATE webhook_deliveries d SET next_attempt_at = $2::timestamptz, leased_until = $2::timestamptz,
                         attempt_count = d.attempt_count + 1, updated_at = $1::timestamptz
                     FROM due WHERE d.id = due.id
                     RETURNING d.id, d.tenant_id, d.event_id, d.endpoint_id, d.attempt_count)
@@ -26,7 +57,10 @@ extension PostgresStore {
                 FROM claimed c JOIN webhook_events e ON e.id = c.event_id
                 JOIN webhook_endpoints p ON p.id = c.endpoint_id
                 """,
-                [.timestamp(now), .timestamp(leaseUntil), .int(Int64(limit))]
+                [
+                    .timestamp(now), .timestamp(leaseUntil), .int(Int64(limit)), .json(try StoreJSON.encode(endpoints)),
+                    .int(Int64(perEndpoint)),
+                ]
             ).rows
         }
         var claims: [ClaimedDelivery] = []
@@ -48,7 +82,10 @@ extension PostgresStore {
             try await system { [canceled] c in
                 for id in canceled {
                     try c.query(
-                        "UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE id = $1",
+                        """
+                        UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL, leased_until = NULL
+                        WHERE id = $1
+                        """,
                         [.text(id)])
                 }
             }
@@ -77,7 +114,7 @@ extension PostgresStore {
                 ])
             try c.query(
                 """
-                UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3::timestamptz,
+                UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3::timestamptz, leased_until = NULL,
                     last_status_code = $4::integer, last_error = $5, updated_at = $6::timestamptz,
                     delivered_at = CASE WHEN $2 = 'succeeded' THEN $6::timestamptz ELSE delivered_at END
                 WHERE id = $1 AND status = 'pending'

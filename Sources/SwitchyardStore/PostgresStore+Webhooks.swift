@@ -4,9 +4,10 @@ import SwitchyardCrypto
 
 /// Tenants' webhook endpoints, events and deliveries as the merchant API shows them.
 extension PostgresStore {
-    /// Registers an endpoint; returns it and its signing secret, which is never shown again.
+    /// Registers an endpoint; returns it and its signing secret, which is never shown again. Refuses a
+    /// tenant that already has `maxEnabled` enabled endpoints (`409 endpoint_quota_exceeded`).
     public func createWebhookEndpoint(
-        tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String
+        tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String, maxEnabled: Int
     ) async throws -> (WebhookEndpoint, secret: String) {
         let now = clock()
         let endpoint = WebhookEndpoint(
@@ -15,6 +16,14 @@ extension PostgresStore {
         let secret = "whsec_" + SecureRandom.token(bytes: 32)
         let sealed = try secrets.seal(secret, context: "webhook/\(endpoint.id)")
         try await tenantScoped(tenant) { c in
+            try Self.lockWebhookQuota(c, tenant: tenant, "endpoints")
+            let enabled =
+                try c.query("SELECT count(*) AS n FROM webhook_endpoints WHERE enabled").first?.int64("n") ?? 0
+            guard enabled < Int64(maxEnabled) else {
+                throw CoreError.conflict(
+                    "endpoint_quota_exceeded",
+                    "at most \(maxEnabled) enabled webhook endpoints per tenant; disable one to add another")
+            }
             try c.query(
                 """
                 INSERT INTO webhook_endpoints (id, tenant_id, url, description, event_types, secret_encrypted, enabled,
@@ -124,24 +133,35 @@ extension PostgresStore {
     }
 
     /// Sends an event again: a new delivery, due at once, to `endpointId` or to every enabled endpoint
-    /// subscribed to its type. Returns the new deliveries (none when no endpoint qualifies).
-    public func replayWebhookEvent(tenant: UUID, eventId: String, endpointId: String?, actor: String) async throws
-        -> [WebhookDelivery]
-    {
+    /// subscribed to its type. Returns the new deliveries (none when no endpoint qualifies). Throws
+    /// ``WebhookReplayQuotaExceeded`` when the tenant's replays within `window` would pass `limit`.
+    public func replayWebhookEvent(
+        tenant: UUID, eventId: String, endpointId: String?, actor: String, limit: Int, window: TimeInterval
+    ) async throws -> [WebhookDelivery] {
         let now = clock()
+        let windowStart = now.addingTimeInterval(-window)
         return try await tenantScoped(tenant) { c in
+            try Self.lockWebhookQuota(c, tenant: tenant, "replays")
+            let earlier =
+                try c.query(
+                    "SELECT count(*) AS n FROM webhook_deliveries WHERE replay AND created_at > $1::timestamptz",
+                    [.timestamp(windowStart)]
+                ).first?.int64("n") ?? 0
+            if earlier >= Int64(limit) {
+                throw try Self.replayQuotaExceeded(c, excess: earlier - Int64(limit) + 1, since: windowStart, now: now)
+            }
             guard let type = try c.query("SELECT type FROM webhook_events WHERE id = $1", [.text(eventId)]).first
             else { throw CoreError.notFound("event") }
             let eventType = try type.string("type")
             let rows = try c.query(
                 """
                 INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
-                    replay_of, created_at, updated_at)
+                    replay_of, created_at, updated_at, replay)
                 SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.tenant_id, $1, e.id, 'pending',
                     $3::timestamptz,
                     (SELECT d.id FROM webhook_deliveries d WHERE d.event_id = $1 AND d.endpoint_id = e.id
                         ORDER BY d.created_at DESC, d.id DESC LIMIT 1),
-                    $3::timestamptz, $3::timestamptz
+                    $3::timestamptz, $3::timestamptz, true
                 FROM webhook_endpoints e
                 WHERE e.enabled AND ($2::text IS NULL OR e.id = $2)
                     AND ($2::text IS NOT NULL OR e.event_types ?| ARRAY['*', $4, $5])
@@ -152,11 +172,37 @@ extension PostgresStore {
                     .text(WebhookEventType.family(of: eventType) + ".*"),
                 ]
             ).rows
+            if earlier + Int64(rows.count) > Int64(limit) {
+                throw try Self.replayQuotaExceeded(
+                    c, excess: earlier + Int64(rows.count) - Int64(limit), since: windowStart, now: now)
+            }
             try Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_event.replay", target: eventId,
                 details: ["deliveries": "\(rows.count)"], at: now)
             return try rows.map(Self.delivery)
         }
+    }
+
+    /// Serialises the quota checks of one tenant's transactions (until the transaction ends).
+    static func lockWebhookQuota(_ c: PGConnection, tenant: UUID, _ quota: String) throws {
+        try c.query(
+            "SELECT pg_advisory_xact_lock(hashtextextended($1, 0)) IS NULL AS locked",
+            [.text("webhook-\(quota):\(tenant.uuidString.lowercased())")])
+    }
+
+    /// The quota error, with the time until `excess` earlier replays have left the window.
+    static func replayQuotaExceeded(_ c: PGConnection, excess: Int64, since windowStart: Date, now: Date) throws
+        -> WebhookReplayQuotaExceeded
+    {
+        let leaving = try c.query(
+            """
+            SELECT created_at FROM webhook_deliveries WHERE replay AND created_at > $1::timestamptz
+            ORDER BY created_at LIMIT 1 OFFSET $2::bigint
+            """,
+            [.timestamp(windowStart), .int(max(0, excess - 1))]
+        ).first.map { try $0.date("created_at") }
+        let wait = (leaving ?? now).timeIntervalSince(windowStart)
+        return WebhookReplayQuotaExceeded(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
     }
 
     // MARK: Rows

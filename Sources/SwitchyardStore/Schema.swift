@@ -43,6 +43,18 @@ public enum Schema {
                     PRIMARY KEY (account_id, kind)
                 );
                 """),
+        // Which deliveries are leased to a worker (so each endpoint gets a bounded number at once), and which
+        // are replays (so each tenant's replays can be counted).
+        Migration(
+            version: 10, name: "webhook leases and replay quota",
+            sql: """
+                ALTER TABLE webhook_deliveries ADD COLUMN leased_until timestamptz;
+                ALTER TABLE webhook_deliveries ADD COLUMN replay boolean NOT NULL DEFAULT false;
+                UPDATE webhook_deliveries SET replay = true WHERE replay_of IS NOT NULL;
+                CREATE INDEX webhook_deliveries_endpoint_due ON webhook_deliveries (endpoint_id, next_attempt_at)
+                    WHERE status = 'pending';
+                CREATE INDEX webhook_deliveries_replays ON webhook_deliveries (tenant_id, created_at) WHERE replay;
+                """),
     ]
 
     static let coreTables = """

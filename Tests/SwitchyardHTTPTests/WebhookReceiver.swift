@@ -30,6 +30,8 @@ final class WebhookReceiver: Sendable {
         var deliveries: [Delivery] = []
         var answers: [Int] = []
         var thenAnswer = 200
+        /// Whether requests are recorded and then never answered (a black hole that accepts them).
+        var hangs = false
     }
 
     private let state: LockedState<State>
@@ -50,11 +52,14 @@ final class WebhookReceiver: Sendable {
             let buffer = try await request.body.collect(upTo: 1 << 20)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
-            let status = state.withLock { s -> Int in
+            // HTTP/1's Host header arrives as the request's authority.
+            if let authority = request.head.authority { headers["host"] = authority }
+            let (status, hangs) = state.withLock { s -> (Int, Bool) in
                 let status = s.answers.isEmpty ? s.thenAnswer : s.answers.removeFirst()
                 s.deliveries.append(Delivery(body: Data(buffer: buffer), headers: headers, status: status))
-                return status
+                return (status, s.hangs)
             }
+            if hangs { try await Task.sleep(for: .seconds(600)) }
             return Response(status: .init(code: status))
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -77,6 +82,11 @@ final class WebhookReceiver: Sendable {
             $0.answers = statuses
             $0.thenAnswer = then
         }
+    }
+
+    /// Records every request from now on and never answers it.
+    func hang() {
+        state.withLock { $0.hangs = true }
     }
 
     /// Every delivery so far, oldest first.

@@ -48,13 +48,14 @@ struct WebhookReplicaTests {
         try FileManager.default.createDirectory(atPath: directory + "/plugins", withIntermediateDirectories: true)
         let policyPath = directory + "/policy.json"
         try Data(
-            #"{"plugins":{"mode":"development"},"webhooks":{"require_https":false,"poll_ms":20,"batch_size":10}}"#.utf8
+            #"{"plugins":{"mode":"development"},"webhooks":{"require_https":false,"allow_hosts":["127.0.0.1"],"poll_ms":20,"batch_size":10}}"#
+                .utf8
         ).write(to: URL(fileURLWithPath: policyPath))
 
         try await WebhookReceiver.with { receiver in
             let (_, secret) = try await store.createWebhookEndpoint(
                 tenant: tenant.id, url: receiver.url, description: "replicas", eventTypes: ["payment.succeeded"],
-                actor: "test")
+                actor: "test", maxEnabled: 16)
             let replicas = try (0..<3).map { _ in
                 try Replica(
                     databaseURL: databaseURL, kek: Data(key).base64EncodedString(), policyPath: policyPath,
