@@ -42,6 +42,7 @@ public enum SwitchyardServer {
     public static func router(_ deps: ServerDependencies) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: InputMiddleware())
         let auth = Authenticator(operatorToken: deps.operatorToken, store: deps.store)
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
         let payments = PaymentsController(
