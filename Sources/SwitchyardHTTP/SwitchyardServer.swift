@@ -52,7 +52,8 @@ public enum SwitchyardServer {
         NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
             on: router)
         AdminController(
-            store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit
+            store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit,
+            now: { [service = deps.service] in service.now() }
         ).register(on: router)
         let admin = router.group("admin/v1")
         RoutingController(
