@@ -173,19 +173,26 @@ import Testing
         }
     }
 
-    /// Runs `count` inputs per target from `seed`; returns the failures with the input that caused them.
+    /// Runs `count` inputs per target from `seed`; returns the failures with the input that caused them,
+    /// and a failure for a target whose inputs were all accepted or all refused (the generator would then
+    /// be testing nothing).
     static func run(seed: UInt64, count: Int) -> [String] {
         var fuzzer = InputFuzzer(seed: seed)
         var failures: [String] = []
         for target in targets {
+            var accepted = 0
             for index in 0..<count {
                 let node = fuzzer.mutate(target.template(), rounds: index % 5)
                 let data = fuzzer.bytes(node)
+                if (try? target.handle(data)) != nil { accepted += 1 }
                 if let problem = problem(target, data) {
                     failures.append(
                         "seed \(seed), \(target.name) #\(index): \(problem) for "
                             + String(decoding: data.prefix(300), as: UTF8.self))
                 }
+            }
+            if accepted == 0 || accepted == count {
+                failures.append("seed \(seed), \(target.name): \(accepted) of \(count) inputs accepted")
             }
         }
         return failures

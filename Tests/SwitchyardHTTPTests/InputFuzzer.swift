@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import SwitchyardCore
+
 /// Generated request bodies for the "no trap reachable from input" tests: realistic templates of each
 /// merchant and admin body, mutated at random (huge, negative and fractional numbers, exponents, NUL,
 /// deep nesting, duplicate keys, wrong types, long strings, unicode, broken bytes). Deterministic for a
@@ -23,19 +25,13 @@ struct InputFuzzer {
         }
     }
 
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
@@ -133,21 +129,6 @@ struct InputFuzzer {
     }
 
     static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }
