@@ -75,10 +75,10 @@ extension AntomMapping {
         let transactions = response.transactions ?? []
         let captures = successful(transactions, type: "CAPTURE")
         let refunds = successful(transactions, type: "REFUND")
-        if !refunds.isEmpty { outcome.refundedAmount = refunds.reduce(0, +) }
+        if !refunds.isEmpty { outcome.refundedAmount = checkedSum(refunds) }
         switch kind {
         case .succeeded:
-            outcome.capturedAmount = captures.isEmpty ? amount : captures.reduce(0, +)
+            outcome.capturedAmount = captures.isEmpty ? amount : checkedSum(captures)
         case .declined:
             let code = safeCode(response.paymentResultCode) ?? "FAIL"
             outcome.code = code
@@ -94,6 +94,17 @@ extension AntomMapping {
             break
         }
         return outcome
+    }
+
+    /// The sum of amounts Antom reports, or nil when it does not fit in 64 bits (such figures are not trusted).
+    static func checkedSum(_ amounts: [Int64]) -> Int64? {
+        var total: Int64 = 0
+        for amount in amounts {
+            let (sum, overflow) = total.addingReportingOverflow(amount)
+            if overflow { return nil }
+            total = sum
+        }
+        return total
     }
 
     /// The amounts of the successful transactions of one type.

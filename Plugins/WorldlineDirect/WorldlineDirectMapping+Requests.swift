@@ -29,12 +29,12 @@ extension WorldlineDirectMapping {
     }
 
     /// The session lifetime in seconds: the account option `client_session_lifetime_seconds` when it is a
-    /// positive integer, else 3 h.
+    /// positive integer, at most 3 h (Worldline's own limit); else 3 h.
     static func sessionLifetime(options: [String: String]) -> Int64 {
         guard let text = options["client_session_lifetime_seconds"], let value = Int64(text), value > 0 else {
             return defaultSessionLifetime
         }
-        return value
+        return min(value, defaultSessionLifetime)
     }
 
     /// The pending outcome of `authorize`: the client session the app's SDK needs, until it expires.

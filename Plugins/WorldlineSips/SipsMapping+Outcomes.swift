@@ -37,8 +37,10 @@ extension SipsMapping {
             outcome.capturedAmount = response.originAmount
             if status == "CREDITED" {
                 outcome.refundedAmount = response.originAmount
-            } else if let origin = response.originAmount, let current = response.currentAmount, origin > current {
-                outcome.refundedAmount = origin - current
+            } else if let origin = response.originAmount, let current = response.currentAmount, origin > current,
+                case (let refunded, false) = origin.subtractingReportingOverflow(current)
+            {
+                outcome.refundedAmount = refunded
             }
         case .declined:
             let acquirer = safeCode(response.acquirerResponseCode).flatMap { $0 == "00" ? nil : $0 }

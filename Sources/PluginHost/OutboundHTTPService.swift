@@ -79,7 +79,8 @@ public final class OutboundHTTPService: HostServices, Sendable {
         } catch {
             return OutboundResult(kind: .notSent, reason: "invalid URL")
         }
-        let timeout = request.timeoutMs.map { Duration.milliseconds(max(1, $0)) } ?? defaultTimeout
+        // A plugin's `timeoutMs` is capped at 10 minutes: a huge value would overflow the deadline.
+        let timeout = request.timeoutMs.map { Duration.milliseconds(min(max(1, $0), 600_000)) } ?? defaultTimeout
         let delegate = ExchangeDelegate(maximumBytes: maximumResponseBytes)
         let task = client.execute(request: prepared, delegate: delegate, deadline: .now() + Self.timeAmount(timeout))
         do {
@@ -126,7 +127,10 @@ public final class OutboundHTTPService: HostServices, Sendable {
 
     private static func timeAmount(_ duration: Duration) -> TimeAmount {
         let components = duration.components
-        return .nanoseconds(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
+        let (whole, overflow) = components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, carry) = whole.addingReportingOverflow(components.attoseconds / 1_000_000_000)
+        if overflow || carry { return .nanoseconds(components.seconds < 0 ? 0 : Int64.max / 2) }
+        return .nanoseconds(total)
     }
 
     private static func loggerLevel(_ level: PluginLogLevel) -> Logger.Level {

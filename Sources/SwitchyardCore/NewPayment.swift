@@ -49,6 +49,7 @@ public struct NewPayment: Sendable, Equatable {
         if let customerId, customerId.isEmpty || customerId.count > 128 {
             throw CoreError.invalid("invalid_customer", "customer must be 1 to 128 characters")
         }
+        if let returnURL { try Self.validateReturnURL(returnURL) }
         self.amount = amount
         self.currency = currency
         self.country = country
@@ -60,6 +61,26 @@ public struct NewPayment: Sendable, Equatable {
         self.paymentData = paymentData
         self.paymentMethodId = paymentMethodId
         self.savePaymentMethod = savePaymentMethod
+    }
+
+    /// The longest `return_url` accepted, in bytes.
+    public static let maximumReturnURLBytes = 2048
+
+    /// Checks a shopper-facing `return_url`: an absolute `http` or `https` URL with a host, at most
+    /// ``maximumReturnURLBytes`` bytes, without credentials; throws `invalid_return_url` otherwise.
+    public static func validateReturnURL(_ text: String) throws {
+        guard text.utf8.count <= maximumReturnURLBytes else {
+            throw CoreError.invalid(
+                "invalid_return_url", "return_url must be at most \(maximumReturnURLBytes) bytes")
+        }
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else {
+            throw CoreError.invalid("invalid_return_url", "return_url must be an absolute http or https URL")
+        }
+        guard url.user == nil, url.password == nil else {
+            throw CoreError.invalid("invalid_return_url", "return_url must not contain credentials")
+        }
     }
 
     /// Whether `code` is an upper-case ISO 3166-1 alpha-2 country code.

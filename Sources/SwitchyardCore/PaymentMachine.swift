@@ -103,19 +103,25 @@ public struct PaymentMachine: Sendable, Equatable {
         }
     }
 
+    /// An amount a provider reports, kept within what the payment can hold (0 to its amount): a provider's
+    /// figure is never trusted to be sane, and later arithmetic on the payment must not overflow.
+    private func reported(_ amount: Int64) -> Int64 {
+        min(max(amount, 0), payment.amount)
+    }
+
     /// Moves to the state a definite provider outcome describes; final states never move back.
     private mutating func apply(_ outcome: Outcome) {
         if payment.status.isFinal {
             // A final state only learns amounts (a late capture report after success, say).
             if payment.status == .succeeded, let captured = outcome.capturedAmount {
-                payment.amountCaptured = max(payment.amountCaptured, captured)
+                payment.amountCaptured = max(payment.amountCaptured, reported(captured))
             }
             return
         }
         switch outcome.kind {
         case .succeeded:
             payment.status = .succeeded
-            payment.amountCaptured = outcome.capturedAmount ?? outcome.amount ?? payment.amount
+            payment.amountCaptured = reported(outcome.capturedAmount ?? outcome.amount ?? payment.amount)
             payment.nextAction = nil
         case .authorized:
             payment.status = .authorized

@@ -24,7 +24,10 @@ extension PaymentRouter {
     /// Accounts with weight 0 follow in their listed order.
     static func weightedOrder(_ candidates: [(id: UUID, weight: Int)], key: String) -> [UUID] {
         var generator = SplitMix64(seed: StableHash.fnv1a(key))
-        var pool = candidates.filter { $0.weight > 0 }
+        // Weights are validated when rules are stored; clamping keeps the sum in range whatever the input.
+        var pool = candidates.filter { $0.weight > 0 }.map {
+            (id: $0.id, weight: min($0.weight, RoutingRule.maximumWeight))
+        }
         var order: [UUID] = []
         while !pool.isEmpty {
             let total = pool.reduce(0) { $0 + UInt64($1.weight) }

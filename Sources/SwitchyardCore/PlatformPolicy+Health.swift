@@ -86,6 +86,7 @@ extension PlatformPolicy {
 
     /// Checks that the values make sense; returns the first problem.
     public func problem() -> String? {
+        if let problem = boundsProblem() { return problem }
         if failover.attemptLimit < 1 { return "failover.attempt_limit must be at least 1" }
         if failover.timeBudgetMs < 1 { return "failover.time_budget_ms must be positive" }
         if breaker.failureThreshold < 1 { return "breaker.failure_threshold must be at least 1" }

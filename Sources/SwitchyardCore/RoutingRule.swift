@@ -39,6 +39,9 @@ public struct RoutingRule: Codable, Sendable, Equatable {
     /// weight 0 is only ever a fallback.
     public var weights: [Int]?
 
+    /// The largest weight, and the largest sum of a rule's weights.
+    public static let maximumWeight = 1_000_000
+
     public init(id: UUID, name: String, match: Match, accounts: [UUID], weights: [Int]? = nil) {
         self.id = id
         self.name = name

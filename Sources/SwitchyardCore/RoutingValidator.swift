@@ -86,10 +86,12 @@ public enum RoutingValidator {
         if let weights = rule.weights {
             if weights.count != rule.accounts.count {
                 problems.append(("invalid_weights", "has \(weights.count) weights for \(rule.accounts.count) accounts"))
-            } else if weights.contains(where: { $0 < 0 }) || weights.allSatisfy({ $0 == 0 }) {
-                problems.append(("invalid_weights", "weights must be non-negative and not all zero"))
-            } else if weights.reduce(0, +) > 1_000_000 {
-                problems.append(("invalid_weights", "weights add up to more than 1000000"))
+            } else if weights.contains(where: { !(0...RoutingRule.maximumWeight).contains($0) }) {
+                problems.append(("invalid_weights", "each weight must be between 0 and \(RoutingRule.maximumWeight)"))
+            } else if weights.allSatisfy({ $0 == 0 }) {
+                problems.append(("invalid_weights", "weights must not all be zero"))
+            } else if Self.checkedSum(weights).map({ $0 > RoutingRule.maximumWeight }) ?? true {
+                problems.append(("invalid_weights", "weights add up to more than \(RoutingRule.maximumWeight)"))
             }
         }
         for code in m.countries where !NewPayment.isCountryCode(code) {
@@ -103,6 +105,9 @@ public enum RoutingValidator {
         }
         if (m.minAmount ?? 0) < 0 || (m.maxAmount ?? 0) < 0 {
             problems.append(("invalid_rule", "amount bounds must not be negative"))
+        }
+        if (m.minAmount ?? 0) > Currency.maximumAmount || (m.maxAmount ?? 0) > Currency.maximumAmount {
+            problems.append(("invalid_rule", "amount bounds must not exceed \(Currency.maximumAmount) minor units"))
         }
         if let min = m.minAmount, let max = m.maxAmount, min > max {
             problems.append(("invalid_rule", "min_amount is above max_amount"))
@@ -118,6 +123,17 @@ public enum RoutingValidator {
             }
         }
         return problems
+    }
+
+    /// The sum of `values`, or nil when it does not fit in an `Int`.
+    static func checkedSum(_ values: [Int]) -> Int? {
+        var total = 0
+        for value in values {
+            let (sum, overflow) = total.addingReportingOverflow(value)
+            if overflow { return nil }
+            total = sum
+        }
+        return total
     }
 }
 

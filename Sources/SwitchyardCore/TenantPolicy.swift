@@ -55,7 +55,9 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
             problems.append(
                 "breaker_failure_threshold must be between 1 and the platform's \(platform.breaker.failureThreshold)")
         }
-        if let v = breakerCoolDownMs, v < platform.breaker.coolDownMs {
+        if let v = breakerCoolDownMs, v > PlatformPolicy.maximumDurationMs {
+            problems.append("breaker_cool_down_ms must be at most \(PlatformPolicy.maximumDurationMs)")
+        } else if let v = breakerCoolDownMs, v < platform.breaker.coolDownMs {
             problems.append("breaker_cool_down_ms must be at least the platform's \(platform.breaker.coolDownMs)")
         }
         if let v = reviewAfterMs, v < 1 || v > platform.janitor.horizonMs {

@@ -100,6 +100,10 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as PGError where error.isBusy {  // a pool or statement timeout
             context.logger.warning("database busy", metadata: ["http.path": "\(request.uri.path)"])
             return try APIError.databaseBusy.response(from: request, context: context)
+        } catch let error as PGError where error.isUnstorableText {
+            // Input checks refuse NUL characters up front; this catches any path they miss.
+            return try APIError(.badRequest, "invalid_text", "a text value contains a character that cannot be stored")
+                .response(from: request, context: context)
         } catch {
             var metadata: Logger.Metadata = [
                 "error.type": "\(String(describing: type(of: error)))", "http.path": "\(request.uri.path)",
@@ -110,5 +114,13 @@ struct ErrorMiddleware: RouterMiddleware {
             return try APIError(.internalServerError, "internal_error", "the request could not be completed")
                 .response(from: request, context: context)
         }
+    }
+}
+
+extension PGError {
+    /// Whether the database refused a text value itself (a NUL character, an invalid byte sequence or an
+    /// unsupported `\u0000` escape in JSON): bad input, not a server fault.
+    var isUnstorableText: Bool {
+        code == .invalidParameter || sqlState == "22021" || sqlState == "22P05"
     }
 }

@@ -13,6 +13,8 @@ struct AdminController: Sendable {
     let registry: PluginRegistry
     let gateway: PluginGateway
     let bodyLimit: Int
+    /// The server's clock (the store's and the payment service's).
+    var now: @Sendable () -> Date = { Date() }
 
     static let actor = "operator"
 
@@ -46,6 +48,7 @@ struct AdminController: Sendable {
             guard !scopes.isEmpty else {
                 throw APIError(.badRequest, "invalid_scopes", "at least one scope is required")
             }
+            try checkExpiry(body.expiresAt)
             let created = try await store.createAPIKey(
                 tenant: tenant.id, name: body.name ?? "api key", scopes: scopes, expiresAt: body.expiresAt,
                 actor: Self.actor)
@@ -75,9 +78,7 @@ struct AdminController: Sendable {
             guard (0...2_592_000).contains(grace) else {
                 throw APIError(.badRequest, "invalid_grace", "grace_seconds must be between 0 and 2592000 (30 days)")
             }
-            if let expiresAt = body.expiresAt, expiresAt <= Date() {
-                throw APIError(.badRequest, "invalid_expiry", "expires_at must be in the future")
-            }
+            try checkExpiry(body.expiresAt)
             guard let id = context.parameters.get("key").flatMap(UUID.init(uuidString:)),
                 let created = try await store.rotateAPIKey(
                     tenant: tenant.id, id: id, grace: Double(grace),
@@ -99,6 +100,13 @@ struct AdminController: Sendable {
             try auth.requireOperator(request)
             let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))
             return JSONIO.response(.ok, ["data": try await store.auditLog(tenant: tenant, limit: 200)])
+        }
+    }
+
+    /// Refuses a key expiry that is not in the future: such a key would be unusable from the start.
+    func checkExpiry(_ expiresAt: Date?) throws {
+        if let expiresAt, expiresAt <= now() {
+            throw APIError(.badRequest, "invalid_expires_at", "expires_at must be in the future")
         }
     }
 

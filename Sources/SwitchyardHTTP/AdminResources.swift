@@ -148,8 +148,8 @@ enum AdminBodies {
             var countries: [String]?
             var currencies: [String]?
             var methods: [String]?
-            var minAmount: Int64?
-            var maxAmount: Int64?
+            var minAmount: MinorUnits?
+            var maxAmount: MinorUnits?
 
             enum CodingKeys: String, CodingKey {
                 case countries, currencies, methods

@@ -52,6 +52,7 @@ struct CustomersController: Sendable {
         group.post("vaulting-sessions") { request, context in
             try await payments.idempotent(request, context) { key, data in
                 let body = data.isEmpty ? VaultingBody() : try JSONIO.decode(VaultingBody.self, from: data)
+                if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
                 let method = try await service.createVaultingSession(
                     tenant: key.tenantId, customerId: try customer(context), accountId: body.providerAccount,
                     returnURL: body.returnURL, country: body.country)

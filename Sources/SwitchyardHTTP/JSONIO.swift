@@ -23,11 +23,15 @@ public enum JSONIO {
         }
     }
 
-    /// Decodes a JSON body; an empty body decodes as `{}`.
+    /// Decodes a JSON body; an empty body decodes as `{}`. The body is first read by ``StrictJSON``, which
+    /// refuses duplicate keys, NUL characters and deep nesting, and tells integer fields how numbers were
+    /// written.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let data = data.isEmpty ? Data("{}".utf8) : data
+        let report = try StrictJSON.scan(data)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
+        decoder.userInfo[StrictJSON.reportKey] = report
         do {
             return try decoder.decode(type, from: data)
         } catch let error as DecodingError {

@@ -106,7 +106,7 @@ struct PaymentsController: Sendable {
 
     private func id(_ context: AppContext) throws -> String {
         guard let id = context.parameters.get("id"), id.count <= 64 else { throw CoreError.notFound("payment") }
-        return id
+        return id.removingPercentEncoding ?? id
     }
 
     private func respond(_ record: PaymentRecord, status: HTTPResponse.Status = .ok) throws -> Encoded {
@@ -115,14 +115,19 @@ struct PaymentsController: Sendable {
 
     private func create(_ request: Request, _ context: AppContext) async throws -> Response {
         try await idempotent(request, context) { key, data in
-            let body = try JSONIO.decode(CreateBody.self, from: data)
-            let payment = try NewPayment(
-                amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
-                reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,
-                returnURL: body.returnURL, paymentData: body.paymentData ?? [:], paymentMethodId: body.paymentMethod,
-                savePaymentMethod: body.savePaymentMethod ?? false)
+            let payment = try Self.newPayment(data)
             return try respond(try await service.create(tenant: key.tenantId, payment), status: .created)
         }
+    }
+
+    /// A create body, decoded and validated; throws a 4xx ``APIError`` or ``CoreError``.
+    static func newPayment(_ data: Data) throws -> NewPayment {
+        let body = try JSONIO.decode(CreateBody.self, from: data)
+        return try NewPayment(
+            amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
+            reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,
+            returnURL: body.returnURL, paymentData: body.paymentData ?? [:], paymentMethodId: body.paymentMethod,
+            savePaymentMethod: body.savePaymentMethod ?? false)
     }
 
     private func list(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -144,73 +149,6 @@ struct PaymentsController: Sendable {
             ListResource(
                 data: records.map { PaymentResource($0, now: service.now()) }, hasMore: hasMore,
                 nextCursor: hasMore ? records.last?.payment.id : nil))
-    }
-
-    /// Runs a mutating request under the `Idempotency-Key` rules: the same key and body replay the stored
-    /// response; the same key with another body is a 409; a key still running is a 409.
-    func idempotent(
-        _ request: Request, _ context: AppContext, _ body: @escaping (APIKey, Data) async throws -> Encoded
-    ) async throws -> Response {
-        let key = try await auth.requireTenant(request, scope: .payments)
-        let data = try await JSONIO.body(request, limit: bodyLimit)
-        guard let idempotencyKey = request.headers[HTTPField.Name("Idempotency-Key")!] else {
-            let encoded = try await body(key, data)
-            return JSONIO.raw(encoded.status, encoded.data)
-        }
-        guard !idempotencyKey.isEmpty, idempotencyKey.count <= 255 else {
-            throw APIError(.badRequest, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters")
-        }
-        let scopedKey = "\(request.method.rawValue) \(request.uri.path) \(idempotencyKey)"
-        let hash = Self.requestHash(data)
-        switch try await store.startIdempotent(tenant: key.tenantId, key: scopedKey, requestHash: hash) {
-        case .replay(let status, let stored):
-            var headers = HTTPFields()
-            headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
-            return JSONIO.raw(HTTPResponse.Status(code: status), stored, headers: headers)
-        case .mismatch:
-            throw APIError(
-                .conflict, "idempotency_key_reused", "this Idempotency-Key was used with a different request body")
-        case .inProgress:
-            throw APIError(.conflict, "idempotency_in_progress", "a request with this Idempotency-Key is still running")
-        case .proceed:
-            break
-        }
-        let response: Encoded
-        do {
-            response = try await body(key, data)
-        } catch let error as APIError where error.status.code < 500 {
-            try await finish(key, scopedKey, error)
-            throw error
-        } catch let error as CoreError where error.status < 500 {
-            try await finish(key, scopedKey, APIError(error))
-            throw error
-        } catch {
-            try? await store.abandonIdempotent(tenant: key.tenantId, key: scopedKey)
-            throw error
-        }
-        try await store.finishIdempotent(
-            tenant: key.tenantId, key: scopedKey, status: Int(response.status.code), body: response.data)
-        return JSONIO.raw(response.status, response.data)
-    }
-
-    /// The hash that decides whether two requests with one key are "the same": over the JSON in a canonical
-    /// form (sorted keys, no insignificant white space), so key order does not matter; raw bytes otherwise.
-    static func requestHash(_ data: Data) -> String {
-        let canonical: Data
-        if let value = try? JSONDecoder().decode(JSONValue.self, from: data) {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            canonical = (try? encoder.encode(value)) ?? data
-        } else {
-            canonical = data
-        }
-        return Hex.encode(SHA2.sha256([UInt8](canonical)))
-    }
-
-    private func finish(_ key: APIKey, _ scopedKey: String, _ error: APIError) async throws {
-        let data = try JSONIO.encoder.encode(APIError.Envelope(error: .init(code: error.code, message: error.message)))
-        try await store.finishIdempotent(
-            tenant: key.tenantId, key: scopedKey, status: Int(error.status.code), body: data)
     }
 }
 

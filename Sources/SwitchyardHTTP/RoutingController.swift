@@ -69,15 +69,7 @@ struct RoutingController: Sendable {
 
     private func replace(tenant: UUID, actor: String, request: Request) async throws -> Response {
         let body = try JSONIO.decode(AdminBodies.Routing.self, from: try await JSONIO.body(request, limit: bodyLimit))
-        let rules = body.rules.map { rule in
-            RoutingRule(
-                id: rule.id.flatMap(UUID.init(uuidString:)) ?? UUID(), name: rule.name,
-                match: .init(
-                    countries: rule.match?.countries ?? [], currencies: rule.match?.currencies ?? [],
-                    methods: rule.match?.methods ?? [], minAmount: rule.match?.minAmount,
-                    maxAmount: rule.match?.maxAmount),
-                accounts: rule.accounts, weights: rule.weights)
-        }
+        let rules = Self.rules(body)
         var candidates: [UUID: RoutingCandidate] = [:]
         for account in try await store.accounts(tenant: tenant) {
             candidates[account.id] = RoutingCandidate(
@@ -99,15 +91,35 @@ struct RoutingController: Sendable {
         return JSONIO.response(.ok, response)
     }
 
-    private func simulate(tenant: UUID, request: Request) async throws -> Response {
-        let body = try JSONIO.decode(SimulateBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+    /// The rules of a routing body, not yet validated.
+    static func rules(_ body: AdminBodies.Routing) -> [RoutingRule] {
+        body.rules.map { rule in
+            RoutingRule(
+                id: rule.id.flatMap(UUID.init(uuidString:)) ?? UUID(), name: rule.name,
+                match: .init(
+                    countries: rule.match?.countries ?? [], currencies: rule.match?.currencies ?? [],
+                    methods: rule.match?.methods ?? [], minAmount: rule.match?.minAmount?.value,
+                    maxAmount: rule.match?.maxAmount?.value),
+                accounts: rule.accounts, weights: rule.weights)
+        }
+    }
+
+    /// The payment a simulate body describes, decoded and validated, with its reference; throws a 4xx
+    /// error otherwise.
+    static func simulatedPayment(_ data: Data) throws -> (description: PaymentDescription, reference: String) {
+        let body = try JSONIO.decode(SimulateBody.self, from: data)
         let payment = try NewPayment(
             amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
             reference: body.reference ?? "simulation")
         let description = PaymentDescription(
             amount: payment.amount, currency: payment.currency, country: payment.country, method: body.method)
+        return (description, payment.reference)
+    }
+
+    private func simulate(tenant: UUID, request: Request) async throws -> Response {
+        let (description, reference) = try Self.simulatedPayment(try await JSONIO.body(request, limit: bodyLimit))
         let key = PaymentRouter.routingKey(
-            tenant: tenant, reference: payment.reference, amount: payment.amount, currency: payment.currency)
+            tenant: tenant, reference: reference, amount: description.amount, currency: description.currency)
         let explanation = try await service.explainRoute(tenant: tenant, payment: description, routingKey: key)
         return JSONIO.response(.ok, SimulationBody(explanation))
     }
@@ -121,7 +133,8 @@ struct RoutingController: Sendable {
             id: rule.id.uuidString.lowercased(), name: rule.name,
             match: .init(
                 countries: rule.match.countries, currencies: rule.match.currencies, methods: rule.match.methods,
-                minAmount: rule.match.minAmount, maxAmount: rule.match.maxAmount),
+                minAmount: rule.match.minAmount.map(MinorUnits.init),
+                maxAmount: rule.match.maxAmount.map(MinorUnits.init)),
             accounts: rule.accounts, weights: rule.weights)
     }
 

@@ -79,9 +79,9 @@ public final class SwitchyardRuntime: Sendable {
         let tokens = AccessTokenCache(
             store: store, refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),
             // Outlasts another replica's token call, which is bounded by the provider timeout.
-            lockWait: .milliseconds(configuration.platform.limits.providerTimeoutMs + 5_000),
+            lockWait: .milliseconds(configuration.platform.limits.providerTimeoutMs) + .seconds(5),
             // A dead holder's lock frees itself once its token call and storage waits must have ended.
-            lockLease: .milliseconds(configuration.platform.limits.providerTimeoutMs + 15_000),
+            lockLease: .milliseconds(configuration.platform.limits.providerTimeoutMs) + .seconds(15),
             clock: configuration.clock, logger: logger)
         gateway = PluginGateway(
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)

@@ -45,6 +45,7 @@ public enum SwitchyardServer {
         let router = Router(context: AppContext.self)
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: TenantLimitMiddleware(store: deps.store, policy: deps.service.policy))
+        router.add(middleware: InputMiddleware())
         let auth = Authenticator(operatorToken: deps.operatorToken, store: deps.store)
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
         let payments = PaymentsController(
@@ -54,7 +55,8 @@ public enum SwitchyardServer {
         NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
             on: router)
         AdminController(
-            store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit
+            store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit,
+            now: { [service = deps.service] in service.now() }
         ).register(on: router)
         let admin = router.group("admin/v1")
         RoutingController(

@@ -68,6 +68,23 @@ import Testing
         #expect(outcome.capturedAmount == 600 && outcome.refundedAmount == 150)
     }
 
+    @Test func amountsThatOverflowWhenAddedAreDropped() async throws {
+        func transaction(_ type: String, _ value: String) -> String {
+            #"{"transactionType":"\#(type)","transactionStatus":"SUCCESS","#
+                + #""transactionAmount":{"currency":"USD","value":"\#(value)"}}"#
+        }
+        let huge = String(Int64.max)
+        let transactions =
+            #","transactions":["#
+            + [
+                transaction("CAPTURE", huge), transaction("CAPTURE", "1"), transaction("REFUND", huge),
+                transaction("REFUND", huge),
+            ].joined(separator: ",") + "]"
+        let (outcome, _) = try await Self.sync(Self.inquiry("SUCCESS", extra: transactions))
+        #expect(outcome.kind == .succeeded)
+        #expect(outcome.capturedAmount == nil && outcome.refundedAmount == nil)
+    }
+
     @Test func authorisedCardIsNotCaptured() async throws {
         let (outcome, _) = try await Self.sync(Self.inquiry("PENDING"))
         #expect(outcome.kind == .authorized && outcome.capturedAmount == nil)

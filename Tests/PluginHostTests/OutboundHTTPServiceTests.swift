@@ -37,6 +37,17 @@ struct OutboundHTTPServiceTests {
         }
     }
 
+    @Test func aHugeTimeoutFromAPluginIsCappedNotOverflowed() async throws {
+        try await withService { service in
+            let port = RawTCPServer.closedPort()
+            for timeoutMs in [Int.max, Int.max / 1000, Int.min] {
+                let result = await service.send(
+                    OutboundRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/status", timeoutMs: timeoutMs))
+                #expect(result.kind == .notSent)
+            }
+        }
+    }
+
     @Test func deadlineWhileConnectingIsNotSent() async throws {
         let (port, close) = RawTCPServer.saturatedListener()
         defer { close() }

@@ -66,3 +66,35 @@ struct NewPaymentTests {
         #expect(Currency.named("ABC") == nil)
     }
 }
+
+struct ReturnURLTests {
+    func code(_ url: String) -> String? {
+        do {
+            _ = try NewPayment(
+                amount: 1, currency: "USD", country: "US", method: "alipay", reference: "r", returnURL: url)
+            return nil
+        } catch let error as CoreError {
+            return error.code
+        } catch {
+            return "other"
+        }
+    }
+
+    @Test func anAbsoluteHTTPURLIsAccepted() {
+        #expect(code("https://shop.example/back?order=1#done") == nil)
+        #expect(code("http://127.0.0.1:8080/back") == nil)
+        #expect(code("HTTPS://shop.example") == nil)
+        #expect(code("https://shop.example/" + String(repeating: "a", count: 2048 - 21)) == nil)
+    }
+
+    @Test func anythingElseIsInvalidReturnURL() {
+        for url in [
+            "", "/back", "shop.example/back", "myapp://back", "javascript:alert(1)", "ftp://shop.example/",
+            "https://", "https:///path", "https://user:secret@shop.example/", "https://user@shop.example/",
+            "https://shop.example/" + String(repeating: "a", count: 2048 - 20), "https://shop example/",
+            "https://shop.example/" + String(repeating: "a", count: 60_000),
+        ] {
+            #expect(code(url) == "invalid_return_url", "\(url.prefix(60))")
+        }
+    }
+}

@@ -199,6 +199,24 @@ struct PaymentMachineTests {
         }
     }
 
+    @Test func absurdAmountsAProviderReportsStayWithinThePayment() throws {
+        // A negative captured amount used to make the refundable remainder overflow (and trap).
+        var negative = machine(status: .requiresAction)
+        _ = negative.handle(.providerReported(Outcome(kind: .succeeded, capturedAmount: Int64.min)), at: t0)
+        #expect(negative.payment.amountCaptured == 0)
+        #expect(throws: CoreError.self) { try negative.validateRefund(amount: 1, pendingRefunds: 0) }
+        var p = negative.payment
+        p.amountRefunded = 1
+        #expect(throws: CoreError.self) { try PaymentMachine(payment: p).validateRefund(amount: 1, pendingRefunds: 1) }
+
+        var huge = machine(status: .requiresAction)
+        _ = huge.handle(.providerReported(Outcome(kind: .succeeded, capturedAmount: Int64.max)), at: t0)
+        #expect(huge.payment.amountCaptured == 1000)
+        _ = huge.handle(.providerReported(Outcome(kind: .succeeded, capturedAmount: Int64.max)), at: t0)
+        #expect(huge.payment.amountCaptured == 1000)
+        try huge.validateRefund(amount: 1000, pendingRefunds: 0)
+    }
+
     @Test func everyOutcomeFromEveryOpenStateIsHandled() {
         let outcomes: [Outcome] = [
             Outcome(kind: .succeeded), Outcome(kind: .authorized), Outcome(kind: .pending),

@@ -35,6 +35,33 @@ struct PolicyTests {
         #expect(bad.problem() != nil)
     }
 
+    @Test func absurdNumbersAreRefusedWhenThePolicyIsRead() throws {
+        let cases = [
+            #"{"limits":{"provider_timeout_ms":9223372036854775807}}"#: "limits.provider_timeout_ms",
+            #"{"limits":{"max_body_bytes":-1}}"#: "limits.max_body_bytes",
+            #"{"failover":{"time_budget_ms":9223372036854775807}}"#: "failover.time_budget_ms",
+            #"{"failover":{"attempt_limit":9223372036854775807}}"#: "failover.attempt_limit",
+            #"{"breaker":{"cool_down_ms":9223372036854775807}}"#: "breaker.cool_down_ms",
+            #"{"janitor":{"schedule_ms":[5000,9223372036854775807]}}"#: "janitor.schedule_ms",
+            #"{"janitor":{"batch_size":100000000}}"#: "janitor.batch_size",
+            #"{"webhooks":{"retry_schedule_ms":[9223372036854775807]}}"#: "webhooks.retry_schedule_ms",
+            #"{"webhooks":{"timeout_ms":9223372036854775000,"lease_ms":9223372036854775807}}"#: "webhooks.timeout_ms",
+            #"{"lifetimes":{"token_refresh_margin_seconds":-9223372036854775808}}"#:
+                "lifetimes.token_refresh_margin_seconds",
+        ]
+        for (json, key) in cases {
+            let policy = try JSONDecoder().decode(PlatformPolicy.self, from: Data(json.utf8))
+            let problem = try #require(policy.problem(), "\(json) was accepted")
+            #expect(problem.hasPrefix(key), "\(json): \(problem)")
+        }
+        #expect(PlatformPolicy().problem() == nil)
+        let shipped = try JSONDecoder().decode(
+            PlatformPolicy.self,
+            from: Data(contentsOf: URL(fileURLWithPath: #filePath + "/../../../policy.json").standardized))
+        #expect(shipped.problem() == nil)
+        #expect(!TenantPolicy(breakerCoolDownMs: Int.max).loosening(PlatformPolicy()).isEmpty)
+    }
+
     @Test func aTenantMayTightenButNeverLoosen() {
         var platform = PlatformPolicy()
         platform.failover.retryableDeclinesAllowed = false

@@ -57,6 +57,14 @@ struct RouterWeightsTests {
         #expect(Set(orders.map { $0.map(\.uuidString).joined() }).count == 1)
     }
 
+    @Test func absurdStoredWeightsDoNotOverflowTheDraw() {
+        // Three weights of Int.max used to overflow the UInt64 total and trap.
+        let ids = [UUID(), UUID(), UUID()]
+        let order = PaymentRouter.weightedOrder(ids.map { (id: $0, weight: Int.max) }, key: "k")
+        #expect(Set(order) == Set(ids))
+        #expect(order.count == 3)
+    }
+
     @Test func aZeroWeightIsOnlyAFallback() throws {
         for n in 0..<200 {
             let decision = try PaymentRouter.route(

@@ -88,6 +88,26 @@ struct RoutingValidatorTests {
         #expect(codes([rule("r", .init(), [wallets.id, cards.id], weights: [70, 30])]).isEmpty)
     }
 
+    @Test func hugeWeightsAreRefusedWithoutOverflow() {
+        // The sum of these used to overflow (and trap) before any bound was checked.
+        #expect(codes([rule("r", .init(), [wallets.id, cards.id], weights: [Int.max, 1])]) == ["invalid_weights"])
+        #expect(
+            codes([rule("r", .init(), [wallets.id, cards.id], weights: [Int.max, Int.max])]) == ["invalid_weights"])
+        #expect(
+            codes([rule("r", .init(), [wallets.id, cards.id], weights: [Int.min, Int.max])]) == ["invalid_weights"])
+        #expect(codes([rule("r", .init(), [wallets.id, cards.id], weights: [1_000_001, 0])]) == ["invalid_weights"])
+        #expect(
+            codes([rule("r", .init(), [wallets.id, cards.id], weights: [600_000, 400_001])]) == ["invalid_weights"])
+        #expect(codes([rule("r", .init(), [wallets.id, cards.id], weights: [600_000, 400_000])]).isEmpty)
+        #expect(RoutingValidator.checkedSum([Int.max, 1]) == nil)
+        #expect(RoutingValidator.checkedSum([Int.max - 1, 1]) == Int.max)
+    }
+
+    @Test func amountBoundsAreLimitedToTheLargestAmount() {
+        let match = RoutingRule.Match(currencies: ["USD"], minAmount: 0, maxAmount: Int64.max)
+        #expect(codes([rule("r", match, [wallets.id])]) == ["invalid_rule"])
+    }
+
     @Test func codesMustBeWellFormed() {
         #expect(codes([rule("r", .init(countries: ["ph"]), [wallets.id])]) == ["invalid_rule"])
         #expect(codes([rule("r", .init(currencies: ["XYZ"]), [wallets.id])]).contains("invalid_rule"))

@@ -40,6 +40,11 @@ import Testing
         #expect(outcome.nextAction?.data["expires_at"] == .integer(1_762_600_000 + 7_200))
         #expect(WorldlineDirectMapping.sessionLifetime(options: ["client_session_lifetime_seconds": "-5"]) == 10_800)
         #expect(WorldlineDirectMapping.sessionLifetime(options: ["client_session_lifetime_seconds": "x"]) == 10_800)
+        // A lifetime longer than Worldline's 3 h is capped; Int64.max used to overflow the expiry time.
+        #expect(
+            WorldlineDirectMapping.sessionLifetime(options: [
+                "client_session_lifetime_seconds": String(Int64.max)
+            ]) == 10_800)
     }
 
     @Test func sessionFailuresAreClassified() async throws {

@@ -74,6 +74,13 @@ import Testing
         #expect(outcome.providerPaymentId == Fixtures.reference)
     }
 
+    @Test func amountsWhoseDifferenceOverflowsAreNotReported() async throws {
+        let (outcome, _) = try await Self.sync(
+            Fixtures.transactionAnswer("CAPTURED", origin: Int64.max, current: -1))
+        #expect(outcome.kind == .succeeded)
+        #expect(outcome.refundedAmount == nil)
+    }
+
     @Test func refusedTransactionsCarryTheAcquirersCode() async throws {
         let (declined, _) = try await Self.sync(Fixtures.transactionAnswer("REFUSED", acquirer: "51"))
         #expect(declined.kind == .declined && declined.code == "51" && declined.retryable == false)
