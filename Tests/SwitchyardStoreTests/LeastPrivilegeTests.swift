@@ -135,4 +135,31 @@ struct LeastPrivilegeTests {
         ) { c in try c.query("SELECT id FROM later_things").rows.compactMap { $0["id"] } }
         #expect(seenByA == ["1"])
     }
+
+    @Test func aServerStillConnectingAsTheOwnerMigratesAndKeepsWorking() async throws {
+        // An older deployment: one role owns the tables and serves. It gets its own role name, so the
+        // membership it is given does not touch the roles other tests share.
+        let adminURL = try await TestPostgres.freshDatabase()
+        let role = "legacy_" + Hex.encode(SecureRandom.bytes(6))
+        try await PGPool.scoped(connectionString: adminURL, logger: Self.logger) { admin in
+            try await admin.withConnection { c in
+                try c.execute(
+                    """
+                    CREATE ROLE \(role) LOGIN CREATEROLE PASSWORD 'legacy';
+                    DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO \(role)', current_database()); END $$;
+                    GRANT CREATE, USAGE ON SCHEMA public TO \(role);
+                    """)
+            }
+        }
+        let ownerURL = adminURL + " user=\(role) password=legacy"
+        let pool = try PGPool(PostgresConfiguration(connectionString: ownerURL, poolSize: 2), logger: Self.logger)
+        defer { Task { await pool.shutdown() } }
+        let store = PostgresStore(
+            pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() }, logger: Self.logger)
+        #expect(try await store.migrate() == Schema.migrations.map(\.version))
+        let a = try await store.createTenant(name: "A", actor: "test")
+        _ = try await store.createTenant(name: "B", actor: "test")
+        #expect(try await store.tenants().count == 2)
+        #expect(try await store.tenant(id: a.id)?.name == "A")
+    }
 }

@@ -19,15 +19,8 @@ enum DriverFixture {
 
     /// Runs `body` with a pool on a new database, shutting the pool down afterwards.
     static func withPool<T>(size: Int = 4, _ body: (PGPool) async throws -> T) async throws -> T {
-        let pool = try await pool(size: size)
-        do {
-            let result = try await body(pool)
-            await pool.shutdown()
-            return result
-        } catch {
-            await pool.shutdown()
-            throw error
-        }
+        try await PGPool.scoped(
+            connectionString: try await TestPostgres.freshDatabase(), size: size, logger: logger, body)
     }
 
     /// A name unique to one test, usable as an identifier.
