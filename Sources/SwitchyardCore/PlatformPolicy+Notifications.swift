@@ -55,10 +55,10 @@ extension PlatformPolicy {
         public var syncPayments: Int { max(1, unverifiedSyncPayments) }
         /// The hourly cap, never negative.
         public var storedPerHour: Int { max(0, unverifiedStoredPerHour) }
-        /// The retention in seconds, at least one hour; saturates instead of overflowing.
+        /// The retention in seconds, between one hour and a century (a larger value would make a cutoff
+        /// the database cannot represent).
         public var retention: TimeInterval {
-            let (seconds, overflow) = max(1, unverifiedRetentionHours).multipliedReportingOverflow(by: 3600)
-            return TimeInterval(overflow ? Int.max : seconds)
+            TimeInterval(min(max(1, unverifiedRetentionHours), 876_000)) * 3600
         }
     }
 }
