@@ -226,7 +226,9 @@ enum DemoSeed {
                 "client_id": merchants.antom.clientId, "private_key": merchants.antomMerchantKey,
                 "antom_public_key": merchants.antomProviderPublicKey,
             ],
-            secretFields: ["private_key"], enabled: true, createdAt: Date())
+            secretFields: ["private_key"],
+            // Antom requires a redirect URL; shoppers of payments that name none come back here.
+            options: ["return_url": "https://shop.example/return"], enabled: true, createdAt: Date())
     }
 
     private static func sipsAccount(tenant: UUID, merchants: DemoSandboxMerchants, sandboxURL: String)
