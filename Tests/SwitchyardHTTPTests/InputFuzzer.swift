@@ -41,7 +41,13 @@ struct InputFuzzer {
         "0", "-0", "1", "-1", "12", "12.0", "1e3", "1E+3", "-1e-3", "0.5", "1234", "999999999999", "1000000000000",
         "2147483648", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
         "18446744073709551616", "99999999999999999999999999999", "1e400", "-1e400", "1.7976931348623157e308",
-        "4.9e-324", "1000000", "1000001", "3600000", "31536000000", "31536000001",
+        "4.9e-324", "1000000", "1000001", "3600000", "31536000000", "31536000001", "4611686018427387904",
+        "9223372036854775000", "5000000000000000000",
+    ]
+
+    /// The 64-bit extremes, which overflow any sum or difference they take part in.
+    static let extremes = [
+        "9223372036854775807", "-9223372036854775808", "9223372036854775806", "-9223372036854775807",
     ]
 
     static let strings = [
@@ -78,11 +84,62 @@ struct InputFuzzer {
         return node
     }
 
-    /// A mutated copy of `template`.
+    /// A mutated copy of `template`: often one leaf swapped for an edge value of its kind in place (so deep
+    /// fields such as routing weights get them too), sometimes many leaves, then `rounds` structural
+    /// mutations.
     mutating func mutate(_ template: Node, rounds: Int) -> Node {
         var node = template
+        switch below(10) {
+        case 0..<5:
+            for _ in 0..<(chance(30) ? 2 : 1) {
+                var target = below(leaves(node))
+                node = substitute(node, at: &target)
+            }
+        case 5..<7:
+            node = scramble(node)
+        default:
+            break
+        }
         for _ in 0..<rounds { node = mutateOnce(node) }
         return node
+    }
+
+    private func leaves(_ node: Node) -> Int {
+        switch node {
+        case .object(let members): return members.reduce(0) { $0 + leaves($1.1) }
+        case .array(let items): return items.reduce(0) { $0 + leaves($1) }
+        default: return 1
+        }
+    }
+
+    /// `node` with its `target`-th leaf (counted down as leaves are passed) replaced by an edge value.
+    private mutating func substitute(_ node: Node, at target: inout Int) -> Node {
+        switch node {
+        case .object(let members):
+            return .object(members.map { ($0.0, substitute($0.1, at: &target)) })
+        case .array(let items):
+            return .array(items.map { substitute($0, at: &target) })
+        default:
+            target -= 1
+            return target == -1 ? edge(for: node) : node
+        }
+    }
+
+    /// `node` with about a sixth of its leaves replaced by edge values.
+    private mutating func scramble(_ node: Node) -> Node {
+        switch node {
+        case .object(let members): return .object(members.map { ($0.0, scramble($0.1)) })
+        case .array(let items): return .array(items.map { scramble($0) })
+        default: return chance(16) ? edge(for: node) : node
+        }
+    }
+
+    /// An edge value for a leaf: a number for a number (mostly), anything otherwise.
+    private mutating func edge(for leaf: Node) -> Node {
+        if case .literal(let text) = leaf, text.first == "-" || text.first?.isNumber == true, chance(80) {
+            return .literal(pick(chance(40) ? Self.extremes : Self.numbers))
+        }
+        return chance(50) ? .string(pick(Self.strings)) : value(depth: 1)
     }
 
     private mutating func mutateOnce(_ node: Node) -> Node {
