@@ -68,8 +68,12 @@ import Testing
     }
 
     @Test func twoHundredConcurrentPaymentsOnAColdCacheGetOneToken() async throws {
-        // One tenant's 200 requests at once: within its concurrency limit here.
-        try await TestStack.with(policy: { $0.tenants.maxConcurrentRequests = 200 }) { stack in
+        // One tenant's 200 requests at once: within its concurrency limit here, and queued for the stack's
+        // four database connections for longer than the default wait on a loaded test machine.
+        try await TestStack.with(policy: {
+            $0.tenants.maxConcurrentRequests = 200
+            $0.server.databaseAcquireTimeoutMs = 120_000
+        }) { stack in
             let m = try await stack.merchant()
             #expect(await issued(stack) == 0)
             let clock = ContinuousClock()

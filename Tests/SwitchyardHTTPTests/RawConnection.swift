@@ -60,6 +60,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads until the server closes the connection or `timeout` seconds pass; true when it closed.
     func waitForClose(timeout: Double) -> Bool {
+        guard timeout > 0 else { return read(timeout: 0.05) == .closed }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             switch read(timeout: max(0.05, deadline.timeIntervalSinceNow)) {
