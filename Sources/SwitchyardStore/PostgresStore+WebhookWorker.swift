@@ -5,22 +5,23 @@ import SwitchyardCore
 /// leases that keep a claimed delivery from being sent twice while its attempt runs.
 extension PostgresStore {
     /// Claims up to `limit` pending deliveries due at `now`, at most `perEndpoint` in flight per endpoint
-    /// over all workers, skipping rows and endpoints another worker is claiming; moves their due time and
-    /// lease to `leaseUntil` (and counts the attempt) so no other worker takes them meanwhile. Deliveries
-    /// to an endpoint disabled since are cancelled instead.
+    /// over all workers, skipping rows another worker holds; moves their due time and lease to
+    /// `leaseUntil` (and counts the attempt) so no other worker takes them meanwhile. Deliveries to an
+    /// endpoint disabled since are cancelled instead.
     public func claimWebhookDeliveries(now: Date, leaseUntil: Date, limit: Int, perEndpoint: Int) async throws
         -> [ClaimedDelivery]
     {
         let rows = try await system { c in
-            // Endpoints with due deliveries, locked for this claim so that concurrent claims never count
-            // the same endpoint's leases at once; one busy with another worker's claim is skipped. (A lock that
-            // does not block the key-share locks of transactions adding deliveries to the endpoint.)
+            // Endpoints with due deliveries, locked (in id order, so concurrent claims cannot deadlock) so
+            // that claims never count the same endpoint's leases at once. A claim waits for another's rather
+            // than skipping its endpoints: skipping would leave a freed slot idle until the next poll. The
+            // lock does not block the key-share locks of transactions adding deliveries to the endpoint.
             let endpoints = try c.query(
                 """
                 SELECT e.id FROM webhook_endpoints e
                 WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id
                     AND d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz)
-                FOR NO KEY UPDATE OF e SKIP LOCKED
+                ORDER BY e.id FOR NO KEY UPDATE OF e
                 """,
                 [.timestamp(now)]
             ).rows.map { try $0.string("id") }
