@@ -30,6 +30,9 @@ extension PlatformPolicy {
         public var replayWindowMs: Int = 3_600_000
         /// Most deliveries to one endpoint in flight at once, over all workers; the others wait.
         public var maxInFlightPerEndpoint: Int = 2
+        /// Most deliveries to one tenant's endpoints in flight at once, over all workers, so that a tenant
+        /// with several slow endpoints cannot hold every worker's slots.
+        public var maxInFlightPerTenant: Int = 8
 
         enum CodingKeys: String, CodingKey {
             case retryScheduleMs = "retry_schedule_ms"
@@ -43,6 +46,7 @@ extension PlatformPolicy {
             case replayLimit = "replay_limit"
             case replayWindowMs = "replay_window_ms"
             case maxInFlightPerEndpoint = "max_in_flight_per_endpoint"
+            case maxInFlightPerTenant = "max_in_flight_per_tenant"
         }
 
         public init() {}
@@ -63,6 +67,8 @@ extension PlatformPolicy {
             replayWindowMs = try c.decodeIfPresent(Int.self, forKey: .replayWindowMs) ?? d.replayWindowMs
             maxInFlightPerEndpoint =
                 try c.decodeIfPresent(Int.self, forKey: .maxInFlightPerEndpoint) ?? d.maxInFlightPerEndpoint
+            maxInFlightPerTenant =
+                try c.decodeIfPresent(Int.self, forKey: .maxInFlightPerTenant) ?? d.maxInFlightPerTenant
         }
 
         /// Most attempts of one delivery: the first and one per retry delay.
@@ -81,9 +87,11 @@ extension PlatformPolicy {
                 return "webhooks.timeout_ms, poll_ms and batch_size must be positive"
             }
             if leaseMs <= timeoutMs { return "webhooks.lease_ms must be longer than webhooks.timeout_ms" }
-            if maxEndpointsPerTenant < 0 || replayLimit < 0 || replayWindowMs < 1 || maxInFlightPerEndpoint < 1 {
+            if maxEndpointsPerTenant < 0 || replayLimit < 0 || replayWindowMs < 1 || maxInFlightPerEndpoint < 1
+                || maxInFlightPerTenant < 1
+            {
                 return "webhooks.max_endpoints_per_tenant and replay_limit must not be negative, "
-                    + "replay_window_ms and max_in_flight_per_endpoint must be positive"
+                    + "replay_window_ms, max_in_flight_per_endpoint and max_in_flight_per_tenant must be positive"
             }
             return nil
         }

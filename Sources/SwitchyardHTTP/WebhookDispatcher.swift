@@ -12,7 +12,8 @@ import SwitchyardStore
 ///
 /// Delivery is continuous: up to `batch_size` deliveries are in flight, and a new one is claimed as soon
 /// as one ends, so a slow endpoint holds only its own slots. Each endpoint has at most
-/// `max_in_flight_per_endpoint` deliveries in flight over all workers; its others wait their turn.
+/// `max_in_flight_per_endpoint` deliveries in flight over all workers, and each tenant at most
+/// `max_in_flight_per_tenant`; the others wait their turn.
 public final class WebhookDispatcher: Sendable {
     let store: PostgresStore
     let policy: PolicyCenter
@@ -54,7 +55,7 @@ public final class WebhookDispatcher: Sendable {
         do {
             return try await store.claimWebhookDeliveries(
                 now: now, leaseUntil: now.addingTimeInterval(Double(settings.leaseMs) / 1000), limit: limit,
-                perEndpoint: settings.maxInFlightPerEndpoint)
+                perEndpoint: settings.maxInFlightPerEndpoint, perTenant: settings.maxInFlightPerTenant)
         } catch {
             if !Task.isCancelled { logger.error("webhook claim failed", metadata: ["error": "\(error)"]) }
             return nil

@@ -5,12 +5,12 @@ import SwitchyardCore
 /// leases that keep a claimed delivery from being sent twice while its attempt runs.
 extension PostgresStore {
     /// Claims up to `limit` pending deliveries due at `now`, at most `perEndpoint` in flight per endpoint
-    /// over all workers, skipping rows another worker holds; moves their due time and lease to
-    /// `leaseUntil` (and counts the attempt) so no other worker takes them meanwhile. Deliveries to an
-    /// endpoint disabled since are cancelled instead.
-    public func claimWebhookDeliveries(now: Date, leaseUntil: Date, limit: Int, perEndpoint: Int) async throws
-        -> [ClaimedDelivery]
-    {
+    /// and `perTenant` per tenant over all workers, skipping rows another worker holds; moves their due
+    /// time and lease to `leaseUntil` (and counts the attempt) so no other worker takes them meanwhile.
+    /// Deliveries to an endpoint disabled since are cancelled instead.
+    public func claimWebhookDeliveries(
+        now: Date, leaseUntil: Date, limit: Int, perEndpoint: Int, perTenant: Int
+    ) async throws -> [ClaimedDelivery] {
         let rows = try await system { c in
             // Endpoints with due deliveries, locked (in id order, so concurrent claims cannot deadlock) so
             // that claims never count the same endpoint's leases at once. A claim waits for another's rather
@@ -29,8 +29,11 @@ extension PostgresStore {
             // A new statement sees every lease committed before the locks were taken.
             return try c.query(
                 """
-                WITH candidate AS (
-                    SELECT x.id, x.next_attempt_at FROM jsonb_array_elements_text($4::jsonb) AS ep(id)
+                WITH endpoint AS (
+                    SELECT e.id, e.tenant_id FROM webhook_endpoints e
+                    WHERE e.id IN (SELECT jsonb_array_elements_text($4::jsonb))),
+                candidate AS (
+                    SELECT x.id, x.next_attempt_at, ep.tenant_id FROM endpoint ep
                     CROSS JOIN LATERAL (
                         SELECT count(*) AS n FROM webhook_deliveries b
                         WHERE b.endpoint_id = ep.id AND b.status = 'pending' AND b.leased_until > $1::timestamptz
@@ -42,10 +45,20 @@ extension PostgresStore {
                         ORDER BY d.next_attempt_at, d.id LIMIT $5::bigint
                     ) x
                     WHERE x.rank + busy.n <= $5::bigint),
+                tenant_busy AS (
+                    SELECT b.tenant_id, count(*) AS n FROM webhook_deliveries b
+                    WHERE b.status = 'pending' AND b.leased_until > $1::timestamptz
+                        AND b.tenant_id IN (SELECT tenant_id FROM endpoint)
+                    GROUP BY b.tenant_id),
+                ranked AS (
+                    SELECT c.id, c.next_attempt_at,
+                        row_number() OVER (PARTITION BY c.tenant_id ORDER BY c.next_attempt_at, c.id)
+                            + coalesce(t.n, 0) AS load
+                    FROM candidate c LEFT JOIN tenant_busy t USING (tenant_id)),
                 due AS (
-                    SELECT d.id FROM webhook_deliveries d JOIN candidate USING (id)
-                    WHERE d.status = 'pending'
-                    ORDER BY candidate.next_attempt_at, d.id LIMIT $3::bigint
+                    SELECT d.id FROM webhook_deliveries d JOIN ranked USING (id)
+                    WHERE d.status = 'pending' AND ranked.load <= $6::bigint
+                    ORDER BY ranked.next_attempt_at, d.id LIMIT $3::bigint
                     FOR UPDATE OF d SKIP LOCKED),
                 claimed AS (
                     UPDATE webhook_deliveries d SET next_attempt_at = $2::timestamptz, leased_until = $2::timestamptz,
@@ -59,7 +72,7 @@ extension PostgresStore {
                 """,
                 [
                     .timestamp(now), .timestamp(leaseUntil), .int(Int64(limit)), .json(try StoreJSON.encode(endpoints)),
-                    .int(Int64(perEndpoint)),
+                    .int(Int64(perEndpoint)), .int(Int64(perTenant)),
                 ]
             ).rows
         }

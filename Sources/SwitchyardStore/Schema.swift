@@ -54,6 +54,10 @@ public enum Schema {
                 CREATE INDEX webhook_deliveries_endpoint_due ON webhook_deliveries (endpoint_id, next_attempt_at)
                     WHERE status = 'pending';
                 CREATE INDEX webhook_deliveries_replays ON webhook_deliveries (tenant_id, created_at) WHERE replay;
+                CREATE INDEX webhook_deliveries_leased_endpoint ON webhook_deliveries (endpoint_id)
+                    WHERE leased_until IS NOT NULL;
+                CREATE INDEX webhook_deliveries_leased_tenant ON webhook_deliveries (tenant_id)
+                    WHERE leased_until IS NOT NULL;
                 """),
     ]
 

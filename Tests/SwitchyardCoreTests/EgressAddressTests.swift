@@ -195,6 +195,7 @@ struct WebhookEgressTests {
         #expect(defaults.maxEndpointsPerTenant == 16)
         #expect(defaults.replayLimit == 100 && defaults.replayWindowMs == 3_600_000)
         #expect(defaults.maxInFlightPerEndpoint == 2)
+        #expect(defaults.maxInFlightPerTenant == 8)
         let json =
             #"{"webhooks":{"allow_hosts":["127.0.0.1"],"max_endpoints_per_tenant":2,"replay_limit":5,"#
             + #""replay_window_ms":1000,"max_in_flight_per_endpoint":1}}"#

@@ -96,16 +96,29 @@ struct WebhookDeliveryTests {
         }
     }
 
-    @Test func aBlackHoleEndpointDoesNotDelayAnotherTenantsWebhooks() async throws {
+    /// What a healthy tenant saw beside another tenant's silent endpoints.
+    struct Neighbourhood {
+        /// How long the healthy tenant's five deliveries took to arrive.
+        var elapsed: TimeInterval
+        /// How many requests the silent endpoints hold unanswered.
+        var held: Int
+        /// The silent tenant's deliveries still pending.
+        var pending: Int64
+    }
+
+    /// Runs the dispatcher (four slots, a 30 s timeout) while `holes` endpoints of one tenant accept
+    /// requests and never answer; their 10 events' deliveries are older than another tenant's five.
+    func besideBlackHoles(holes: Int, _ configure: @escaping (inout PlatformPolicy) -> Void) async throws
+        -> Neighbourhood
+    {
         let harness = try await Harness.make()
         let slow = try await harness.store.createTenant(name: "Slow", actor: "test")
         let healthy = try await harness.store.createTenant(name: "Healthy", actor: "test")
-        try await WebhookReceiver.with { hole in
+        let seen = try await WebhookReceiver.with { hole in
             hole.hang()
-            try await WebhookReceiver.with { receiver in
-                try await harness.endpoint(slow.id, url: hole.url)
+            return try await WebhookReceiver.with { receiver in
+                for _ in 0..<holes { try await harness.endpoint(slow.id, url: hole.url) }
                 try await harness.endpoint(healthy.id, url: receiver.url)
-                // The black hole's deliveries are older, so they come first in the outbox.
                 try await harness.succeed(slow.id, count: 10, prefix: "slow")
                 try await harness.succeed(healthy.id, count: 5, prefix: "ok")
                 let dispatcher = harness.dispatcher {
@@ -113,33 +126,54 @@ struct WebhookDeliveryTests {
                     $0.webhooks.batchSize = 4
                     $0.webhooks.timeoutMs = 30_000
                     $0.webhooks.leaseMs = 60_000
+                    configure(&$0)
                 }
                 let running = Task { await dispatcher.run() }
-                let started = Date()
-                let arrived = try await receiver.wait(seconds: 10) { $0.count >= 5 }
-                let elapsed = Date().timeIntervalSince(started)
-                // Within the black hole's 30 s timeout, and while it still holds its deliveries.
-                #expect(arrived.count == 5)
-                #expect(elapsed < 10, "healthy deliveries took \(elapsed) s")
-                try await hole.wait(seconds: 5) { $0.count >= 2 }
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(hole.deliveries.count == 2, "at most two in flight to one endpoint")
-                let pending = try await harness.pool.withConnection { c in
-                    try c.query(
-                        "SELECT count(*) AS n FROM webhook_deliveries WHERE tenant_id = $1::uuid AND status = 'pending'",
-                        [.uuid(slow.id)]
-                    ).first?.int64("n") ?? -1
+                let seen: Result<Neighbourhood, any Error>
+                do {
+                    let started = Date()
+                    try await receiver.wait(seconds: 10) { $0.count >= 5 }
+                    let elapsed = Date().timeIntervalSince(started)
+                    try await hole.wait(seconds: 5) { $0.count >= 2 }
+                    try await Task.sleep(for: .milliseconds(300))
+                    let pending = try await harness.pool.withConnection { c in
+                        try c.query(
+                            """
+                            SELECT count(*) AS n FROM webhook_deliveries
+                            WHERE tenant_id = $1::uuid AND status = 'pending'
+                            """,
+                            [.uuid(slow.id)]
+                        ).first?.int64("n") ?? -1
+                    }
+                    seen = .success(Neighbourhood(elapsed: elapsed, held: hole.deliveries.count, pending: pending))
+                } catch {
+                    seen = .failure(error)
                 }
-                #expect(pending == 10, "the black hole's deliveries are outstanding, not dropped")
-                print(
-                    "webhook fairness: 5 healthy deliveries in \(String(format: "%.2f", elapsed)) s beside a black hole"
-                )
                 running.cancel()
                 await running.value
                 await dispatcher.shutdown()
+                return try seen.get()
             }
         }
         await harness.pool.shutdown()
+        return seen
+    }
+
+    @Test func aBlackHoleEndpointDoesNotDelayAnotherTenantsWebhooks() async throws {
+        let seen = try await besideBlackHoles(holes: 1) { _ in }
+        // Well within the black hole's 30 s timeout, while it still holds its deliveries.
+        #expect(seen.elapsed < 10, "healthy deliveries took \(seen.elapsed) s")
+        #expect(seen.held == 2, "at most two in flight to one endpoint")
+        #expect(seen.pending == 10, "the black hole's deliveries are outstanding, not dropped")
+        print("webhook fairness: 5 healthy deliveries in \(String(format: "%.2f", seen.elapsed)) s beside a black hole")
+    }
+
+    @Test func aTenantWithSeveralBlackHolesHoldsOnlyItsShareOfTheSlots() async throws {
+        // Three silent endpoints could hold six deliveries, more than the worker's four slots.
+        let seen = try await besideBlackHoles(holes: 3) { $0.webhooks.maxInFlightPerTenant = 2 }
+        #expect(seen.elapsed < 10, "healthy deliveries took \(seen.elapsed) s")
+        #expect(seen.held == 2, "at most two in flight for one tenant")
+        #expect(seen.pending == 30)
     }
 
     @Test func aDeliveryConnectsToTheAddressThatWasChecked() async throws {

@@ -47,10 +47,12 @@ struct WebhookReplicaTests {
         let directory = NSTemporaryDirectory() + "switchyard-replicas-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/plugins", withIntermediateDirectories: true)
         let policyPath = directory + "/policy.json"
-        try Data(
-            #"{"plugins":{"mode":"development"},"webhooks":{"require_https":false,"allow_hosts":["127.0.0.1"],"poll_ms":20,"batch_size":10}}"#
-                .utf8
-        ).write(to: URL(fileURLWithPath: policyPath))
+        // One endpoint receives everything: allow it more than the default two deliveries in flight, or
+        // the run measures the per-endpoint limit rather than the sharing between replicas.
+        let policy =
+            #"{"plugins":{"mode":"development"},"webhooks":{"require_https":false,"allow_hosts":["127.0.0.1"],"#
+            + #""max_in_flight_per_endpoint":10,"poll_ms":20,"batch_size":10}}"#
+        try Data(policy.utf8).write(to: URL(fileURLWithPath: policyPath))
 
         try await WebhookReceiver.with { receiver in
             let (_, secret) = try await store.createWebhookEndpoint(
@@ -74,6 +76,7 @@ struct WebhookReplicaTests {
                 payment.amountCaptured = payment.amount
                 try await store.commit(PaymentChanges(payment: payment))
             }
+            let written = Date().timeIntervalSince(started)
             let received = try await receiver.wait(seconds: 120) { Set($0.map(\.eventId)).count >= 1000 }
             let elapsed = Date().timeIntervalSince(started)
             try await Task.sleep(for: .seconds(1))
@@ -100,7 +103,8 @@ struct WebhookReplicaTests {
             #expect(workers.map(\.1).reduce(0, +) == 1000)
             #expect(workers.count >= 2, "the work was shared: \(workers)")
             print(
-                "webhook replicas: 1000 events in \(String(format: "%.1f", elapsed)) s, per worker \(workers.map(\.1))")
+                "webhook replicas: 1000 events in \(String(format: "%.1f", elapsed)) s "
+                    + "(written in \(String(format: "%.1f", written)) s), per worker \(workers.map(\.1))")
         }
         await pool.shutdown()
     }
