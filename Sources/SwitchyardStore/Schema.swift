@@ -32,6 +32,25 @@ public enum Schema {
                 """),
         Migration(version: 8, name: "notification intake limits and application marks", sql: notificationIntake),
         Migration(version: 9, name: "least privilege", sql: leastPrivilege),
+        // Which deliveries are leased to a worker (so each endpoint gets a bounded number at once), and which
+        // are replays (so each tenant's replays can be counted).
+        Migration(
+            version: 10, name: "webhook leases and replay quota",
+            sql: """
+                ALTER TABLE webhook_deliveries ADD COLUMN leased_until timestamptz;
+                ALTER TABLE webhook_deliveries ADD COLUMN replay boolean NOT NULL DEFAULT false;
+                -- Row-level security is forced on the owner too (migration 9): lift it for this backfill only.
+                ALTER TABLE webhook_deliveries NO FORCE ROW LEVEL SECURITY;
+                UPDATE webhook_deliveries SET replay = true WHERE replay_of IS NOT NULL;
+                ALTER TABLE webhook_deliveries FORCE ROW LEVEL SECURITY;
+                CREATE INDEX webhook_deliveries_endpoint_due ON webhook_deliveries (endpoint_id, next_attempt_at)
+                    WHERE status = 'pending';
+                CREATE INDEX webhook_deliveries_replays ON webhook_deliveries (tenant_id, created_at) WHERE replay;
+                CREATE INDEX webhook_deliveries_leased_endpoint ON webhook_deliveries (endpoint_id)
+                    WHERE leased_until IS NOT NULL;
+                CREATE INDEX webhook_deliveries_leased_tenant ON webhook_deliveries (tenant_id)
+                    WHERE leased_until IS NOT NULL;
+                """),
         Migration(
             version: 11, name: "provider token lock leases",
             sql: """
@@ -42,22 +61,6 @@ public enum Schema {
                     expires_at timestamptz NOT NULL,
                     PRIMARY KEY (account_id, kind)
                 );
-                """),
-        // Which deliveries are leased to a worker (so each endpoint gets a bounded number at once), and which
-        // are replays (so each tenant's replays can be counted).
-        Migration(
-            version: 10, name: "webhook leases and replay quota",
-            sql: """
-                ALTER TABLE webhook_deliveries ADD COLUMN leased_until timestamptz;
-                ALTER TABLE webhook_deliveries ADD COLUMN replay boolean NOT NULL DEFAULT false;
-                UPDATE webhook_deliveries SET replay = true WHERE replay_of IS NOT NULL;
-                CREATE INDEX webhook_deliveries_endpoint_due ON webhook_deliveries (endpoint_id, next_attempt_at)
-                    WHERE status = 'pending';
-                CREATE INDEX webhook_deliveries_replays ON webhook_deliveries (tenant_id, created_at) WHERE replay;
-                CREATE INDEX webhook_deliveries_leased_endpoint ON webhook_deliveries (endpoint_id)
-                    WHERE leased_until IS NOT NULL;
-                CREATE INDEX webhook_deliveries_leased_tenant ON webhook_deliveries (tenant_id)
-                    WHERE leased_until IS NOT NULL;
                 """),
     ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ProviderSandbox
 import SwitchyardCrypto
 import SwitchyardStore
@@ -77,12 +78,17 @@ struct NotificationReplayTests {
             let (id, attempt, charge) = try await Self.paidPayment(stack, m)
             let body = Self.ipn(charge: charge, attempt: attempt)
             // The injected failure: payments cannot be changed while the notification is applied.
-            try await stack.runtime.pool.withConnection { c in
-                _ = try c.query("REVOKE UPDATE ON payments FROM \(Schema.tenantRole)", [])
+            // Grants belong to the tables' owner, not to the server's role.
+            try await PGPool.scoped(connectionString: stack.ownerURL, logger: Logger(label: "test")) { owner in
+                try await owner.withConnection { c in
+                    _ = try c.query("REVOKE UPDATE ON payments FROM \(Schema.tenantRole)", [])
+                }
             }
             let failed = try await Self.post(stack, m, body)
-            try await stack.runtime.pool.withConnection { c in
-                _ = try c.query("GRANT UPDATE ON payments TO \(Schema.tenantRole)", [])
+            try await PGPool.scoped(connectionString: stack.ownerURL, logger: Logger(label: "test")) { owner in
+                try await owner.withConnection { c in
+                    _ = try c.query("GRANT UPDATE ON payments TO \(Schema.tenantRole)", [])
+                }
             }
             #expect(failed.status == 503, "the provider is told to send it again")
             #expect(try await Self.verified(stack, account: m.accountId).map(\.0) == [false], "recorded unapplied")

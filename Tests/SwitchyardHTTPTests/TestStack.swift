@@ -23,6 +23,8 @@ struct TestStack: Sendable {
     let client: HTTPClient
     let operatorToken: String
     let pluginsDirectory: String
+    /// The test database as its owner sees it (for tests that change grants).
+    let ownerURL: String
     static let citconMerchant = CitconSandboxMerchant(
         id: "m1", privateKey: "test_private_key_0123456789", ipnSecret: "test_ipn_secret_0123456789")
     static let worldlineMerchant = WorldlineDirectSandboxMerchant(
@@ -77,7 +79,8 @@ struct TestStack: Sendable {
         var logger = Logger(label: "test")
         logger.logLevel =
             ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-        let databaseURL = try await TestPostgres.freshSwitchyardDatabase().appURL
+        let database = try await TestPostgres.freshSwitchyardDatabase()
+        let databaseURL = database.appURL
         let pluginsDirectory = NSTemporaryDirectory() + "switchyard-test-plugins-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         if installPlugins {
@@ -147,7 +150,8 @@ struct TestStack: Sendable {
                 let stack = TestStack(
                     baseURL: "http://127.0.0.1:\(port)", sandboxURL: "http://127.0.0.1:\(sandboxPort)",
                     sandbox: sandbox,
-                    runtime: runtime, client: client, operatorToken: operatorToken, pluginsDirectory: pluginsDirectory)
+                    runtime: runtime, client: client, operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
+                    ownerURL: database.ownerURL)
                 let result: Result<Void, any Error>
                 do {
                     try await body(stack)
