@@ -2,7 +2,8 @@ import Foundation
 import Logging
 
 /// Resolves payments whose outcome is unknown: syncs each with the provider on the policy's backoff
-/// schedule, and flags for manual review the ones still unknown at the horizon. Never charges again and
+/// schedule, and flags for manual review the ones still unknown at the horizon. Payments left `processing`
+/// past the provider deadline are settled too: failed when no provider was called, else synced. Never charges again and
 /// never marks a payment failed without the provider saying so. Safe with several replicas: due
 /// payments are claimed with `FOR UPDATE SKIP LOCKED` and leased while they are synced.
 public struct PaymentJanitor: Sendable {
@@ -49,9 +50,36 @@ public struct PaymentJanitor: Sendable {
                     metadata: ["tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)"])
             }
         }
+        let stale = await settleStaleProcessing(now: now, leaseUntil: lease)
         // Sessions are swept on every look; they do not make the janitor look again sooner.
         await service.sweepSessions(limit: janitor.batchSize)
         await sweepNotifications(now: now)
+        return claimed.count + stale
+    }
+
+    /// Settles payments left `processing` past the provider deadline (see ``StaleProcessing``); returns
+    /// how many were claimed.
+    func settleStaleProcessing(now: Date, leaseUntil: Date) async -> Int {
+        let cutoff = now.addingTimeInterval(-StaleProcessing(policy: service.policy.platform).deadline)
+        let claimed: [(tenant: UUID, paymentId: String)]
+        do {
+            claimed = try await payments.claimStaleProcessing(
+                now: now, cutoff: cutoff, leaseUntil: leaseUntil, limit: service.policy.platform.janitor.batchSize)
+        } catch {
+            if !Task.isCancelled {
+                logger.error("janitor could not claim processing payments", metadata: ["error": "\(error)"])
+            }
+            return 0
+        }
+        for item in claimed {
+            do {
+                try await service.resolveStale(tenant: item.tenant, paymentId: item.paymentId)
+            } catch {
+                logger.warning(
+                    "janitor could not settle a processing payment",
+                    metadata: ["tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)"])
+            }
+        }
         return claimed.count
     }
 

@@ -80,6 +80,10 @@ public protocol PaymentRepository: Sendable {
     /// and moves their due time to `leaseUntil` so no other janitor takes them meanwhile.
     func claimUnresolved(now: Date, firstDelay: TimeInterval, leaseUntil: Date, limit: Int) async throws
         -> [(tenant: UUID, paymentId: String)]
+    /// System scope: claims up to `limit` `processing` payments neither updated nor with an attempt started
+    /// after `cutoff`, skipping rows another replica holds, and leases them until `leaseUntil`.
+    func claimStaleProcessing(now: Date, cutoff: Date, leaseUntil: Date, limit: Int) async throws
+        -> [(tenant: UUID, paymentId: String)]
     /// System scope: payments flagged for manual review, oldest first.
     func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment]
     /// System scope: claims up to `limit` payments waiting for the app whose client session expired at or

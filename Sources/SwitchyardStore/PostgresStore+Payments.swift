@@ -226,6 +226,30 @@ extension PostgresStore {
         return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
     }
 
+    public func claimStaleProcessing(now: Date, cutoff: Date, leaseUntil: Date, limit: Int) async throws
+        -> [(tenant: UUID, paymentId: String)]
+    {
+        // A `processing` payment has no sync schedule, so `next_sync_at` serves as its claim's lease; the
+        // next write of the payment clears it.
+        let rows = try await system { c in
+            try c.query(
+                """
+                UPDATE payments SET next_sync_at = $3::timestamptz WHERE id IN (
+                    SELECT p.id FROM payments p
+                    WHERE p.status = 'processing' AND p.updated_at <= $2::timestamptz
+                    AND (p.next_sync_at IS NULL OR p.next_sync_at <= $1::timestamptz)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM attempts a WHERE a.payment_id = p.id AND a.started_at > $2::timestamptz)
+                    ORDER BY p.updated_at LIMIT $4::bigint
+                    FOR UPDATE OF p SKIP LOCKED)
+                RETURNING tenant_id, id
+                """,
+                [.timestamp(now), .timestamp(cutoff), .timestamp(leaseUntil), .int(Int64(limit))]
+            ).rows
+        }
+        return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
+    }
+
     public func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment] {
         try await system { c in
             try c.query(
