@@ -69,9 +69,17 @@ extension PaymentService {
         return try await get(tenant: tenant, paymentId: paymentId)
     }
 
-    /// Cancels a payment that was not captured.
+    /// Cancels a payment that was not captured. A payment whose outcome is open (`unknown`, or `processing`
+    /// past its deadline) is first synced with the provider: if that settles it as failed or canceled, the
+    /// payment is returned as it is; it is never marked canceled without the provider's word.
     public func cancel(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
-        let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
+        let found = try await get(tenant: tenant, paymentId: paymentId)
+        let record = try await resolvedIfOpen(found)
+        let settled: Set<PaymentStatus> = [.failed, .canceled]
+        if found.payment.status != record.payment.status, settled.contains(record.payment.status) {
+            // The provider's answer settled it without money: nothing is left to cancel.
+            return record
+        }
         try PaymentMachine(payment: record.payment).validateVoid()
         let (attempt, account) = try await currentAttempt(of: record)
         var operation = PaymentOperation(
@@ -134,6 +142,12 @@ extension PaymentService {
     /// Asks the provider for the payment's state and applies it.
     public func sync(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
         let record = try await get(tenant: tenant, paymentId: paymentId)
+        if record.payment.status == .processing,
+            try await staleRule(tenant: tenant).isStale(record.payment, lastAttempt: record.lastAttempt, now: clock())
+        {
+            // Left `processing` past its deadline: settled like the janitor settles it.
+            return try await resolveStale(tenant: tenant, paymentId: paymentId)
+        }
         let (attempt, account) = try await currentAttempt(of: record)
         var changes = PaymentChanges()
         let outcome: Outcome
@@ -200,7 +214,7 @@ extension PaymentService {
     }
 
     /// Before moving money on a payment whose outcome is unknown, resolve it with the provider.
-    private func resolvedIfUnknown(_ record: PaymentRecord) async throws -> PaymentRecord {
+    func resolvedIfUnknown(_ record: PaymentRecord) async throws -> PaymentRecord {
         guard record.payment.status == .unknown else { return record }
         let synced = try await sync(tenant: record.payment.tenantId, paymentId: record.payment.id)
         if synced.payment.status == .unknown {
