@@ -36,7 +36,8 @@ struct StaleProcessingTests {
         #expect(rule.action(for: payment(), lastAttempt: live, now: t0.addingTimeInterval(40)) == .wait)
         #expect(rule.action(for: payment(), lastAttempt: live, now: t0.addingTimeInterval(50)) == .resolveWithProvider)
         let unknown = attempt(startedAt: t0, outcome: .unknown)
-        #expect(rule.action(for: payment(), lastAttempt: unknown, now: t0.addingTimeInterval(31)) == .resolveWithProvider)
+        #expect(
+            rule.action(for: payment(), lastAttempt: unknown, now: t0.addingTimeInterval(31)) == .resolveWithProvider)
     }
 
     @Test func aLaterUpdateOfThePaymentRestartsTheDeadline() {
@@ -52,7 +53,8 @@ struct StaleProcessingTests {
         }
         for outcome: Outcome.Kind in [.pending, .succeeded, .authorized] {
             let last = attempt(startedAt: t0, outcome: outcome)
-            #expect(rule.action(for: payment(), lastAttempt: last, now: t0.addingTimeInterval(60)) == .resolveWithProvider)
+            #expect(
+                rule.action(for: payment(), lastAttempt: last, now: t0.addingTimeInterval(60)) == .resolveWithProvider)
         }
     }
 
