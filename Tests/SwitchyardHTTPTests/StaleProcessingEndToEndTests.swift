@@ -108,6 +108,31 @@ struct StaleProcessingEndToEndTests {
         }
     }
 
+    /// Creates a payment whose outcome is unknown (the faults are the caller's), then cancels it.
+    static func cancelUnknown(_ stack: TestStack, _ m: TestStack.Merchant, reference: String) async throws
+        -> TestStack.Reply
+    {
+        let created = try await stack.createPayment(m, body(reference: reference))
+        let id = try #require(created["id"] as? String)
+        #expect(created["status"] as? String == "unknown", "\(created)")
+        return try await stack.send(.POST, "/v1/payments/\(id)/cancel", token: m.apiKey, json: [:])
+    }
+
+    @Test func cancelOfAnUnknownPaymentTheProviderCannotAnswerIsRefusedAndStaysUnknown() async throws {
+        try await TestStack.with(providerTimeoutMs: 1_000) { stack in
+            let m = try await Self.merchant(stack)
+            await Self.loseTheAnswer(stack, merchant: Self.client)
+            await stack.sandbox.antom.addFaults([
+                SandboxFault(kind: .http500, pathPrefix: "/ams/sandbox/api/v1/payments/inquiryPayment")
+            ])
+            let reply = try await Self.cancelUnknown(stack, m, reference: "silent-1")
+            #expect(reply.status == 409, "\(String(decoding: reply.body, as: UTF8.self))")
+            #expect((reply.json["error"] as? [String: Any])?["code"] as? String == "outcome_unknown")
+            let kinds = await stack.sandbox.antom.ledger(merchant: Self.client).map(\.kind)
+            #expect(kinds == ["charge"], "nothing is voided without the provider's word: \(kinds)")
+        }
+    }
+
     @Test func cancelOfAnUnknownPaymentTheProviderNeverSawAnswersItsFailure() async throws {
         try await TestStack.with(providerTimeoutMs: 1_000) { stack in
             let m = try await Self.merchant(stack)
@@ -116,10 +141,7 @@ struct StaleProcessingEndToEndTests {
                     kind: .timeoutBeforeProcessing, method: "POST", pathPrefix: Self.createSessionPath,
                     merchant: Self.client, count: 1, latencyMs: 3_000)
             ])
-            let created = try await stack.createPayment(m, Self.body(reference: "never-seen-1"))
-            let id = try #require(created["id"] as? String)
-            #expect(created["status"] as? String == "unknown", "\(created)")
-            let reply = try await stack.send(.POST, "/v1/payments/\(id)/cancel", token: m.apiKey, json: [:])
+            let reply = try await Self.cancelUnknown(stack, m, reference: "never-seen-1")
             #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
             #expect(reply.json["status"] as? String == "failed", "Antom has no such payment: \(reply.json)")
             #expect(await stack.sandbox.antom.ledger(merchant: Self.client).isEmpty)
@@ -133,10 +155,7 @@ struct StaleProcessingEndToEndTests {
                 name: "Open Shop", account: try await stack.antomAccountBody(clientId: TestStack.antomClientId),
                 match: ["currencies": ["PHP"]])
             await Self.loseTheAnswer(stack, merchant: TestStack.antomClientId)
-            let created = try await stack.createPayment(m, Self.body(reference: "held-1"))
-            let id = try #require(created["id"] as? String)
-            #expect(created["status"] as? String == "unknown", "\(created)")
-            let reply = try await stack.send(.POST, "/v1/payments/\(id)/cancel", token: m.apiKey, json: [:])
+            let reply = try await Self.cancelUnknown(stack, m, reference: "held-1")
             #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
             #expect(reply.json["status"] as? String == "canceled", "\(reply.json)")
             let attempts = reply.json["attempts"] as? [[String: Any]] ?? []
