@@ -132,6 +132,10 @@ extension PaymentService {
         let accountId = account.id
         // The attempt is committed before the provider is called, so a crash leaves a trace to sync.
         try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])) {
+            // A payment settled meanwhile (the janitor fails one left too long without attempt) is never sent.
+            guard $0.status == .processing else {
+                throw CoreError.conflict("payment_settled", "the payment was settled before it reached a provider")
+            }
             $0.providerAccountId = accountId
             if let savedId { $0.savedPaymentMethodId = savedId }
         }
