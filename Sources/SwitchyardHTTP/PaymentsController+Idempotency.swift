@@ -8,7 +8,10 @@ import SwitchyardStore
 
 extension PaymentsController {
     /// Runs a mutating request under the `Idempotency-Key` rules: the same key and body replay the stored
-    /// response; the same key with another body is a 409; a key still running is a 409.
+    /// response; the same key with another body is a 409; a key still running is a 409 with `Retry-After`.
+    /// A running request holds its key for the policy's lease (`idempotency.lease_ms`); after it, the same key
+    /// and body take the key over and resume as `resume` says, so a request that died never blocks its key
+    /// for ever and is never done twice.
     ///
     /// A key is scoped by tenant, method and the route that matched with its parameters (see
     /// ``scopedKey(method:route:parameters:key:)``), so every spelling of a path (`/v1/payments/`,

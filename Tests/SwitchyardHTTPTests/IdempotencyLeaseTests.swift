@@ -34,18 +34,35 @@ import Testing
         return list.json["data"] as? [[String: Any]] ?? []
     }
 
+    /// A payment create under `key` whose first request claimed the key as `owner` (and then died).
+    struct ClaimedKey {
+        var m: TestStack.Merchant
+        var tenant: UUID
+        var scoped: String
+        var body: [String: Any]
+        var claim: IdempotencyClaim
+    }
+
+    static func claimed(_ stack: TestStack, reference: String, key: String, owner: String) async throws
+        -> ClaimedKey
+    {
+        let m = try await stack.merchant()
+        let tenant = try #require(UUID(uuidString: m.tenantId))
+        let body = Self.body(reference)
+        let (scoped, hash) = try Self.createKey(key, body)
+        let claim = try await stack.runtime.store.claimIdempotent(
+            tenant: tenant, key: scoped, requestHash: hash, owner: owner, lease: Self.lease)
+        return ClaimedKey(m: m, tenant: tenant, scoped: scoped, body: body, claim: claim)
+    }
+
     @Test func aRetryAfterTheLeaseResumesThePaymentTheCrashedRequestCreated() async throws {
         try await Self.withLeaseStack { stack, clock in
-            let m = try await stack.merchant()
-            let tenant = try #require(UUID(uuidString: m.tenantId))
-            let store = stack.runtime.store
-            let body = Self.body("crashed")
-            let (scoped, hash) = try Self.createKey("crash-key", body)
             // The first request: it claims the key and creates the payment (which records itself on the key),
             // then dies before storing its response.
-            let claim = try await store.claimIdempotent(
-                tenant: tenant, key: scoped, requestHash: hash, owner: "crashed-owner", lease: Self.lease)
-            #expect(claim == .proceed)
+            let store = stack.runtime.store
+            let first = try await Self.claimed(stack, reference: "crashed", key: "crash-key", owner: "crashed-owner")
+            let (m, tenant, scoped, body) = (first.m, first.tenant, first.scoped, first.body)
+            #expect(first.claim == .proceed)
             let created = try await IdempotencyLink.$record.withValue({ id in
                 _ = try await store.linkIdempotent(tenant: tenant, key: scoped, owner: "crashed-owner", resourceId: id)
             }) {
@@ -82,12 +99,8 @@ import Testing
 
     @Test func aKeyWithinItsLeaseAnswersInProgressWithRetryAfter() async throws {
         try await Self.withLeaseStack { stack, _ in
-            let m = try await stack.merchant()
-            let tenant = try #require(UUID(uuidString: m.tenantId))
-            let body = Self.body("running")
-            let (scoped, hash) = try Self.createKey("running-key", body)
-            _ = try await stack.runtime.store.claimIdempotent(
-                tenant: tenant, key: scoped, requestHash: hash, owner: "running-owner", lease: Self.lease)
+            let first = try await Self.claimed(stack, reference: "running", key: "running-key", owner: "running")
+            let (m, body) = (first.m, first.body)
             let reply = try await stack.send(
                 .POST, "/v1/payments", token: m.apiKey, json: body, headers: ["Idempotency-Key": "running-key"])
             #expect(reply.status == 409)
@@ -105,12 +118,8 @@ import Testing
 
     @Test func aRetryAfterTheLeaseCreatesOnceWhenNothingWasCreated() async throws {
         try await Self.withLeaseStack { stack, clock in
-            let m = try await stack.merchant()
-            let tenant = try #require(UUID(uuidString: m.tenantId))
-            let body = Self.body("never-created")
-            let (scoped, hash) = try Self.createKey("empty-key", body)
-            _ = try await stack.runtime.store.claimIdempotent(
-                tenant: tenant, key: scoped, requestHash: hash, owner: "crashed-owner", lease: Self.lease)
+            let first = try await Self.claimed(stack, reference: "never-created", key: "empty-key", owner: "crashed")
+            let (m, body) = (first.m, first.body)
             clock.advance(by: Self.lease + 1)
             var ids: Set<String> = []
             for _ in 0..<3 {
@@ -126,13 +135,9 @@ import Testing
 
     @Test func aStaleOwnersLateFinishDoesNotOverwriteTheNewOwnersResponse() async throws {
         try await Self.withLeaseStack { stack, clock in
-            let m = try await stack.merchant()
-            let tenant = try #require(UUID(uuidString: m.tenantId))
             let store = stack.runtime.store
-            let body = Self.body("stale")
-            let (scoped, hash) = try Self.createKey("stale-key", body)
-            _ = try await store.claimIdempotent(
-                tenant: tenant, key: scoped, requestHash: hash, owner: "stale-owner", lease: Self.lease)
+            let first = try await Self.claimed(stack, reference: "stale", key: "stale-key", owner: "stale-owner")
+            let (m, tenant, scoped, body) = (first.m, first.tenant, first.scoped, first.body)
             clock.advance(by: Self.lease + 1)
             let taken = try await stack.send(
                 .POST, "/v1/payments", token: m.apiKey, json: body, headers: ["Idempotency-Key": "stale-key"])

@@ -12,7 +12,8 @@ import Testing
     static let lease = IdempotencyLeaseTests.lease
 
     static func key(_ route: String, _ id: String, _ key: String, _ body: [String: Any]) throws -> (String, String) {
-        let scoped = PaymentsController.scopedKey(method: .post, route: route, parameters: ["id": Substring(id)], key: key)
+        let scoped = PaymentsController.scopedKey(
+            method: .post, route: route, parameters: ["id": Substring(id)], key: key)
         return (scoped, PaymentsController.requestHash(try JSONSerialization.data(withJSONObject: body)))
     }
 
