@@ -51,6 +51,7 @@ extension PaymentService {
         }
         payment.routing = decision
         try await payments.commit(PaymentChanges(payment: payment))
+        try await IdempotencyLink.created(payment.id)
 
         let candidates = Array(decision.candidates.prefix(max(1, policy.failover.attemptLimit)))
         let deadline = now.addingTimeInterval(Double(policy.failover.timeBudgetMs) / 1000)

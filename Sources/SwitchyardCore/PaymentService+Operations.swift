@@ -114,6 +114,7 @@ extension PaymentService {
             currency: record.payment.currency, reason: reason, createdAt: clock())
         // Reserved under a row lock: concurrent refunds can never exceed what was captured.
         try await payments.reserveRefund(refund)
+        try await IdempotencyLink.created(refund.id)
         let outcome = await gateway.refund(
             RefundRequest(
                 payment: locator(attempt), refundId: refund.id, amount: amount, currency: refund.currency,

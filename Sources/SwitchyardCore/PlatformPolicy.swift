@@ -80,6 +80,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var server = Server()
     public var tenants = Tenants()
     public var notifications = Notifications()
+    public var idempotency = Idempotency()
 
     public init() {}
 
@@ -94,6 +95,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         server = try c.decodeIfPresent(Server.self, forKey: .server) ?? Server()
         tenants = try c.decodeIfPresent(Tenants.self, forKey: .tenants) ?? Tenants()
         notifications = try Notifications.section(of: decoder)
+        idempotency = try Idempotency.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -8,14 +8,18 @@ import SwitchyardStore
 
 extension PaymentsController {
     /// Runs a mutating request under the `Idempotency-Key` rules: the same key and body replay the stored
-    /// response; the same key with another body is a 409; a key still running is a 409.
+    /// response; the same key with another body is a 409; a key still running is a 409 with `Retry-After`.
+    /// A running request holds its key for the policy's lease (`idempotency.lease_ms`); after it, the same key
+    /// and body take the key over and resume as `resume` says, so a request that died never blocks its key
+    /// for ever and is never done twice.
     ///
     /// A key is scoped by tenant, method and the route that matched with its parameters (see
     /// ``scopedKey(method:route:parameters:key:)``), so every spelling of a path (`/v1/payments/`,
     /// `//v1/payments`) shares one key. A replayed payment or payment method is rendered from its current
     /// record, so a replay never hands out a client session that has expired since.
     func idempotent(
-        _ request: Request, _ context: AppContext, _ body: @escaping (APIKey, Data) async throws -> Encoded
+        _ request: Request, _ context: AppContext, resume: IdempotentResume = .fresh,
+        _ body: @escaping (APIKey, Data) async throws -> Encoded
     ) async throws -> Response {
         let key = try await auth.requireTenant(request, scope: .payments)
         let data = try await JSONIO.body(request, limit: bodyLimit)
@@ -32,8 +36,14 @@ extension PaymentsController {
         }
         let scopedKey = Self.scopedKey(
             method: request.method, route: context.endpointPath, parameters: context.parameters, key: idempotencyKey)
-        let hash = Self.requestHash(data)
-        switch try await store.startIdempotent(tenant: key.tenantId, key: scopedKey, requestHash: hash) {
+        let claim = IdempotencyClaimant(
+            store: store, tenant: key.tenantId, key: scopedKey, owner: UUID().uuidString.lowercased())
+        let lease = service.policy.platform.idempotency.lease
+        var takeover: IdempotencyTakeover?
+        switch try await store.claimIdempotent(
+            tenant: key.tenantId, key: scopedKey, requestHash: Self.requestHash(data), owner: claim.owner,
+            lease: lease)
+        {
         case .replay(let status, let stored):
             var headers = HTTPFields()
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
@@ -42,26 +52,40 @@ extension PaymentsController {
         case .mismatch:
             throw APIError(
                 .conflict, "idempotency_key_reused", "this Idempotency-Key was used with a different request body")
-        case .inProgress:
-            throw APIError(.conflict, "idempotency_in_progress", "a request with this Idempotency-Key is still running")
+        case .held(let until):
+            var error = APIError(
+                .conflict, "idempotency_in_progress", "a request with this Idempotency-Key is still running")
+            let remaining = until.map { $0.timeIntervalSince(service.now()) } ?? lease
+            error.retryAfter = Int(min(max(1, remaining.rounded(.up)), lease.rounded(.up)))
+            throw error
         case .proceed:
             break
+        case .resume(let resourceId):
+            takeover = IdempotencyTakeover(resourceId: resourceId)
+            context.logger.notice(
+                "idempotency key taken over",
+                metadata: ["tenant.id": "\(key.tenantId)", "resource.id": "\(resourceId ?? "none")"])
         }
         let response: Encoded
         do {
-            response = try await body(key, data)
+            if let answer = try await resumedAnswer(resume, takeover: takeover, tenant: key.tenantId, context) {
+                response = answer
+            } else {
+                response = try await IdempotencyLink.$record.withValue(claim.link) { try await body(key, data) }
+            }
         } catch let error as APIError where error.status.code < 500 {
-            try await finish(key, scopedKey, error)
+            try await finish(claim, error)
             throw error
         } catch let error as CoreError where error.status < 500 {
-            try await finish(key, scopedKey, APIError(error))
+            try await finish(claim, APIError(error))
             throw error
         } catch {
-            try? await store.abandonIdempotent(tenant: key.tenantId, key: scopedKey)
+            try? await store.releaseIdempotent(tenant: key.tenantId, key: scopedKey, owner: claim.owner)
             throw error
         }
         try await store.finishIdempotent(
-            tenant: key.tenantId, key: scopedKey, status: Int(response.status.code), body: response.data)
+            tenant: key.tenantId, key: scopedKey, owner: claim.owner, status: Int(response.status.code),
+            body: response.data)
         return JSONIO.raw(response.status, response.data)
     }
 
@@ -122,9 +146,9 @@ extension PaymentsController {
         }
     }
 
-    private func finish(_ key: APIKey, _ scopedKey: String, _ error: APIError) async throws {
+    private func finish(_ claim: IdempotencyClaimant, _ error: APIError) async throws {
         let data = try JSONIO.encoder.encode(APIError.Envelope(error: .init(code: error.code, message: error.message)))
         try await store.finishIdempotent(
-            tenant: key.tenantId, key: scopedKey, status: Int(error.status.code), body: data)
+            tenant: claim.tenant, key: claim.key, owner: claim.owner, status: Int(error.status.code), body: data)
     }
 }

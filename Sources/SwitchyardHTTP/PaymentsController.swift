@@ -59,7 +59,7 @@ struct PaymentsController: Sendable {
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
         group.post(":id/capture") { request, context in
-            try await idempotent(request, context) { key, data in
+            try await idempotent(request, context, resume: .paymentState) { key, data in
                 let body = try JSONIO.decode(AmountBody.self, from: data)
                 return try respond(
                     try await service.capture(
@@ -67,7 +67,7 @@ struct PaymentsController: Sendable {
             }
         }
         group.post(":id/complete") { request, context in
-            try await idempotent(request, context) { key, data in
+            try await idempotent(request, context, resume: .paymentState) { key, data in
                 let body = try JSONIO.decode(CompleteBody.self, from: data)
                 return try respond(
                     try await service.complete(
@@ -75,12 +75,12 @@ struct PaymentsController: Sendable {
             }
         }
         group.post(":id/cancel") { request, context in
-            try await idempotent(request, context) { key, _ in
+            try await idempotent(request, context, resume: .paymentState) { key, _ in
                 try respond(try await service.cancel(tenant: key.tenantId, paymentId: try id(context)))
             }
         }
         group.post(":id/refunds") { request, context in
-            try await idempotent(request, context) { key, data in
+            try await idempotent(request, context, resume: .createdRefund) { key, data in
                 let body = try JSONIO.decode(AmountBody.self, from: data)
                 let refund = try await service.refund(
                     tenant: key.tenantId, paymentId: try id(context), amount: body.amount?.value, reason: body.reason)
@@ -93,7 +93,7 @@ struct PaymentsController: Sendable {
             return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
         }
         group.post(":id/session") { request, context in
-            try await idempotent(request, context) { key, _ in
+            try await idempotent(request, context, resume: .paymentState) { key, _ in
                 try respond(try await service.renewSession(tenant: key.tenantId, paymentId: try id(context)))
             }
         }
@@ -104,7 +104,7 @@ struct PaymentsController: Sendable {
         }
     }
 
-    private func id(_ context: AppContext) throws -> String {
+    func id(_ context: AppContext) throws -> String {
         guard let id = context.parameters.get("id"), id.count <= 64 else { throw CoreError.notFound("payment") }
         return id.removingPercentEncoding ?? id
     }
@@ -114,7 +114,7 @@ struct PaymentsController: Sendable {
     }
 
     private func create(_ request: Request, _ context: AppContext) async throws -> Response {
-        try await idempotent(request, context) { key, data in
+        try await idempotent(request, context, resume: .createdPayment) { key, data in
             let payment = try Self.newPayment(data)
             return try respond(try await service.create(tenant: key.tenantId, payment), status: .created)
         }

@@ -62,6 +62,15 @@ public enum Schema {
                     PRIMARY KEY (account_id, kind)
                 );
                 """),
+        // A key in progress names the request that owns it and until when; a retry may take it over after
+        // that, and finds what the first request created through `resource_id`.
+        Migration(
+            version: 12, name: "idempotency leases",
+            sql: """
+                ALTER TABLE idempotency_keys ADD COLUMN owner text;
+                ALTER TABLE idempotency_keys ADD COLUMN locked_until timestamptz;
+                ALTER TABLE idempotency_keys ADD COLUMN resource_id text;
+                """),
     ]
 
     static let coreTables = """

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SwitchyardCore
+import SwitchyardStore
+
+/// What a request that takes over an `Idempotency-Key` after its owner's lease ran out answers, per route.
+enum IdempotentResume: Sendable {
+    /// Run the request again (nothing it could have done is worth protecting, e.g. a vaulting session).
+    case fresh
+    /// A payment create: the payment the first request created, synced with its provider; a fresh create
+    /// when the first request created none.
+    case createdPayment
+    /// A refund: the refund the first request recorded, after syncing its payment; a fresh refund when the
+    /// first request recorded none.
+    case createdRefund
+    /// An operation on a payment (capture, complete, cancel, session renewal) whose effect may have happened
+    /// and cannot be identified: the payment as it is now, synced, and the operation is not repeated.
+    case paymentState
+}
+
+/// One request's claim on an `Idempotency-Key`.
+struct IdempotencyClaimant: Sendable {
+    var store: PostgresStore
+    var tenant: UUID
+    var key: String
+    /// A random id naming this request as the key's owner.
+    var owner: String
+
+    /// Records what this request created under its key; throws when the key was taken over meanwhile, so
+    /// the operation stops before the provider is called.
+    var link: @Sendable (String) async throws -> Void {
+        { [store, tenant, key, owner] id in
+            guard try await store.linkIdempotent(tenant: tenant, key: key, owner: owner, resourceId: id) else {
+                throw APIError(
+                    .conflict, "idempotency_in_progress", "another request with this Idempotency-Key took it over")
+            }
+        }
+    }
+}
+
+extension PaymentsController {
+    /// The answer of a request that took a key over, or nil to run the request as a fresh one.
+    func resumedAnswer(
+        _ resume: IdempotentResume, takeover: IdempotencyTakeover?, tenant: UUID, _ context: AppContext
+    ) async throws -> Encoded? {
+        guard let takeover else { return nil }
+        switch resume {
+        case .fresh:
+            return nil
+        case .createdPayment:
+            guard let id = takeover.resourceId else { return nil }
+            return try Encoded(.created, PaymentResource(try await synced(tenant, id), now: service.now()))
+        case .createdRefund:
+            let paymentId = try id(context)
+            guard let refundId = takeover.resourceId else { return nil }
+            _ = try await synced(tenant, paymentId)
+            guard let refund = try await store.refund(id: refundId), refund.tenantId == tenant,
+                refund.paymentId == paymentId
+            else { return nil }
+            return try Encoded(.created, RefundResource(refund))
+        case .paymentState:
+            return try Encoded(.ok, PaymentResource(try await synced(tenant, try id(context)), now: service.now()))
+        }
+    }
+
+    /// The payment after asking its provider; as stored when that is not possible (no attempt yet, the
+    /// provider unreachable).
+    private func synced(_ tenant: UUID, _ paymentId: String) async throws -> PaymentRecord {
+        if let record = try? await service.sync(tenant: tenant, paymentId: paymentId) { return record }
+        return try await service.get(tenant: tenant, paymentId: paymentId)
+    }
+}
+
+/// A key taken over from a request whose lease ran out.
+struct IdempotencyTakeover: Sendable {
+    /// What the previous owner recorded as created, if anything.
+    var resourceId: String?
+}

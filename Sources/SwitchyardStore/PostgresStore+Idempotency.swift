@@ -1,0 +1,106 @@
+import Foundation
+import SwitchyardCore
+
+/// `Idempotency-Key`s under a lease: the request that owns a key in progress is named by `owner`, a random
+/// id per request, and holds it until `locked_until`. Every change a request makes to its key is conditional
+/// on still owning it, so a request that lost its key to a takeover can no longer change it.
+extension PostgresStore {
+    /// Claims `key` for `owner` for `lease` seconds: a new key, or one whose previous owner's lease ran out
+    /// without a response (taken over atomically: of several retries exactly one resumes).
+    public func claimIdempotent(
+        tenant: UUID, key: String, requestHash: String, owner: String, lease: TimeInterval
+    ) async throws -> IdempotencyClaim {
+        let now = clock()
+        let until = now.addingTimeInterval(lease)
+        return try await tenantScoped(tenant) { c in
+            let inserted = try c.query(
+                """
+                INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at, owner, locked_until)
+                VALUES ($1::uuid, $2, $3, $4::timestamptz, $5, $6::timestamptz) ON CONFLICT DO NOTHING
+                """,
+                [.uuid(tenant), .text(key), .text(requestHash), .timestamp(now), .text(owner), .timestamp(until)])
+            if inserted.affectedRows == 1 { return .proceed }
+            guard
+                let row = try c.query(
+                    """
+                    SELECT request_hash, response_status, response_body, locked_until
+                    FROM idempotency_keys WHERE key = $1
+                    """,
+                    [.text(key)]
+                ).first
+            else { return .held(until: nil) }
+            if try row.string("request_hash") != requestHash { return .mismatch }
+            if let status = row.optionalInt64("response_status") {
+                return .replay(status: Int(status), body: Data(try row.bytes("response_body")))
+            }
+            // Re-checked under the row lock, so a concurrent takeover leaves this one with no row.
+            let taken = try c.query(
+                """
+                UPDATE idempotency_keys SET owner = $2, locked_until = $3::timestamptz
+                WHERE key = $1 AND response_status IS NULL
+                    AND (locked_until IS NULL OR locked_until < $4::timestamptz)
+                RETURNING resource_id
+                """,
+                [.text(key), .text(owner), .timestamp(until), .timestamp(now)])
+            if let row = taken.rows.first { return .resume(resourceId: row.optionalString("resource_id")) }
+            return .held(until: row.optionalDate("locked_until"))
+        }
+    }
+
+    /// Records what the owner of `key` created (a payment or refund id), so a request that takes the key over
+    /// finds it. False when `owner` no longer owns the key.
+    @discardableResult
+    public func linkIdempotent(tenant: UUID, key: String, owner: String, resourceId: String) async throws -> Bool {
+        try await tenantScoped(tenant) { c in
+            try c.query(
+                """
+                UPDATE idempotency_keys SET resource_id = $3
+                WHERE key = $1 AND owner = $2 AND response_status IS NULL
+                """,
+                [.text(key), .text(owner), .text(resourceId)]
+            ).affectedRows == 1
+        }
+    }
+
+    /// Stores the response of the request that still owns `key`; false (nothing stored) when another
+    /// request took the key over.
+    @discardableResult
+    public func finishIdempotent(
+        tenant: UUID, key: String, owner: String, status: Int, body: Data
+    ) async throws -> Bool {
+        let now = clock()
+        return try await tenantScoped(tenant) { c in
+            try c.query(
+                """
+                UPDATE idempotency_keys SET response_status = $3::integer, response_body = $4::bytea,
+                    completed_at = $5::timestamptz, locked_until = NULL
+                WHERE key = $1 AND owner = $2 AND response_status IS NULL
+                """,
+                [.text(key), .text(owner), .int(Int64(status)), .bytea([UInt8](body)), .timestamp(now)]
+            ).affectedRows == 1
+        }
+    }
+
+    /// Gives up `owner`'s claim on `key` after a failure with no response to store: a key under which
+    /// nothing was created is forgotten; one under which something was created has its lease ended, so
+    /// the next retry resumes at once.
+    public func releaseIdempotent(tenant: UUID, key: String, owner: String) async throws {
+        let now = clock()
+        try await tenantScoped(tenant) { c in
+            let deleted = try c.query(
+                """
+                DELETE FROM idempotency_keys
+                WHERE key = $1 AND owner = $2 AND response_status IS NULL AND resource_id IS NULL
+                """,
+                [.text(key), .text(owner)])
+            if deleted.affectedRows == 0 {
+                try c.query(
+                    """
+                    UPDATE idempotency_keys SET locked_until = $3::timestamptz
+                    WHERE key = $1 AND owner = $2 AND response_status IS NULL
+                    """,
+                    [.text(key), .text(owner), .timestamp(now.addingTimeInterval(-0.001))])
+            }
+        }
+    }
+}
