@@ -112,9 +112,11 @@ extension PaymentService {
         var refund = Refund(
             id: ids.make("re"), paymentId: paymentId, tenantId: tenant, amount: amount,
             currency: record.payment.currency, reason: reason, createdAt: clock())
+        // Linked to its Idempotency-Key before it exists: a retry that takes the key over after a crash finds
+        // either this refund or none (then nothing reached the provider), never an unlinked one to repeat.
+        try await IdempotencyLink.created(refund.id)
         // Reserved under a row lock: concurrent refunds can never exceed what was captured.
         try await payments.reserveRefund(refund)
-        try await IdempotencyLink.created(refund.id)
         let outcome = await gateway.refund(
             RefundRequest(
                 payment: locator(attempt), refundId: refund.id, amount: amount, currency: refund.currency,
