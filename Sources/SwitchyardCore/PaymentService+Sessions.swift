@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ProviderKit
 
 extension PaymentService {
@@ -65,26 +66,21 @@ extension PaymentService {
         return try await get(tenant: tenant, paymentId: paymentId)
     }
 
-    /// One sweep: payments whose client session expired are synced (the provider may have finished them
-    /// meanwhile); pending credentials whose vaulting session expired, or that a failover left behind,
-    /// are synced and then marked `expired`. Returns how many were looked at.
+    /// One sweep: payments whose client session expired, or is past half its life (see ``SessionHalfLife``),
+    /// are synced (the provider may have finished them meanwhile, its notification lost); pending
+    /// credentials whose vaulting session expired, or that a failover left behind, are synced and then
+    /// marked `expired`. Returns how many were looked at.
     @discardableResult
     public func sweepSessions(limit: Int) async -> Int {
         let now = clock()
         var seen = 0
         do {
-            for item in try await payments.claimExpiredSessions(now: now, limit: limit) {
-                seen += 1
-                do {
-                    _ = try await sync(tenant: item.tenant, paymentId: item.paymentId)
-                } catch {
-                    logger.warning(
-                        "sync after session expiry failed",
-                        metadata: [
-                            "tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)",
-                        ])
-                }
-            }
+            seen += await syncClaimed(
+                try await payments.claimExpiredSessions(now: now, limit: limit),
+                failure: "sync after session expiry failed")
+            seen += await syncClaimed(
+                try await payments.claimHalfLifeSessions(now: now, limit: limit),
+                failure: "sync at session half-life failed")
             for item in try await credentials.stalePendingCredentials(now: now, limit: limit) {
                 seen += 1
                 await expireStale(tenant: item.tenant, id: item.id, now: now)
@@ -93,6 +89,20 @@ extension PaymentService {
             if !Task.isCancelled { logger.error("session sweep failed", metadata: ["error": "\(error)"]) }
         }
         return seen
+    }
+
+    /// Syncs claimed payments one by one, logging the ones that fail; returns how many were claimed.
+    private func syncClaimed(_ items: [(tenant: UUID, paymentId: String)], failure: Logger.Message) async -> Int {
+        for item in items {
+            do {
+                _ = try await sync(tenant: item.tenant, paymentId: item.paymentId)
+            } catch {
+                logger.warning(
+                    failure,
+                    metadata: ["tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)"])
+            }
+        }
+        return items.count
     }
 
     private func expireStale(tenant: UUID, id: String, now: Date) async {

@@ -285,4 +285,30 @@ extension PostgresStore {
         }
         return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
     }
+
+    public func claimHalfLifeSessions(now: Date, limit: Int) async throws -> [(tenant: UUID, paymentId: String)] {
+        // The rule of `SessionHalfLife`, from the payment's creation to `next_action.expiresAt` (seconds
+        // since 1970). Marking the sync in `session_swept_at` (at or after the half-life point, before the
+        // expiry) keeps the expiry sweep due, and takes the payment again only for a later, renewed session.
+        let rows = try await system { c in
+            try c.query(
+                """
+                UPDATE payments SET session_swept_at = $1::timestamptz WHERE id IN (
+                    SELECT id FROM payments
+                    WHERE status = 'requires_action' AND next_action ? 'expiresAt'
+                    AND extract(epoch FROM $1::timestamptz) < (next_action->>'expiresAt')::double precision
+                    AND extract(epoch FROM $1::timestamptz) >= (extract(epoch FROM created_at)
+                        + (next_action->>'expiresAt')::double precision) / 2
+                    AND (session_swept_at IS NULL
+                        OR extract(epoch FROM session_swept_at) < (extract(epoch FROM created_at)
+                            + (next_action->>'expiresAt')::double precision) / 2)
+                    ORDER BY updated_at LIMIT $2::bigint
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING tenant_id, id
+                """,
+                [.timestamp(now), .int(Int64(limit))]
+            ).rows
+        }
+        return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
+    }
 }
