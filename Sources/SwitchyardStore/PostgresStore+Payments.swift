@@ -267,41 +267,42 @@ extension PostgresStore {
     public func claimExpiredSessions(now: Date, limit: Int) async throws -> [(tenant: UUID, paymentId: String)] {
         // `next_action.expiresAt` is stored as seconds since 1970; a renewed session expires later than the
         // last sweep, so it is swept again when it expires in turn.
-        let rows = try await system { c in
-            try c.query(
-                """
-                UPDATE payments SET session_swept_at = $1::timestamptz WHERE id IN (
-                    SELECT id FROM payments
-                    WHERE status = 'requires_action' AND next_action ? 'expiresAt'
-                    AND (next_action->>'expiresAt')::double precision <= extract(epoch FROM $1::timestamptz)
-                    AND (session_swept_at IS NULL
-                        OR extract(epoch FROM session_swept_at) < (next_action->>'expiresAt')::double precision)
-                    ORDER BY updated_at LIMIT $2::bigint
-                    FOR UPDATE SKIP LOCKED)
-                RETURNING tenant_id, id
-                """,
-                [.timestamp(now), .int(Int64(limit))]
-            ).rows
-        }
-        return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
+        try await claimWaitingSessions(
+            now: now, limit: limit,
+            where: """
+                (next_action->>'expiresAt')::double precision <= extract(epoch FROM $1::timestamptz)
+                AND (session_swept_at IS NULL
+                    OR extract(epoch FROM session_swept_at) < (next_action->>'expiresAt')::double precision)
+                """)
     }
 
     public func claimHalfLifeSessions(now: Date, limit: Int) async throws -> [(tenant: UUID, paymentId: String)] {
         // The rule of `SessionHalfLife`, from the payment's creation to `next_action.expiresAt` (seconds
         // since 1970). Marking the sync in `session_swept_at` (at or after the half-life point, before the
         // expiry) keeps the expiry sweep due, and takes the payment again only for a later, renewed session.
+        try await claimWaitingSessions(
+            now: now, limit: limit,
+            where: """
+                extract(epoch FROM $1::timestamptz) < (next_action->>'expiresAt')::double precision
+                AND extract(epoch FROM $1::timestamptz) >= (extract(epoch FROM created_at)
+                    + (next_action->>'expiresAt')::double precision) / 2
+                AND (session_swept_at IS NULL
+                    OR extract(epoch FROM session_swept_at) < (extract(epoch FROM created_at)
+                        + (next_action->>'expiresAt')::double precision) / 2)
+                """)
+    }
+
+    /// Claims up to `limit` payments waiting for the app whose session has an expiry and matches
+    /// `condition` (SQL over `payments`, with `$1` the time `now`), marking them swept at `now`.
+    private func claimWaitingSessions(now: Date, limit: Int, where condition: String) async throws -> [(
+        tenant: UUID, paymentId: String
+    )] {
         let rows = try await system { c in
             try c.query(
                 """
                 UPDATE payments SET session_swept_at = $1::timestamptz WHERE id IN (
                     SELECT id FROM payments
-                    WHERE status = 'requires_action' AND next_action ? 'expiresAt'
-                    AND extract(epoch FROM $1::timestamptz) < (next_action->>'expiresAt')::double precision
-                    AND extract(epoch FROM $1::timestamptz) >= (extract(epoch FROM created_at)
-                        + (next_action->>'expiresAt')::double precision) / 2
-                    AND (session_swept_at IS NULL
-                        OR extract(epoch FROM session_swept_at) < (extract(epoch FROM created_at)
-                            + (next_action->>'expiresAt')::double precision) / 2)
+                    WHERE status = 'requires_action' AND next_action ? 'expiresAt' AND \(condition)
                     ORDER BY updated_at LIMIT $2::bigint
                     FOR UPDATE SKIP LOCKED)
                 RETURNING tenant_id, id
