@@ -25,6 +25,8 @@ public actor PluginRegistry {
     private let hostServices: any HostServices
     private let logger: Logger
     private let shadowDirectory: String?
+    /// The executable that runs scanner and worker processes; `nil` where none is available.
+    let executable: PluginExecutable?
     private var loader: PluginLoader?
     var files: [String: FileRecord] = [:]
     private var byID: [String: LoadedPlugin] = [:]
@@ -39,10 +41,12 @@ public actor PluginRegistry {
     ///   - hostServices: The services every plugin instance gets; its clock stamps loads and refusals.
     ///   - logger: Where load, refusal and removal lines go.
     ///   - shadowDirectory: Where opened copies are kept; `nil` makes a private temporary directory.
+    ///   - executable: The `switchyard` executable for scanner and worker processes.
     public init(
         directory: String, policy: PluginPolicy, hostServices: any HostServices, logger: Logger,
-        shadowDirectory: String? = nil
+        shadowDirectory: String? = nil, executable: PluginExecutable? = nil
     ) {
+        self.executable = executable
         self.directory = directory
         self.policy = policy
         self.hostServices = hostServices

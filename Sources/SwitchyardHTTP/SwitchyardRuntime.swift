@@ -27,6 +27,9 @@ public struct RuntimeConfiguration: Sendable {
     /// Whether to apply pending migrations at start (the role must own the tables); when false, pending
     /// migrations are an error.
     public var migrateOnStart = true
+    /// The `switchyard` executable that runs plugin scanner and worker processes (the running one when
+    /// this process is `switchyard`).
+    public var pluginExecutable: PluginExecutable? = PluginExecutable.current()
 
     public init(
         databaseURL: String, poolSize: Int = 8, secrets: SecretBox, operatorToken: String, pluginsDirectory: String,
@@ -74,7 +77,7 @@ public final class SwitchyardRuntime: Sendable {
             clock: configuration.clock)
         registry = PluginRegistry(
             directory: configuration.pluginsDirectory, policy: configuration.pluginPolicy, hostServices: http,
-            logger: logger)
+            logger: logger, executable: configuration.pluginExecutable)
         _ = await registry.reload()
         let tokens = AccessTokenCache(
             store: store, refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),

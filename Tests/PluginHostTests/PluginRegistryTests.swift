@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Logging
 import PluginHost
 import ProviderKit

@@ -126,13 +126,14 @@ struct TestStack: Sendable {
                 guard let sandboxPort = await iterator.next() else { throw TestFailure("sandbox did not start") }
 
                 let serverPort = PostgresCluster.freePort()
-                let runtime = try await SwitchyardRuntime(
-                    RuntimeConfiguration(
-                        databaseURL: databaseURL, poolSize: 4, secrets: try SecretBox(key: SecureRandom.bytes(32)),
-                        operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
-                        pluginPolicy: PluginPolicy(mode: .development), platform: platform,
-                        publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
-                        clock: { clock.now() }, logger: logger, policyPath: policyPath))
+                var configuration = RuntimeConfiguration(
+                    databaseURL: databaseURL, poolSize: 4, secrets: try SecretBox(key: SecureRandom.bytes(32)),
+                    operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
+                    pluginPolicy: PluginPolicy(mode: .development), platform: platform,
+                    publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
+                    clock: { clock.now() }, logger: logger, policyPath: policyPath)
+                configuration.pluginExecutable = PluginExecutable(path: buildDirectory + "/switchyard")
+                let runtime = try await SwitchyardRuntime(configuration)
                 let (serverPorts, serverContinuation) = AsyncStream<Int>.makeStream()
                 let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: serverPort) {
                     port in

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Builds the C fixture plugins of `Tests/Fixtures/Plugins` with the system C compiler, once per variant.
+public enum FixturePlugins {
+    /// The repository root, found from this file's path.
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private static let cache = BuildCache()
+
+    /// The path of `source` (a file of `Tests/Fixtures/Plugins`) built as a shared object with `defines`,
+    /// once per process and variant. Do not modify the file: copy it where it is needed.
+    public static func build(_ source: String, defines: [String] = []) throws -> String {
+        try cache.build(source: source, defines: defines)
+    }
+
+    /// The path of the echo plugin built with `defines` (e.g. `FIXTURE_ABI=99`). Do not modify the file:
+    /// copy it where it is needed.
+    public static func echo(_ defines: [String] = []) throws -> String {
+        try cache.build(source: "echo_plugin.c", defines: defines)
+    }
+
+    /// Copies a fixture build to `directory/name` through a hidden temporary file and a rename, as a
+    /// deployment would.
+    @discardableResult
+    public static func install(_ built: String, in directory: String, as name: String) throws -> String {
+        let temporary = directory + "/." + name + ".tmp"
+        let target = directory + "/" + name
+        try? FileManager.default.removeItem(atPath: temporary)
+        try FileManager.default.copyItem(atPath: built, toPath: temporary)
+        _ = rename(temporary, target)
+        return target
+    }
+
+    private final class BuildCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var built: [String: String] = [:]
+        private let directory: String = {
+            let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+            // Builds of earlier test processes that are gone are removed; this process's go in its own directory.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+            where name.hasPrefix("switchyard-fixtures-") {
+                if let pid = pid_t(name.dropFirst("switchyard-fixtures-".count)), kill(pid, 0) != 0, errno == ESRCH {
+                    try? FileManager.default.removeItem(atPath: base + name)
+                }
+            }
+            let path = base + "switchyard-fixtures-\(getpid())"
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return path
+        }()
+
+        func build(source: String, defines: [String]) throws -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            let key = source + "|" + defines.joined(separator: "|")
+            if let path = built[key] { return path }
+            let output = directory + "/fixture-\(built.count).so"
+            let include = repositoryRoot.appendingPathComponent("Sources/CSwitchyardPlugin/include").path
+            let input = repositoryRoot.appendingPathComponent("Tests/Fixtures/Plugins/" + source).path
+            let arguments = ["-shared", "-fPIC", "-I" + include] + defines.map { "-D" + $0 } + ["-o", output, input]
+            // `cc` where the system has one; the clang shipped with the Swift toolchain otherwise.
+            for compiler in ["cc", "clang", "gcc"] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = [compiler] + arguments
+                try process.run()
+                process.waitUntilExit()
+                if process.terminationStatus == 0 {
+                    built[key] = output
+                    return output
+                }
+            }
+            throw FixtureError(message: "no C compiler could build \(source) \(defines)")
+        }
+    }
+
+    public struct FixtureError: Error, CustomStringConvertible {
+        var message: String
+        public var description: String { message }
+    }
+}
+
