@@ -82,11 +82,8 @@ public struct PluginLoader: Sendable {
             if let refusal = veto(manifest) {
                 throw refusal
             }
-            let bridge = HostServicesBridge(services: hostServices, pluginID: manifest.id)
-            guard let handle = PluginInstanceHandle(table: table.pointee, bridge: bridge) else {
-                throw PluginRefusal(.createFailed, "plugin \(manifest.id) did not create an instance")
-            }
-            let plugin = LoadedPlugin(manifest: manifest, filePath: path, sha256: sha256, loadedAt: now, handle: handle)
+            let plugin = try instantiate(
+                table: table, manifest: manifest, file: path, sha256: sha256, hostServices: hostServices, now: now)
             logger.info(
                 "plugin loaded",
                 metadata: [
