@@ -47,6 +47,10 @@ public struct PluginGateway: ProviderGateway {
         await call(.sync, request, account: account)
     }
 
+    public func syncRefund(_ request: SyncRefundRequest, account: ProviderAccount) async -> Outcome {
+        await call(.syncRefund, request, account: account)
+    }
+
     public func vaultingSession(_ request: VaultingSessionRequest, account: ProviderAccount) async -> Outcome {
         await call(
             .vaultingSession, request, account: account, as: VaultingSessionResult.self, outcome: { $0.outcome },

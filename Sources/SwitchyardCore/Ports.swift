@@ -120,6 +120,9 @@ public protocol ProviderGateway: Sendable {
     func void(_ request: VoidRequest, account: ProviderAccount) async -> Outcome
     func refund(_ request: RefundRequest, account: ProviderAccount) async -> Outcome
     func sync(_ request: SyncRequest, account: ProviderAccount) async -> Outcome
+    /// Asks the provider for one refund's state; `notSent` (code `not_supported`) without a call when the
+    /// account's plugin has no refund inquiry.
+    func syncRefund(_ request: SyncRefundRequest, account: ProviderAccount) async -> Outcome
     func notification(_ request: NotificationRequest, account: ProviderAccount) async throws -> NotificationResult
     func vaultingSession(_ request: VaultingSessionRequest, account: ProviderAccount) async -> Outcome
     func syncVaulting(_ request: VaultingSyncRequest, account: ProviderAccount) async -> VaultingSyncResult
