@@ -5,7 +5,9 @@ import Logging
 /// schedule, and flags for manual review the ones still unknown at the horizon. Payments left `processing`
 /// past the provider deadline are settled too: failed when no provider was called, else synced. Never charges again and
 /// never marks a payment failed without the provider saying so. Safe with several replicas: due
-/// payments are claimed with `FOR UPDATE SKIP LOCKED` and leased while they are synced.
+/// payments are claimed with `FOR UPDATE SKIP LOCKED` and leased while they are synced. With a
+/// settlement store it also syncs `authorized` payments before their authorisation lapses and resolves
+/// refunds and captures left `pending` or `unknown` (see `PaymentJanitor+Settlement.swift`).
 public struct PaymentJanitor: Sendable {
     let service: PaymentService
     let payments: any PaymentRepository
@@ -13,11 +15,14 @@ public struct PaymentJanitor: Sendable {
     let logger: Logger
     /// Where expired unverifiable notifications are deleted from; nil: nothing to sweep.
     let notifications: (any NotificationLog)?
+    /// Where authorised payments and open refunds and captures are claimed from; nil: not watched.
+    let settlement: (any SettlementRepository)?
 
     public init(
         service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,
-        logger: Logger, notifications: (any NotificationLog)? = nil
+        logger: Logger, notifications: (any NotificationLog)? = nil, settlement: (any SettlementRepository)? = nil
     ) {
+        self.settlement = settlement
         self.service = service
         self.payments = payments
         self.clock = clock
@@ -51,10 +56,11 @@ public struct PaymentJanitor: Sendable {
             }
         }
         let stale = await settleStaleProcessing(now: now, leaseUntil: lease)
+        let settled = await settleOpenOperations(now: now, leaseUntil: lease) + (await syncHeldAuthorizations(now: now))
         // Sessions are swept on every look; they do not make the janitor look again sooner.
         await service.sweepSessions(limit: janitor.batchSize)
         await sweepNotifications(now: now)
-        return claimed.count + stale
+        return claimed.count + stale + settled
     }
 
     /// Settles payments left `processing` past the provider deadline (see ``StaleProcessing``); returns

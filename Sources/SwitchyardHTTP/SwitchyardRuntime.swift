@@ -93,7 +93,8 @@ public final class SwitchyardRuntime: Sendable {
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, policy: PolicyCenter(configuration.platform))
         janitor = PaymentJanitor(
-            service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store)
+            service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store,
+            settlement: store)
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
             logger: logger)

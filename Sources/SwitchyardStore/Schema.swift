@@ -71,6 +71,7 @@ public enum Schema {
                 ALTER TABLE idempotency_keys ADD COLUMN locked_until timestamptz;
                 ALTER TABLE idempotency_keys ADD COLUMN resource_id text;
                 """),
+        Migration(version: 13, name: "settlement of every open state", sql: settlement),
     ]
 
     static let coreTables = """
