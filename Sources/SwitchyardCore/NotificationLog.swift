@@ -22,6 +22,12 @@ public protocol NotificationLog: Sendable {
     /// Marks a verified notification applied.
     func markApplied(id: Int64, tenantId: UUID, at time: Date) async throws
 
+    /// Marks a verified notification handled but not applied: what it reports about `paymentId` was
+    /// rejected for `rejection`'s reason. It is kept for review and, like an applied one, only acknowledged
+    /// when it comes again.
+    func markRejected(id: Int64, tenantId: UUID, paymentId: String, rejection: ReportRejection, at time: Date)
+        async throws
+
     /// Stores an unverifiable notification unless the account already has `cap` stored since `since`;
     /// beyond the cap it is only counted. Returns whether it was stored.
     func recordUnverified(

@@ -7,7 +7,9 @@ extension PaymentService {
     /// A verified notification is recorded (its secret fields removed) unless its signed content was seen
     /// before, applied, then marked applied; a replay of an applied one is only acknowledged, one whose
     /// application failed is applied again, and a failure to apply is answered with a retryable 503 so the
-    /// provider sends it again. An unverifiable notification is answered at once (401) without any provider
+    /// provider sends it again. A report the payment's state rejects (see ``PaymentMachine/rejection(of:)``)
+    /// is not applied: the notification is marked handled with the reason, listed for review, and
+    /// acknowledged like an applied one, so the provider's retries never re-apply it. An unverifiable notification is answered at once (401) without any provider
     /// call: it is stored within the policy's hourly cap and causes at most one background sync of the
     /// account's open payments per interval, across replicas. Its body is never trusted.
     public func handleNotification(accountId: UUID, request: NotificationRequest, log: any NotificationLog)
@@ -29,10 +31,11 @@ extension PaymentService {
             logger.info("notification replay acknowledged", metadata: ["provider.account": "\(account.id)"])
             return result.reply
         }
+        var rejected: (paymentId: String, rejection: ReportRejection)?
         do {
             try await apply(result.credentials, account: account)
             for event in result.events {
-                try await apply(event, account: account)
+                if let rejection = try await apply(event, account: account) { rejected = rejected ?? rejection }
             }
         } catch {
             logger.error(
@@ -40,7 +43,13 @@ extension PaymentService {
                 metadata: ["provider.account": "\(account.id)", "error": "\(error)"])
             return Self.retryLater
         }
-        try await log.markApplied(id: id, tenantId: account.tenantId, at: clock())
+        if let rejected {
+            try await log.markRejected(
+                id: id, tenantId: account.tenantId, paymentId: rejected.paymentId, rejection: rejected.rejection,
+                at: clock())
+        } else {
+            try await log.markApplied(id: id, tenantId: account.tenantId, at: clock())
+        }
         return result.reply
     }
 
@@ -101,7 +110,11 @@ extension PaymentService {
         }
     }
 
-    private func apply(_ event: NotificationEvent, account: ProviderAccount) async throws {
+    /// Applies one event; returns the payment and the reason when its state rejected the report (nothing
+    /// of the event is stored then).
+    private func apply(_ event: NotificationEvent, account: ProviderAccount) async throws -> (
+        paymentId: String, rejection: ReportRejection
+    )? {
         switch event.subject {
         case .payment:
             var attempt: Attempt?
@@ -116,17 +129,30 @@ extension PaymentService {
             else {
                 logger.notice(
                     "notification for an unknown payment kept", metadata: ["provider.account": "\(account.id)"])
-                return
+                return nil
             }
             if attempt.providerPaymentId == nil { attempt.providerPaymentId = event.providerPaymentId }
             attempt.providerStatus = event.outcome.providerStatus ?? attempt.providerStatus
             let time = clock()
             let outcome = event.outcome
-            let status = try await payments.transition(
-                tenant: account.tenantId, paymentId: record.payment.id, with: PaymentChanges(attempts: [attempt])
-            ) { payment -> PaymentStatus in
-                _ = PaymentMachine.apply(.providerReported(outcome), to: &payment, at: time)
-                return payment.status
+            let status: PaymentStatus
+            do {
+                status = try await payments.transition(
+                    tenant: account.tenantId, paymentId: record.payment.id, with: PaymentChanges(attempts: [attempt])
+                ) { payment -> PaymentStatus in
+                    // Judged on the locked row; throwing rolls the whole change back.
+                    if let rejection = PaymentMachine(payment: payment).rejection(of: outcome) { throw rejection }
+                    _ = PaymentMachine.apply(.providerReported(outcome), to: &payment, at: time)
+                    return payment.status
+                }
+            } catch let rejection as ReportRejection {
+                logger.warning(
+                    "notification rejected by the payment's state; kept for review",
+                    metadata: [
+                        "tenant.id": "\(account.tenantId)", "payment.id": "\(record.payment.id)",
+                        "reason": "\(rejection.code)",
+                    ])
+                return (record.payment.id, rejection)
             }
             logger.info(
                 "notification applied",
@@ -134,19 +160,21 @@ extension PaymentService {
                     "tenant.id": "\(account.tenantId)", "payment.id": "\(record.payment.id)",
                     "payment.status": "\(status.rawValue)",
                 ])
+            return nil
         case .refund:
             guard let reference = event.reference, var refund = try await payments.refund(id: reference),
                 refund.tenantId == account.tenantId
-            else { return }
+            else { return nil }
             switch event.outcome.kind {
             case .succeeded: refund.status = .succeeded
             case .declined, .canceled: refund.status = .failed
-            default: return
+            default: return nil
             }
             refund.updatedAt = clock()
             try await payments.commit(PaymentChanges(refunds: [refund]))
+            return nil
         case .other:
-            return
+            return nil
         }
     }
 }

@@ -38,6 +38,7 @@ struct OrchestrationController: Sendable {
     }
 
     struct ReviewBody: Encodable {
+        var kind = "payment_unknown"
         var id: String
         var tenantId: String
         var amount: Int64
@@ -48,7 +49,7 @@ struct OrchestrationController: Sendable {
         var syncs: Int
 
         enum CodingKeys: String, CodingKey {
-            case id, amount, currency, reference, syncs
+            case kind, id, amount, currency, reference, syncs
             case tenantId = "tenant_id"
             case providerAccountId = "provider_account_id"
             case unknownSince = "unknown_since"
@@ -81,7 +82,7 @@ struct OrchestrationController: Sendable {
                     reference: p.reference, providerAccountId: p.providerAccountId?.uuidString.lowercased(),
                     unknownSince: p.resolution?.since, syncs: p.resolution?.syncs ?? 0)
             }
-            return JSONIO.response(.ok, ["data": data])
+            return JSONIO.response(.ok, try await reviewList(data, tenant: tenant))
         }
         admin.get("tenants/:tenant/policy") { request, context in
             try auth.requireOperator(request)

@@ -1,0 +1,92 @@
+import Foundation
+import SwitchyardCore
+
+/// A verified notification that was not applied because the payment's state rejected its report.
+public struct RejectedNotification: Sendable, Equatable {
+    public var id: Int64
+    public var tenantId: UUID
+    public var accountId: UUID
+    public var paymentId: String?
+    public var code: String
+    public var message: String?
+    public var receivedAt: Date
+}
+
+/// A refund or capture still open that a person should look at.
+public struct OperationForReview: Sendable, Equatable {
+    public var kind: OpenOperation.Kind
+    public var id: String
+    public var tenantId: UUID
+    public var paymentId: String
+    public var amount: Int64?
+    public var status: String
+    public var reason: String
+    public var syncs: Int
+    public var createdAt: Date
+}
+
+extension PostgresStore {
+    public func markRejected(
+        id: Int64, tenantId: UUID, paymentId: String, rejection: ReportRejection, at time: Date
+    ) async throws {
+        try await tenantScoped(tenantId) { c in
+            _ = try c.query(
+                """
+                UPDATE notifications SET applied_at = $2::timestamptz, review_code = $3, review_message = $4,
+                    payment_id = $5
+                WHERE id = $1::bigint AND applied_at IS NULL
+                """,
+                [.int(id), .timestamp(time), .text(rejection.code), .text(rejection.message), .text(paymentId)])
+        }
+    }
+
+    /// System scope: verified notifications kept for review (their report was rejected), oldest first.
+    public func notificationsForReview(tenant: UUID?, limit: Int) async throws -> [RejectedNotification] {
+        let rows = try await system { c in
+            try c.query(
+                """
+                SELECT id, tenant_id, account_id, payment_id, review_code, review_message, received_at
+                FROM notifications WHERE review_code IS NOT NULL AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
+                ORDER BY received_at, id LIMIT $2::bigint
+                """,
+                [tenant.pg, .int(Int64(max(0, limit)))]
+            ).rows
+        }
+        return try rows.map {
+            RejectedNotification(
+                id: try $0.int64("id"), tenantId: try $0.uuid("tenant_id"), accountId: try $0.uuid("account_id"),
+                paymentId: $0.optionalString("payment_id"), code: try $0.string("review_code"),
+                message: $0.optionalString("review_message"), receivedAt: try $0.date("received_at"))
+        }
+    }
+
+    /// System scope: refunds and captures still open that were listed for review, oldest first.
+    public func operationsForReview(tenant: UUID?, limit: Int) async throws -> [OperationForReview] {
+        let rows = try await system { c in
+            try c.query(
+                """
+                SELECT * FROM (
+                    SELECT 'refund' AS kind, id, tenant_id, payment_id, amount, status, review_reason, sync_count,
+                        created_at
+                    FROM refunds WHERE review_reason IS NOT NULL AND status IN ('pending', 'unknown')
+                    UNION ALL
+                    SELECT 'capture', id, tenant_id, payment_id, amount, outcome, review_reason, sync_count,
+                        created_at
+                    FROM payment_operations WHERE review_reason IS NOT NULL AND kind = 'capture'
+                        AND outcome IN ('pending', 'unknown')
+                ) open WHERE $1::uuid IS NULL OR tenant_id = $1::uuid
+                ORDER BY created_at, id LIMIT $2::bigint
+                """,
+                [tenant.pg, .int(Int64(max(0, limit)))]
+            ).rows
+        }
+        return try rows.map {
+            OperationForReview(
+                kind: OpenOperation.Kind(rawValue: try $0.string("kind")) ?? .refund, id: try $0.string("id"),
+                tenantId: try $0.uuid("tenant_id"), paymentId: try $0.string("payment_id"),
+                amount: $0.optionalInt64("amount"), status: try $0.string("status"),
+                reason: try $0.string("review_reason"), syncs: Int(try $0.int64("sync_count")),
+                createdAt: try $0.date("created_at"))
+        }
+    }
+}
