@@ -639,6 +639,12 @@ enum OpenAPIDocument {
                 "id": {
                  "type": "string"
                 },
+                "kind": {
+                 "description": "Always payment_unknown: the payment's outcome stayed unknown past the janitor's horizon.",
+                 "enum": [
+                  "payment_unknown"
+                 ]
+                },
                 "provider_account_id": {
                  "type": "string"
                 },
@@ -653,6 +659,95 @@ enum OpenAPIDocument {
                 },
                 "unknown_since": {
                  "format": "date-time",
+                 "type": "string"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "notifications": {
+              "description": "Verified provider notifications that were not applied because the payment's state rejected what they report; they were acknowledged and are never applied when sent again.",
+              "items": {
+               "properties": {
+                "at": {
+                 "description": "When the notification was received.",
+                 "format": "date-time",
+                 "type": "string"
+                },
+                "kind": {
+                 "enum": [
+                  "notification_rejected"
+                 ]
+                },
+                "message": {
+                 "type": "string"
+                },
+                "notification_id": {
+                 "type": "integer"
+                },
+                "payment_id": {
+                 "type": "string"
+                },
+                "provider_account_id": {
+                 "type": "string"
+                },
+                "reason": {
+                 "description": "amount_out_of_range: an amount below 0 or above the payment's; contradicts_final_state: money reported on a payment that ended without any, or a succeeded payment reported declined or cancelled.",
+                 "enum": [
+                  "amount_out_of_range",
+                  "contradicts_final_state"
+                 ]
+                },
+                "tenant_id": {
+                 "type": "string"
+                }
+               },
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "operations": {
+              "description": "Refunds and captures still pending or unknown that the janitor could not resolve.",
+              "items": {
+               "properties": {
+                "amount": {
+                 "type": "integer"
+                },
+                "at": {
+                 "description": "When the refund or capture was created.",
+                 "format": "date-time",
+                 "type": "string"
+                },
+                "id": {
+                 "type": "string"
+                },
+                "kind": {
+                 "enum": [
+                  "refund",
+                  "capture"
+                 ]
+                },
+                "payment_id": {
+                 "type": "string"
+                },
+                "reason": {
+                 "description": "refund_inquiry_unsupported: the provider cannot be asked about one refund and the payment's refunded total does not settle it; unresolved_at_horizon: still open at the janitor's horizon.",
+                 "enum": [
+                  "refund_inquiry_unsupported",
+                  "unresolved_at_horizon"
+                 ]
+                },
+                "status": {
+                 "enum": [
+                  "pending",
+                  "unknown"
+                 ]
+                },
+                "syncs": {
+                 "type": "integer"
+                },
+                "tenant_id": {
                  "type": "string"
                 }
                },
@@ -1383,7 +1478,7 @@ enum OpenAPIDocument {
               "operator": []
              }
             ],
-            "summary": "Payments whose outcome stayed unknown past the horizon",
+            "summary": "Payments whose outcome stayed unknown past the horizon, rejected notifications, and unresolved refunds and captures",
             "tags": [
              "admin"
             ]
