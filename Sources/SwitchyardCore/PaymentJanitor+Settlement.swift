@@ -7,26 +7,13 @@ extension PaymentJanitor {
     func syncHeldAuthorizations(now: Date) async -> Int {
         guard let settlement else { return 0 }
         let hold = AuthorizationHold(policy: service.policy.platform.settlement)
-        let claimed: [(tenant: UUID, paymentId: String)]
-        do {
-            claimed = try await settlement.claimHeldAuthorizations(
-                now: now, hold: hold, limit: service.policy.platform.janitor.batchSize)
-        } catch {
-            if !Task.isCancelled {
-                logger.error("janitor could not claim authorised payments", metadata: ["error": "\(error)"])
-            }
-            return 0
-        }
-        for item in claimed {
-            do {
-                try await service.syncHeldAuthorization(tenant: item.tenant, paymentId: item.paymentId)
-            } catch {
-                logger.warning(
-                    "janitor could not sync an authorised payment",
-                    metadata: ["tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)"])
-            }
-        }
-        return claimed.count
+        return await claimAndRun(
+            "authorised payments",
+            claim: {
+                try await settlement.claimHeldAuthorizations(
+                    now: now, hold: hold, limit: service.policy.platform.janitor.batchSize)
+            },
+            step: { try await service.syncHeldAuthorization(tenant: $0, paymentId: $1) })
     }
 
     /// Looks at the refunds and captures left `pending` or `unknown`: each is first looked at once its

@@ -67,23 +67,42 @@ public struct PaymentJanitor: Sendable {
     /// how many were claimed.
     func settleStaleProcessing(now: Date, leaseUntil: Date) async -> Int {
         let cutoff = now.addingTimeInterval(-StaleProcessing(policy: service.policy.platform).deadline)
+        return await claimAndRun(
+            "processing payments",
+            claim: {
+                try await payments.claimStaleProcessing(
+                    now: now, cutoff: cutoff, leaseUntil: leaseUntil, limit: service.policy.platform.janitor.batchSize)
+            },
+            step: { try await service.resolveStale(tenant: $0, paymentId: $1) })
+    }
+
+    /// Claims payments with `claim`, then runs `step` on each, logging what fails (`what` names them);
+    /// returns how many were claimed.
+    func claimAndRun(
+        _ what: String, claim: () async throws -> [(tenant: UUID, paymentId: String)],
+        step: (UUID, String) async throws -> Void
+    ) async -> Int {
         let claimed: [(tenant: UUID, paymentId: String)]
         do {
-            claimed = try await payments.claimStaleProcessing(
-                now: now, cutoff: cutoff, leaseUntil: leaseUntil, limit: service.policy.platform.janitor.batchSize)
+            claimed = try await claim()
         } catch {
+            // A pool closed by a shutdown in progress is not worth an error.
             if !Task.isCancelled {
-                logger.error("janitor could not claim processing payments", metadata: ["error": "\(error)"])
+                logger.error(
+                    "janitor could not claim payments", metadata: ["janitor.work": "\(what)", "error": "\(error)"])
             }
             return 0
         }
         for item in claimed {
             do {
-                try await service.resolveStale(tenant: item.tenant, paymentId: item.paymentId)
+                try await step(item.tenant, item.paymentId)
             } catch {
                 logger.warning(
-                    "janitor could not settle a processing payment",
-                    metadata: ["tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)"])
+                    "janitor step failed",
+                    metadata: [
+                        "janitor.work": "\(what)", "tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)",
+                        "error": "\(error)",
+                    ])
             }
         }
         return claimed.count
