@@ -38,6 +38,14 @@ enum AntomMapping {
     static let walletAgreementKind = "wallet_agreement"
     static let cardKind = "card"
 
+    /// How long after an attempt's start `inquiryPayment` answering `ORDER_NOT_EXIST` for our request id proves
+    /// the request never reached Antom. A request that timed out may still be processed (PROVIDERS.md §3.10:
+    /// HTTP errors and timeouts are unknown outcomes), so the default is well past any provider timeout; the
+    /// account option `not_found_delay_seconds` overrides it.
+    static let notFoundDelay: TimeInterval = 60
+    /// Antom's result code for a payment, refund or capture it does not know.
+    static let orderNotExist = "ORDER_NOT_EXIST"
+
     /// Account option names.
     enum Option {
         static let sessionLifetime = "session_lifetime_seconds"

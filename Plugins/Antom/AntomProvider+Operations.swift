@@ -37,14 +37,24 @@ extension AntomProvider {
         }
     }
 
-    /// `payments/inquiryPayment` by our request id (and Antom's payment id when known). `F ORDER_NOT_EXIST`
-    /// is a decline with that code: Antom has no such payment.
+    /// `payments/inquiryPayment` by our request id (and Antom's payment id when known).
+    ///
+    /// `F ORDER_NOT_EXIST` for our request id alone (Antom never named the payment) is judged by
+    /// ``NotFoundRule`` (account option `not_found_delay_seconds`, default ``AntomMapping/notFoundDelay``):
+    /// `notSent` once the delay since the attempt's start has passed, else `unknown`. With Antom's payment id it
+    /// stays a decline with that code.
     public func sync(_ request: SyncRequest, account: AccountContext) async throws -> Outcome {
         let body = AntomMapping.inquiryRequest(request.payment)
         let exchange = try await exchange(
             .inquiryPayment, body: body, account: account, as: AntomInquiryPaymentResponse.self)
         switch exchange {
-        case .outcome(let outcome): return Self.naming(outcome, Self.paymentId(request.payment))
+        case .outcome(let outcome):
+            let id = Self.paymentId(request.payment)
+            if id == nil, outcome.kind == .declined, outcome.code == AntomMapping.orderNotExist {
+                return NotFoundRule(options: account.options, defaultDelay: AntomMapping.notFoundDelay)
+                    .outcome(provider: "Antom", attemptStartedAt: request.attemptStartedAt, now: host.now())
+            }
+            return Self.naming(outcome, id)
         case .success(let response): return AntomMapping.inquiryOutcome(response, payment: request.payment)
         }
     }

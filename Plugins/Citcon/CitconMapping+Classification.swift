@@ -61,8 +61,8 @@ extension CitconMapping {
     ///   a definitive `declined`);
     /// - code `4100` (duplicate reference) on a money-moving call → `unknown`: the original may have been
     ///   processed, so `sync` must tell;
-    /// - a sync that finds nothing (HTTP 404 or code `4004`) → `unknown` with code `not_found`;
-    ///   any other failed sync → `unknown`;
+    /// - a sync that finds nothing (HTTP 404 or code `4004`) → `unknown` with code `not_found` (``notFound``);
+    ///   `sync` then judges a lookup by our reference with `NotFoundRule`; any other failed sync → `unknown`;
     /// - any other `fail` answer → `declined` with Citcon's code;
     /// - a 2xx whose body cannot be read, or any other answer → `unknown`.
     ///

@@ -6,6 +6,21 @@ enum CitconMapping {
     /// Default lifetime of an access token when Citcon's answer carries no `expiry`.
     static let defaultTokenLifetime: TimeInterval = 24 * 60 * 60
 
+    /// How long after an attempt's start an inquiry by our reference that finds nothing (HTTP 404 / `4004`)
+    /// proves the charge never reached Citcon. A charge request that timed out may still be processed a
+    /// moment later (PROVIDERS.md §1.10: a timeout is an unknown outcome), so the default is well past any
+    /// provider timeout; the account option `not_found_delay_seconds` overrides it.
+    static let notFoundDelay: TimeInterval = 60
+
+    /// How many times a client token is asked for before a created charge is given up (one try and two retries).
+    static let clientTokenAttempts = 3
+
+    /// The code of an attempt whose charge was created but could not be handed out without a client token.
+    static let clientTokenUnavailable = "client_token_unavailable"
+
+    /// Appended to the attempt id to make the reference of the cancel of an abandoned charge.
+    static let abandonSuffix = "-cancel"
+
     // MARK: Status table
 
     /// Normalises a Citcon status, whatever its spelling, to an outcome class.
@@ -21,6 +36,12 @@ enum CitconMapping {
         case "canceled", "cancelled", "expired": return .canceled
         default: return .unknown
         }
+    }
+
+    /// Whether a charge with this status still waits for the app's confirm step (`initiated`); a `pending` charge
+    /// was confirmed and waits for the wallet.
+    static func isAwaitingTheApp(_ status: String?) -> Bool {
+        status?.trimmingCharacters(in: .whitespaces).lowercased() == "initiated"
     }
 
     /// An outcome carrying only what a payment's status says (the caller adds ids and amounts).

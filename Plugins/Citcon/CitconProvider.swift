@@ -62,7 +62,10 @@ public struct CitconProvider: Provider {
 
     /// `POST /v1/charges`: a pending charge for the mobile SDK, then a client token for the app.
     ///
-    /// Without a server token the result is `authExpired`, so the host fetches one and retries.
+    /// Without a server token the result is `authExpired`, so the host fetches one and retries. A pending
+    /// charge is handed out only with a client token: the token call is retried (see
+    /// ``clientToken(account:)``), and when it still fails the charge is cancelled at Citcon and the attempt
+    /// is declined (`client_token_unavailable`), never a next action the app cannot use.
     public func authorize(_ request: AuthorizeRequest, account: AccountContext) async throws -> Outcome {
         guard let token = account.accessToken else { return .authExpired }
         let body = try CitconMapping.encode(CitconMapping.chargeRequest(request, account: account))
@@ -75,28 +78,41 @@ public struct CitconProvider: Provider {
         case .outcome(let outcome): return outcome
         case .success(let data): charge = data
         }
-        guard CitconMapping.outcomeKind(forStatus: charge.status ?? "initiated") == .pending else {
+        guard CitconMapping.outcomeKind(forStatus: charge.status ?? "initiated") == .pending,
+            charge.chargeToken?.isEmpty == false
+        else {
             return CitconMapping.chargeOutcome(charge, clientToken: nil, environment: account.environment)
         }
-        // The charge exists from here on: a missing client token must not lose it.
-        let client = try? await accessToken(AccessTokenRequest(kind: "client"), account: account)
-        if client?.token == nil {
-            host.log(.warning, "citcon client token unavailable", metadata: metadata(account, call: .authorize))
+        // The charge exists from here on: it is handed out complete, or cancelled and reported failed.
+        guard let client = await clientToken(account: account) else {
+            return await abandon(charge, reference: request.attemptId, token: token, account: account)
         }
-        return CitconMapping.chargeOutcome(charge, clientToken: client?.token, environment: account.environment)
+        return CitconMapping.chargeOutcome(charge, clientToken: client, environment: account.environment)
     }
 
     /// `GET /v1/transactions/{id}` by Citcon's id, or by our reference when the id is not known.
+    ///
+    /// A lookup by our reference that finds nothing is judged by ``NotFoundRule`` (account option
+    /// `not_found_delay_seconds`, default ``CitconMapping/notFoundDelay``): `notSent` once the delay since the
+    /// attempt's start has passed, else `unknown`. A charge still waiting for the app (`initiated`) comes back with a
+    /// fresh client token, so the app gets a usable session (see ``reissuedSession(_:account:)``).
     public func sync(_ request: SyncRequest, account: AccountContext) async throws -> Outcome {
         guard let token = account.accessToken else { return .authExpired }
-        let id = request.payment.providerPaymentId ?? request.payment.attemptId
+        let knownId = request.payment.providerPaymentId.flatMap { $0.isEmpty ? nil : $0 }
         let exchange = await exchange(
-            .sync, method: "GET", path: "/v1/transactions/" + CitconMapping.pathSegment(id), bearer: token,
-            body: nil, account: account, as: CitconTransactionData.self
+            .sync, method: "GET",
+            path: "/v1/transactions/" + CitconMapping.pathSegment(knownId ?? request.payment.attemptId),
+            bearer: token, body: nil, account: account, as: CitconTransactionData.self
         )
         switch exchange {
-        case .outcome(let outcome): return outcome
-        case .success(let transaction): return CitconMapping.transactionOutcome(transaction)
+        case .outcome(let outcome):
+            guard knownId == nil, outcome == CitconMapping.notFound else { return outcome }
+            return NotFoundRule(options: account.options, defaultDelay: CitconMapping.notFoundDelay)
+                .outcome(provider: "Citcon", attemptStartedAt: request.attemptStartedAt, now: host.now())
+        case .success(let transaction):
+            let outcome = CitconMapping.transactionOutcome(transaction)
+            guard CitconMapping.isAwaitingTheApp(transaction.status) else { return outcome }
+            return await reissuedSession(transaction, account: account)
         }
     }
 

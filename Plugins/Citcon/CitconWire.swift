@@ -159,6 +159,10 @@ struct CitconTransactionData: Codable, Sendable, Equatable {
     var timeCaptured: Int64?
     var timeCanceled: Int64?
     var payment: CitconPaymentInfo?
+    /// The charge token of a pending charge, when the inquiry carries it.
+    var chargeToken: String?
+    /// When a pending charge expires (epoch seconds or milliseconds), when the inquiry carries it.
+    var expiry: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -175,6 +179,8 @@ struct CitconTransactionData: Codable, Sendable, Equatable {
         case timeCaptured = "time_captured"
         case timeCanceled = "time_canceled"
         case payment
+        case chargeToken = "charge_token"
+        case expiry
     }
 }
 

@@ -188,9 +188,14 @@ public struct RefundRequest: Codable, Sendable, Equatable {
 /// Ask for a payment's state.
 public struct SyncRequest: Codable, Sendable, Equatable {
     public var payment: PaymentLocator
+    /// When the attempt being synced started, if the host knows: a plugin whose provider answers "not found"
+    /// for our reference judges by it whether the attempt can still appear (see ``NotFoundRule``). Absent in
+    /// requests from hosts built before it.
+    public var attemptStartedAt: Date?
 
-    public init(payment: PaymentLocator) {
+    public init(payment: PaymentLocator, attemptStartedAt: Date? = nil) {
         self.payment = payment
+        self.attemptStartedAt = attemptStartedAt
     }
 }
 

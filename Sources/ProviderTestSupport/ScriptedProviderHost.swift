@@ -14,6 +14,7 @@ public final class ScriptedProviderHost: HostServices, @unchecked Sendable {
     private let lock = NSLock()
     private let baseURL: String
     private var routes: [String: OutboundResult]
+    private var queued: [String: [OutboundResult]] = [:]
     private var sent: [OutboundRequest] = []
     private var logged: [LogLine] = []
     /// The time `now()` answers.
@@ -38,9 +39,19 @@ public final class ScriptedProviderHost: HostServices, @unchecked Sendable {
         let path = request.url.hasPrefix(baseURL) ? String(request.url.dropFirst(baseURL.count)) : request.url
         return lock.withLock {
             sent.append(request)
-            return routes["\(request.method) \(path)"]
+            let key = "\(request.method) \(path)"
+            if let next = queued[key]?.first {
+                queued[key]?.removeFirst()
+                return next
+            }
+            return routes[key]
                 ?? OutboundResult(kind: .response, status: 599, body: Data("no route".utf8))
         }
+    }
+
+    /// Answers the next requests to `route` (`METHOD /path`) with `answers`, in order, before its table entry.
+    public func queue(_ route: String, _ answers: [OutboundResult]) {
+        lock.withLock { queued[route, default: []].append(contentsOf: answers) }
     }
 
     public func log(_ level: PluginLogLevel, _ message: String, metadata: [String: String]) {

@@ -95,6 +95,13 @@ public struct PaymentMachine: Sendable, Equatable {
             outcome.kind = .authorized
         }
         switch outcome.kind {
+        case .notSent where outcome.provesNotReceived && payment.status == .unknown && payment.amountCaptured == 0:
+            // The provider confirms it never received the attempt: nothing can have been charged.
+            payment.status = .failed
+            payment.failureCode = StaleProcessing.notSentCode
+            payment.failureMessage = outcome.message ?? "the payment never reached the provider; nothing was charged"
+            payment.nextAction = nil
+            return []
         case .notSent, .authExpired, .unknown:
             return payment.status == .unknown ? [.scheduleSync] : []
         default:

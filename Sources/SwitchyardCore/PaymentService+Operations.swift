@@ -153,17 +153,22 @@ extension PaymentService {
         }
         let (attempt, account) = try await currentAttempt(of: record)
         var changes = PaymentChanges()
-        let outcome: Outcome
+        let answer: Outcome
         if attempt.providerPaymentId == nil, var replayed = replayableCompletion(in: record),
             await gateway.manifest(pluginId: account.pluginId)?.honoursIdempotencyKey == true
         {
             // The provider never told us its id; the same request under the same key returns its first answer.
-            outcome = await replay(&replayed, of: record.payment, attempt: attempt, account: account)
+            answer = await replay(&replayed, of: record.payment, attempt: attempt, account: account)
             changes.operations = [replayed]
         } else {
-            outcome = await gateway.sync(SyncRequest(payment: locator(attempt)), account: account)
+            answer = await gateway.sync(
+                SyncRequest(payment: locator(attempt), attemptStartedAt: attempt.startedAt), account: account)
         }
+        let outcome = Self.judgedNotReceived(answer, attempt: attempt)
         var updated = attempt
+        if outcome.provesNotReceived {
+            updated.record(outcome, at: clock())
+        }
         if let providerId = outcome.providerPaymentId, updated.providerPaymentId == nil {
             updated.providerPaymentId = providerId
         }
@@ -187,6 +192,18 @@ extension PaymentService {
                 "payment.status": "\(status.rawValue)",
             ])
         return try await get(tenant: tenant, paymentId: paymentId)
+    }
+
+    /// A sync's proof that the attempt never reached the provider holds only for an attempt the provider never
+    /// named (a lookup by its own id proves nothing about our reference) and whose own outcome is open;
+    /// otherwise it is only an unknown answer.
+    static func judgedNotReceived(_ outcome: Outcome, attempt: Attempt) -> Outcome {
+        guard outcome.provesNotReceived else { return outcome }
+        let open = attempt.outcome == nil || attempt.outcome == .unknown
+        guard attempt.providerPaymentId == nil, open else {
+            return Outcome(kind: .unknown, code: NotFoundRule.notFoundYetCode, message: outcome.message)
+        }
+        return outcome
     }
 
     /// The latest completion whose outcome is not known and whose data is kept for a replay.

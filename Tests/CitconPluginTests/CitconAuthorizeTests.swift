@@ -96,30 +96,6 @@ import Testing
         #expect(outcome.nextAction?.expiresAt == Date(timeIntervalSince1970: TimeInterval(Self.clientExpiry)))
     }
 
-    @Test(arguments: [
-        OutboundResult(kind: .response, status: 500), OutboundResult(kind: .notSent, reason: "refused"),
-        Fixtures.fail(code: "4010", message: "bad key", status: 401),
-    ])
-    func clientTokenFailureKeepsTheCharge(tokenAnswer: OutboundResult) async throws {
-        let outcome = try await CitconProvider(host: host(token: tokenAnswer))
-            .authorize(Fixtures.authorizeRequest(), account: Fixtures.account())
-        #expect(outcome.kind == .pending)
-        #expect(outcome.providerPaymentId == "2025110912345678901234")
-        let data = try #require(outcome.nextAction?.data)
-        #expect(data["charge_token"] == .string("0123456789abcdef0123456789abcdef"))
-        #expect(data["client_token"] == nil)
-        #expect(data["client_token_expires_at"] == nil)
-        #expect(outcome.nextAction?.expiresAt == Date(timeIntervalSince1970: 1_762_601_800))
-    }
-
-    @Test func missingPrivateKeyForTheClientTokenKeepsTheCharge() async throws {
-        var account = Fixtures.account()
-        account.credentials["private_key"] = nil
-        let outcome = try await CitconProvider(host: host()).authorize(Fixtures.authorizeRequest(), account: account)
-        #expect(outcome.kind == .pending)
-        #expect(outcome.nextAction?.data["client_token"] == nil)
-    }
-
     @Test func noServerTokenAsksTheHostForOne() async throws {
         let host = host()
         let outcome = try await CitconProvider(host: host)

@@ -192,7 +192,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("initiated", Outcome.Kind.pending), ("success", .succeeded), ("fail", .declined), ("cancelled", .canceled),
+        ("success", Outcome.Kind.succeeded), ("fail", .declined), ("cancelled", .canceled),
         ("expired", .canceled), ("weird", .unknown),
     ])
     func syncStatuses(status: String, kind: Outcome.Kind) async throws {
@@ -205,7 +205,7 @@ import Testing
         #expect(outcome.providerStatus == status)
     }
 
-    @Test func syncNotFoundIsUnknown() async throws {
+    @Test func syncNotFoundByCitconsIdIsUnknown() async throws {
         let (provider, _) = provider([
             "GET /v1/transactions/\(Self.chargeId)": Fixtures.fail(code: "4004", message: "not found", status: 404)
         ])

@@ -136,16 +136,26 @@ struct StaleProcessingEndToEndTests {
     }
 
     @Test func cancelOfAnUnknownPaymentTheProviderNeverSawAnswersItsFailure() async throws {
-        try await TestStack.with(providerTimeoutMs: 1_000) { stack in
+        let clock = TestClock()
+        try await TestStack.with(providerTimeoutMs: 1_000, clock: clock) { stack in
             let m = try await Self.merchant(stack)
             await stack.sandbox.antom.addFaults([
                 SandboxFault(
                     kind: .timeoutBeforeProcessing, method: "POST", pathPrefix: Self.createSessionPath,
                     merchant: Self.client, count: 1, latencyMs: 3_000)
             ])
-            let reply = try await Self.cancelUnknown(stack, m, reference: "never-seen-1")
+            // Right after the attempt `ORDER_NOT_EXIST` proves nothing: the request may still be processed.
+            let created = try await stack.createPayment(m, Self.body(reference: "never-seen-1"))
+            #expect(created["status"] as? String == "unknown", "\(created)")
+            let id = try #require(created["id"] as? String)
+            let early = try await stack.send(.POST, "/v1/payments/\(id)/cancel", token: m.apiKey, json: [:])
+            #expect(early.status == 409, "\(String(decoding: early.body, as: UTF8.self))")
+            #expect((early.json["error"] as? [String: Any])?["code"] as? String == "outcome_unknown")
+            clock.advance(by: 61)
+            let reply = try await stack.send(.POST, "/v1/payments/\(id)/cancel", token: m.apiKey, json: [:])
             #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
             #expect(reply.json["status"] as? String == "failed", "Antom has no such payment: \(reply.json)")
+            #expect((reply.json["failure"] as? [String: Any])?["code"] as? String == "not_sent")
             #expect(await stack.sandbox.antom.ledger(merchant: Self.client).isEmpty)
         }
     }
