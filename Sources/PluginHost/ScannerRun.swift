@@ -95,6 +95,15 @@ struct ScannerRun: Sendable {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
+    /// The variables the child gets: only what loading needs, never the server's secrets (the
+    /// key-encryption key, tokens, the database URL), which a plugin's initialisers could read.
+    static func environment(_ parent: [String: String]) -> [String] {
+        var environment = parent.filter { ["PATH", "LD_LIBRARY_PATH", "TMPDIR", "LANG", "LC_ALL"].contains($0.key) }
+        // A crash is reported by its signal; the runtime's backtracer would only slow it down.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return environment.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+
     private struct SpawnError: Error {
         var code: Int32
     }
@@ -123,10 +132,7 @@ struct ScannerRun: Sendable {
 
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
-        var environment = ProcessInfo.processInfo.environment
-        // A crash is reported by its signal; the runtime's backtracer would only slow it down.
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        let envp = Self.environment(ProcessInfo.processInfo.environment).map { strdup($0) }
         defer { envp.forEach { free($0) } }
 
         var pid: pid_t = 0

@@ -132,6 +132,15 @@ struct PluginScannerTests {
         #expect(reportRefusal(fine) == nil)
     }
 
+    @Test func theScannerNeverGetsTheServersSecretsInItsEnvironment() {
+        let environment = ScannerRun.environment([
+            "SWITCHYARD_KEK": "kek", "SWITCHYARD_OPERATOR_TOKEN": "token",
+            "SWITCHYARD_DATABASE_URL": "postgres://u:p@h",
+            "PATH": "/usr/bin", "LD_LIBRARY_PATH": "/opt/lib",
+        ])
+        #expect(environment == ["LD_LIBRARY_PATH=/opt/lib", "PATH=/usr/bin", "SWIFT_BACKTRACE=enable=no"])
+    }
+
     @Test func theScannerRestrictsItselfOnThisMachine() async throws {
         let scanner = PluginScanner(executable: switchyardExecutable, logger: .quiet)
         let copy = NSTemporaryDirectory() + "/switchyard-scan-" + UUID().uuidString + ".so"

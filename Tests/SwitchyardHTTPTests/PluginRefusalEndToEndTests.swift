@@ -27,11 +27,12 @@ struct PluginRefusalEndToEndTests {
         return (loaded, refused)
     }
 
-    /// `/health` answers, and within a generous bound.
+    /// `/health` answers, and within a generous bound (the machine running the suite may be loaded: the
+    /// bound says the server is not held up by a scan, well below the 5 s scan deadline).
     static func expectHealthy(_ stack: TestStack) async throws {
         let started = ContinuousClock.now
         #expect(try await stack.send(.GET, "/health").status == 200)
-        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(ContinuousClock.now - started < .seconds(4))
     }
 
     /// The real Citcon plugin serves: a payment gets the sandbox's pending charge.
