@@ -22,7 +22,9 @@ let package = Package(
     ],
     targets: [
         // Plugin ABI: the C header shared by host and plugins.
-        .target(name: "CSwitchyardPlugin"),
+        .target(name: "CSwitchyardPlugin", exclude: ["schema"]),
+        // The seccomp filter a plugin scanner process installs on itself before opening a plugin.
+        .target(name: "CPluginSandbox"),
         // OpenSSL 3 and the Swift wrapper over it.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "SwitchyardCrypto", dependencies: ["COpenSSL"]),
@@ -46,7 +48,7 @@ let package = Package(
         .target(
             name: "PluginHost",
             dependencies: [
-                "CSwitchyardPlugin", "ProviderKit", "SwitchyardCore", "SwitchyardCrypto",
+                "CSwitchyardPlugin", "CPluginSandbox", "ProviderKit", "SwitchyardCore", "SwitchyardCrypto",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -163,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "PluginHostTests",
             dependencies: [
-                "PluginHost", "ProviderKit", "SwitchyardCore", "SwitchyardTestSupport",
+                "PluginHost", "ProviderKit", "CSwitchyardPlugin", "SwitchyardCore", "SwitchyardTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

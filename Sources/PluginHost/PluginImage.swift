@@ -11,7 +11,7 @@ import ProviderKit
 /// The raw steps of opening a plugin image and reading its table.
 enum PluginImage {
     /// Opens `path` and returns its entry table once its ABI version and size are acceptable.
-    static func open(_ path: String) throws(PluginRefusal) -> UnsafePointer<sy_plugin_table> {
+    static func open(_ path: String) throws(PluginRefusal) -> PluginTable {
         guard let image = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             let detail = dlerror().map { String(cString: $0) } ?? "unknown error"
             throw PluginRefusal(.garbageFile, "not a loadable shared object (\(shortened(detail, without: path)))")
@@ -25,32 +25,20 @@ enum PluginImage {
             throw PluginRefusal(.garbageFile, "\(SWITCHYARD_PLUGIN_ENTRY_SYMBOL) returned no table")
         }
         // Read the version alone first: a table of another ABI may have another layout.
-        let raw = UnsafeRawPointer(table)
-        let version = raw.load(as: UInt32.self)
+        let version = UnsafeRawPointer(table).load(as: UInt32.self)
         let expected = UInt32(SWITCHYARD_PLUGIN_ABI_VERSION)
         guard version == expected else {
             throw PluginRefusal(.abiMismatch, "plugin ABI version \(version), host ABI version \(expected)")
         }
-        let size = raw.load(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
-        guard Int(size) >= MemoryLayout<sy_plugin_table>.size else {
-            throw PluginRefusal(
-                .abiMismatch,
-                "plugin table is \(size) bytes, ABI \(expected) needs \(MemoryLayout<sy_plugin_table>.size)"
-            )
-        }
-        let entries = table.pointee
-        guard entries.create != nil, entries.destroy != nil, entries.invoke != nil else {
-            throw PluginRefusal(.abiMismatch, "plugin table lacks create, destroy or invoke")
-        }
-        return table
+        return try PluginTable(reading: table)
     }
 
     /// The largest manifest read.
     static let maximumManifestBytes = 1 << 20
 
     /// Decodes and validates the table's manifest.
-    static func manifest(of table: UnsafePointer<sy_plugin_table>) throws(PluginRefusal) -> PluginManifest {
-        guard let text = table.pointee.manifest_json else {
+    static func manifest(of table: PluginTable) throws(PluginRefusal) -> PluginManifest {
+        guard let text = table.entries.manifest_json else {
             throw PluginRefusal(.badManifest, "the table has no manifest")
         }
         let length = strnlen(text, maximumManifestBytes + 1)
@@ -63,6 +51,12 @@ enum PluginImage {
         } catch {
             throw PluginRefusal(.badManifest, "the manifest does not decode")
         }
+        try validate(manifest)
+        return manifest
+    }
+
+    /// Checks what the host relies on in a decoded manifest: a well-formed id and this ABI's version.
+    static func validate(_ manifest: PluginManifest) throws(PluginRefusal) {
         guard isValidID(manifest.id) else {
             throw PluginRefusal(.badManifest, "the manifest's id is empty or has characters outside a-z 0-9 . _ -")
         }
@@ -71,7 +65,6 @@ enum PluginImage {
             throw PluginRefusal(
                 .abiMismatch, "manifest ABI version \(manifest.abiVersion), host ABI version \(expected)")
         }
-        return manifest
     }
 
     /// Plugin ids are short lowercase identifiers: they name plugins in accounts, logs and URLs.

@@ -3,25 +3,35 @@ import Foundation
 import Logging
 import ProviderKit
 
-/// Opens plugin files and checks them, in this order: the digest gate of pinned mode, `dlopen`, the
-/// entry symbol, `abi_version` (before anything else in the table is read), `struct_size`, the
-/// manifest (its `abiVersion` too), then the policy for the plugin's id and digest.
+/// Examines plugin files and opens the accepted ones, in this order: the digest gate of pinned mode,
+/// a private copy, a scan of the copy in a disposable scanner process (entry symbol, `abi_version`
+/// before anything else in the table, `struct_size`, the manifest and its `abiVersion`), then the
+/// policy for the plugin's id and digest. Only then, and only for a file whose id the caller decided
+/// to serve, is the copy opened (or started) by the server.
 ///
-/// Every file is copied under a unique name into a private shadow directory and the copy is opened
-/// with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE`: opening the same path twice would return the old
-/// image. Images are never closed.
+/// Every file is copied under a unique name into a private shadow directory and the copy is scanned
+/// and opened with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE`: opening the same path twice would return
+/// the old image. Images are never closed. Without a scanner executable every file is refused
+/// (`scanner_unavailable`): files are never opened in the server instead.
 public struct PluginLoader: Sendable {
     /// Where the opened copies live.
     public let shadowDirectory: String
     private let logger: Logger
+    private let scanner: PluginScanner?
 
     /// Creates a loader.
     ///
     /// - Parameters:
     ///   - shadowDirectory: A directory for the opened copies, created with mode 0700 if missing; `nil`
     ///     makes a fresh private directory under the system's temporary directory.
+    ///   - executable: The `switchyard` executable whose `plugin-scan` examines files; `nil` refuses
+    ///     every file.
+    ///   - scanTimeout: How long one scan may take.
     ///   - logger: Where load and refusal lines go.
-    public init(shadowDirectory: String? = nil, logger: Logger) throws {
+    public init(
+        shadowDirectory: String? = nil, executable: PluginExecutable?, scanTimeout: Duration = .seconds(5),
+        logger: Logger
+    ) throws {
         if let shadowDirectory {
             try FileManager.default.createDirectory(
                 atPath: shadowDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
@@ -31,9 +41,10 @@ public struct PluginLoader: Sendable {
             self.shadowDirectory = try ShadowCopy.makePrivateDirectory()
         }
         self.logger = logger
+        scanner = executable.map { PluginScanner(executable: $0, timeout: scanTimeout, logger: logger) }
     }
 
-    /// Loads and checks the plugin file at `path`.
+    /// Examines, checks and opens the plugin file at `path`.
     ///
     /// - Parameters:
     ///   - path: The `.so` file in the plugins directory.
@@ -43,24 +54,28 @@ public struct PluginLoader: Sendable {
     /// - Throws: ``PluginRefusal`` with a stable code; a refusal never crashes the host.
     public func load(
         file path: String, policy: PluginPolicy, hostServices: any HostServices, now: Date = Date()
-    ) throws(PluginRefusal) -> LoadedPlugin {
+    ) async throws(PluginRefusal) -> LoadedPlugin {
         guard let contents = FileManager.default.contents(atPath: path) else {
             throw refused(path, PluginRefusal(.garbageFile, "the file cannot be read"))
         }
-        return try load(
-            file: path, contents: contents, sha256: FileDigest.sha256Hex(contents), policy: policy,
-            hostServices: hostServices, now: now
-        )
+        let candidate = try await examine(
+            file: path, contents: contents, sha256: FileDigest.sha256Hex(contents), policy: policy)
+        return try open(candidate, hostServices: hostServices, now: now)
     }
 
-    /// Loads a plugin from bytes already read (and hashed) from `path`. `veto` may refuse the plugin
-    /// after every check passed and before an instance is created.
-    func load(
-        file path: String, contents: Data, sha256: String, policy: PluginPolicy, hostServices: any HostServices,
-        now: Date, veto: (PluginManifest) -> PluginRefusal? = { _ in nil }
-    ) throws(PluginRefusal) -> LoadedPlugin {
+    /// The first step of a load: copies the bytes read (and hashed) from `path`, scans the copy in a
+    /// scanner process and checks the scanned manifest against the policy. Nothing of the file runs in
+    /// this process.
+    func examine(
+        file path: String, contents: Data, sha256: String, policy: PluginPolicy
+    ) async throws(PluginRefusal) -> PluginCandidate {
         guard policy.mayOpen(sha256: sha256) else {
             throw refused(path, PluginRefusal(.digestMismatch, "the file's SHA-256 is not pinned in the policy"))
+        }
+        guard let scanner else {
+            throw refused(
+                path,
+                PluginRefusal(.scannerUnavailable, "no scanner executable is configured: plugins cannot be examined"))
         }
         let copy: String
         do {
@@ -69,8 +84,10 @@ public struct PluginLoader: Sendable {
             throw refused(path, PluginRefusal(.garbageFile, "the file could not be copied for loading"))
         }
         do throws(PluginRefusal) {
-            let table = try PluginImage.open(copy)
-            let manifest = try PluginImage.manifest(of: table)
+            let report = try await scanner.scan(copy)
+            guard let manifest = report.manifest, let table = report.table else {
+                throw PluginRefusal(.scanBadOutput, "the scan report has no manifest")
+            }
             switch policy.evaluate(id: manifest.id, sha256: sha256) {
             case .allowed:
                 break
@@ -79,24 +96,59 @@ public struct PluginLoader: Sendable {
             case .digestNotListed:
                 throw PluginRefusal(.digestMismatch, "the file's SHA-256 is not listed for plugin \(manifest.id)")
             }
-            if let refusal = veto(manifest) {
-                throw refusal
+            logger.info(
+                "plugin scanned",
+                metadata: [
+                    "plugin.id": "\(manifest.id)", "plugin.file": "\(path)", "plugin.sha256": "\(sha256)",
+                    "plugin.table.size": "\(table.structSize)", "plugin.sandboxed": "\(report.sandbox.restricted)",
+                ])
+            return PluginCandidate(file: path, sha256: sha256, copy: copy, manifest: manifest, table: table)
+        } catch {
+            try? FileManager.default.removeItem(atPath: copy)
+            throw refused(path, error)
+        }
+    }
+
+    /// The last step of a load, for a candidate whose id the caller decided to serve: opens the copy
+    /// and creates the instance.
+    func open(_ candidate: PluginCandidate, hostServices: any HostServices, now: Date) throws(PluginRefusal)
+        -> LoadedPlugin
+    {
+        do throws(PluginRefusal) {
+            let table = try PluginImage.open(candidate.copy)
+            guard try PluginImage.manifest(of: table) == candidate.manifest else {
+                throw PluginRefusal(.badManifest, "the plugin's manifest differs from the one its scan reported")
             }
-            let plugin = try instantiate(
-                table: table, manifest: manifest, file: path, sha256: sha256, hostServices: hostServices, now: now)
+            let plugin = try withUnsafePointer(to: table.entries) { (entries) throws(PluginRefusal) in
+                try instantiate(
+                    table: entries, manifest: candidate.manifest, file: candidate.file, sha256: candidate.sha256,
+                    hostServices: hostServices, now: now)
+            }
             logger.info(
                 "plugin loaded",
                 metadata: [
-                    "plugin.id": "\(manifest.id)", "plugin.version": "\(manifest.version)", "plugin.file": "\(path)",
-                    "plugin.sha256": "\(sha256)",
+                    "plugin.id": "\(candidate.id)", "plugin.version": "\(candidate.manifest.version)",
+                    "plugin.file": "\(candidate.file)", "plugin.sha256": "\(candidate.sha256)",
                 ]
             )
             return plugin
         } catch {
             // The image (if any) stays mapped but idle; its copy is no longer needed.
-            try? FileManager.default.removeItem(atPath: copy)
-            throw refused(path, error)
+            discard(candidate)
+            throw refused(candidate.file, error)
         }
+    }
+
+    /// Removes the copy of a candidate that will not be opened.
+    func discard(_ candidate: PluginCandidate) {
+        try? FileManager.default.removeItem(atPath: candidate.copy)
+    }
+
+    /// Logs a refusal decided outside the loader (e.g. a duplicate id) like the loader's own.
+    @discardableResult
+    func refuse(_ candidate: PluginCandidate, _ refusal: PluginRefusal) -> PluginRefusal {
+        discard(candidate)
+        return refused(candidate.file, refusal)
     }
 
     private func refused(_ path: String, _ refusal: PluginRefusal) -> PluginRefusal {

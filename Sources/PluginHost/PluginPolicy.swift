@@ -4,13 +4,15 @@
 /// { "mode": "pinned", "allowed": [ { "id": "citcon", "sha256": ["<hex>"] } ] }
 /// ```
 /// - `pinned`: a plugin loads only if its id is allowed and its file's SHA-256 is listed for that id.
-/// - `development`: any id in `allowed` loads with any digest; when `allowed` is empty, any id loads.
+/// - `development`: an id in `allowed` loads with any digest, unless digests are listed for it (then
+///   only those load, as in pinned mode). An empty or missing `allowed` allows no id; `"allowed": "*"`
+///   (development mode only, written by the operator) allows every id.
 public struct PluginPolicy: Codable, Sendable, Equatable {
     /// How strictly plugin files are checked.
     public enum Mode: String, Codable, Sendable {
         /// Ids and digests must both be listed.
         case pinned
-        /// Digests are not checked; an empty allow-list allows any id.
+        /// Digests are checked only for ids that list some.
         case development
     }
 
@@ -37,20 +39,56 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
     public var mode: Mode
     /// The allowed ids, with their allowed digests.
     public var allowed: [Entry]
+    /// Whether every id may load (`"allowed": "*"`, development mode only).
+    public var allowsAnyID: Bool
 
-    public init(mode: Mode, allowed: [Entry] = []) {
+    public init(mode: Mode, allowed: [Entry] = [], allowsAnyID: Bool = false) {
         self.mode = mode
         self.allowed = allowed
+        self.allowsAnyID = allowsAnyID && mode == .development
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case mode, allowed
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mode = try container.decode(Mode.self, forKey: .mode)
-        allowed = try container.decodeIfPresent([Entry].self, forKey: .allowed) ?? []
+        if let wildcard = try? container.decode(String.self, forKey: .allowed) {
+            guard wildcard == "*", mode == .development else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .allowed, in: container,
+                    debugDescription: #"only "*" (in development mode) may stand for a list of allowed plugins"#)
+            }
+            allowed = []
+            allowsAnyID = true
+        } else {
+            allowed = try container.decodeIfPresent([Entry].self, forKey: .allowed) ?? []
+            allowsAnyID = false
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mode, forKey: .mode)
+        if allowsAnyID {
+            try container.encode("*", forKey: .allowed)
+        } else {
+            try container.encode(allowed, forKey: .allowed)
+        }
     }
 
     /// A policy that loads nothing: the default when `policy.json` has no `plugins` section.
     public static let denyAll = PluginPolicy(mode: .pinned, allowed: [])
+
+    /// The ids of the plugins built with Switchyard.
+    public static let bundledIDs = ["citcon", "worldline-direct", "antom", "worldline-sips"]
+
+    /// The built-in development policy used when no policy file is given: the bundled plugins' ids,
+    /// any digest, and nothing else.
+    public static let builtInDevelopment = PluginPolicy(
+        mode: .development, allowed: bundledIDs.map { Entry(id: $0) })
 
     /// What the policy says about a plugin file.
     public enum Decision: Sendable, Equatable {
@@ -61,17 +99,21 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
         case digestNotListed
     }
 
-    /// Checks a plugin's id and its file's digest.
+    /// Checks a plugin's id and its file's digest. An id pinned to digests refuses other files in
+    /// either mode.
     public func evaluate(id: String, sha256: String) -> Decision {
         let entries = allowed.filter { $0.id == id }
-        switch mode {
-        case .development:
-            return allowed.isEmpty || !entries.isEmpty ? .allowed : .idNotAllowed
-        case .pinned:
-            guard !entries.isEmpty else { return .idNotAllowed }
-            let digest = sha256.lowercased()
-            return entries.contains { $0.sha256.contains { $0.lowercased() == digest } } ? .allowed : .digestNotListed
+        guard !entries.isEmpty || (mode == .development && allowsAnyID) else { return .idNotAllowed }
+        let pinned = pinnedDigests(for: id)
+        if pinned.isEmpty && mode == .development {
+            return .allowed
         }
+        return pinned.contains(sha256.lowercased()) ? .allowed : .digestNotListed
+    }
+
+    /// The lowercase digests listed for `id` (empty when none are).
+    public func pinnedDigests(for id: String) -> Set<String> {
+        Set(allowed.filter { $0.id == id }.flatMap { $0.sha256.map { $0.lowercased() } })
     }
 
     /// Whether a file with this digest may be opened at all before its manifest is known.

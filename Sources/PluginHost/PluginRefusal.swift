@@ -6,7 +6,7 @@ public struct PluginRefusal: Error, Sendable, Equatable, CustomStringConvertible
     public enum Code: String, Codable, Sendable, CaseIterable {
         /// Not a loadable shared object, or it does not export a usable entry table.
         case garbageFile = "garbage_file"
-        /// Built against another ABI version, or its table is smaller than this ABI's.
+        /// Built against another ABI version, or its table is smaller than the smallest accepted (up to `invoke`).
         case abiMismatch = "abi_mismatch"
         /// The manifest is missing or does not decode.
         case badManifest = "bad_manifest"
@@ -18,6 +18,16 @@ public struct PluginRefusal: Error, Sendable, Equatable, CustomStringConvertible
         case duplicateID = "duplicate_id"
         /// The plugin's `create` returned no instance.
         case createFailed = "create_failed"
+        /// The scanner process examining the file died (a signal, e.g. a crash in the plugin's
+        /// initialisers or entry function, or an abnormal exit).
+        case scanCrashed = "scan_crashed"
+        /// The scanner process did not answer in time and was killed.
+        case scanTimeout = "scan_timeout"
+        /// The scanner process answered something that is not a scan report.
+        case scanBadOutput = "scan_bad_output"
+        /// No scanner executable is configured or it cannot be started: files are never opened in the
+        /// server instead.
+        case scannerUnavailable = "scanner_unavailable"
     }
 
     public var code: Code

@@ -4,10 +4,11 @@ import ProviderKit
 
 /// The plugins served by this process, loaded from one directory and checked against the policy.
 ///
-/// ``reload()`` scans `*.so` files: an unchanged file is skipped; a new or changed file is loaded and,
-/// if accepted, replaces the plugin previously loaded from that file (the old image stays mapped,
-/// idle); a refused file is listed with its reason while any earlier build of it keeps serving; a
-/// file that disappeared is unloaded. Two files may not provide the same id (`duplicate_id`).
+/// ``reload()`` looks at `*.so` files: an unchanged file is skipped; every new or changed file is
+/// scanned in a scanner process first, then each claimed id is decided (``PluginIDDecision``) and only
+/// the winners are opened; a winner replaces the plugin previously loaded from that file (the old
+/// image stays mapped, idle); a refused file is listed with its reason while any earlier build of it
+/// keeps serving; a file that disappeared is unloaded. Two files never serve the same id.
 public actor PluginRegistry {
     /// What the registry knows about one file of the directory.
     struct FileRecord {
@@ -21,15 +22,17 @@ public actor PluginRegistry {
 
     /// The directory scanned for plugin files.
     public nonisolated let directory: String
-    private var policy: PluginPolicy
-    private let hostServices: any HostServices
-    private let logger: Logger
+    var policy: PluginPolicy
+    let hostServices: any HostServices
+    let logger: Logger
     private let shadowDirectory: String?
     /// The executable that runs scanner and worker processes; `nil` where none is available.
     let executable: PluginExecutable?
     private var loader: PluginLoader?
     var files: [String: FileRecord] = [:]
-    private var byID: [String: LoadedPlugin] = [:]
+    var byID: [String: LoadedPlugin] = [:]
+    /// The reload in progress, if any: reloads run one after another.
+    var reloading: Task<ReloadReport, Never>?
     /// Set when something other than the directory changed (the policy) and the watcher must reload.
     var rescanNeeded = false
 
@@ -98,72 +101,10 @@ public actor PluginRegistry {
         rescanNeeded = true
     }
 
-    /// Scans the directory once and applies what changed.
-    @discardableResult
-    public func reload() async -> ReloadReport {
-        rescanNeeded = false
-        var report = ReloadReport()
-        let present = FileFingerprint.scan(directory)
-        for path in files.keys.sorted() where present[path] == nil {
-            if let plugin = files[path]?.plugin, unserve(plugin, from: path) {
-                report.removed.append(plugin.id)
-                logger.info("plugin unloaded", metadata: ["plugin.id": "\(plugin.id)", "plugin.file": "\(path)"])
-            }
-            files[path] = nil
-        }
-        for path in present.keys.sorted() {
-            examine(path, fingerprint: present[path]!, into: &report)
-        }
-        return report
-    }
-
-    /// Loads `path` unless it is unchanged, and records the outcome.
-    private func examine(_ path: String, fingerprint: FileFingerprint, into report: inout ReloadReport) {
-        var record = files[path] ?? FileRecord()
-        if record.fingerprint == fingerprint {
-            report.unchanged.append(path)
-            return
-        }
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            record.fingerprint = fingerprint
-            record.refusal = refusalRecord(path, PluginRefusal(.garbageFile, "the file cannot be read"))
-            report.refused.append(record.refusal!)
-            logger.warning("plugin file unreadable", metadata: ["plugin.file": "\(path)"])
-            files[path] = record
-            return
-        }
-        let digest = FileDigest.sha256Hex(contents)
-        let wasRetry = record.fingerprint == nil && record.sha256 != nil
-        record.fingerprint = fingerprint
-        if record.sha256 == digest && !wasRetry {
-            files[path] = record
-            report.unchanged.append(path)
-            return
-        }
-        record.sha256 = digest
-        do throws(PluginRefusal) {
-            let plugin = try currentLoader().load(
-                file: path, contents: contents, sha256: digest, policy: policy, hostServices: hostServices,
-                now: hostServices.now(), veto: { manifest in duplicate(manifest.id, path: path) }
-            )
-            if let old = record.plugin, old.id != plugin.id, unserve(old, from: path) {
-                report.removed.append(old.id)
-            }
-            byID[plugin.id] = plugin
-            record.plugin = plugin
-            record.refusal = nil
-            report.loaded.append(PluginsSnapshot.Loaded(plugin))
-        } catch {
-            record.refusal = refusalRecord(path, error)
-            report.refused.append(record.refusal!)
-        }
-        files[path] = record
-    }
-
     /// Stops serving `plugin` if `path` provides it; returns whether it was served. A file refused as
     /// a duplicate of it gets examined again.
     @discardableResult
-    private func unserve(_ plugin: LoadedPlugin, from path: String) -> Bool {
+    func unserve(_ plugin: LoadedPlugin, from path: String) -> Bool {
         guard byID[plugin.id]?.filePath == path else { return false }
         byID[plugin.id] = nil
         for (other, record) in files where record.refusal?.code == PluginRefusal.Code.duplicateID.rawValue {
@@ -172,10 +113,10 @@ public actor PluginRegistry {
         return true
     }
 
-    private func currentLoader() throws(PluginRefusal) -> PluginLoader {
+    func currentLoader() throws(PluginRefusal) -> PluginLoader {
         if let loader { return loader }
         do {
-            let made = try PluginLoader(shadowDirectory: shadowDirectory, logger: logger)
+            let made = try PluginLoader(shadowDirectory: shadowDirectory, executable: executable, logger: logger)
             loader = made
             return made
         } catch {
@@ -184,14 +125,7 @@ public actor PluginRegistry {
         }
     }
 
-    /// A refusal if another file already provides `id`.
-    private func duplicate(_ id: String, path: String) -> PluginRefusal? {
-        guard let holder = byID[id], holder.filePath != path else { return nil }
-        let holderName = URL(fileURLWithPath: holder.filePath).lastPathComponent
-        return PluginRefusal(.duplicateID, "plugin id \(id) is already provided by \(holderName)")
-    }
-
-    private func refusalRecord(_ path: String, _ refusal: PluginRefusal) -> PluginsSnapshot.Refused {
+    func refusalRecord(_ path: String, _ refusal: PluginRefusal) -> PluginsSnapshot.Refused {
         PluginsSnapshot.Refused(file: path, code: refusal.code.rawValue, reason: refusal.reason, at: hostServices.now())
     }
 }

@@ -4,18 +4,26 @@ import Foundation
 /// The plugin side of the host services: a Swift ``HostServices`` over the C `sy_host_services` table
 /// the host passed to `create`.
 struct CHostServices: HostServices, @unchecked Sendable {
-    /// A copy of the host's table (only the v1 entries are read).
+    /// A copy of the host's table: the entries its `struct_size` covers, later ones NULL.
     private let table: sy_host_services
 
-    /// Wraps `host`, or returns `nil` when its version or size does not match this plugin's ABI.
+    /// The smallest host table used: up to `now_ms`, the last service this plugin calls.
+    static let minimumSize =
+        MemoryLayout<sy_host_services>.offset(of: \sy_host_services.now_ms)! + MemoryLayout<UnsafeRawPointer>.size
+
+    /// Wraps `host`, or returns `nil` when its ABI version differs or its table is too small. A larger
+    /// table (a newer host) is fine: only the entries this plugin knows are read.
     init?(_ host: UnsafePointer<sy_host_services>) {
         let raw = UnsafeRawPointer(host)
         let version = raw.load(as: UInt32.self)
         let size = raw.load(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
-        guard version == UInt32(SWITCHYARD_PLUGIN_ABI_VERSION), Int(size) >= MemoryLayout<sy_host_services>.size else {
+        guard version == UInt32(SWITCHYARD_PLUGIN_ABI_VERSION), Int(size) >= Self.minimumSize else {
             return nil
         }
-        table = host.pointee
+        var copy = sy_host_services()
+        let count = min(Int(size), MemoryLayout<sy_host_services>.size)
+        withUnsafeMutableBytes(of: &copy) { $0.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: count)) }
+        table = copy
     }
 
     func send(_ request: OutboundRequest) async -> OutboundResult {

@@ -8,16 +8,19 @@ public enum FixturePlugins {
 
     private static let cache = BuildCache()
 
-    /// The path of `source` (a file of `Tests/Fixtures/Plugins`) built as a shared object with `defines`,
-    /// once per process and variant. Do not modify the file: copy it where it is needed.
-    public static func build(_ source: String, defines: [String] = []) throws -> String {
-        try cache.build(source: source, defines: defines)
+    /// The path of `source` (a file of `directory`, relative to the repository root:
+    /// `Tests/Fixtures/Plugins` by default) built as a shared object with `defines`, once per process and
+    /// variant. Do not modify the file: copy it where it is needed.
+    public static func build(
+        _ source: String, in directory: String = "Tests/Fixtures/Plugins", defines: [String] = []
+    ) throws -> String {
+        try cache.build(source: directory + "/" + source, defines: defines)
     }
 
     /// The path of the echo plugin built with `defines` (e.g. `FIXTURE_ABI=99`). Do not modify the file:
     /// copy it where it is needed.
     public static func echo(_ defines: [String] = []) throws -> String {
-        try cache.build(source: "echo_plugin.c", defines: defines)
+        try cache.build(source: "Tests/Fixtures/Plugins/echo_plugin.c", defines: defines)
     }
 
     /// Copies a fixture build to `directory/name` through a hidden temporary file and a rename, as a
@@ -30,6 +33,19 @@ public enum FixturePlugins {
         try FileManager.default.copyItem(atPath: built, toPath: temporary)
         _ = rename(temporary, target)
         return target
+    }
+
+    /// Lowercase hex SHA-256 of a file, computed independently of the code under test (`sha256sum`).
+    public static func sha256(of path: String) throws -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sha256sum", path]
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
     }
 
     private final class BuildCache: @unchecked Sendable {
@@ -57,7 +73,7 @@ public enum FixturePlugins {
             if let path = built[key] { return path }
             let output = directory + "/fixture-\(built.count).so"
             let include = repositoryRoot.appendingPathComponent("Sources/CSwitchyardPlugin/include").path
-            let input = repositoryRoot.appendingPathComponent("Tests/Fixtures/Plugins/" + source).path
+            let input = repositoryRoot.appendingPathComponent(source).path
             let arguments = ["-shared", "-fPIC", "-I" + include] + defines.map { "-D" + $0 } + ["-o", output, input]
             // `cc` where the system has one; the clang shipped with the Swift toolchain otherwise.
             for compiler in ["cc", "clang", "gcc"] {
@@ -80,4 +96,3 @@ public enum FixturePlugins {
         public var description: String { message }
     }
 }
-

@@ -1,12 +1,13 @@
 import Foundation
 import Logging
+import PluginHost
 
 /// The policy the embedded default writes for itself when no `--policy` is given: development mode
 /// for the bundled plugins, and webhooks allowed to plain-http receivers on loopback (the demo's own
 /// machine). A production server never gets it: with --database-url a policy file is required.
 enum DevelopmentPolicy {
     /// The plugins built with Switchyard.
-    static let bundledPlugins = ["citcon", "worldline-direct", "antom", "worldline-sips"]
+    static let bundledPlugins = PluginPolicy.bundledIDs
 
     /// `<data-dir>/policy.json`, written with the development policy unless it exists (an operator may
     /// edit it; `POST /admin/v1/policy/reload` reads it again).
@@ -15,7 +16,15 @@ enum DevelopmentPolicy {
         if !FileManager.default.fileExists(atPath: path) {
             try StateFile.write(text, to: path)
         }
-        logger.info("using the embedded default's development policy", metadata: ["policy.file": "\(path)"])
+        if FileManager.default.contents(atPath: path) == Data(text.utf8) {
+            logger.warning(
+                "no policy file given: using the built-in development policy (bundled plugin ids only, any digest)",
+                metadata: ["policy.file": "\(path)", "plugin.ids": "\(bundledPlugins.joined(separator: ","))"])
+        } else {
+            logger.warning(
+                "no policy file given: using the embedded default's policy file, edited since it was written",
+                metadata: ["policy.file": "\(path)"])
+        }
         return path
     }
 

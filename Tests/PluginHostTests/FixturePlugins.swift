@@ -1,4 +1,6 @@
 import Foundation
+import PluginHost
+import SwitchyardTestSupport
 
 /// A fresh temporary directory, removed by ``remove()``.
 struct TemporaryDirectory {
@@ -23,15 +25,7 @@ struct TemporaryDirectory {
 
 /// Lowercase hex SHA-256 of a file, computed independently of the code under test.
 func sha256OfFile(_ path: String) throws -> String {
-    let process = Process()
-    let pipe = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sha256sum", path]
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    try FixturePlugins.sha256(of: path)
 }
 
 /// Polls `condition` until it holds or `timeout` passes.
@@ -43,4 +37,12 @@ func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) 
         try? await Task.sleep(for: .milliseconds(50))
     }
     return await condition()
+}
+
+/// The built `switchyard`, which runs the plugin scanner processes.
+let switchyardExecutable = PluginExecutable(path: BuiltProducts.switchyard)
+
+/// A loader that scans with the built `switchyard`.
+func scanningLoader() throws -> PluginLoader {
+    try PluginLoader(executable: switchyardExecutable, logger: .quiet)
 }

@@ -1,36 +1,37 @@
 import Foundation
-import SwitchyardTestSupport
 import Logging
 import PluginHost
 import ProviderKit
+import SwitchyardTestSupport
 import Testing
 
 @Suite("PluginLoader")
 struct PluginLoaderTests {
-    private let development = PluginPolicy(mode: .development)
+    private let development = PluginPolicy(mode: .development, allowsAnyID: true)
 
     private func refusal(
         _ file: String, policy: PluginPolicy, services: RecordingHostServices = RecordingHostServices()
-    ) throws -> PluginRefusal? {
-        let loader = try PluginLoader(logger: .quiet)
+    ) async throws -> PluginRefusal? {
+        let loader = try scanningLoader()
         do {
-            _ = try loader.load(file: file, policy: policy, hostServices: services)
+            _ = try await loader.load(file: file, policy: policy, hostServices: services)
             return nil
         } catch {
             return error
         }
     }
 
-    private func loadEcho() throws -> LoadedPlugin {
-        try PluginLoader(logger: .quiet).load(
+    private func loadEcho() async throws -> LoadedPlugin {
+        try await scanningLoader().load(
             file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
     }
 
     @Test func validPluginLoadsAndUsesHostServices() async throws {
         let file = try FixturePlugins.echo()
         let services = RecordingHostServices()
-        let loader = try PluginLoader(logger: .quiet)
-        let plugin = try loader.load(file: file, policy: development, hostServices: services, now: services.fixedNow)
+        let loader = try scanningLoader()
+        let plugin = try await loader.load(
+            file: file, policy: development, hostServices: services, now: services.fixedNow)
         #expect(plugin.manifest.id == "echo")
         #expect(plugin.manifest.version == "1.0.0")
         #expect(plugin.manifest.flows == [.authorize, .sync, .refund])
@@ -55,66 +56,68 @@ struct PluginLoaderTests {
 
     @Test func hostReportsFailureOfHostServiceToPlugin() async throws {
         let services = RecordingHostServices(result: OutboundResult(kind: .notSent, reason: "connection refused"))
-        let plugin = try PluginLoader(logger: .quiet).load(
+        let plugin = try await scanningLoader().load(
             file: try FixturePlugins.echo(), policy: development, hostServices: services)
         let outcome = try await plugin.authorize(.test, account: .test)
         #expect(outcome.providerStatus == "host-failed")
     }
 
-    @Test func pinnedDigestLoads() throws {
+    @Test func pinnedDigestLoads() async throws {
         let file = try FixturePlugins.echo()
         let policy = PluginPolicy(
             mode: .pinned, allowed: [.init(id: "echo", sha256: [try sha256OfFile(file).uppercased()])])
-        #expect(try refusal(file, policy: policy) == nil)
+        #expect(try await refusal(file, policy: policy) == nil)
     }
 
-    @Test func wrongABIIsRefused() throws {
-        let refusal = try #require(try refusal(try FixturePlugins.echo(["FIXTURE_ABI=99"]), policy: development))
+    @Test func wrongABIIsRefused() async throws {
+        let refusal = try #require(try await refusal(try FixturePlugins.echo(["FIXTURE_ABI=99"]), policy: development))
         #expect(refusal.code == .abiMismatch)
         #expect(refusal.reason.contains("99"))
     }
 
-    @Test func garbageFileIsRefused() throws {
+    @Test func garbageFileIsRefused() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.writeGarbage("garbage.so")
-        let refusal = try #require(try refusal(directory.path + "/garbage.so", policy: development))
+        let refusal = try #require(try await refusal(directory.path + "/garbage.so", policy: development))
         #expect(refusal.code == .garbageFile)
     }
 
-    @Test func sharedObjectWithoutEntryIsRefused() throws {
-        let refusal = try #require(try refusal(try FixturePlugins.echo(["FIXTURE_NO_ENTRY"]), policy: development))
+    @Test func sharedObjectWithoutEntryIsRefused() async throws {
+        let refusal = try #require(
+            try await refusal(try FixturePlugins.echo(["FIXTURE_NO_ENTRY"]), policy: development))
         #expect(refusal.code == .garbageFile)
         #expect(refusal.reason.contains("switchyard_plugin_entry"))
     }
 
-    @Test func badManifestIsRefused() throws {
-        let refusal = try #require(try refusal(try FixturePlugins.echo(["FIXTURE_BAD_MANIFEST"]), policy: development))
+    @Test func badManifestIsRefused() async throws {
+        let refusal = try #require(
+            try await refusal(try FixturePlugins.echo(["FIXTURE_BAD_MANIFEST"]), policy: development))
         #expect(refusal.code == .badManifest)
     }
 
-    @Test func digestPinnedToAnotherFileIsRefused() throws {
+    @Test func digestPinnedToAnotherFileIsRefused() async throws {
         let policy = PluginPolicy(
             mode: .pinned, allowed: [.init(id: "echo", sha256: [String(repeating: "ab", count: 32)])])
-        let refusal = try #require(try refusal(try FixturePlugins.echo(), policy: policy))
+        let refusal = try #require(try await refusal(try FixturePlugins.echo(), policy: policy))
         #expect(refusal.code == .digestMismatch)
     }
 
-    @Test func idNotAllowedIsRefused() throws {
+    @Test func idNotAllowedIsRefused() async throws {
         let file = try FixturePlugins.echo()
         let developmentOther = PluginPolicy(mode: .development, allowed: [.init(id: "citcon")])
-        #expect(try refusal(file, policy: developmentOther)?.code == .notAllowed)
+        #expect(try await refusal(file, policy: developmentOther)?.code == .notAllowed)
         // Pinned: the digest is known (listed for another id), but the id is not allowed.
         let pinnedOther = PluginPolicy(mode: .pinned, allowed: [.init(id: "citcon", sha256: [try sha256OfFile(file)])])
-        #expect(try refusal(file, policy: pinnedOther)?.code == .notAllowed)
+        #expect(try await refusal(file, policy: pinnedOther)?.code == .notAllowed)
     }
 
-    @Test func unreadableFileIsRefused() throws {
-        #expect(try refusal("/nonexistent/plugin.so", policy: development)?.code == .garbageFile)
+    @Test func unreadableFileIsRefused() async throws {
+        #expect(try await refusal("/nonexistent/plugin.so", policy: development)?.code == .garbageFile)
     }
 
     @Test func undeclaredFlowIsNotSupported() async throws {
-        let plugin = try loadEcho()
+        let plugin = try await loadEcho()
         let request = VoidRequest(payment: PaymentLocator(attemptId: "a", providerPaymentId: nil), operationId: "v")
         await #expect(throws: PluginCallError.self) {
             _ = try await plugin.void(request, account: .test)
@@ -122,7 +125,7 @@ struct PluginLoaderTests {
     }
 
     @Test func cancellingTheCallerCancelsThePluginCall() async throws {
-        let plugin = try loadEcho()
+        let plugin = try await loadEcho()
         let call = Task { try await plugin.refund(.test, account: .test) }
         try await Task.sleep(for: .milliseconds(100))
         call.cancel()
@@ -139,7 +142,7 @@ struct PluginLoaderTests {
     }
 
     @Test func callCancelledBeforeInvokeIsCancelled() async throws {
-        let plugin = try loadEcho()
+        let plugin = try await loadEcho()
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await plugin.refund(.test, account: .test)
@@ -150,7 +153,7 @@ struct PluginLoaderTests {
     }
 
     @Test func manyConcurrentCallsAllComplete() async throws {
-        let plugin = try loadEcho()
+        let plugin = try await loadEcho()
         let statuses = try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<200 {
                 group.addTask { try await plugin.sync(.test, account: .test).providerStatus }

@@ -1,16 +1,20 @@
 import Foundation
-import SwitchyardTestSupport
 import Logging
 import PluginHost
 import ProviderKit
+import SwitchyardTestSupport
 import Testing
 
 @Suite("PluginRegistry")
 struct PluginRegistryTests {
-    private func registry(_ directory: TemporaryDirectory, policy: PluginPolicy = PluginPolicy(mode: .development))
+    private func registry(
+        _ directory: TemporaryDirectory, policy: PluginPolicy = PluginPolicy(mode: .development, allowsAnyID: true)
+    )
         -> PluginRegistry
     {
-        PluginRegistry(directory: directory.path, policy: policy, hostServices: RecordingHostServices(), logger: .quiet)
+        PluginRegistry(
+            directory: directory.path, policy: policy, hostServices: RecordingHostServices(), logger: .quiet,
+            executable: switchyardExecutable)
     }
 
     @Test func reloadLoadsValidFilesAndListsRefusals() async throws {
@@ -66,7 +70,7 @@ struct PluginRegistryTests {
         #expect(await registry.plugin(id: "echo")?.sha256 == first.sha256)
     }
 
-    @Test func secondFileWithTheSameIDIsADuplicate() async throws {
+    @Test func twoFilesClaimingOneIDAtStartAreBothRefused() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "a-echo.so")
@@ -74,17 +78,49 @@ struct PluginRegistryTests {
             try FixturePlugins.echo(["FIXTURE_VERSION=\"2.0.0\""]), in: directory.path, as: "b-echo.so")
         let registry = registry(directory)
         await registry.reload()
-        #expect(await registry.plugin(id: "echo")?.manifest.version == "1.0.0")
+        // Ambiguous: neither file name nor read order picks a winner.
+        #expect(await registry.plugin(id: "echo") == nil)
         let refused = await registry.snapshot().refused
-        #expect(refused.map(\.code) == ["duplicate_id"])
-        #expect(refused.first?.file.hasSuffix("b-echo.so") == true)
+        #expect(refused.map(\.code) == ["duplicate_id", "duplicate_id"])
+        #expect(refused.map { URL(fileURLWithPath: $0.file).lastPathComponent } == ["a-echo.so", "b-echo.so"])
 
-        // When the holder disappears, the other file gets its turn.
+        // Once one claimant is removed, the other serves.
         try FileManager.default.removeItem(atPath: directory.path + "/a-echo.so")
         let report = await registry.reload()
-        #expect(report.removed == ["echo"])
         #expect(report.loaded.map(\.version) == ["2.0.0"])
+        #expect(await registry.plugin(id: "echo")?.manifest.version == "2.0.0")
         #expect(await registry.snapshot().refused.isEmpty)
+    }
+
+    @Test func theServingFileKeepsItsIDWhenAnotherClaimsIt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "z-echo.so")
+        let registry = registry(directory)
+        await registry.reload()
+        // A file named to sort first arrives later: the serving one keeps the id.
+        try FixturePlugins.install(
+            try FixturePlugins.echo(["FIXTURE_VERSION=\"2.0.0\""]), in: directory.path, as: "a-echo.so")
+        let report = await registry.reload()
+        #expect(report.loaded.isEmpty)
+        #expect(report.refused.map(\.code) == ["duplicate_id"])
+        #expect(await registry.plugin(id: "echo")?.manifest.version == "1.0.0")
+        #expect(await registry.snapshot().refused.first?.file.hasSuffix("a-echo.so") == true)
+    }
+
+    @Test func thePinnedFileWinsItsIDWhateverTheNames() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let real = try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "z-echo.so")
+        try FixturePlugins.install(
+            try FixturePlugins.echo(["FIXTURE_VERSION=\"6.6.6\""]), in: directory.path, as: "a-echo.so")
+        let policy = PluginPolicy(mode: .development, allowed: [.init(id: "echo", sha256: [try sha256OfFile(real)])])
+        let registry = registry(directory, policy: policy)
+        await registry.reload()
+        #expect(await registry.plugin(id: "echo")?.manifest.version == "1.0.0")
+        let refused = await registry.snapshot().refused
+        #expect(refused.map(\.code) == ["digest_mismatch"])
+        #expect(refused.first?.file.hasSuffix("a-echo.so") == true)
     }
 
     @Test func refusedRebuildKeepsThePreviousBuildServing() async throws {
@@ -111,7 +147,7 @@ struct PluginRegistryTests {
         #expect(await registry.plugin(id: "echo") == nil)
         #expect(await registry.snapshot().refused.map(\.code) == ["not_allowed"])
 
-        await registry.updatePolicy(PluginPolicy(mode: .development))
+        await registry.updatePolicy(PluginPolicy(mode: .development, allowsAnyID: true))
         let report = await registry.reload()
         #expect(report.loaded.map(\.id) == ["echo"])
         #expect(await registry.snapshot().refused.isEmpty)
@@ -178,7 +214,7 @@ struct PluginRegistryTests {
         let watcher = Task { await registry.watch(every: .milliseconds(100)) }
         defer { watcher.cancel() }
         #expect(await eventually { await registry.snapshot().refused.map(\.code) == ["digest_mismatch"] })
-        await registry.updatePolicy(PluginPolicy(mode: .development))
+        await registry.updatePolicy(PluginPolicy(mode: .development, allowsAnyID: true))
         #expect(await eventually { await registry.plugin(id: "echo") != nil })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PluginHost
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore
@@ -54,6 +55,11 @@ struct EmbeddedDefaultTests {
         let raw = try JSONSerialization.jsonObject(with: policyData) as? [String: Any]
         let webhooks = raw?["webhooks"] as? [String: Any]
         #expect(webhooks?["allow_hosts"] as? [String] == ["127.0.0.1", "localhost", "::1"])
+        // No policy file given: the built-in development policy (the bundled ids only), said at startup.
+        #expect(try PolicyFile.decode(policyData).plugins == PluginPolicy.builtInDevelopment)
+        #expect(server.output.contains("built-in development policy"), "\(server.output)")
+        // The bundled plugins were scanned in scanner processes and are served.
+        #expect(server.output.contains("plugin scanned"), "\(server.output)")
 
         // The tables are in database `switchyard`, owned by the owner role; `postgres` holds none.
         let pid = try String(contentsOfFile: data + "/postgres/postmaster.pid", encoding: .utf8)

@@ -107,7 +107,7 @@ struct RoutingAdminTests {
 
     @Test func tenantPolicyOnlyTightensAndAReloadAppliesANewPolicy() async throws {
         let path = NSTemporaryDirectory() + "switchyard-policy-\(UUID().uuidString).json"
-        try Data(#"{"plugins":{"mode":"development"},"failover":{"attempt_limit":3}}"#.utf8).write(
+        try Data(#"{"plugins":{"mode":"development","allowed":"*"},"failover":{"attempt_limit":3}}"#.utf8).write(
             to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await TestStack.with(policyPath: path) { stack in
@@ -125,7 +125,7 @@ struct RoutingAdminTests {
             let before = try await FailoverEndToEndTests.pay(stack, pair, reference: "before")
             #expect(FailoverEndToEndTests.attempts(before).count == 2, "A refused, B tried")
 
-            try Data(#"{"plugins":{"mode":"development"},"failover":{"attempt_limit":1}}"#.utf8).write(
+            try Data(#"{"plugins":{"mode":"development","allowed":"*"},"failover":{"attempt_limit":1}}"#.utf8).write(
                 to: URL(fileURLWithPath: path))
             let reloaded = try await stack.send(.POST, "/admin/v1/policy/reload", token: stack.operatorToken)
             #expect(reloaded.status == 200)

@@ -45,18 +45,7 @@ struct TestStack: Sendable {
     static let sipsMerchant = WorldlineSipsSandboxMerchant.publicTestMerchants[0]
 
     /// The directory the test binary was built into, where `swift build` put the plugin `.so` files.
-    static var buildDirectory: String {
-        let exe =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("libCitconPlugin.so").path) {
-                return url.path
-            }
-            url.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().path
-    }
+    static var buildDirectory: String { BuiltProducts.directory }
 
     /// The path of a plugin library built beside the tests.
     static func pluginPath(_ library: String) throws -> String {
@@ -72,6 +61,8 @@ struct TestStack: Sendable {
     /// Starts everything, runs `body`, and stops everything.
     static func with(
         providerTimeoutMs: Int = 5_000, installPlugins: Bool = true,
+        pluginPolicy: PluginPolicy = PluginPolicy(mode: .development, allowsAnyID: true),
+        extraPlugins: [(name: String, path: String)] = [],
         policy configure: @Sendable (inout PlatformPolicy) -> Void = { _ in }, policyPath: String? = nil,
         clock: TestClock = TestClock(),
         _ body: @Sendable (TestStack) async throws -> Void
@@ -88,6 +79,9 @@ struct TestStack: Sendable {
                 try FileManager.default.copyItem(
                     atPath: try pluginPath(library), toPath: pluginsDirectory + "/" + library)
             }
+        }
+        for extra in extraPlugins {
+            try FileManager.default.copyItem(atPath: extra.path, toPath: pluginsDirectory + "/" + extra.name)
         }
         let operatorToken = "op_" + SecureRandom.token(bytes: 16)
         var platform = PlatformPolicy()
@@ -129,7 +123,7 @@ struct TestStack: Sendable {
                 var configuration = RuntimeConfiguration(
                     databaseURL: databaseURL, poolSize: 4, secrets: try SecretBox(key: SecureRandom.bytes(32)),
                     operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
-                    pluginPolicy: PluginPolicy(mode: .development), platform: platform,
+                    pluginPolicy: pluginPolicy, platform: platform,
                     publicBaseURL: "http://127.0.0.1:\(serverPort)", pluginWatchInterval: .milliseconds(300),
                     clock: { clock.now() }, logger: logger, policyPath: policyPath)
                 configuration.pluginExecutable = PluginExecutable(path: buildDirectory + "/switchyard")
