@@ -81,6 +81,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var tenants = Tenants()
     public var notifications = Notifications()
     public var idempotency = Idempotency()
+    public var pluginWorkers = PluginWorkers()
 
     public init() {}
 
@@ -96,6 +97,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         tenants = try c.decodeIfPresent(Tenants.self, forKey: .tenants) ?? Tenants()
         notifications = try Notifications.section(of: decoder)
         idempotency = try Idempotency.section(of: decoder)
+        pluginWorkers = try PluginWorkers.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {
