@@ -9,6 +9,8 @@ import ProviderKit
 final class HostServicesBridge: @unchecked Sendable {
     let services: any HostServices
     let pluginID: String
+    /// Counts the plugin's outbound sends (whether a call may have reached the provider).
+    let sends = SendLedger()
     /// The table handed to the plugin's `create`.
     let table: UnsafeMutablePointer<sy_host_services>
 
@@ -36,6 +38,12 @@ final class HostServicesBridge: @unchecked Sendable {
 
     /// Serves one `http_send`: decodes the request, sends it, completes with the result's JSON.
     func send(_ requestJSON: Data, completion: HostCompletion) {
+        send(requestJSON) { completion.complete($0) }
+    }
+
+    /// Serves one `http_send`: decodes the request, sends it, hands the result's JSON to `reply`.
+    func send(_ requestJSON: Data, reply: @escaping @Sendable (Data) -> Void) {
+        sends.record()
         let services = self.services
         let pluginID = self.pluginID
         Task {
@@ -50,7 +58,7 @@ final class HostServicesBridge: @unchecked Sendable {
             let json =
                 (try? PluginJSON.encoder().encode(result))
                 ?? Data(#"{"headers":[],"kind":"noResponse","reason":"result could not be encoded"}"#.utf8)
-            completion.complete(json)
+            reply(json)
         }
     }
 

@@ -18,6 +18,8 @@ public struct PluginRefusal: Error, Sendable, Equatable, CustomStringConvertible
         case duplicateID = "duplicate_id"
         /// The plugin's `create` returned no instance.
         case createFailed = "create_failed"
+        /// The policy runs the plugin in a worker process and no worker executable is configured.
+        case isolationUnavailable = "isolation_unavailable"
     }
 
     public var code: Code

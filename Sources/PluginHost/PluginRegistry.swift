@@ -27,6 +27,8 @@ public actor PluginRegistry {
     private let shadowDirectory: String?
     /// The executable that runs scanner and worker processes; `nil` where none is available.
     let executable: PluginExecutable?
+    /// Deadlines, isolation and supervision of the plugins loaded (the executable and policy are the registry's).
+    let runSettings: PluginRunSettings
     private var loader: PluginLoader?
     var files: [String: FileRecord] = [:]
     private var byID: [String: LoadedPlugin] = [:]
@@ -42,11 +44,15 @@ public actor PluginRegistry {
     ///   - logger: Where load, refusal and removal lines go.
     ///   - shadowDirectory: Where opened copies are kept; `nil` makes a private temporary directory.
     ///   - executable: The `switchyard` executable for scanner and worker processes.
+    ///   - runSettings: Call deadlines and worker supervision (its executable and policy are replaced by
+    ///     the registry's).
     public init(
         directory: String, policy: PluginPolicy, hostServices: any HostServices, logger: Logger,
-        shadowDirectory: String? = nil, executable: PluginExecutable? = nil
+        shadowDirectory: String? = nil, executable: PluginExecutable? = nil,
+        runSettings: PluginRunSettings = PluginRunSettings()
     ) {
         self.executable = executable
+        self.runSettings = runSettings
         self.directory = directory
         self.policy = policy
         self.hostServices = hostServices
@@ -56,14 +62,18 @@ public actor PluginRegistry {
 
     /// The plugin serving `id`, if any.
     public func plugin(id: String) -> LoadedPlugin? {
-        byID[id]
+        guard let plugin = byID[id], plugin.quarantine == nil else { return nil }
+        return plugin
     }
 
     /// The served plugins and the refused files.
     public func snapshot() -> PluginsSnapshot {
         PluginsSnapshot(
-            loaded: byID.values.map(PluginsSnapshot.Loaded.init).sorted { $0.id < $1.id },
-            refused: files.values.compactMap(\.refusal).sorted { $0.file < $1.file }
+            loaded: byID.values.filter { $0.quarantine == nil }.map(PluginsSnapshot.Loaded.init).sorted {
+                $0.id < $1.id
+            },
+            refused: files.values.compactMap(\.refusal).sorted { $0.file < $1.file },
+            quarantined: byID.values.compactMap(PluginsSnapshot.Quarantined.init).sorted { $0.id < $1.id }
         )
     }
 
@@ -142,10 +152,7 @@ public actor PluginRegistry {
         }
         record.sha256 = digest
         do throws(PluginRefusal) {
-            let plugin = try currentLoader().load(
-                file: path, contents: contents, sha256: digest, policy: policy, hostServices: hostServices,
-                now: hostServices.now(), veto: { manifest in duplicate(manifest.id, path: path) }
-            )
+            let plugin = try loadWithSettings(path, contents: contents, sha256: digest)
             if let old = record.plugin, old.id != plugin.id, unserve(old, from: path) {
                 report.removed.append(old.id)
             }
@@ -158,6 +165,26 @@ public actor PluginRegistry {
             report.refused.append(record.refusal!)
         }
         files[path] = record
+    }
+
+    /// Loads a changed file under the registry's run settings.
+    private func loadWithSettings(_ path: String, contents: Data, sha256: String) throws(PluginRefusal) -> LoadedPlugin
+    {
+        let loader = try currentLoader()
+        var settings = runSettings
+        settings.executable = executable
+        settings.policy = policy
+        let outcome: Result<LoadedPlugin, PluginRefusal> = PluginRunSettings.$current.withValue(settings) {
+            do throws(PluginRefusal) {
+                return .success(
+                    try loader.load(
+                        file: path, contents: contents, sha256: sha256, policy: policy, hostServices: hostServices,
+                        now: hostServices.now(), veto: { manifest in duplicate(manifest.id, path: path) }))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     /// Stops serving `plugin` if `path` provides it; returns whether it was served. A file refused as

@@ -1412,7 +1412,7 @@ enum OpenAPIDocument {
               "operator": []
              }
             ],
-            "summary": "Loaded and refused plugins",
+            "summary": "Loaded, refused and quarantined plugins",
             "tags": [
              "admin"
             ]

@@ -6,6 +6,8 @@ struct SwitchyardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchyard",
         abstract: "Multi-tenant payment orchestration.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, PluginsCommand.self, SandboxCommand.self],
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, PluginsCommand.self, SandboxCommand.self, PluginWorkerCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self)
 }
