@@ -40,17 +40,21 @@ extension PluginLoader {
     /// `/proc/self/maps`.
     private static func imagePath(of table: UnsafePointer<sy_plugin_table>) -> String? {
         let address = UInt(bitPattern: UnsafeRawPointer(table))
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
-        for line in maps.split(separator: "\n") {
+        // Read with stdio: /proc files report a size of 0, which whole-file readers take at its word.
+        guard let file = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        while getline(&buffer, &capacity, file) > 0, let buffer {
+            let line = String(cString: buffer).trimmingCharacters(in: .newlines)
             // start-end perms offset dev inode path
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6, let dash = fields[0].firstIndex(of: "-"),
-                let start = UInt(fields[0][..<dash], radix: 16),
-                let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16),
+            guard let range = line.split(separator: " ").first, let dash = range.firstIndex(of: "-"),
+                let start = UInt(range[..<dash], radix: 16),
+                let end = UInt(range[range.index(after: dash)...], radix: 16),
                 (start..<end).contains(address)
             else { continue }
-            let path = fields[5].trimmingCharacters(in: .whitespaces)
-            return path.hasPrefix("/") ? path : nil
+            return line.firstIndex(of: "/").map { String(line[$0...]) }
         }
         return nil
     }
