@@ -36,10 +36,11 @@ extension PluginLoader {
         return LoadedPlugin(manifest: manifest, filePath: path, sha256: sha256, loadedAt: now, instance: instance)
     }
 
-    /// The file of the mapped image holding `table` (the private copy that was opened), from
-    /// `/proc/self/maps`.
+    /// The file of the mapped image whose code `table.create` is (the private copy that was opened),
+    /// from `/proc/self/maps`. The code, not the table: a table may be built on the heap at run time.
     private static func imagePath(of table: UnsafePointer<sy_plugin_table>) -> String? {
-        let address = UInt(bitPattern: UnsafeRawPointer(table))
+        guard let create = table.pointee.create else { return nil }
+        let address = UInt(bitPattern: unsafeBitCast(create, to: UnsafeRawPointer.self))
         // Read with stdio: /proc files report a size of 0, which whole-file readers take at its word.
         guard let file = fopen("/proc/self/maps", "r") else { return nil }
         defer { fclose(file) }

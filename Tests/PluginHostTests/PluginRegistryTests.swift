@@ -1,8 +1,8 @@
 import Foundation
-import SwitchyardTestSupport
 import Logging
 import PluginHost
 import ProviderKit
+import SwitchyardTestSupport
 import Testing
 
 @Suite("PluginRegistry")
@@ -10,7 +10,9 @@ struct PluginRegistryTests {
     private func registry(_ directory: TemporaryDirectory, policy: PluginPolicy = PluginPolicy(mode: .development))
         -> PluginRegistry
     {
-        PluginRegistry(directory: directory.path, policy: policy, hostServices: RecordingHostServices(), logger: .quiet)
+        PluginRegistry(
+            directory: directory.path, policy: policy, hostServices: RecordingHostServices(), logger: .quiet,
+            executable: PluginExecutable(path: BuildProducts.switchyard))
     }
 
     @Test func reloadLoadsValidFilesAndListsRefusals() async throws {
