@@ -17,17 +17,7 @@ final class HostServicesBridge: @unchecked Sendable {
     init(services: any HostServices, pluginID: String) {
         self.services = services
         self.pluginID = pluginID
-        table = .allocate(capacity: 1)
-        table.initialize(
-            to: sy_host_services(
-                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
-                struct_size: UInt32(MemoryLayout<sy_host_services>.size),
-                host_context: nil,
-                http_send: bridgeHTTPSend,
-                log: bridgeLog,
-                now_ms: bridgeNow
-            )
-        )
+        table = .hostServices(httpSend: bridgeHTTPSend, log: bridgeLog, now: bridgeNow)
         table.pointee.host_context = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -76,6 +66,28 @@ final class HostServicesBridge: @unchecked Sendable {
 
     func nowMilliseconds() -> Int64 {
         Int64((services.now().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == sy_host_services {
+    /// A new host services table of this ABI with the given entry points and no context yet.
+    static func hostServices(
+        httpSend:
+            @escaping @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int, sy_completion_fn?, UnsafeMutableRawPointer?
+            ) -> Void,
+        log:
+            @escaping @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?)
+            -> Void,
+        now: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Int64
+    ) -> UnsafeMutablePointer<sy_host_services> {
+        let table = UnsafeMutablePointer<sy_host_services>.allocate(capacity: 1)
+        table.initialize(
+            to: sy_host_services(
+                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
+                struct_size: UInt32(MemoryLayout<sy_host_services>.size), host_context: nil, http_send: httpSend,
+                log: log, now_ms: now))
+        return table
     }
 }
 

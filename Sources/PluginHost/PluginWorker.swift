@@ -62,12 +62,7 @@ final class WorkerHost: @unchecked Sendable {
 
     init(channel: WorkerChannel) {
         self.channel = channel
-        table = .allocate(capacity: 1)
-        table.initialize(
-            to: sy_host_services(
-                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
-                struct_size: UInt32(MemoryLayout<sy_host_services>.size),
-                host_context: nil, http_send: workerHTTPSend, log: workerLog, now_ms: workerNow))
+        table = .hostServices(httpSend: workerHTTPSend, log: workerLog, now: workerNow)
     }
 
     /// Starts serving calls with the created instance (calls that arrived before are served now).
