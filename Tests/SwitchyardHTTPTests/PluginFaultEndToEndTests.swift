@@ -8,7 +8,8 @@ import Testing
 /// payments, and the affected payment ends in the outcome class the fault allows.
 @Suite(.serialized)
 struct PluginFaultEndToEndTests {
-    /// Short deadlines (provider timeout 1 s + 0.5 s margin + 0.2 s grace), fast restarts and janitor.
+    /// Short deadlines (the stack's provider timeout, 5 s, + 0.5 s margin + 0.2 s grace), fast restarts
+    /// and janitor.
     static func policy(_ policy: inout PlatformPolicy) {
         policy.pluginWorkers.deadlineMarginMs = 500
         policy.pluginWorkers.cancelGraceMs = 200
@@ -108,7 +109,7 @@ struct PluginFaultEndToEndTests {
     }
 
     @Test func crashAfterSendingIsUnknownResolvedBySyncAndRepeatedCrashesQuarantine() async throws {
-        try await TestStack.with(providerTimeoutMs: 1_000, policy: Self.policy) { stack in
+        try await TestStack.with(policy: Self.policy) { stack in
             try await Self.install(stack, ["FAULT_CRASH_AFTER_SEND"])
             _ = try await Self.waitForPlugins(stack) { Self.ids($0["loaded"]).contains("faulty") }
             let faulty = try await Self.faultyMerchant(stack)
@@ -143,7 +144,7 @@ struct PluginFaultEndToEndTests {
     }
 
     @Test func hangIsUnknownAtTheDeadlineThenResolvedBySync() async throws {
-        try await TestStack.with(providerTimeoutMs: 1_000, policy: Self.policy) { stack in
+        try await TestStack.with(policy: Self.policy) { stack in
             try await Self.install(stack, ["FAULT_HANG"])
             _ = try await Self.waitForPlugins(stack) { Self.ids($0["loaded"]).contains("faulty") }
             let faulty = try await Self.faultyMerchant(stack)
@@ -156,7 +157,7 @@ struct PluginFaultEndToEndTests {
             let reply = try await pending.value
             let answeredAfter = ContinuousClock.now - started
             print("hang: the payment was answered after \(answeredAfter)")
-            #expect(answeredAfter < .seconds(10))
+            #expect(answeredAfter < .seconds(30))
             try #require(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
             #expect(reply.json["status"] as? String == "unknown", "\(reply.json)")
             let id = try #require(reply.json["id"] as? String)
@@ -168,8 +169,8 @@ struct PluginFaultEndToEndTests {
     }
 
     @Test func blockInsideInvokeIsNotSentAtTheDeadlineAndTheServerStaysFast() async throws {
-        try await TestStack.with(providerTimeoutMs: 1_000, policy: Self.policy) { stack in
-            try await Self.install(stack, ["FAULT_BLOCK", "FAULT_BLOCK_SECONDS=5"])
+        try await TestStack.with(policy: Self.policy) { stack in
+            try await Self.install(stack, ["FAULT_BLOCK", "FAULT_BLOCK_SECONDS=10"])
             _ = try await Self.waitForPlugins(stack) { Self.ids($0["loaded"]).contains("faulty") }
             let faulty = try await Self.faultyMerchant(stack)
             let citcon = try await stack.merchant()
