@@ -70,12 +70,17 @@ struct PluginFaultEndToEndTests {
     }
 
     /// While a fault is active: `/health` answers within a second and a Citcon payment goes through.
-    /// Returns the `/health` latency.
+    /// Returns the fastest of three `/health` latencies (one slow answer on a machine busy with other
+    /// test suites says nothing; a server whose threads a plugin holds answers all three slowly).
     static func otherPathsWork(_ stack: TestStack, _ citcon: TestStack.Merchant) async throws -> Duration {
-        let started = ContinuousClock.now
-        let health = try await stack.send(.GET, "/health")
-        let elapsed = ContinuousClock.now - started
-        #expect(health.status == 200)
+        var fastest = Duration.seconds(3600)
+        for _ in 0..<3 {
+            let started = ContinuousClock.now
+            let health = try await stack.send(.GET, "/health")
+            fastest = min(fastest, ContinuousClock.now - started)
+            #expect(health.status == 200)
+        }
+        let elapsed = fastest
         #expect(elapsed < .seconds(1), "GET /health took \(elapsed)")
         let payment = try await stack.createPayment(
             citcon,
