@@ -14,6 +14,14 @@ enum WorkerSpawn {
     /// The worker's end of the socket pair, in the worker.
     static let workerDescriptor: Int32 = 3
 
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run time (Swift
+    /// does not see its declaration). Without it only close-on-exec descriptors stay behind.
+    private static let closeFromAction: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: CloseFrom.self)
+    }
+
     /// Spawns the worker and returns its pid and the server's end of the pair.
     static func spawn(executable: String, pluginFile: String) throws(PluginRefusal) -> (pid_t, Int32) {
         var pair: [Int32] = [-1, -1]
@@ -32,6 +40,11 @@ enum WorkerSpawn {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
         posix_spawn_file_actions_adddup2(&actions, childEnd, workerDescriptor)
+        // Descriptors the server opened without close-on-exec (client connections among them) must not
+        // live on in the worker: a connection the server closes would stay open there.
+        if let closeFrom = closeFromAction {
+            _ = closeFrom(&actions, workerDescriptor + 1)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -190,6 +190,46 @@ struct WorkerIsolationTests {
         await blocked.value
     }
 
+    @Test func workerInheritsOnlyStdioAndItsSocket() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A descriptor the host opened without close-on-exec, as a client connection may be.
+        let leaked = open(directory.path, O_RDONLY)
+        defer { close(leaked) }
+        #expect(leaked > 3)
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(leaked)")
+        try FixturePlugins.install(
+            try FixturePlugins.echo(["FIXTURE_ID=\"fd-echo\""]), in: directory.path, as: "echo.so")
+        let registry = registry(directory)
+        #expect(await registry.reload().loaded.map(\.id) == ["fd-echo"])
+        let workers = Self.childWorkers().filter { pid in
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return fds.contains { link in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(link)")) == target
+            }
+        }
+        #expect(workers.isEmpty, "workers holding the host's descriptor: \(workers)")
+        #expect(!Self.childWorkers().isEmpty)
+        withExtendedLifetime(registry) {}
+    }
+
+    /// The pids of this process's `plugin-worker` children.
+    private static func childWorkers() -> [Int32] {
+        let me = getpid()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+            guard let pid = Int32(name),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, Int32(fields[1]) == me,
+                let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                String(decoding: command, as: UTF8.self).contains("plugin-worker")
+            else { return nil }
+            return pid
+        }
+    }
+
     @Test func processIsolationWithoutAnExecutableIsRefused() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
