@@ -122,13 +122,13 @@ public actor PluginRegistry {
             files[path] = nil
         }
         for path in present.keys.sorted() {
-            examine(path, fingerprint: present[path]!, into: &report)
+            await examine(path, fingerprint: present[path]!, into: &report)
         }
         return report
     }
 
     /// Loads `path` unless it is unchanged, and records the outcome.
-    private func examine(_ path: String, fingerprint: FileFingerprint, into report: inout ReloadReport) {
+    private func examine(_ path: String, fingerprint: FileFingerprint, into report: inout ReloadReport) async {
         var record = files[path] ?? FileRecord()
         if record.fingerprint == fingerprint {
             report.unchanged.append(path)
@@ -152,7 +152,7 @@ public actor PluginRegistry {
         }
         record.sha256 = digest
         do throws(PluginRefusal) {
-            let plugin = try loadWithSettings(path, contents: contents, sha256: digest)
+            let plugin = try await loadWithSettings(path, contents: contents, sha256: digest)
             if let old = record.plugin, old.id != plugin.id, unserve(old, from: path) {
                 report.removed.append(old.id)
             }
@@ -167,21 +167,27 @@ public actor PluginRegistry {
         files[path] = record
     }
 
-    /// Loads a changed file under the registry's run settings.
-    private func loadWithSettings(_ path: String, contents: Data, sha256: String) throws(PluginRefusal) -> LoadedPlugin
+    /// Loads a changed file under the registry's run settings, on a thread of its own: starting a
+    /// worker waits for the plugin's `create`, which must never hold a thread of the cooperative pool.
+    private func loadWithSettings(_ path: String, contents: Data, sha256: String) async throws(PluginRefusal)
+        -> LoadedPlugin
     {
         let loader = try currentLoader()
         var settings = runSettings
         settings.executable = executable
         settings.policy = policy
-        let outcome: Result<LoadedPlugin, PluginRefusal> = PluginRunSettings.$current.withValue(settings) {
-            do throws(PluginRefusal) {
-                return .success(
-                    try loader.load(
-                        file: path, contents: contents, sha256: sha256, policy: policy, hostServices: hostServices,
-                        now: hostServices.now(), veto: { manifest in duplicate(manifest.id, path: path) }))
-            } catch {
-                return .failure(error)
+        let (policy, hostServices, served, loadSettings) = (policy, hostServices, byID, settings)
+        let outcome: Result<LoadedPlugin, PluginRefusal> = await PluginThreads.run {
+            PluginRunSettings.$current.withValue(loadSettings) {
+                do throws(PluginRefusal) {
+                    return .success(
+                        try loader.load(
+                            file: path, contents: contents, sha256: sha256, policy: policy, hostServices: hostServices,
+                            now: hostServices.now(),
+                            veto: { manifest in Self.duplicate(manifest.id, path: path, served: served) }))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         return try outcome.get()
@@ -212,7 +218,7 @@ public actor PluginRegistry {
     }
 
     /// A refusal if another file already provides `id`.
-    private func duplicate(_ id: String, path: String) -> PluginRefusal? {
+    private static func duplicate(_ id: String, path: String, served byID: [String: LoadedPlugin]) -> PluginRefusal? {
         guard let holder = byID[id], holder.filePath != path else { return nil }
         let holderName = URL(fileURLWithPath: holder.filePath).lastPathComponent
         return PluginRefusal(.duplicateID, "plugin id \(id) is already provided by \(holderName)")

@@ -15,6 +15,13 @@ final class PluginThreads: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on a new thread of its own and returns its result, leaving the caller's thread free.
+    static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+
     /// Queues `job` for the next free thread.
     func submit(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
