@@ -9,23 +9,15 @@ import ProviderKit
 final class HostServicesBridge: @unchecked Sendable {
     let services: any HostServices
     let pluginID: String
+    /// Counts the plugin's outbound sends (whether a call may have reached the provider).
+    let sends = SendLedger()
     /// The table handed to the plugin's `create`.
     let table: UnsafeMutablePointer<sy_host_services>
 
     init(services: any HostServices, pluginID: String) {
         self.services = services
         self.pluginID = pluginID
-        table = .allocate(capacity: 1)
-        table.initialize(
-            to: sy_host_services(
-                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
-                struct_size: UInt32(MemoryLayout<sy_host_services>.size),
-                host_context: nil,
-                http_send: bridgeHTTPSend,
-                log: bridgeLog,
-                now_ms: bridgeNow
-            )
-        )
+        table = .hostServices(httpSend: bridgeHTTPSend, log: bridgeLog, now: bridgeNow)
         table.pointee.host_context = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -36,6 +28,12 @@ final class HostServicesBridge: @unchecked Sendable {
 
     /// Serves one `http_send`: decodes the request, sends it, completes with the result's JSON.
     func send(_ requestJSON: Data, completion: HostCompletion) {
+        send(requestJSON) { completion.complete($0) }
+    }
+
+    /// Serves one `http_send`: decodes the request, sends it, hands the result's JSON to `reply`.
+    func send(_ requestJSON: Data, reply: @escaping @Sendable (Data) -> Void) {
+        sends.record()
         let services = self.services
         let pluginID = self.pluginID
         Task {
@@ -50,7 +48,7 @@ final class HostServicesBridge: @unchecked Sendable {
             let json =
                 (try? PluginJSON.encoder().encode(result))
                 ?? Data(#"{"headers":[],"kind":"noResponse","reason":"result could not be encoded"}"#.utf8)
-            completion.complete(json)
+            reply(json)
         }
     }
 
@@ -68,6 +66,28 @@ final class HostServicesBridge: @unchecked Sendable {
 
     func nowMilliseconds() -> Int64 {
         Int64((services.now().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == sy_host_services {
+    /// A new host services table of this ABI with the given entry points and no context yet.
+    static func hostServices(
+        httpSend:
+            @escaping @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int, sy_completion_fn?, UnsafeMutableRawPointer?
+            ) -> Void,
+        log:
+            @escaping @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?)
+            -> Void,
+        now: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Int64
+    ) -> UnsafeMutablePointer<sy_host_services> {
+        let table = UnsafeMutablePointer<sy_host_services>.allocate(capacity: 1)
+        table.initialize(
+            to: sy_host_services(
+                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
+                struct_size: UInt32(MemoryLayout<sy_host_services>.size), host_context: nil, http_send: httpSend,
+                log: log, now_ms: now))
+        return table
     }
 }
 

@@ -15,15 +15,18 @@ public struct LoadedPlugin: Sendable {
     /// When it was loaded.
     public let loadedAt: Date
 
-    let handle: PluginInstanceHandle
+    let instance: any PluginInstance
 
-    init(manifest: PluginManifest, filePath: String, sha256: String, loadedAt: Date, handle: PluginInstanceHandle) {
+    init(manifest: PluginManifest, filePath: String, sha256: String, loadedAt: Date, instance: any PluginInstance) {
         self.manifest = manifest
         self.filePath = filePath
         self.sha256 = sha256
         self.loadedAt = loadedAt
-        self.handle = handle
+        self.instance = instance
     }
+
+    /// Why the plugin serves nothing any more, if its worker crashed too often.
+    public var quarantine: PluginQuarantine? { instance.quarantine }
 
     /// The plugin's id.
     public var id: String { manifest.id }
@@ -31,7 +34,10 @@ public struct LoadedPlugin: Sendable {
     /// Runs `flow` for `account` with `request` and decodes the plugin's result as `Res`.
     ///
     /// - Throws: ``PluginCallError`` with the plugin's error code (or `not_supported` when the manifest
-    ///   does not declare `flow`, `bad_reply` when the reply does not decode), or `CancellationError`
+    ///   does not declare `flow`, `bad_reply` when the reply does not decode; the host's codes when the
+    ///   plugin gave no answer: `deadline_before_send` / `deadline_exceeded` at the deadline,
+    ///   `worker_lost_before_send` / `worker_lost` when its worker died, `worker_unavailable` while none
+    ///   runs), or `CancellationError`
     ///   when the calling task was cancelled and the plugin stopped.
     public func call<Req: Codable & Sendable, Res: Codable & Sendable>(
         _ flow: Flow, account: AccountContext, request: Req, as resultType: Res.Type
@@ -46,7 +52,13 @@ public struct LoadedPlugin: Sendable {
         } catch {
             throw PluginCallError(code: "encode_failed", message: "the \(flow.rawValue) request could not be encoded")
         }
-        let replyData = await handle.invoke(method: flow.rawValue, payload: payload)
+        let replyData: Data
+        switch await instance.invoke(method: flow.rawValue, payload: payload) {
+        case .success(let data): replyData = data
+        case .failure(let error):
+            if error.code == "cancelled" && Task.isCancelled { throw CancellationError() }
+            throw error
+        }
         let reply: PluginReply<Res>
         do {
             reply = try PluginJSON.decoder().decode(PluginReply<Res>.self, from: replyData)

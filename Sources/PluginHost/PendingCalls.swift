@@ -10,26 +10,26 @@ final class PendingCalls: @unchecked Sendable {
 
     private let lock = NSLock()
     private var nextToken: UInt = 1
-    private var waiting: [UInt: CheckedContinuation<Data, Never>] = [:]
+    private var waiting: [UInt: @Sendable (Data) -> Void] = [:]
 
-    /// Registers `continuation` and returns the context to pass with ``completion``.
-    func register(_ continuation: CheckedContinuation<Data, Never>) -> UnsafeMutableRawPointer {
+    /// Registers `handler` and returns the context to pass with ``completion``.
+    func register(_ handler: @escaping @Sendable (Data) -> Void) -> UnsafeMutableRawPointer {
         lock.lock()
         defer { lock.unlock() }
         let token = nextToken
         nextToken = nextToken == UInt.max ? 1 : nextToken + 1
-        waiting[token] = continuation
+        waiting[token] = handler
         // Tokens start at 1, so the pointer is never null.
         return UnsafeMutableRawPointer(bitPattern: token)!
     }
 
-    /// Resumes the call registered under `context`, if it is still waiting.
+    /// Calls the handler registered under `context`, if it is still waiting.
     func resume(_ context: UnsafeMutableRawPointer?, with data: Data) {
         let token = UInt(bitPattern: context)
         lock.lock()
-        let continuation = waiting.removeValue(forKey: token)
+        let handler = waiting.removeValue(forKey: token)
         lock.unlock()
-        continuation?.resume(returning: data)
+        handler?(data)
     }
 
     /// The C completion passed to every `invoke`.

@@ -157,13 +157,23 @@ public struct PluginGateway: ProviderGateway {
         } catch let error as PluginCallError where Self.refusedBeforeSending.contains(error.code) {
             // The plugin refused before building a request: nothing reached the provider.
             return failed(Outcome(kind: .notSent, code: error.code, message: error.message))
+        } catch let error as PluginCallError where Self.unansweredBeforeSending.contains(error.code) {
+            // The host answered for the plugin (deadline, dead or unavailable worker) and the plugin
+            // asked for no outbound send since the call began: nothing reached the provider.
+            logger.warning(
+                "plugin call unanswered before sending",
+                metadata: ["provider.account": "\(account.id)", "flow": "\(flow.rawValue)", "error": "\(error.code)"])
+            return failed(Outcome(kind: .notSent, code: error.code, message: error.message))
         } catch {
             logger.error(
                 "plugin call failed",
                 metadata: [
                     "provider.account": "\(account.id)", "flow": "\(flow.rawValue)", "error": "\(Self.describe(error))",
                 ])
-            return failed(.unknown("the plugin failed during the call"))
+            let code = (error as? PluginCallError).map(\.code).flatMap {
+                Self.unansweredAfterSending.contains($0) ? $0 : nil
+            }
+            return failed(Outcome(kind: .unknown, code: code, message: "the plugin failed during the call"))
         }
     }
 
@@ -171,6 +181,14 @@ public struct PluginGateway: ProviderGateway {
     static let refusedBeforeSending: Set<String> = [
         "not_supported", "misconfigured", "bad_request", "session_expired", "return_url_required",
     ]
+
+    /// Host answers for a call the plugin did not answer, when it asked for no outbound send meanwhile.
+    static let unansweredBeforeSending: Set<String> = [
+        "deadline_before_send", "worker_lost_before_send", "worker_unavailable",
+    ]
+
+    /// Host answers for a call the plugin did not answer after it asked for an outbound send.
+    static let unansweredAfterSending: Set<String> = ["deadline_exceeded", "worker_lost"]
 
     private enum TokenOutcome {
         case success(String)

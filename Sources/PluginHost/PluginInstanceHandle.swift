@@ -38,69 +38,37 @@ final class PluginInstanceHandle: @unchecked Sendable {
         destroyFunction(instance)
     }
 
-    /// Invokes `method` with `payload` and waits for the plugin's completion.
-    ///
-    /// Cancelling the calling task asks the plugin to cancel the call; the plugin still completes it.
-    func invoke(method: String, payload: Data) async -> Data {
-        let callID = makeCallID()
-        let cancellation = CallCancellation()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
-                let context = PendingCalls.shared.register(continuation)
-                var bytes = payload
-                bytes.append(0)
-                bytes.withUnsafeBytes { raw in
-                    method.withCString { methodPointer in
-                        invokeFunction(
-                            instance, callID, methodPointer, raw.baseAddress?.assumingMemoryBound(to: CChar.self),
-                            payload.count, PendingCalls.completion, context
-                        )
-                    }
-                }
-                if cancellation.markInvoked() {
-                    cancel(callID)
-                }
-            }
-        } onCancel: {
-            if cancellation.requestCancel() {
-                cancel(callID)
+    /// Starts the call `callID` of `method` with `payload` on the calling thread; `handler` receives the
+    /// plugin's completion (at most once; never after the call was forgotten).
+    func start(
+        _ callID: UInt64, method: String, payload: Data, handler: @escaping @Sendable (Data) -> Void
+    ) {
+        let context = PendingCalls.shared.register(handler)
+        var bytes = payload
+        bytes.append(0)
+        bytes.withUnsafeBytes { raw in
+            method.withCString { methodPointer in
+                invokeFunction(
+                    instance, callID, methodPointer, raw.baseAddress?.assumingMemoryBound(to: CChar.self),
+                    payload.count, PendingCalls.completion, context
+                )
             }
         }
     }
 
-    private func cancel(_ callID: UInt64) {
+    /// Asks the plugin to stop the call `callID` (a plugin without `cancel` just finishes it).
+    func cancel(_ callID: UInt64) {
         cancelFunction?(instance, callID)
     }
 
-    private func makeCallID() -> UInt64 {
+    /// The instance's host services (their send ledger tells whether a call may have reached the provider).
+    var sends: SendLedger { bridge.sends }
+
+    func makeCallID() -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
         let id = nextCallID
         nextCallID &+= 1
         return id
-    }
-}
-
-/// Orders a cancellation against the `invoke` it targets: the plugin's `cancel` is called only after
-/// `invoke`, whichever of the two happens first.
-private final class CallCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var invoked = false
-    private var cancelRequested = false
-
-    /// Records that `invoke` returned; true if a cancellation was requested before.
-    func markInvoked() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        invoked = true
-        return cancelRequested
-    }
-
-    /// Records a cancellation; true if `invoke` already happened (so cancel now).
-    func requestCancel() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        cancelRequested = true
-        return invoked
     }
 }

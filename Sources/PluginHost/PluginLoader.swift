@@ -115,14 +115,22 @@ public struct PluginLoader: Sendable {
         -> LoadedPlugin
     {
         do throws(PluginRefusal) {
-            let table = try PluginImage.open(candidate.copy)
-            guard try PluginImage.manifest(of: table) == candidate.manifest else {
-                throw PluginRefusal(.badManifest, "the plugin's manifest differs from the one its scan reported")
-            }
-            let plugin = try withUnsafePointer(to: table.entries) { (entries) throws(PluginRefusal) in
-                try instantiate(
-                    table: entries, manifest: candidate.manifest, file: candidate.file, sha256: candidate.sha256,
-                    hostServices: hostServices, now: now)
+            let plugin: LoadedPlugin
+            if Self.isolation(of: candidate.id) == .process {
+                // The worker process opens the copy: the server never maps the plugin's code.
+                plugin = try instantiate(
+                    table: nil, manifest: candidate.manifest, file: candidate.file, copy: candidate.copy,
+                    sha256: candidate.sha256, hostServices: hostServices, now: now)
+            } else {
+                let table = try PluginImage.open(candidate.copy)
+                guard try PluginImage.manifest(of: table) == candidate.manifest else {
+                    throw PluginRefusal(.badManifest, "the plugin's manifest differs from the one its scan reported")
+                }
+                plugin = try withUnsafePointer(to: table.entries) { (entries) throws(PluginRefusal) in
+                    try instantiate(
+                        table: entries, manifest: candidate.manifest, file: candidate.file, copy: candidate.copy,
+                        sha256: candidate.sha256, hostServices: hostServices, now: now)
+                }
             }
             logger.info(
                 "plugin loaded",

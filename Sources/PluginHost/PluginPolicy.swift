@@ -22,6 +22,8 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
         public var id: String
         /// Lowercase or uppercase hex SHA-256 digests of the allowed `.so` files.
         public var sha256: [String]
+        /// Where the plugin runs (`process` unless the policy says `in_process`).
+        public var isolation: PluginIsolation = .process
 
         public init(id: String, sha256: [String] = []) {
             self.id = id
@@ -32,6 +34,7 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decode(String.self, forKey: .id)
             sha256 = try container.decodeIfPresent([String].self, forKey: .sha256) ?? []
+            isolation = try container.decodeIfPresent(PluginIsolation.self, forKey: .isolation) ?? .process
         }
     }
 

@@ -28,6 +28,8 @@ public struct PluginRefusal: Error, Sendable, Equatable, CustomStringConvertible
         /// No scanner executable is configured or it cannot be started: files are never opened in the
         /// server instead.
         case scannerUnavailable = "scanner_unavailable"
+        /// The policy runs the plugin in a worker process and no worker executable is configured.
+        case isolationUnavailable = "isolation_unavailable"
     }
 
     public var code: Code

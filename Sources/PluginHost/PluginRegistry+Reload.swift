@@ -63,7 +63,7 @@ extension PluginRegistry {
             "plugin files to examine",
             metadata: ["plugin.files": "\(pending.map { URL(fileURLWithPath: $0.path).lastPathComponent })"])
         let candidates = await scan(pending, into: &report)
-        decide(candidates, into: &report)
+        await decide(candidates, into: &report)
         return report
     }
 
@@ -146,7 +146,7 @@ extension PluginRegistry {
     static var concurrentScans: Int { 4 }
 
     /// Decides each claimed id, in id order, and opens the winners.
-    private func decide(_ candidates: [String: PluginCandidate], into report: inout ReloadReport) {
+    private func decide(_ candidates: [String: PluginCandidate], into report: inout ReloadReport) async {
         guard let loader = try? currentLoader() else { return }
         var claimsByID: [String: [PluginIDDecision.Claim]] = [:]
         for path in candidates.keys.sorted() {
@@ -180,16 +180,16 @@ extension PluginRegistry {
                 }
             }
             if let winner = decision.winner, let candidate = candidates[winner] {
-                serve(candidate, loader: loader, into: &report)
+                await serve(candidate, loader: loader, into: &report)
             }
         }
     }
 
     /// Opens a decided candidate and serves it in place of what its file provided before.
-    private func serve(_ candidate: PluginCandidate, loader: PluginLoader, into report: inout ReloadReport) {
+    private func serve(_ candidate: PluginCandidate, loader: PluginLoader, into report: inout ReloadReport) async {
         let path = candidate.file
         do throws(PluginRefusal) {
-            let plugin = try loader.open(candidate, hostServices: hostServices, now: hostServices.now())
+            let plugin = try await open(candidate, loader: loader)
             var record = files[path] ?? FileRecord()
             if let old = record.plugin, old.id != plugin.id, unserve(old, from: path) {
                 report.removed.append(old.id)
@@ -202,6 +202,25 @@ extension PluginRegistry {
         } catch {
             record(error, for: path, into: &report)
         }
+    }
+
+    /// Opens a candidate under the registry's run settings, on a thread of its own: starting a worker
+    /// waits for the plugin's `create`, which must never hold a thread of the cooperative pool.
+    private func open(_ candidate: PluginCandidate, loader: PluginLoader) async throws(PluginRefusal) -> LoadedPlugin {
+        var settings = runSettings
+        settings.executable = executable
+        settings.policy = policy
+        let (hostServices, loadSettings) = (hostServices, settings)
+        let outcome: Result<LoadedPlugin, PluginRefusal> = await PluginThreads.run {
+            PluginRunSettings.$current.withValue(loadSettings) {
+                do throws(PluginRefusal) {
+                    return .success(try loader.open(candidate, hostServices: hostServices, now: hostServices.now()))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try outcome.get()
     }
 
     /// Records a refusal of `path`; any earlier build of it keeps serving.

@@ -28,6 +28,8 @@ public actor PluginRegistry {
     private let shadowDirectory: String?
     /// The executable that runs scanner and worker processes; `nil` where none is available.
     let executable: PluginExecutable?
+    /// Deadlines, isolation and supervision of the plugins loaded (the executable and policy are the registry's).
+    let runSettings: PluginRunSettings
     private var loader: PluginLoader?
     var files: [String: FileRecord] = [:]
     var byID: [String: LoadedPlugin] = [:]
@@ -45,11 +47,15 @@ public actor PluginRegistry {
     ///   - logger: Where load, refusal and removal lines go.
     ///   - shadowDirectory: Where opened copies are kept; `nil` makes a private temporary directory.
     ///   - executable: The `switchyard` executable for scanner and worker processes.
+    ///   - runSettings: Call deadlines and worker supervision (its executable and policy are replaced by
+    ///     the registry's).
     public init(
         directory: String, policy: PluginPolicy, hostServices: any HostServices, logger: Logger,
-        shadowDirectory: String? = nil, executable: PluginExecutable? = nil
+        shadowDirectory: String? = nil, executable: PluginExecutable? = nil,
+        runSettings: PluginRunSettings = PluginRunSettings()
     ) {
         self.executable = executable
+        self.runSettings = runSettings
         self.directory = directory
         self.policy = policy
         self.hostServices = hostServices
@@ -59,14 +65,18 @@ public actor PluginRegistry {
 
     /// The plugin serving `id`, if any.
     public func plugin(id: String) -> LoadedPlugin? {
-        byID[id]
+        guard let plugin = byID[id], plugin.quarantine == nil else { return nil }
+        return plugin
     }
 
     /// The served plugins and the refused files.
     public func snapshot() -> PluginsSnapshot {
         PluginsSnapshot(
-            loaded: byID.values.map(PluginsSnapshot.Loaded.init).sorted { $0.id < $1.id },
-            refused: files.values.compactMap(\.refusal).sorted { $0.file < $1.file }
+            loaded: byID.values.filter { $0.quarantine == nil }.map(PluginsSnapshot.Loaded.init).sorted {
+                $0.id < $1.id
+            },
+            refused: files.values.compactMap(\.refusal).sorted { $0.file < $1.file },
+            quarantined: byID.values.compactMap(PluginsSnapshot.Quarantined.init).sorted { $0.id < $1.id }
         )
     }
 

@@ -54,14 +54,41 @@ public struct PluginsSnapshot: Codable, Sendable, Equatable {
         }
     }
 
+    /// A plugin whose worker crashed too often: it serves nothing until a new file replaces it.
+    public struct Quarantined: Codable, Sendable, Equatable {
+        public var id: String
+        public var file: String
+        public var sha256: String
+        public var reason: String
+        public var at: Date
+
+        public init(id: String, file: String, sha256: String, reason: String, at: Date) {
+            self.id = id
+            self.file = file
+            self.sha256 = sha256
+            self.reason = reason
+            self.at = at
+        }
+
+        init?(_ plugin: LoadedPlugin) {
+            guard let quarantine = plugin.quarantine else { return nil }
+            self.init(
+                id: plugin.id, file: plugin.filePath, sha256: plugin.sha256, reason: quarantine.reason,
+                at: quarantine.at)
+        }
+    }
+
     /// Served plugins, by id.
     public var loaded: [Loaded]
     /// Refused files, by file name.
     public var refused: [Refused]
+    /// Quarantined plugins, by id.
+    public var quarantined: [Quarantined] = []
 
-    public init(loaded: [Loaded], refused: [Refused]) {
+    public init(loaded: [Loaded], refused: [Refused], quarantined: [Quarantined] = []) {
         self.loaded = loaded
         self.refused = refused
+        self.quarantined = quarantined
     }
 }
 

@@ -82,6 +82,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var notifications = Notifications()
     public var idempotency = Idempotency()
     public var settlement = Settlement()
+    public var pluginWorkers = PluginWorkers()
 
     public init() {}
 
@@ -98,6 +99,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         notifications = try Notifications.section(of: decoder)
         idempotency = try Idempotency.section(of: decoder)
         settlement = try Settlement.section(of: decoder)
+        pluginWorkers = try PluginWorkers.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {

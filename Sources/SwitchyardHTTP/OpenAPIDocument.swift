@@ -1507,7 +1507,7 @@ enum OpenAPIDocument {
               "operator": []
              }
             ],
-            "summary": "Loaded and refused plugins",
+            "summary": "Loaded, refused and quarantined plugins",
             "tags": [
              "admin"
             ]

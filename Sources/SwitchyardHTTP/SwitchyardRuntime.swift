@@ -77,7 +77,8 @@ public final class SwitchyardRuntime: Sendable {
             clock: configuration.clock)
         registry = PluginRegistry(
             directory: configuration.pluginsDirectory, policy: configuration.pluginPolicy, hostServices: http,
-            logger: logger, executable: configuration.pluginExecutable)
+            logger: logger, executable: configuration.pluginExecutable,
+            runSettings: Self.pluginRunSettings(configuration.platform))
         _ = await registry.reload()
         let tokens = AccessTokenCache(
             store: store, refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Counts the outbound sends a plugin asked the host for. A call that ends without the plugin's answer is
+/// `notSent` only if no send happened since it began (any send of the plugin counts: conservative).
+final class SendLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sends: UInt64 = 0
+
+    /// Records one `http_send` reaching the host.
+    func record() {
+        lock.lock()
+        sends &+= 1
+        lock.unlock()
+    }
+
+    /// Sends recorded so far.
+    var count: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return sends
+    }
+}
+
+/// One plugin call waiting for its answer: the plugin's completion, or the host's own answer (at the
+/// deadline, or when the worker died). The first answer wins; later ones are ignored.
+final class PluginCallSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Result<Data, PluginCallError>, Never>?
+    private var early: Result<Data, PluginCallError>?
+    private var answered = false
+    private var started = false
+    private var cancelRequested = false
+    private var cancelHandler: (@Sendable () -> Void)?
+    private let ledger: SendLedger
+    private let sendsAtStart: UInt64
+
+    init(ledger: SendLedger) {
+        self.ledger = ledger
+        sendsAtStart = ledger.count
+    }
+
+    /// Answers the call, unless it was already answered.
+    func finish(_ result: Result<Data, PluginCallError>) {
+        lock.lock()
+        guard !answered else {
+            lock.unlock()
+            return
+        }
+        answered = true
+        let waiting = continuation
+        continuation = nil
+        if waiting == nil { early = result }
+        lock.unlock()
+        waiting?.resume(returning: result)
+    }
+
+    /// Answers the call for a plugin that did not: `unsentCode` when the plugin asked for no outbound
+    /// send since the call began, `sentCode` otherwise.
+    func abandon(sentCode: String, unsentCode: String, _ message: String) {
+        let sent = ledger.count > sendsAtStart
+        finish(.failure(PluginCallError(code: sent ? sentCode : unsentCode, message: message)))
+    }
+
+    /// Sets how to ask the plugin to stop this call (used by ``cancelCall()``).
+    func setCancel(_ handler: @escaping @Sendable () -> Void) {
+        lock.lock()
+        cancelHandler = handler
+        lock.unlock()
+    }
+
+    /// Asks the plugin to stop this call, if it was handed over and is not answered yet.
+    func cancelCall() {
+        lock.lock()
+        let handler = answered ? nil : cancelHandler
+        lock.unlock()
+        handler?()
+    }
+
+    var isAnswered: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return answered
+    }
+
+    fileprivate func attach(_ waiting: CheckedContinuation<Result<Data, PluginCallError>, Never>) {
+        lock.lock()
+        if let result = early {
+            early = nil
+            lock.unlock()
+            waiting.resume(returning: result)
+            return
+        }
+        continuation = waiting
+        lock.unlock()
+    }
+
+    /// Records that the call was handed to the plugin; true if a cancellation was requested before.
+    fileprivate func markStarted() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        started = true
+        return cancelRequested
+    }
+
+    /// Records a cancellation; true if the call was already handed to the plugin (so cancel now).
+    fileprivate func requestCancel() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        cancelRequested = true
+        return started && !answered
+    }
+}
+
+/// Why the host asks a plugin to stop a call.
+enum PluginCancelReason: Sendable {
+    /// The calling task was cancelled.
+    case task
+    /// The call reached its deadline.
+    case deadline
+}
+
+extension PluginCallSlot {
+    /// Runs one call: `start` hands it to the plugin (and arranges for ``finish(_:)``); `cancel` asks the
+    /// plugin to stop it, after `start`, when the calling task is cancelled or the deadline passes. At
+    /// `deadline` + `grace` without an answer the host answers `deadline_before_send` (nothing was sent)
+    /// or `deadline_exceeded`.
+    static func run(
+        deadline: Duration, grace: Duration, ledger: SendLedger, start: @escaping @Sendable (PluginCallSlot) -> Void,
+        cancel: @escaping @Sendable (PluginCallSlot, PluginCancelReason) -> Void
+    ) async -> Result<Data, PluginCallError> {
+        let slot = PluginCallSlot(ledger: ledger)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiting: CheckedContinuation<Result<Data, PluginCallError>, Never>) in
+                slot.attach(waiting)
+                start(slot)
+                if slot.markStarted() {
+                    cancel(slot, .task)
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + deadline.dispatchInterval) {
+                    guard !slot.isAnswered else { return }
+                    cancel(slot, .deadline)
+                    DispatchQueue.global().asyncAfter(deadline: .now() + grace.dispatchInterval) {
+                        slot.abandon(
+                            sentCode: "deadline_exceeded", unsentCode: "deadline_before_send",
+                            "the plugin did not answer within \(deadline.seconds) s")
+                    }
+                }
+            }
+        } onCancel: {
+            if slot.requestCancel() {
+                cancel(slot, .task)
+            }
+        }
+    }
+}

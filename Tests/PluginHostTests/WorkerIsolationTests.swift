@@ -1,0 +1,266 @@
+import Foundation
+import Logging
+import PluginHost
+import ProviderKit
+import SwitchyardTestSupport
+import Testing
+
+/// Plugins in worker processes: crashes, hangs and blocking calls cost the plugin's calls, never the host.
+@Suite("Plugin workers")
+struct WorkerIsolationTests {
+    private static func settings(
+        deadline: Duration = .seconds(20), crashLimit: Int = 3, inProcessThreads: Int = 4
+    ) -> PluginRunSettings {
+        var settings = PluginRunSettings()
+        settings.callDeadline = deadline
+        settings.cancelGrace = .milliseconds(100)
+        settings.crashLimit = crashLimit
+        settings.crashWindow = .seconds(300)
+        settings.restartBackoff = .milliseconds(50)
+        settings.inProcessThreads = inProcessThreads
+        return settings
+    }
+
+    /// A registry over `directory` running plugins in workers (or as `policy` says).
+    private func registry(
+        _ directory: TemporaryDirectory, policy: PluginPolicy = PluginPolicy(mode: .development),
+        services: RecordingHostServices = RecordingHostServices(), settings: PluginRunSettings = settings(),
+        executable: PluginExecutable? = PluginExecutable(path: BuiltProducts.switchyard)
+    ) -> PluginRegistry {
+        PluginRegistry(
+            directory: directory.path, policy: policy, hostServices: services, logger: .quiet,
+            executable: executable, runSettings: settings)
+    }
+
+    private func install(_ defines: [String], in directory: TemporaryDirectory, as name: String) throws {
+        try FixturePlugins.install(
+            try FixturePlugins.build("fault_plugin.c", defines: defines), in: directory.path, as: name)
+    }
+
+    /// The error a call ends with, or `nil` when it returned an outcome.
+    private func callError(_ body: () async throws -> Outcome) async -> PluginCallError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error as? PluginCallError
+        }
+    }
+
+    @Test func workerServesCallsWithTheHostsServices() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "echo.so")
+        let services = RecordingHostServices()
+        let registry = registry(directory, services: services)
+        let report = await registry.reload()
+        #expect(report.loaded.map(\.id) == ["echo"])
+        let plugin = try #require(await registry.plugin(id: "echo"))
+
+        let outcome = try await plugin.authorize(.test, account: .test)
+        #expect(outcome.kind == .authorized)
+        #expect(outcome.providerStatus == "host-ok")
+        // The request went out through the server's services, and the worker's log line came back tagged.
+        #expect(services.sent.map(\.url) == ["http://127.0.0.1:9/echo"])
+        #expect(services.logs.contains { $0.message == "echo created" && $0.metadata["plugin.id"] == "echo" })
+        #expect(try await plugin.sync(.test, account: .test).providerStatus == "v1.0.0")
+    }
+
+    @Test func crashInCreateIsRefusedAndTheHostSurvives() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try install(["FAULT_CRASH_IN_CREATE"], in: directory, as: "crash-create.so")
+        try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "echo.so")
+        let registry = registry(directory)
+        let report = await registry.reload()
+        #expect(report.loaded.map(\.id) == ["echo"])
+        let refusal = try #require(report.refused.first)
+        #expect(refusal.code == "create_failed")
+        #expect(refusal.reason.contains("signal 11"))
+        #expect(await registry.plugin(id: "faulty") == nil)
+        #expect(try await #require(await registry.plugin(id: "echo")).sync(.test, account: .test).kind == .succeeded)
+    }
+
+    @Test func crashAfterSendingIsUnknownRestartsAndQuarantinesByDigest() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try install(["FAULT_CRASH_AFTER_SEND"], in: directory, as: "faulty.so")
+        let services = RecordingHostServices()
+        let registry = registry(directory, services: services)
+        await registry.reload()
+        for crash in 1...3 {
+            let plugin = try #require(await registry.plugin(id: "faulty"), "crash \(crash)")
+            // The worker restarts after a short backoff: wait until it answers again.
+            try await eventually { (try? await plugin.sync(.test, account: .test)) != nil }
+            let error = await callError { try await plugin.authorize(.test, account: .test) }
+            // The host saw the plugin's send before the worker died: the provider may have the payment.
+            #expect(error?.code == "worker_lost", "crash \(crash)")
+            #expect(error?.message.contains("signal 11") == true)
+        }
+        #expect(services.sent.count == 3)
+        try await eventually { await registry.plugin(id: "faulty") == nil }
+        let snapshot = await registry.snapshot()
+        #expect(snapshot.loaded.isEmpty)
+        let quarantined = try #require(snapshot.quarantined.first)
+        #expect(quarantined.id == "faulty")
+        #expect(quarantined.reason.contains("3 worker deaths"))
+
+        // A new build (a new digest) lifts the quarantine.
+        try install(["FAULT_CRASH_AFTER_SEND", "FIXTURE_VERSION=\"1.0.1\""], in: directory, as: "faulty.so")
+        let report = await registry.reload()
+        #expect(report.loaded.map(\.id) == ["faulty"])
+        #expect(await registry.snapshot().quarantined.isEmpty)
+        #expect(try await #require(await registry.plugin(id: "faulty")).sync(.test, account: .test).kind == .authorized)
+    }
+
+    @Test func hangAfterSendingIsAnsweredAtTheDeadline() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try install(["FAULT_HANG"], in: directory, as: "hang.so")
+        let registry = registry(directory, settings: Self.settings(deadline: .milliseconds(500)))
+        await registry.reload()
+        let plugin = try #require(await registry.plugin(id: "faulty"))
+        let started = ContinuousClock.now
+        let error = await callError { try await plugin.authorize(.test, account: .test) }
+        #expect(error?.code == "deadline_exceeded")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        // The worker itself is fine: other calls still work.
+        #expect(try await plugin.sync(.test, account: .test).kind == .authorized)
+    }
+
+    @Test func blockBeforeSendingIsNotSentAtTheDeadline() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try install(["FAULT_BLOCK", "FAULT_BLOCK_SECONDS=3"], in: directory, as: "block.so")
+        let registry = registry(directory, settings: Self.settings(deadline: .milliseconds(300)))
+        await registry.reload()
+        let plugin = try #require(await registry.plugin(id: "faulty"))
+        let error = await callError { try await plugin.authorize(.test, account: .test) }
+        #expect(error?.code == "deadline_before_send")
+    }
+
+    @Test func inProcessCallQueuedAtItsDeadlineNeverStarts() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try install(["FAULT_BLOCK", "FAULT_BLOCK_SECONDS=2"], in: directory, as: "block.so")
+        var policy = PluginPolicy(mode: .development, allowed: [.init(id: "faulty")])
+        policy.allowed[0].isolation = .inProcess
+        let services = RecordingHostServices()
+        let registry = registry(
+            directory, policy: policy, services: services,
+            settings: Self.settings(deadline: .milliseconds(300), inProcessThreads: 1))
+        await registry.reload()
+        let plugin = try #require(await registry.plugin(id: "faulty"))
+        async let first = callError { try await plugin.authorize(.test, account: .test) }
+        async let second = callError { try await plugin.authorize(.test, account: .test) }
+        let errors = await [first, second]
+        #expect(errors.map { $0?.code } == ["deadline_before_send", "deadline_before_send"])
+        // Only the call that reached the plugin ever sends (after its block); the queued one never ran.
+        try await Task.sleep(for: .seconds(3))
+        #expect(services.sent.count == 1)
+    }
+
+    @Test(arguments: [PluginIsolation.process, .inProcess])
+    func blockingInvokeLeavesTheCooperativePoolFree(_ isolation: PluginIsolation) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try install(["FAULT_BLOCK", "FAULT_BLOCK_SECONDS=3"], in: directory, as: "block.so")
+        try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "echo.so")
+        var policy = PluginPolicy(mode: .development, allowed: [.init(id: "faulty"), .init(id: "echo")])
+        policy.allowed[0].isolation = isolation
+        policy.allowed[1].isolation = isolation
+        let registry = registry(directory, policy: policy)
+        await registry.reload()
+        let blocking = try #require(await registry.plugin(id: "faulty"))
+        let echo = try #require(await registry.plugin(id: "echo"))
+        // More blocked calls than this machine has cores.
+        let blocked = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<(ProcessInfo.processInfo.activeProcessorCount + 2) {
+                    group.addTask { _ = try? await blocking.authorize(.test, account: .test) }
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        #expect(try await echo.sync(.test, account: .test).kind == .succeeded)
+        let elapsed = ContinuousClock.now - started
+        print("echo sync while \(isolation.rawValue) calls block: \(elapsed)")
+        #expect(elapsed < .seconds(1))
+        await blocked.value
+    }
+
+    @Test func workerInheritsOnlyStdioAndItsSocket() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A descriptor the host opened without close-on-exec, as a client connection may be.
+        let leaked = open(directory.path, O_RDONLY)
+        defer { close(leaked) }
+        #expect(leaked > 3)
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(leaked)")
+        try FixturePlugins.install(
+            try FixturePlugins.echo(["FIXTURE_ID=\"fd-echo\""]), in: directory.path, as: "echo.so")
+        let registry = registry(directory)
+        #expect(await registry.reload().loaded.map(\.id) == ["fd-echo"])
+        let workers = Self.childWorkers().filter { pid in
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return fds.contains { link in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(link)")) == target
+            }
+        }
+        #expect(workers.isEmpty, "workers holding the host's descriptor: \(workers)")
+        #expect(!Self.childWorkers().isEmpty)
+        withExtendedLifetime(registry) {}
+    }
+
+    /// The pids of this process's `plugin-worker` children.
+    private static func childWorkers() -> [Int32] {
+        let me = getpid()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+            guard let pid = Int32(name),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, Int32(fields[1]) == me,
+                let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                String(decoding: command, as: UTF8.self).contains("plugin-worker")
+            else { return nil }
+            return pid
+        }
+    }
+
+    @Test func processIsolationWithoutAnExecutableIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "echo.so")
+        let registry = registry(directory, executable: nil)
+        let report = await registry.reload()
+        #expect(report.loaded.isEmpty)
+        #expect(report.refused.map(\.code) == ["isolation_unavailable"])
+    }
+
+    @Test func policyNamesEachPluginsIsolation() throws {
+        let json = #"{"mode":"development","allowed":[{"id":"echo","isolation":"in_process"},{"id":"citcon"}]}"#
+        let policy = try JSONDecoder().decode(PluginPolicy.self, from: Data(json.utf8))
+        #expect(policy.isolation(for: "echo") == .inProcess)
+        #expect(policy.isolation(for: "citcon") == .process)
+        #expect(policy.isolation(for: "unlisted") == .process)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(
+                PluginPolicy.self, from: Data(#"{"mode":"development","allowed":[{"id":"x","isolation":"vm"}]}"#.utf8))
+        }
+    }
+}
+
+/// Waits up to ten seconds for `condition`.
+func eventually(_ condition: () async -> Bool) async throws {
+    let limit = ContinuousClock.now + .seconds(10)
+    while !(await condition()) {
+        guard ContinuousClock.now < limit else {
+            Issue.record("condition not met within 10 s")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
