@@ -13,7 +13,8 @@ import Testing
 struct ChaosSettleTests {
     static let seed: UInt64 = 0x5157_1c4a_0515
     static let orders = 200
-    static let workers = 10
+    /// Few enough that the run does not starve the suites running beside it on a small machine.
+    static let workers = 4
     static let providerTimeoutMs = 2_000
     /// Citcon charges wait this long for the app: long enough for the app, short enough that a lost
     /// notification is recovered at half the session life, and an unpaid session ends, within the run.
@@ -25,7 +26,7 @@ struct ChaosSettleTests {
          "limits": {"provider_timeout_ms": \(providerTimeoutMs)},
          "failover": {"time_budget_ms": 10000},
          "breaker": {"failure_threshold": 5, "window_ms": 10000, "cool_down_ms": 1000},
-         "janitor": {"schedule_ms": [1000, 2000, 4000], "then_every_ms": 4000, "poll_ms": 250, "batch_size": 50},
+         "janitor": {"schedule_ms": [1000, 2000, 4000], "then_every_ms": 4000, "poll_ms": 500, "batch_size": 50},
          "idempotency": {"lease_ms": 10000}}
         """
 
@@ -196,7 +197,9 @@ struct ChaosSettleTests {
     func printSamples(_ platform: ChaosPlatform, _ shop: ChaosShop, _ findings: ChaosFindings) async throws {
         let rows = [
             ("unknown", findings.unknown), ("without client token", findings.sessionWithoutClientToken),
-            ("session not live", findings.sessionNotLive), ("processing", findings.stuckProcessing),
+            ("session not live", findings.sessionNotLive),
+            ("session not live, client token handed out", findings.sessionNotLiveWithClientToken),
+            ("processing", findings.stuckProcessing),
             ("paid, not succeeded", findings.paidNotSucceeded),
         ]
         for (row, ids) in rows {
