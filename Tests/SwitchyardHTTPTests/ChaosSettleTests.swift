@@ -12,9 +12,9 @@ import Testing
 @Suite(.serialized)
 struct ChaosSettleTests {
     static let seed: UInt64 = 0x5157_1c4a_0515
-    static let orders = 200
+    static let orders = 120
     /// Few enough that the run does not starve the suites running beside it on a small machine.
-    static let workers = 4
+    static let workers = 2
     static let providerTimeoutMs = 2_000
     /// Citcon charges wait this long for the app: long enough for the app, short enough that a lost
     /// notification is recovered at half the session life, and an unpaid session ends, within the run.
