@@ -33,10 +33,19 @@ struct SandboxCommand: AsyncParsableCommand {
             """)
     var sipsMerchant: [String] = []
 
+    @Option(help: "Seconds a Citcon charge waits for the app's confirm before it expires (default 1800).")
+    var citconChargeLifetime: Int = 1800
+
+    func validate() throws {
+        guard citconChargeLifetime > 0 else { throw ValidationError("--citcon-charge-lifetime must be positive") }
+    }
+
     func run() async throws {
         let logger = CommandSupport.logger("switchyard.sandbox")
         let configuration = SandboxConfiguration(
-            citcon: CitconSandboxConfiguration(merchants: try citconMerchant.map(Self.citcon)),
+            citcon: CitconSandboxConfiguration(
+                merchants: try citconMerchant.map(Self.citcon),
+                pendingChargeLifetime: TimeInterval(citconChargeLifetime)),
             worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: try worldlineMerchant.map(Self.worldline)),
             antom: AntomSandboxConfiguration(merchants: try antomMerchant.map(Self.antom)),
             sips: WorldlineSipsSandboxConfiguration(

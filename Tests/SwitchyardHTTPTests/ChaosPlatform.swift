@@ -1,0 +1,205 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SwitchyardCrypto
+import SwitchyardStore
+import SwitchyardTestSupport
+
+/// A deployment for chaos runs, every part a process of its own: a standalone `switchyard sandbox`, one
+/// throwaway database and several `switchyard serve` replicas on it, which a test may kill and restart.
+final class ChaosPlatform: Sendable {
+    /// A reply from a replica or the sandbox.
+    struct Reply: Sendable {
+        var status: Int
+        var body: Data
+
+        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    let directory: String
+    let sandboxURL: String
+    let operatorToken: String
+    let client: HTTPClient
+    /// The replicas' ports, fixed for the run: a restarted replica listens where it did before.
+    let ports: [Int]
+    private let sandbox: Process
+    private let servers: LockedState<[ServeProcess]>
+    private let arguments: @Sendable (Int) -> [String]
+    private let environment: [String: String]
+
+    private init(
+        directory: String, sandboxURL: String, operatorToken: String, sandbox: Process, ports: [Int],
+        arguments: @escaping @Sendable (Int) -> [String], environment: [String: String]
+    ) {
+        self.directory = directory
+        self.sandboxURL = sandboxURL
+        self.operatorToken = operatorToken
+        self.sandbox = sandbox
+        self.ports = ports
+        self.arguments = arguments
+        self.environment = environment
+        self.servers = LockedState([])
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton)
+    }
+
+    /// Starts the sandbox (Citcon charges expire after `citconChargeLifetime` seconds), a fresh database
+    /// and `replicas` servers reading `policy`, and waits until every server is ready.
+    static func start(replicas: Int, citconChargeLifetime: Int, policy: String) async throws -> ChaosPlatform {
+        let directory = NSTemporaryDirectory() + "switchyard-chaos-" + UUID().uuidString.prefix(8).lowercased()
+        try FileManager.default.createDirectory(atPath: directory + "/plugins", withIntermediateDirectories: true)
+        for library in TestStack.pluginLibraries {
+            try FileManager.default.copyItem(
+                atPath: try TestStack.pluginPath(library), toPath: directory + "/plugins/" + library)
+        }
+        let sandbox = try startSandbox(directory: directory, citconChargeLifetime: citconChargeLifetime)
+        let sandboxPort = try await waitForPortFile(directory + "/sandbox.port", process: sandbox)
+
+        let database = try await TestPostgres.freshSwitchyardDatabase()
+        try Data(policy.utf8).write(to: URL(fileURLWithPath: directory + "/policy.json"))
+        let operatorToken = "op_" + SecureRandom.token(bytes: 32)
+        let ports = (0..<replicas).map { _ in PostgresCluster.freePort() }
+        let platform = ChaosPlatform(
+            directory: directory, sandboxURL: "http://127.0.0.1:\(sandboxPort)", operatorToken: operatorToken,
+            sandbox: sandbox, ports: ports,
+            arguments: { port in
+                [
+                    "--database-url", database.appURL, "--no-migrate", "--port", "\(port)", "--plugins-dir",
+                    directory + "/plugins", "--policy", directory + "/policy.json", "--data-dir",
+                    directory + "/data-\(port)",
+                ]
+            },
+            environment: [
+                "SWITCHYARD_KEK": Data(SecureRandom.bytes(32)).base64EncodedString(),
+                "SWITCHYARD_OPERATOR_TOKEN": operatorToken, "LOG_LEVEL": "warning",
+            ])
+        do {
+            for index in ports.indices { try platform.launch(index, generation: 0) }
+            for index in ports.indices { try await platform.waitUntilReady(index) }
+        } catch {
+            await platform.stop()
+            throw error
+        }
+        return platform
+    }
+
+    private static func startSandbox(directory: String, citconChargeLifetime: Int) throws -> Process {
+        let antomKey = directory + "/antom-merchant.pem"
+        try Data(TestStack.antomMerchantKey.publicKey.pem.utf8).write(to: URL(fileURLWithPath: antomKey))
+        let citcon = TestStack.citconMerchant
+        let log = directory + "/sandbox.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestStack.buildDirectory + "/switchyard")
+        process.arguments = [
+            "sandbox", "--port", "0", "--port-file", directory + "/sandbox.port", "--citcon-merchant",
+            "\(citcon.id):\(citcon.privateKey):\(citcon.ipnSecret)", "--antom-merchant",
+            "\(TestStack.antomClientId):\(antomKey)", "--citcon-charge-lifetime", "\(citconChargeLifetime)",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOG_LEVEL"] = "warning"
+        process.environment = environment
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
+
+    private static func waitForPortFile(_ path: String, process: Process) async throws -> Int {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && process.isRunning {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8),
+                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return port
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestFailure("the sandbox did not start; see \(path)")
+    }
+
+    // MARK: Replicas
+
+    /// The base URL of replica `index` (modulo the number of replicas).
+    func replicaURL(_ index: Int) -> String { "http://127.0.0.1:\(ports[index % ports.count])" }
+
+    private func launch(_ index: Int, generation: Int) throws {
+        let port = ports[index]
+        let server = try ServeProcess(
+            arguments: arguments(port), directory: directory, logName: "replica-\(index)-\(generation).log",
+            environment: environment)
+        servers.withLock { list in
+            if index < list.count { list[index] = server } else { list.append(server) }
+        }
+    }
+
+    /// Waits until replica `index` answers `/ready` (database and plugins loaded).
+    func waitUntilReady(_ index: Int) async throws {
+        let deadline = Date().addingTimeInterval(120)
+        let server = servers.withLock { $0[index] }
+        while Date() < deadline && server.process.isRunning {
+            if let reply = try? await send(.GET, replicaURL(index) + "/ready", timeout: 2), reply.status == 200 {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw TestFailure("replica \(index) is not ready: \(server.output.suffix(2000))")
+    }
+
+    /// Kills replica `index` with SIGKILL (no shutdown of any kind) and waits until it is gone.
+    func sigkill(_ index: Int) {
+        let server = servers.withLock { $0[index] }
+        kill(server.process.processIdentifier, SIGKILL)
+        server.process.waitUntilExit()
+    }
+
+    /// Starts replica `index` again on its port and waits until it is ready.
+    func restart(_ index: Int, generation: Int) async throws {
+        try launch(index, generation: generation)
+        try await waitUntilReady(index)
+    }
+
+    /// Stops every process and the HTTP client; the directory (logs) is removed only when `keepLogs` is false.
+    func stop(keepLogs: Bool = true) async {
+        for server in servers.withLock({ $0 }) { try? await server.stop() }
+        if sandbox.isRunning { sandbox.terminate() }
+        sandbox.waitUntilExit()
+        try? await client.shutdown()
+        if !keepLogs { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    // MARK: HTTP
+
+    /// Sends a request; `body` is sent as is (JSON), so a retry repeats exactly the same bytes.
+    func send(
+        _ method: HTTPMethod, _ url: String, token: String? = nil, body: Data? = nil, headers: [String: String] = [:],
+        timeout: Int64 = 10
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: body))
+        }
+        let response = try await client.execute(request, timeout: .seconds(timeout))
+        let collected = try await response.body.collect(upTo: 16 << 20)
+        return Reply(status: Int(response.status.code), body: Data(buffer: collected))
+    }
+
+    /// Sends `json` as the body.
+    func send(_ method: HTTPMethod, _ url: String, token: String? = nil, json: Any) async throws -> Reply {
+        try await send(method, url, token: token, body: try JSONSerialization.data(withJSONObject: json))
+    }
+
+    /// An operator call on the first replica that answers; requires `expected`.
+    func admin(_ method: HTTPMethod, _ path: String, json: Any, expected: Int) async throws -> [String: Any] {
+        let reply = try await send(method, replicaURL(0) + path, token: operatorToken, json: json)
+        guard reply.status == expected else { throw TestFailure("\(method) \(path): \(reply.status) \(reply.text)") }
+        return reply.json
+    }
+}
