@@ -17,7 +17,7 @@ public enum PluginWorker {
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
         let channel = WorkerChannel(fd: fd)
-        let table: UnsafePointer<sy_plugin_table>
+        let table: PluginTable
         do throws(PluginRefusal) {
             table = try PluginImage.open(file)
         } catch {
@@ -29,13 +29,13 @@ public enum PluginWorker {
         let reader = Thread { host.readLoop() }
         reader.name = "plugin worker reader"
         reader.start()
-        guard let create = table.pointee.create, let invoke = table.pointee.invoke,
+        guard let create = table.entries.create, let invoke = table.entries.invoke,
             let instance = create(host.table)
         else {
             channel.send(WorkerMessage(kind: .failed, body: "the plugin's create returned no instance"))
             return 1
         }
-        host.serve(instance: instance, invoke: invoke, cancel: table.pointee.cancel)
+        host.serve(instance: instance, invoke: invoke, cancel: table.entries.cancel)
         channel.send(WorkerMessage(kind: .ready))
         host.finished.wait()
         return 0
