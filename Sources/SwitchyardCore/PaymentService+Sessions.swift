@@ -75,8 +75,13 @@ extension PaymentService {
         let now = clock()
         var seen = 0
         do {
+            // A session the provider still calls open after our expiry (clocks and roundings differ)
+            // is asked about again at the janitor's first delay, until the janitor's horizon.
+            let janitor = policy.platform.janitor
             seen += await syncClaimed(
-                try await payments.claimExpiredSessions(now: now, limit: limit),
+                try await payments.claimExpiredSessions(
+                    now: now, retryAfter: TimeInterval(max(janitor.scheduleMs.first ?? 0, janitor.pollMs)) / 1000,
+                    horizon: TimeInterval(janitor.horizonMs) / 1000, limit: limit),
                 failure: "sync after session expiry failed")
             seen += await syncClaimed(
                 try await payments.claimHalfLifeSessions(now: now, limit: limit),

@@ -88,7 +88,8 @@ public protocol PaymentRepository: Sendable {
     func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment]
     /// System scope: claims up to `limit` payments waiting for the app whose client session expired at or
     /// before `now` and was not swept since, skipping rows another replica holds, and marks them swept.
-    func claimExpiredSessions(now: Date, limit: Int) async throws -> [(tenant: UUID, paymentId: String)]
+    func claimExpiredSessions(now: Date, retryAfter: TimeInterval, horizon: TimeInterval, limit: Int) async throws
+        -> [(tenant: UUID, paymentId: String)]
     /// System scope: claims up to `limit` payments waiting for the app whose client session is past half
     /// its life (see ``SessionHalfLife``) but not expired and was not synced since that point, skipping rows
     /// another replica holds, and marks them synced.

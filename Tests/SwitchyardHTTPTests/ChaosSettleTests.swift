@@ -22,7 +22,7 @@ struct ChaosSettleTests {
     static let settleBound: Double = 180
 
     static let policy = """
-        {"plugins": {"mode": "development"},
+        {"plugins": {"mode": "development", "allowed": [{"id": "citcon"}, {"id": "antom"}]},
          "limits": {"provider_timeout_ms": \(providerTimeoutMs)},
          "failover": {"time_budget_ms": 10000},
          "breaker": {"failure_threshold": 5, "window_ms": 10000, "cool_down_ms": 1000},
