@@ -246,3 +246,7 @@ int sy_sandbox_restrict(void) {
 }
 
 #endif /* __linux__ */
+
+int sy_process_keep_private(void) {
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}

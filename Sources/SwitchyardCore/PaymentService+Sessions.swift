@@ -80,7 +80,7 @@ extension PaymentService {
             let janitor = policy.platform.janitor
             seen += await syncClaimed(
                 try await payments.claimExpiredSessions(
-                    now: now, retryAfter: TimeInterval(max(janitor.scheduleMs.first ?? 0, janitor.pollMs)) / 1000,
+                    now: now, retryAfter: TimeInterval(janitor.scheduleMs.first ?? 5_000) / 1000,
                     horizon: TimeInterval(janitor.horizonMs) / 1000, limit: limit),
                 failure: "sync after session expiry failed")
             seen += await syncClaimed(

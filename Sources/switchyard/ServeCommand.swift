@@ -37,6 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = CommandSupport.logger()
+        if !ProcessPrivacy.keepMemoryPrivate() {
+            logger.warning("process memory could not be made private to other processes of this user")
+        }
         let dataDirectory = CommandSupport.absolute(database.dataDir)
         let embedded = database.databaseURL == nil
         let pluginsDirectory = CommandSupport.absolute(pluginsDir ?? dataDirectory + "/plugins")

@@ -28,6 +28,13 @@ void sy_sandbox_prepare(unsigned int cpu_seconds);
  */
 int sy_sandbox_restrict(void);
 
+/**
+ * Marks the calling process not dumpable: no core dumps, and other processes of the same user (a
+ * plugin's scanner or worker among them) can neither read its memory through /proc nor trace it.
+ * Returns 0 on success, -1 (with errno set) otherwise.
+ */
+int sy_process_keep_private(void);
+
 #ifdef __cplusplus
 }
 #endif
