@@ -43,6 +43,7 @@ public enum SwitchyardServer {
     /// The router with every route.
     public static func router(_ deps: ServerDependencies) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
+        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: TenantLimitMiddleware(store: deps.store, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())
