@@ -47,7 +47,20 @@ final class ChaosPlatform: Sendable {
 
     /// Starts the sandbox (Citcon charges expire after `citconChargeLifetime` seconds), a fresh database
     /// and `replicas` servers reading `policy`, and waits until every server is ready.
+    /// Starts the platform, once more from scratch (new directory, database and ports) if the first start
+    /// fails: a port picked free can be taken by another process before the replica binds it.
     static func start(replicas: Int, citconChargeLifetime: Int, policy: String) async throws -> ChaosPlatform {
+        do {
+            return try await startOnce(replicas: replicas, citconChargeLifetime: citconChargeLifetime, policy: policy)
+        } catch {
+            print("chaos platform did not start (\(error)); starting again")
+            return try await startOnce(replicas: replicas, citconChargeLifetime: citconChargeLifetime, policy: policy)
+        }
+    }
+
+    private static func startOnce(replicas: Int, citconChargeLifetime: Int, policy: String) async throws
+        -> ChaosPlatform
+    {
         let directory = NSTemporaryDirectory() + "switchyard-chaos-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: directory + "/plugins", withIntermediateDirectories: true)
         for library in TestStack.pluginLibraries {
@@ -60,7 +73,12 @@ final class ChaosPlatform: Sendable {
         let database = try await TestPostgres.freshSwitchyardDatabase()
         try Data(policy.utf8).write(to: URL(fileURLWithPath: directory + "/policy.json"))
         let operatorToken = "op_" + SecureRandom.token(bytes: 32)
-        let ports = (0..<replicas).map { _ in PostgresCluster.freePort() }
+        // Distinct ports, none the sandbox's: a port just freed may be handed out again at once.
+        var ports: [Int] = []
+        while ports.count < replicas {
+            let port = PostgresCluster.freePort()
+            if port != sandboxPort && !ports.contains(port) { ports.append(port) }
+        }
         let platform = ChaosPlatform(
             directory: directory, sandboxURL: "http://127.0.0.1:\(sandboxPort)", operatorToken: operatorToken,
             sandbox: sandbox, ports: ports,
