@@ -58,10 +58,10 @@ enum WorkerSpawn {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let arguments = [executable, "plugin-worker", "--plugin", pluginFile, "--fd", "\(workerDescriptor)"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
+        // The scanner's minimal environment: never the server's key, operator token or database URL.
+        let environment = ScannerRun.environment(ProcessInfo.processInfo.environment)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }

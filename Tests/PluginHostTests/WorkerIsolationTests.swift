@@ -213,6 +213,26 @@ struct WorkerIsolationTests {
         withExtendedLifetime(registry) {}
     }
 
+    @Test func workerNeverGetsTheServersSecretsInItsEnvironment() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The server's key, as `switchyard serve` may have it in its environment.
+        setenv("SWITCHYARD_KEK", "kek-the-worker-must-not-see", 1)
+        defer { unsetenv("SWITCHYARD_KEK") }
+        try FixturePlugins.install(
+            try FixturePlugins.echo(["FIXTURE_ID=\"env-echo\""]), in: directory.path, as: "echo.so")
+        let registry = registry(directory)
+        #expect(await registry.reload().loaded.map(\.id) == ["env-echo"])
+        let environments = Self.childWorkers().compactMap { pid in
+            FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+        }
+        #expect(!environments.isEmpty)
+        for environment in environments {
+            #expect(!String(decoding: environment, as: UTF8.self).contains("kek-the-worker-must-not-see"))
+        }
+        withExtendedLifetime(registry) {}
+    }
+
     /// The pids of this process's `plugin-worker` children.
     private static func childWorkers() -> [Int32] {
         let me = getpid()
