@@ -17,6 +17,18 @@ public final class PGConnection {
     /// SQL text to the name of its server-side prepared statement on the current session.
     private var preparedStatements: [String: String] = [:]
     private var statementCounter = 0
+    /// What this connection did since it was created (across sessions).
+    public private(set) var counters = Counters()
+    /// Whether a statement since the last `BEGIN` inserted, updated or deleted rows.
+    private(set) var wroteSinceBegin = false
+
+    /// Running totals of one connection's work.
+    public struct Counters: Sendable, Equatable {
+        /// Statements run with ``query(_:_:)``.
+        public var statements = 0
+        /// Statements prepared on the server (`PQprepare`), at most once per SQL text and session.
+        public var prepares = 0
+    }
 
     /// Settings applied to every new session so that text output has one known form.
     private static let sessionSetup =
@@ -46,6 +58,8 @@ public final class PGConnection {
         let result = PGCStrings.withArray(encoded) { values in
             PQexecPrepared(conn, name, Int32(values.count), values, nil, nil, 0)
         }
+        counters.statements += 1
+        if let result, Self.writes(result) { wroteSinceBegin = true }
         do {
             return try Self.makeResult(result, connection: conn)
         } catch let error as PGError where error.sqlState == "0A000" || error.sqlState == "26000" {
@@ -62,6 +76,19 @@ public final class PGConnection {
     public func execute(_ sql: String) throws {
         let conn = try liveHandle()
         _ = try Self.makeResult(PQexec(conn, sql), connection: conn)
+    }
+
+    /// Starts a transaction: `BEGIN`, then `setup` (simple SQL, may be empty) in the same round trip.
+    func begin(then setup: String = "") throws {
+        try execute(setup.isEmpty ? "BEGIN" : "BEGIN; " + setup)
+        wroteSinceBegin = false
+    }
+
+    /// Whether a result is that of an `INSERT`, `UPDATE` or `DELETE` (its command tag's first letter).
+    private static func writes(_ result: OpaquePointer) -> Bool {
+        guard let tag = PQcmdStatus(result) else { return false }
+        let first = UInt8(bitPattern: tag.pointee)
+        return first == UInt8(ascii: "I") || first == UInt8(ascii: "U") || first == UInt8(ascii: "D")
     }
 
     // MARK: Session management (on the owning thread only)
@@ -189,6 +216,7 @@ public final class PGConnection {
         statementCounter += 1
         let name = "sy_\(statementCounter)"
         _ = try Self.makeResult(PQprepare(conn, name, sql, 0, nil), connection: conn)
+        counters.prepares += 1
         preparedStatements[sql] = name
         return name
     }

@@ -4,7 +4,8 @@ extension PGPool {
     /// Runs `body` in a transaction on a borrowed connection.
     ///
     /// Issues `BEGIN`; then `SET LOCAL ROLE` when `role` is given; then `set_config(name, value, true)`
-    /// for each setting (in name order), so both end with the transaction; then `body`; then `COMMIT`.
+    /// for each setting (in name order), so both end with the transaction (these in one round trip, with
+    /// the values quoted as literals); then `body`; then `COMMIT`.
     /// Any error thrown by these steps rolls the transaction back and is rethrown. A transaction that
     /// had already failed inside `body` is reported by ``PGError/Code/transactionAborted``.
     ///
@@ -18,22 +19,44 @@ extension PGPool {
         _ body: @escaping @Sendable (PGConnection) throws -> T
     ) async throws -> T {
         try await withConnection { connection in
-            try connection.execute("BEGIN")
             do {
-                if let role {
-                    try connection.execute("SET LOCAL ROLE \(try Self.quoteIdentifier(role))")
-                }
-                for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
-                    try connection.query("SELECT set_config($1, $2, true)", [.text(name), .text(value)])
-                }
+                try connection.begin(then: try Self.transactionSetup(role: role, settings: settings))
+                let before = connection.counters.statements
                 let result = try body(connection)
                 try connection.commit()
+                self.noteCommit(
+                    settings: settings, statements: connection.counters.statements - before,
+                    wrote: connection.wroteSinceBegin)
                 return result
             } catch {
                 connection.rollbackQuietly()
                 throw error
             }
         }
+    }
+
+    /// The statements that follow `BEGIN` (sent with it in one round trip): `SET LOCAL ROLE` and one
+    /// `set_config(name, value, true)` per setting, in name order.
+    static func transactionSetup(role: String?, settings: [String: String]) throws -> String {
+        var statements: [String] = []
+        if let role { statements.append("SET LOCAL ROLE \(try quoteIdentifier(role))") }
+        if !settings.isEmpty {
+            let calls = try settings.sorted(by: { $0.key < $1.key }).map { name, value in
+                "set_config(\(try quoteLiteral(name)), \(try quoteLiteral(value)), true)"
+            }
+            statements.append("SELECT " + calls.joined(separator: ", "))
+        }
+        return statements.joined(separator: "; ")
+    }
+
+    /// Quotes an SQL string literal as an escape string (`E'…'`, backslashes and quotes doubled), which
+    /// means the same whatever `standard_conforming_strings` says.
+    static func quoteLiteral(_ value: String) throws -> String {
+        guard !value.utf8.contains(0) else {
+            throw PGError(code: .invalidParameter, message: "a setting must not contain NUL")
+        }
+        return "E'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''")
+            + "'"
     }
 
     /// Quotes an SQL identifier: `"name"` with inner double quotes doubled.

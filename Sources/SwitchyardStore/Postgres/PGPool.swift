@@ -33,6 +33,8 @@ public final class PGPool: Sendable {
     private let workers: [PGWorker]
     private let state: PGLock<State>
     private let acquireTimeout: Duration?
+    /// Probes counting transactions (see ``watch(setting:value:)``).
+    let watches = PGLock<[PGWatch]>([])
     let logger: Logger
 
     /// Creates a pool. No connection is opened yet.
