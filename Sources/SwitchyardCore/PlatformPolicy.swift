@@ -83,6 +83,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var idempotency = Idempotency()
     public var settlement = Settlement()
     public var pluginWorkers = PluginWorkers()
+    public var database = Database()
 
     public init() {}
 
@@ -100,6 +101,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         idempotency = try Idempotency.section(of: decoder)
         settlement = try Settlement.section(of: decoder)
         pluginWorkers = try PluginWorkers.section(of: decoder)
+        database = try Database.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -101,12 +101,14 @@ public final class SwitchyardRuntime: Sendable {
             logger: logger)
     }
 
-    /// The pool's configuration: the connection string and size, with the bounds of
+    /// The pool's configuration: the connection string and size (`database.pool_size` of the policy when
+    /// set), with the bounds of
     /// `PlatformPolicy.Server` (acquire wait, statement, lock and idle-in-transaction timeouts).
     static func database(_ configuration: RuntimeConfiguration) -> PostgresConfiguration {
         let bounds = configuration.platform.server
         return PostgresConfiguration(
-            connectionString: configuration.databaseURL, poolSize: configuration.poolSize,
+            connectionString: configuration.databaseURL,
+            poolSize: configuration.platform.database.poolSize(default: configuration.poolSize),
             acquireTimeout: .milliseconds(bounds.databaseAcquireTimeoutMs),
             sessionTimeouts: .init(
                 statementMs: bounds.databaseStatementTimeoutMs, lockMs: bounds.databaseLockTimeoutMs,
