@@ -33,6 +33,11 @@ public final class OutboundHTTPService: HostServices, Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: Self.timeAmount(connectTimeout), read: nil)
         configuration.redirectConfiguration = .disallow
+        // Connections to a provider are kept alive and reused. Idle ones close after 30 s, before the
+        // 60 s idle timeout common at providers' load balancers, so a request is rarely sent on a connection
+        // the other side is closing. Up to 32 per host, so concurrent payments do not queue for a few.
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
         // Fail waiting requests as soon as a connection attempt fails, instead of retrying until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)

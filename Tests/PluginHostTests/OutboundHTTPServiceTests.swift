@@ -162,6 +162,21 @@ struct OutboundHTTPServiceTests {
         }
     }
 
+    @Test func sequentialExchangesWithOneHostReuseOneConnection() async throws {
+        let server = try RawTCPServer(.keepAlive("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+        defer { server.stop() }
+        try await withService { service in
+            for index in 0..<3 {
+                let result = await service.send(
+                    OutboundRequest(method: "GET", url: "http://127.0.0.1:\(server.port)/ping/\(index)"))
+                #expect(result.kind == .response)
+                #expect(result.body == Data("ok".utf8))
+            }
+            #expect(server.accepted == 1)
+            #expect(server.requests.count == 3)
+        }
+    }
+
     @Test func exchangesAreLoggedWithoutSecretsOrBodies() async throws {
         let server = try RawTCPServer(
             .respond("HTTP/1.1 200 OK\r\nContent-Length: 11\r\nConnection: close\r\n\r\nresp-BODY-1"))

@@ -15,6 +15,9 @@ final class RawTCPServer: @unchecked Sendable {
         case closeAfterRead
         /// Accept, read the request (head and `Content-Length` body), then write `response` and close.
         case respond(String)
+        /// Like `respond`, but keep the connection open and answer every further request on it the same
+        /// way, until the client closes it.
+        case keepAlive(String)
     }
 
     let port: UInt16
@@ -27,6 +30,7 @@ final class RawTCPServer: @unchecked Sendable {
     private var live: Set<Int32> = []
     private var stopped = false
     private var received: [Data] = []
+    private var acceptedCount = 0
 
     init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
@@ -50,6 +54,9 @@ final class RawTCPServer: @unchecked Sendable {
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
+
+    /// How many connections were accepted.
+    var accepted: Int { lock.withLock { acceptedCount } }
 
     /// What each connection sent, in order of arrival.
     var requests: [String] {
@@ -129,6 +136,7 @@ final class RawTCPServer: @unchecked Sendable {
             let keep: Bool = lock.withLock {
                 if connection >= 0 && !stopped {
                     live.insert(connection)
+                    acceptedCount += 1
                     return true
                 }
                 return false
@@ -156,6 +164,14 @@ final class RawTCPServer: @unchecked Sendable {
         case .respond(let response):
             let bytes = Array(response.utf8)
             _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        case .keepAlive(let response):
+            let bytes = Array(response.utf8)
+            var next = request
+            while !next.isEmpty {
+                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                next = readRequest(connection)
+                if !next.isEmpty { lock.withLock { received.append(next) } }
+            }
         }
         release(connection)
     }
