@@ -50,13 +50,15 @@ extension PaymentService {
             accounts = routed.accounts
         }
         payment.routing = decision
-        try await payments.commit(PaymentChanges(payment: payment))
-        try await IdempotencyLink.created(payment.id)
+        let claim = IdempotentCreate.current.flatMap { $0.tenant == tenant ? $0 : nil }
 
         let candidates = Array(decision.candidates.prefix(max(1, policy.failover.attemptLimit)))
         let deadline = now.addingTimeInterval(Double(policy.failover.timeBudgetMs) / 1000)
         var attempts = 0
         var previous: Outcome?
+        var record: PaymentRecord?
+        // The payment is stored with its first attempt (and its key claimed) in one transaction.
+        var saved = false
         for (index, accountId) in candidates.enumerated() {
             guard let account = accounts[accountId] else { continue }
             let more = index + 1 < candidates.count
@@ -67,34 +69,49 @@ extension PaymentService {
                     metadata: [
                         "tenant.id": "\(tenant)", "payment.id": "\(payment.id)", "provider.account": "\(accountId)",
                     ])
-                if !more { try await failUnreached(tenant: tenant, paymentId: payment.id) }
+                if !more {
+                    if !saved { try await begin(PaymentChanges(payment: payment), claim: claim) }
+                    saved = true
+                    try await failUnreached(tenant: tenant, paymentId: payment.id)
+                }
                 continue
             }
             attempts += 1
-            let (outcome, actions) = try await attempt(
-                payment, request: request, method: method, stored: stored, account: account, sequence: attempts,
-                reason: Self.reason(index: index, previous: previous, decision: decision),
+            let step = AttemptStep(
+                payment: payment, request: request, method: method, stored: stored, account: account,
+                sequence: attempts, reason: Self.reason(index: index, previous: previous, decision: decision),
+                claim: claim)
+            let (outcome, actions, concluded) = try await attempt(
+                step, newPayment: !saved, settings: policy.breaker.settings,
                 event: { outcome in
                     .authorizeFinished(
                         outcome, moreCandidates: more && clock() < deadline,
                         retryDeclines: policy.failover.retryableDeclines)
                 })
+            saved = true
             await health.record(account.id, outcome: outcome.kind, settings: policy.breaker.settings)
             previous = outcome
+            record = concluded
             // The state machine alone decides whether the next candidate is tried.
             if !actions.contains(.tryNextCandidate) { break }
         }
-        guard let record = try await payments.record(tenant: tenant, paymentId: payment.id) else {
-            throw CoreError.notFound("payment")
-        }
-        // A payment no provider could take because the request lacks something one of them needs is the
-        // merchant's to fix: a 4xx naming what is missing, not a failed payment to inspect.
+        if !saved { try await begin(PaymentChanges(payment: payment), claim: claim) }
+        if record == nil { record = try await payments.record(tenant: tenant, paymentId: payment.id) }
+        guard let final = record else { throw CoreError.notFound("payment") }
+        return try Self.answer(final, last: previous).get()
+    }
+
+    /// What a create answers for its payment's record: the record, or a 4xx when no provider could take
+    /// the payment because the request lacks something one of them needs (the merchant's to fix, not a
+    /// failed payment to inspect).
+    static func answer(_ record: PaymentRecord, last previous: Outcome?) -> Result<PaymentRecord, CoreError> {
         if record.payment.status == .failed, let previous, previous.kind == .notSent,
-            let code = previous.code, Self.missingInput.contains(code)
+            let code = previous.code, missingInput.contains(code)
         {
-            throw CoreError.unprocessable(code, previous.message ?? "the request lacks what the provider needs")
+            return .failure(
+                CoreError.unprocessable(code, previous.message ?? "the request lacks what the provider needs"))
         }
-        return record
+        return .success(record)
     }
 
     /// Codes of plugin refusals (nothing sent) that name something missing from the merchant's request.
@@ -113,40 +130,48 @@ extension PaymentService {
         }
     }
 
-    /// One authorize attempt at `account`: committed before the call, its outcome applied after.
+    /// One authorize attempt: committed before the call (with the payment itself, when `newPayment`),
+    /// its outcome applied after, in the same transaction as the payment's record is read and the
+    /// request's `Idempotency-Key` answered when no other candidate follows.
     private func attempt(
-        _ payment: Payment, request: NewPayment, method: String, stored: StoredPaymentMethod?,
-        account: ProviderAccount, sequence: Int, reason: String,
+        _ step: AttemptStep, newPayment: Bool, settings: CircuitBreaker.Settings,
         event: (Outcome) -> PaymentMachine.Event
-    ) async throws -> (Outcome, [PaymentMachine.Action]) {
-        let tenant = payment.tenantId
-        let paymentId = payment.id
+    ) async throws -> (Outcome, [PaymentMachine.Action], PaymentRecord?) {
+        let payment = step.payment
+        let (tenant, paymentId, account, request) = (payment.tenantId, payment.id, step.account, step.request)
         var attempt = Attempt(
             id: ids.make("att"), paymentId: paymentId, tenantId: tenant, accountId: account.id,
-            pluginId: account.pluginId, sequence: sequence, reason: reason, startedAt: clock())
+            pluginId: account.pluginId, sequence: step.sequence, reason: step.reason, startedAt: clock())
         var pending: StoredPaymentMethod?
-        if request.savePaymentMethod, let customerId = request.customerId {
-            pending = try await pendingCredential(
-                tenant: tenant, customerId: customerId, account: account, method: method, paymentId: paymentId)
-        }
-        let savedId = pending?.id
-        let accountId = account.id
-        // The attempt is committed before the provider is called, so a crash leaves a trace to sync.
-        try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])) {
-            // A payment settled meanwhile (the janitor fails one left too long without attempt) is never sent.
-            guard $0.status == .processing else {
-                throw CoreError.conflict("payment_settled", "the payment was settled before it reached a provider")
+        if newPayment {
+            // A credential to save is created only once the key is claimed, so the attempt follows apart.
+            var first = payment
+            if !request.savePaymentMethod { first.providerAccountId = account.id }
+            do {
+                try await begin(
+                    PaymentChanges(payment: first, attempts: request.savePaymentMethod ? [] : [attempt]),
+                    claim: step.claim)
+            } catch {
+                // Nothing was sent: give the breaker's probe back.
+                await health.record(account.id, outcome: .authExpired, settings: settings)
+                throw error
             }
-            $0.providerAccountId = accountId
-            if let savedId { $0.savedPaymentMethodId = savedId }
+        }
+        if !newPayment || request.savePaymentMethod {
+            if request.savePaymentMethod, let customerId = request.customerId {
+                pending = try await pendingCredential(
+                    tenant: tenant, customerId: customerId, account: account, method: step.method,
+                    paymentId: paymentId)
+            }
+            try await commitBeforeCall(attempt, account: account, savedId: pending?.id)
         }
         let outcome = await gateway.authorize(
             AuthorizeRequest(
                 paymentId: paymentId, attemptId: attempt.id, merchantReference: request.reference,
                 amount: request.amount, currency: request.currency, country: request.country,
-                method: method, captureMode: request.captureMode, customerId: request.customerId,
+                method: step.method, captureMode: request.captureMode, customerId: request.customerId,
                 returnURL: request.returnURL, paymentData: request.paymentData, idempotencyKey: attempt.id,
-                storedCredential: stored.map(providerCredential),
+                storedCredential: step.stored.map(providerCredential),
                 credentialSetup: pending.map {
                     CredentialSetup(correlationId: $0.correlationId, customerId: $0.customerId)
                 }),
@@ -154,16 +179,46 @@ extension PaymentService {
         attempt.record(outcome, at: clock())
         let machineEvent = event(outcome)
         let time = clock()
-        let actions = try await payments.transition(
-            tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])
+        let claim = step.claim
+        let (actions, record) = try await payments.transition(
+            tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt]),
+            concluding: { !$0.contains(.tryNextCandidate) },
+            answer: { record in try claim?.answer(Self.answer(record, last: outcome)) }
         ) { PaymentMachine.apply(machineEvent, to: &$0, at: time) }
+        if record != nil { claim?.reached(.answered) }
         logger.info(
             "payment attempt finished",
             metadata: [
                 "tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "attempt.id": "\(attempt.id)",
                 "provider.account": "\(account.id)", "outcome": "\(outcome.kind.rawValue)",
             ])
-        return (outcome, actions)
+        return (outcome, actions, record)
+    }
+
+    /// Commits an attempt of a payment stored earlier, before its provider is called, so a crash leaves a
+    /// trace to sync.
+    private func commitBeforeCall(_ attempt: Attempt, account: ProviderAccount, savedId: String?) async throws {
+        let accountId = account.id
+        try await payments.transition(
+            tenant: attempt.tenantId, paymentId: attempt.paymentId, with: PaymentChanges(attempts: [attempt])
+        ) {
+            // A payment settled meanwhile (the janitor fails one left too long without attempt) is never sent.
+            guard $0.status == .processing else {
+                throw CoreError.conflict("payment_settled", "the payment was settled before it reached a provider")
+            }
+            $0.providerAccountId = accountId
+            if let savedId { $0.savedPaymentMethodId = savedId }
+        }
+    }
+
+    /// Stores a new payment's first changes, claiming the request's `Idempotency-Key` in the same
+    /// transaction; throws ``IdempotencyInterruption`` when the key's claim does not let the create go on.
+    private func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws {
+        let result = try await payments.begin(changes, claim: claim)
+        guard result == .proceed || result == .resume(resourceId: nil) else {
+            throw IdempotencyInterruption(claim: result)
+        }
+        if claim == nil, let id = changes.payment?.id { try await IdempotencyLink.created(id) }
     }
 
     /// Marks a payment failed when no candidate could even be tried (nothing was sent anywhere).

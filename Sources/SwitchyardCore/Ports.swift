@@ -63,6 +63,21 @@ public protocol PaymentRepository: Sendable {
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
         _ body: @escaping @Sendable (inout Payment) throws -> T
     ) async throws -> T
+    /// Stores a new payment's first changes (the payment, and its first attempt when there is one) in one
+    /// transaction. With `claim`, that transaction first claims the request's `Idempotency-Key`, stores the
+    /// changes only when the claim lets the request go on (``IdempotencyClaim/proceed``, or a takeover of a
+    /// key under which nothing was created) and records the payment under the key. Returns the claim
+    /// (``IdempotencyClaim/proceed`` without one).
+    func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws -> IdempotencyClaim
+    /// ``transition(tenant:paymentId:with:_:)`` that, when `concluding` holds for `body`'s result, also reads
+    /// the payment's record in the same transaction and stores `answer(record)` (when not nil) as the
+    /// response of its `Idempotency-Key`, if the answer's owner still owns the key.
+    func transition<T: Sendable>(
+        tenant: UUID, paymentId: String, with changes: PaymentChanges,
+        concluding: @escaping @Sendable (T) -> Bool,
+        answer: @escaping @Sendable (PaymentRecord) throws -> IdempotentAnswer?,
+        _ body: @escaping @Sendable (inout Payment) throws -> T
+    ) async throws -> (T, PaymentRecord?)
     /// Inserts a refund only if it fits the payment's refundable remainder, with the payment row locked.
     func reserveRefund(_ refund: Refund) async throws
     func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord?

@@ -17,8 +17,11 @@ extension PaymentsController {
     /// ``scopedKey(method:route:parameters:key:)``), so every spelling of a path (`/v1/payments/`,
     /// `//v1/payments`) shares one key. A replayed payment or payment method is rendered from its current
     /// record, so a replay never hands out a client session that has expired since.
+    ///
+    /// With `claimsInCreate` (a payment create), the key is claimed in the create's first transaction and
+    /// answered in its last one (see ``IdempotentCreate``) rather than in transactions of its own.
     func idempotent(
-        _ request: Request, _ context: AppContext, resume: IdempotentResume = .fresh,
+        _ request: Request, _ context: AppContext, resume: IdempotentResume = .fresh, claimsInCreate: Bool = false,
         _ body: @escaping (APIKey, Data) async throws -> Encoded
     ) async throws -> Response {
         let key = try await auth.requireTenant(request, scope: .payments)
@@ -38,17 +41,106 @@ extension PaymentsController {
             method: request.method, route: context.endpointPath, parameters: context.parameters, key: idempotencyKey)
         let claim = IdempotencyClaimant(
             store: store, tenant: key.tenantId, key: scopedKey, owner: UUID().uuidString.lowercased())
+        let requestHash = Self.requestHash(data)
+        if claimsInCreate {
+            return try await claimingInCreate(claim, requestHash: requestHash, key, data, context, resume, body)
+        }
+        let claimed = try await store.claimIdempotent(
+            tenant: key.tenantId, key: scopedKey, requestHash: requestHash, owner: claim.owner,
+            lease: service.policy.platform.idempotency.lease)
+        return try await answered(claimed, claim, context, resume) {
+            try await IdempotencyLink.$record.withValue(claim.link) { try await body(key, data) }
+        }
+    }
+
+    /// A create that claims its key in its own first transaction and answers it in its last one. A claim
+    /// that does not let it create (a replay, another body, a key still held, a payment created by an
+    /// earlier owner) is answered as a claim of its own would be; an error before anything was stored is
+    /// stored for the key like any other answer.
+    private func claimingInCreate(
+        _ claim: IdempotencyClaimant, requestHash: String, _ key: APIKey, _ data: Data, _ context: AppContext,
+        _ resume: IdempotentResume, _ body: @escaping (APIKey, Data) async throws -> Encoded
+    ) async throws -> Response {
         let lease = service.policy.platform.idempotency.lease
-        var takeover: IdempotencyTakeover?
-        switch try await store.claimIdempotent(
-            tenant: key.tenantId, key: scopedKey, requestHash: Self.requestHash(data), owner: claim.owner,
-            lease: lease)
-        {
+        let create = IdempotentCreate(
+            tenant: key.tenantId, key: claim.key, requestHash: requestHash, owner: claim.owner, lease: lease,
+            respond: { [self] in try createdResponse($0) })
+        let response: Encoded
+        do {
+            response = try await IdempotentCreate.$current.withValue(create) { try await body(key, data) }
+        } catch let interruption as IdempotencyInterruption {
+            return try await answered(interruption.claim, claim, context, resume, fresh: Self.noFreshCreate)
+        } catch {
+            switch create.stage {
+            case .answered: break
+            case .claimed: try await failed(claim, error)
+            case .unclaimed:
+                // Nothing was stored: the key is claimed now, to store the error or answer as it says.
+                guard Self.storable(error) != nil else { break }
+                let claimed = try await store.claimIdempotent(
+                    tenant: key.tenantId, key: claim.key, requestHash: requestHash, owner: claim.owner, lease: lease)
+                guard claimed == .proceed || claimed == .resume(resourceId: nil) else {
+                    return try await answered(claimed, claim, context, resume, fresh: Self.noFreshCreate)
+                }
+                try await failed(claim, error)
+            }
+            throw error
+        }
+        guard case .claimed(let claimed) = create.stage else { return JSONIO.raw(response.status, response.data) }
+        if claimed != .proceed { Self.logTakeover(claimed, tenant: key.tenantId, context) }
+        return try await stored(response, claim)
+    }
+
+    /// A create is never run again after its claim interrupted it (a claim that lets it run does not).
+    private static func noFreshCreate() throws -> Encoded {
+        throw APIError(.internalServerError, "internal_error", "the request could not be completed")
+    }
+
+    /// Stores `response` for the key and answers it.
+    private func stored(_ response: Encoded, _ claim: IdempotencyClaimant) async throws -> Response {
+        try await store.finishIdempotent(
+            tenant: claim.tenant, key: claim.key, owner: claim.owner, status: Int(response.status.code),
+            body: response.data)
+        return JSONIO.raw(response.status, response.data)
+    }
+
+    /// The answer to a claim: a replay, a 409, what a takeover resumes, or else what `fresh` answers (the
+    /// request run afresh); stored for the key unless replayed.
+    private func answered(
+        _ claimed: IdempotencyClaim, _ claim: IdempotencyClaimant, _ context: AppContext, _ resume: IdempotentResume,
+        fresh: () async throws -> Encoded
+    ) async throws -> Response {
+        let takeover: IdempotencyTakeover?
+        switch try await proceeding(claimed, tenant: claim.tenant, context) {
+        case .respond(let response): return response
+        case .run(let resumed): takeover = resumed
+        }
+        let response: Encoded
+        do {
+            if let answer = try await resumedAnswer(resume, takeover: takeover, tenant: claim.tenant, context) {
+                response = answer
+            } else {
+                response = try await fresh()
+            }
+        } catch {
+            try await failed(claim, error)
+            throw error
+        }
+        return try await stored(response, claim)
+    }
+
+    /// What a claim lets the request do: answer a replay, or run (resuming a takeover); throws the 409 of
+    /// a claim that lets it do neither.
+    private func proceeding(_ claimed: IdempotencyClaim, tenant: UUID, _ context: AppContext) async throws
+        -> ClaimVerdict
+    {
+        let lease = service.policy.platform.idempotency.lease
+        switch claimed {
         case .replay(let status, let stored):
             var headers = HTTPFields()
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
-            let current = (200..<300).contains(status) ? await rendered(stored, tenant: key.tenantId) : nil
-            return JSONIO.raw(HTTPResponse.Status(code: status), current ?? stored, headers: headers)
+            let current = (200..<300).contains(status) ? await rendered(stored, tenant: tenant) : nil
+            return .respond(JSONIO.raw(HTTPResponse.Status(code: status), current ?? stored, headers: headers))
         case .mismatch:
             throw APIError(
                 .conflict, "idempotency_key_reused", "this Idempotency-Key was used with a different request body")
@@ -59,34 +151,34 @@ extension PaymentsController {
             error.retryAfter = Int(min(max(1, remaining.rounded(.up)), lease.rounded(.up)))
             throw error
         case .proceed:
-            break
+            return .run(nil)
         case .resume(let resourceId):
-            takeover = IdempotencyTakeover(resourceId: resourceId)
-            context.logger.notice(
-                "idempotency key taken over",
-                metadata: ["tenant.id": "\(key.tenantId)", "resource.id": "\(resourceId ?? "none")"])
+            Self.logTakeover(claimed, tenant: tenant, context)
+            return .run(IdempotencyTakeover(resourceId: resourceId))
         }
-        let response: Encoded
-        do {
-            if let answer = try await resumedAnswer(resume, takeover: takeover, tenant: key.tenantId, context) {
-                response = answer
-            } else {
-                response = try await IdempotencyLink.$record.withValue(claim.link) { try await body(key, data) }
-            }
-        } catch let error as APIError where error.status.code < 500 {
-            try await finish(claim, error)
-            throw error
-        } catch let error as CoreError where error.status < 500 {
-            try await finish(claim, APIError(error))
-            throw error
-        } catch {
-            try? await store.releaseIdempotent(tenant: key.tenantId, key: scopedKey, owner: claim.owner)
-            throw error
+    }
+
+    private static func logTakeover(_ claimed: IdempotencyClaim, tenant: UUID, _ context: AppContext) {
+        guard case .resume(let resourceId) = claimed else { return }
+        context.logger.notice(
+            "idempotency key taken over",
+            metadata: ["tenant.id": "\(tenant)", "resource.id": "\(resourceId ?? "none")"])
+    }
+
+    /// Ends a claim after `error`: a 4xx is stored as the key's response, anything else releases the key.
+    private func failed(_ claim: IdempotencyClaimant, _ error: any Error) async throws {
+        if let api = Self.storable(error) {
+            try await finish(claim, api)
+        } else {
+            try? await store.releaseIdempotent(tenant: claim.tenant, key: claim.key, owner: claim.owner)
         }
-        try await store.finishIdempotent(
-            tenant: key.tenantId, key: scopedKey, owner: claim.owner, status: Int(response.status.code),
-            body: response.data)
-        return JSONIO.raw(response.status, response.data)
+    }
+
+    /// The 4xx an error answers, which is stored for its key; nil for anything else.
+    static func storable(_ error: any Error) -> APIError? {
+        if let error = error as? APIError, error.status.code < 500 { return error }
+        if let error = error as? CoreError, error.status < 500 { return APIError(error) }
+        return nil
     }
 
     /// The key an `Idempotency-Key` is stored under (the store adds the tenant): the method and the route
@@ -147,8 +239,23 @@ extension PaymentsController {
     }
 
     private func finish(_ claim: IdempotencyClaimant, _ error: APIError) async throws {
-        let data = try JSONIO.encoder.encode(APIError.Envelope(error: .init(code: error.code, message: error.message)))
+        let data = try Self.envelope(error)
         try await store.finishIdempotent(
             tenant: claim.tenant, key: claim.key, owner: claim.owner, status: Int(error.status.code), body: data)
     }
+}
+
+extension PaymentsController {
+    /// An error's body as stored for an `Idempotency-Key`.
+    static func envelope(_ error: APIError) throws -> Data {
+        try JSONIO.encoder.encode(APIError.Envelope(error: .init(code: error.code, message: error.message)))
+    }
+}
+
+/// What a claim on an `Idempotency-Key` lets a request do.
+enum ClaimVerdict {
+    /// Answer this (a stored response replayed).
+    case respond(Response)
+    /// Run, resuming what a takeover names (nil for a new key).
+    case run(IdempotencyTakeover?)
 }

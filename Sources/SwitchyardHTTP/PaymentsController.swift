@@ -114,9 +114,21 @@ struct PaymentsController: Sendable {
     }
 
     private func create(_ request: Request, _ context: AppContext) async throws -> Response {
-        try await idempotent(request, context, resume: .createdPayment) { key, data in
+        try await idempotent(request, context, resume: .createdPayment, claimsInCreate: true) { key, data in
             let payment = try Self.newPayment(data)
             return try respond(try await service.create(tenant: key.tenantId, payment), status: .created)
+        }
+    }
+
+    /// The response a create stores for its `Idempotency-Key`: the payment, or the merchant's error.
+    func createdResponse(_ result: Result<PaymentRecord, CoreError>) throws -> (status: Int, body: Data) {
+        switch result {
+        case .success(let record):
+            let encoded = try respond(record, status: .created)
+            return (Int(encoded.status.code), encoded.data)
+        case .failure(let error):
+            let api = APIError(error)
+            return (Int(api.status.code), try Self.envelope(api))
         }
     }
 
@@ -134,16 +146,11 @@ struct PaymentsController: Sendable {
         let key = try await auth.requireTenant(request, scope: .payments)
         let query = request.uri.queryParameters
         let limit = try ListQuery.limit(query.get("limit"))
-        let payments = try await store.list(
+        let page = try await store.records(
             tenant: key.tenantId, reference: query.get("reference"), startingAfter: query.get("starting_after"),
             limit: limit + 1)
-        var records: [PaymentRecord] = []
-        for payment in payments.prefix(limit) {
-            if let record = try await store.record(tenant: key.tenantId, paymentId: payment.id) {
-                records.append(record)
-            }
-        }
-        let hasMore = payments.count > limit
+        let records = Array(page.prefix(limit))
+        let hasMore = page.count > limit
         return JSONIO.response(
             .ok,
             ListResource(

@@ -13,53 +13,65 @@ extension PostgresStore {
         let now = clock()
         let until = now.addingTimeInterval(lease)
         return try await tenantScoped(tenant) { c in
-            let inserted = try c.query(
-                """
-                INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at, owner, locked_until)
-                VALUES ($1::uuid, $2, $3, $4::timestamptz, $5, $6::timestamptz) ON CONFLICT DO NOTHING
-                """,
-                [.uuid(tenant), .text(key), .text(requestHash), .timestamp(now), .text(owner), .timestamp(until)])
-            if inserted.affectedRows == 1 { return .proceed }
-            guard
-                let row = try c.query(
-                    """
-                    SELECT request_hash, response_status, response_body, locked_until
-                    FROM idempotency_keys WHERE key = $1
-                    """,
-                    [.text(key)]
-                ).first
-            else { return .held(until: nil) }
-            if try row.string("request_hash") != requestHash { return .mismatch }
-            if let status = row.optionalInt64("response_status") {
-                return .replay(status: Int(status), body: Data(try row.bytes("response_body")))
-            }
-            // Re-checked under the row lock, so a concurrent takeover leaves this one with no row.
-            let taken = try c.query(
-                """
-                UPDATE idempotency_keys SET owner = $2, locked_until = $3::timestamptz
-                WHERE key = $1 AND response_status IS NULL
-                    AND (locked_until IS NULL OR locked_until < $4::timestamptz)
-                RETURNING resource_id
-                """,
-                [.text(key), .text(owner), .timestamp(until), .timestamp(now)])
-            if let row = taken.rows.first { return .resume(resourceId: row.optionalString("resource_id")) }
-            return .held(until: row.optionalDate("locked_until"))
+            try Self.claim(
+                tenant: tenant, key: key, requestHash: requestHash, owner: owner, now: now, until: until, on: c)
         }
+    }
+
+    /// Claims `key` inside the caller's transaction (see ``claimIdempotent(tenant:key:requestHash:owner:lease:)``).
+    static func claim(
+        tenant: UUID, key: String, requestHash: String, owner: String, now: Date, until: Date, on c: PGConnection
+    ) throws -> IdempotencyClaim {
+        let inserted = try c.query(
+            """
+            INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at, owner, locked_until)
+            VALUES ($1::uuid, $2, $3, $4::timestamptz, $5, $6::timestamptz) ON CONFLICT DO NOTHING
+            """,
+            [.uuid(tenant), .text(key), .text(requestHash), .timestamp(now), .text(owner), .timestamp(until)])
+        if inserted.affectedRows == 1 { return .proceed }
+        guard
+            let row = try c.query(
+                """
+                SELECT request_hash, response_status, response_body, locked_until
+                FROM idempotency_keys WHERE key = $1
+                """,
+                [.text(key)]
+            ).first
+        else { return .held(until: nil) }
+        if try row.string("request_hash") != requestHash { return .mismatch }
+        if let status = row.optionalInt64("response_status") {
+            return .replay(status: Int(status), body: Data(try row.bytes("response_body")))
+        }
+        // Re-checked under the row lock, so a concurrent takeover leaves this one with no row.
+        let taken = try c.query(
+            """
+            UPDATE idempotency_keys SET owner = $2, locked_until = $3::timestamptz
+            WHERE key = $1 AND response_status IS NULL
+                AND (locked_until IS NULL OR locked_until < $4::timestamptz)
+            RETURNING resource_id
+            """,
+            [.text(key), .text(owner), .timestamp(until), .timestamp(now)])
+        if let row = taken.rows.first { return .resume(resourceId: row.optionalString("resource_id")) }
+        return .held(until: row.optionalDate("locked_until"))
     }
 
     /// Records what the owner of `key` created (a payment or refund id), so a request that takes the key over
     /// finds it. False when `owner` no longer owns the key.
     @discardableResult
     public func linkIdempotent(tenant: UUID, key: String, owner: String, resourceId: String) async throws -> Bool {
-        try await tenantScoped(tenant) { c in
-            try c.query(
-                """
-                UPDATE idempotency_keys SET resource_id = $3
-                WHERE key = $1 AND owner = $2 AND response_status IS NULL
-                """,
-                [.text(key), .text(owner), .text(resourceId)]
-            ).affectedRows == 1
-        }
+        try await tenantScoped(tenant) { c in try Self.link(key: key, owner: owner, resourceId: resourceId, on: c) }
+    }
+
+    /// Records `resourceId` under `key` inside the caller's transaction; false when `owner` no longer owns it.
+    @discardableResult
+    static func link(key: String, owner: String, resourceId: String, on c: PGConnection) throws -> Bool {
+        try c.query(
+            """
+            UPDATE idempotency_keys SET resource_id = $3
+            WHERE key = $1 AND owner = $2 AND response_status IS NULL
+            """,
+            [.text(key), .text(owner), .text(resourceId)]
+        ).affectedRows == 1
     }
 
     /// Stores the response of the request that still owns `key`; false (nothing stored) when another
@@ -70,15 +82,23 @@ extension PostgresStore {
     ) async throws -> Bool {
         let now = clock()
         return try await tenantScoped(tenant) { c in
-            try c.query(
-                """
-                UPDATE idempotency_keys SET response_status = $3::integer, response_body = $4::bytea,
-                    completed_at = $5::timestamptz, locked_until = NULL
-                WHERE key = $1 AND owner = $2 AND response_status IS NULL
-                """,
-                [.text(key), .text(owner), .int(Int64(status)), .bytea([UInt8](body)), .timestamp(now)]
-            ).affectedRows == 1
+            try Self.finish(key: key, owner: owner, status: status, body: body, now: now, on: c)
         }
+    }
+
+    /// Stores a response for `key` inside the caller's transaction; false when `owner` no longer owns it.
+    @discardableResult
+    static func finish(key: String, owner: String, status: Int, body: Data, now: Date, on c: PGConnection) throws
+        -> Bool
+    {
+        try c.query(
+            """
+            UPDATE idempotency_keys SET response_status = $3::integer, response_body = $4::bytea,
+                completed_at = $5::timestamptz, locked_until = NULL
+            WHERE key = $1 AND owner = $2 AND response_status IS NULL
+            """,
+            [.text(key), .text(owner), .int(Int64(status)), .bytea([UInt8](body)), .timestamp(now)]
+        ).affectedRows == 1
     }
 
     /// Gives up `owner`'s claim on `key` after a failure with no response to store: a key under which

@@ -48,33 +48,53 @@ extension PostgresStore: PaymentRepository {
             changes.payment?.tenantId ?? changes.attempts.first?.tenantId ?? changes.refunds.first?.tenantId
             ?? changes.operations.first?.tenantId
         guard let tenant else { return }
-        let paymentParams = try changes.payment.map(Self.paymentParameters)
-        let attemptParams = changes.attempts.map(Self.attemptParameters)
-        let refundParams = changes.refunds.map(Self.refundParameters)
-        let operationParams = try changes.operations.map(operationParameters)
-        let refundedPayments = Set(changes.refunds.map(\.paymentId)).sorted()
-        try await tenantScoped(tenant) { c in
-            // Lock the payments whose refunds change first, so the recomputed total sees every committed refund.
-            for id in refundedPayments { try c.query("SELECT id FROM payments WHERE id = $1 FOR UPDATE", [.text(id)]) }
-            if let payment = changes.payment, let paymentParams {
-                let previous = try Self.lockedStatus("payments", id: payment.id, on: c)
-                try c.query(Self.upsertPayment, paymentParams)
-                try self.announce(payment, previous: previous, on: c)
-            }
-            for params in attemptParams { try c.query(Self.upsertAttempt, params) }
-            try self.upsertAnnouncing(changes.refunds, refundParams, on: c)
-            for params in operationParams { try c.query(Self.upsertOperation, params) }
-            for id in refundedPayments { try c.query(Self.recomputeRefunded, [.text(id)]) }
+        let write = try ChangeWrite(changes, store: self)
+        try await tenantScoped(tenant) { c in try write.run(on: c) }
+    }
+
+    public func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws -> IdempotencyClaim {
+        guard let tenant = changes.payment?.tenantId else {
+            throw CoreError.invalid("invalid_request", "a payment create needs its payment")
         }
+        let write = try ChangeWrite(changes, store: self)
+        let now = clock()
+        let result = try await tenantScoped(tenant) { c -> IdempotencyClaim in
+            if let claim {
+                let result = try Self.claim(
+                    tenant: tenant, key: claim.key, requestHash: claim.requestHash, owner: claim.owner, now: now,
+                    until: now.addingTimeInterval(claim.lease), on: c)
+                guard result == .proceed || result == .resume(resourceId: nil) else { return result }
+                try write.run(on: c)
+                if let id = changes.payment?.id {
+                    try Self.link(key: claim.key, owner: claim.owner, resourceId: id, on: c)
+                }
+                return result
+            }
+            try write.run(on: c)
+            return .proceed
+        }
+        if let claim, result == .proceed || result == .resume(resourceId: nil) { claim.reached(.claimed(result)) }
+        return result
     }
 
     public func transition<T: Sendable>(
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
         _ body: @escaping @Sendable (inout Payment) throws -> T
     ) async throws -> T {
-        let attemptParams = changes.attempts.map(Self.attemptParameters)
-        let refundParams = changes.refunds.map(Self.refundParameters)
-        let operationParams = try changes.operations.map(operationParameters)
+        try await transition(
+            tenant: tenant, paymentId: paymentId, with: changes, concluding: { _ in false }, answer: { _ in nil }, body
+        ).0
+    }
+
+    public func transition<T: Sendable>(
+        tenant: UUID, paymentId: String, with changes: PaymentChanges,
+        concluding: @escaping @Sendable (T) -> Bool,
+        answer: @escaping @Sendable (PaymentRecord) throws -> IdempotentAnswer?,
+        _ body: @escaping @Sendable (inout Payment) throws -> T
+    ) async throws -> (T, PaymentRecord?) {
+        var parts = changes
+        parts.payment = nil
+        let write = try ChangeWrite(parts, store: self)
         return try await tenantScoped(tenant) { c in
             guard let row = try c.query("SELECT * FROM payments WHERE id = $1 FOR UPDATE", [.text(paymentId)]).first
             else { throw CoreError.notFound("payment") }
@@ -83,11 +103,15 @@ extension PostgresStore: PaymentRepository {
             let result = try body(&payment)
             try c.query(Self.upsertPayment, try Self.paymentParameters(payment))
             try self.announce(payment, previous: previous.rawValue, on: c)
-            for params in attemptParams { try c.query(Self.upsertAttempt, params) }
-            try self.upsertAnnouncing(changes.refunds, refundParams, on: c)
-            for params in operationParams { try c.query(Self.upsertOperation, params) }
-            if !refundParams.isEmpty { try c.query(Self.recomputeRefunded, [.text(paymentId)]) }
-            return result
+            try write.run(on: c)
+            guard concluding(result) else { return (result, nil) }
+            let record = try self.record(paymentId, on: c)
+            if let record, let answer = try answer(record) {
+                try Self.finish(
+                    key: answer.key, owner: answer.owner, status: answer.status, body: answer.body, now: self.clock(),
+                    on: c)
+            }
+            return (result, record)
         }
     }
 
@@ -117,52 +141,11 @@ extension PostgresStore: PaymentRepository {
     }
 
     /// Upserts refunds, announcing each whose status changes.
-    private func upsertAnnouncing(_ refunds: [Refund], _ params: [[PGValue]], on c: PGConnection) throws {
+    func upsertAnnouncing(_ refunds: [Refund], _ params: [[PGValue]], on c: PGConnection) throws {
         for (refund, params) in zip(refunds, params) {
             let previous = try Self.lockedStatus("refunds", id: refund.id, on: c)
             try c.query(Self.upsertRefund, params)
             try announce(refund, previous: previous, on: c)
-        }
-    }
-
-    public func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord? {
-        try await tenantScoped(tenant) { c in
-            guard let row = try c.query("SELECT * FROM payments WHERE id = $1", [.text(paymentId)]).first else {
-                return nil
-            }
-            let attempts = try c.query(
-                "SELECT * FROM attempts WHERE payment_id = $1 ORDER BY sequence", [.text(paymentId)]
-            )
-            .rows.map(Self.attempt)
-            let refunds = try c.query(
-                "SELECT * FROM refunds WHERE payment_id = $1 ORDER BY created_at, id", [.text(paymentId)]
-            )
-            .rows.map(Self.refund)
-            let operations = try c.query(
-                "SELECT * FROM payment_operations WHERE payment_id = $1 ORDER BY created_at, id", [.text(paymentId)]
-            ).rows.map(self.operation)
-            return PaymentRecord(
-                payment: try Self.payment(row), attempts: attempts, refunds: refunds, operations: operations)
-        }
-    }
-
-    public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
-        try await tenantScoped(tenant) { c in
-            var sql = "SELECT * FROM payments p WHERE TRUE"
-            var params: [PGValue] = []
-            if let reference {
-                params.append(.text(reference))
-                sql += " AND p.reference = $\(params.count)"
-            }
-            if let startingAfter {
-                params.append(.text(startingAfter))
-                sql += """
-                     AND (p.created_at, p.id) < (SELECT created_at, id FROM payments WHERE id = $\(params.count))
-                    """
-            }
-            params.append(.int(Int64(limit)))
-            sql += " ORDER BY p.created_at DESC, p.id DESC LIMIT $\(params.count)::bigint"
-            return try c.query(sql, params).rows.map(Self.payment)
         }
     }
 

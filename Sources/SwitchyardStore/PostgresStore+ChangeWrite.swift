@@ -1,0 +1,40 @@
+import Foundation
+import SwitchyardCore
+
+extension PostgresStore {
+    /// ``PaymentChanges`` turned into statement parameters up front, written on a connection inside the
+    /// caller's transaction.
+    struct ChangeWrite: Sendable {
+        let store: PostgresStore
+        let changes: PaymentChanges
+        let paymentParams: [PGValue]?
+        let attemptParams: [[PGValue]]
+        let refundParams: [[PGValue]]
+        let operationParams: [[PGValue]]
+
+        init(_ changes: PaymentChanges, store: PostgresStore) throws {
+            self.store = store
+            self.changes = changes
+            paymentParams = try changes.payment.map(PostgresStore.paymentParameters)
+            attemptParams = changes.attempts.map(PostgresStore.attemptParameters)
+            refundParams = changes.refunds.map(PostgresStore.refundParameters)
+            operationParams = try changes.operations.map(store.operationParameters)
+        }
+
+        /// Upserts every change, announcing status changes.
+        func run(on c: PGConnection) throws {
+            let refundedPayments = Set(changes.refunds.map(\.paymentId)).sorted()
+            // Lock the payments whose refunds change first, so the recomputed total sees every committed refund.
+            for id in refundedPayments { try c.query("SELECT id FROM payments WHERE id = $1 FOR UPDATE", [.text(id)]) }
+            if let payment = changes.payment, let paymentParams {
+                let previous = try PostgresStore.lockedStatus("payments", id: payment.id, on: c)
+                try c.query(PostgresStore.upsertPayment, paymentParams)
+                try store.announce(payment, previous: previous, on: c)
+            }
+            for params in attemptParams { try c.query(PostgresStore.upsertAttempt, params) }
+            try store.upsertAnnouncing(changes.refunds, refundParams, on: c)
+            for params in operationParams { try c.query(PostgresStore.upsertOperation, params) }
+            for id in refundedPayments { try c.query(PostgresStore.recomputeRefunded, [.text(id)]) }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SwitchyardCore
+
+/// Payments read with their attempts, refunds and operations: a fixed number of queries for one payment
+/// or a whole page.
+extension PostgresStore {
+    public func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord? {
+        try await tenantScoped(tenant) { c in try self.record(paymentId, on: c) }
+    }
+
+    public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
+        try await tenantScoped(tenant) { c in
+            try Self.page(reference: reference, startingAfter: startingAfter, limit: limit, on: c)
+        }
+    }
+
+    /// A page of a tenant's payments, newest first, with their records: four queries whatever `limit` is.
+    public func records(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws
+        -> [PaymentRecord]
+    {
+        try await tenantScoped(tenant) { c in
+            try self.records(
+                Self.page(reference: reference, startingAfter: startingAfter, limit: limit, on: c), on: c)
+        }
+    }
+
+    /// One payment's record, read on `c` inside the caller's transaction.
+    func record(_ paymentId: String, on c: PGConnection) throws -> PaymentRecord? {
+        guard let row = try c.query("SELECT * FROM payments WHERE id = $1", [.text(paymentId)]).first else {
+            return nil
+        }
+        return try records([try Self.payment(row)], on: c).first
+    }
+
+    /// The records of `payments`, in their order: one query each for attempts, refunds and operations.
+    func records(_ payments: [Payment], on c: PGConnection) throws -> [PaymentRecord] {
+        guard !payments.isEmpty else { return [] }
+        let ids = PGValue.json(String(decoding: try JSONEncoder().encode(payments.map(\.id)), as: UTF8.self))
+        let inPage = "payment_id IN (SELECT jsonb_array_elements_text($1::jsonb))"
+        let attempts = Dictionary(
+            grouping: try c.query("SELECT * FROM attempts WHERE \(inPage) ORDER BY sequence", [ids]).rows.map(
+                Self.attempt), by: \.paymentId)
+        let refunds = Dictionary(
+            grouping: try c.query("SELECT * FROM refunds WHERE \(inPage) ORDER BY created_at, id", [ids]).rows.map(
+                Self.refund), by: \.paymentId)
+        let operations = Dictionary(
+            grouping: try c.query("SELECT * FROM payment_operations WHERE \(inPage) ORDER BY created_at, id", [ids])
+                .rows.map(self.operation), by: \.paymentId)
+        return payments.map { payment in
+            PaymentRecord(
+                payment: payment, attempts: attempts[payment.id] ?? [], refunds: refunds[payment.id] ?? [],
+                operations: operations[payment.id] ?? [])
+        }
+    }
+
+    private static func page(reference: String?, startingAfter: String?, limit: Int, on c: PGConnection) throws
+        -> [Payment]
+    {
+        var sql = "SELECT * FROM payments p WHERE TRUE"
+        var params: [PGValue] = []
+        if let reference {
+            params.append(.text(reference))
+            sql += " AND p.reference = $\(params.count)"
+        }
+        if let startingAfter {
+            params.append(.text(startingAfter))
+            sql += """
+                 AND (p.created_at, p.id) < (SELECT created_at, id FROM payments WHERE id = $\(params.count))
+                """
+        }
+        params.append(.int(Int64(limit)))
+        sql += " ORDER BY p.created_at DESC, p.id DESC LIMIT $\(params.count)::bigint"
+        return try c.query(sql, params).rows.map(Self.payment)
+    }
+}
