@@ -63,6 +63,9 @@ public struct PaymentMachine: Sendable, Equatable {
     private mutating func authorizeFinished(_ outcome: Outcome, moreCandidates: Bool, retryDeclines: Bool)
         -> [Action]
     {
+        // The payment moved on while the call was out (a notification or the janitor's sync settled it):
+        // the late answer is one more report of the provider's state, never a step back or a reason to fail over.
+        guard payment.status == .processing else { return providerReported(outcome) }
         switch outcome.kind {
         case .declined where retryDeclines && outcome.retryable == true && moreCandidates:
             payment.status = .processing

@@ -34,6 +34,28 @@ struct PaymentMachineTests {
         #expect(automatic.payment.amountCaptured == 1000)
     }
 
+    @Test func aLateAuthorizeAnswerNeverMovesASettledPaymentBack() {
+        // The janitor's sync settled the payment while the create's call was still out.
+        var settled = machine(status: .succeeded)
+        settled.payment.amountCaptured = 1000
+        #expect(settled.handle(.authorizeFinished(.unknown("timeout"), moreCandidates: true), at: t0).isEmpty)
+        #expect(settled.payment.status == .succeeded)
+        #expect(settled.handle(.authorizeFinished(.notSent("refused"), moreCandidates: true), at: t0).isEmpty)
+        #expect(settled.payment.status == .succeeded)
+
+        // A notification asked the customer to act; a late "not sent" tries no other account.
+        var waiting = machine(status: .requiresAction)
+        #expect(waiting.handle(.authorizeFinished(.notSent("refused"), moreCandidates: true), at: t0).isEmpty)
+        #expect(waiting.payment.status == .requiresAction)
+
+        // Marked unknown meanwhile: a late timeout keeps it for the sync, a late definite answer settles it.
+        var unknown = machine(status: .unknown)
+        #expect(
+            unknown.handle(.authorizeFinished(.unknown("timeout"), moreCandidates: true), at: t0) == [.scheduleSync])
+        _ = unknown.handle(.authorizeFinished(Outcome(kind: .succeeded, providerPaymentId: "p1"), moreCandidates: false), at: t0)
+        #expect(unknown.payment.status == .succeeded)
+    }
+
     @Test func aRetryableDeclineFailsOverOnlyWhereTheTenantAllowsIt() {
         let retryable = Outcome.declined(code: "A1", message: "soft decline", retryable: true)
         var allowed = machine()
