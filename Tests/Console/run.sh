@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives the operator console at /console in a real headless Chromium (Debian chromium + chromium-driver,
 # PyPI selenium in a private virtual environment) against a fresh embedded default. Expects `swift build`
-# to have built .build/debug/switchyard. Saves a screenshot to .build/console.png and docs/console.png.
+# to have built .build/debug/switchyard. Saves a screenshot to .build/console.png; with
+# --update-screenshot, also to docs/console.png (the one the README shows).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv=.build/console-venv
@@ -63,8 +64,7 @@ echo "console: headless Chromium against http://127.0.0.1:$port/console"
 timeout 300 "$venv/bin/python" Tests/Console/console_test.py "http://127.0.0.1:$port" "$work/data/demo.json" \
   .build/console.png || status=$?
 if [ $status -eq 0 ]; then
-  mkdir -p docs
-  cp .build/console.png docs/console.png
+  if [ "${1:-}" = "--update-screenshot" ]; then cp .build/console.png docs/console.png; fi
 else
   echo "console: server log (tail)" >&2
   tail -30 "$work/server.log" >&2
