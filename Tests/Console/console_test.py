@@ -172,6 +172,7 @@ try:
     check(card.find_element(By.CSS_SELECTOR, ".routing-rule").text == "US alipay",
           "the payment shows its routing decision")
     check("citcon" in card.find_element(By.CSS_SELECTOR, "tr.attempt").text, "the payment shows its attempt")
+    driver.save_screenshot(SHOT.replace(".png", "-payment.png"))
     Select(find("#search-kind")).select_by_value("id")
     fill("#search-value", payment_id)
     find("#search-form button[type=submit]").click()
@@ -191,6 +192,7 @@ try:
     nav("health")
     breaker = text_in(f'tr[data-account="{account_id}"] .breaker', "open")
     check(breaker.strip() == "open", "the console shows the account's breaker open")
+    driver.save_screenshot(SHOT.replace(".png", "-health.png"))
     http("DELETE", DEMO["sandbox_url"] + "/_sandbox/citcon/faults")
 
     step("the other views load")
