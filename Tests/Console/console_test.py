@@ -134,6 +134,11 @@ try:
     account_id = account_row.get_attribute("data-account")
     check("private_key" in account_row.text and DEMO["citcon_private_key"] not in driver.page_source,
           "the account is listed with its secret credential masked")
+    account_row.find_element(By.CSS_SELECTOR, ".account-edit").click()
+    fill(".account-editor .edit-name", "Console Citcon US")
+    find(".account-editor .edit-save").click()
+    text_in(f'tr[data-account="{account_id}"]', "Console Citcon US")
+    check(True, "the account is renamed in place")
 
     step("edit routing")
     nav("routing")

@@ -126,15 +126,15 @@ extension ConsoleAssets {
             h("td", {}, a.enabled ? badge("enabled", "ok") : badge("disabled", "bad")),
             h("td", {}, h("code", {}, a.base_url)),
             h("td", {}, Object.entries(a.credentials).map(([k, v]) => h("div", {}, h("code", {}, k + ": " + v)))),
-            h("td", {}, h("button", { type: "button", class: "small ghost", onclick: () => row.after(accountEditor(tenant, a)) },
-              "Edit")));
+            h("td", {}, h("button", { type: "button", class: "small ghost account-edit",
+              onclick: () => row.after(accountEditor(tenant, a)) }, "Edit")));
           return row;
         }
 
         function accountEditor(tenant, a) {
           const error = h("p", { class: "error", role: "alert" });
-          const name = h("input", { value: a.name });
-          const baseURL = h("input", { value: a.base_url, size: 40 });
+          const name = h("input", { value: a.name, class: "edit-name" });
+          const baseURL = h("input", { value: a.base_url, size: 40, class: "edit-base-url" });
           const enabled = h("input", { type: "checkbox", checked: a.enabled });
           const creds = h("div", {});
           const addCred = credentialRows(creds);
@@ -150,8 +150,8 @@ extension ConsoleAssets {
           } }, h("div", { class: "inline" }, h("label", {}, "Name", name), h("label", {}, "Base URL", baseURL),
             h("label", { class: "check" }, enabled, "enabled")),
             h("p", { class: "muted" }, "Leave a credential empty to keep its current value."), creds,
-            h("button", { type: "submit" }, "Save"), error);
-          return h("tr", {}, h("td", { colspan: 7 }, form));
+            h("button", { type: "submit", class: "edit-save" }, "Save"), error);
+          return h("tr", { class: "account-editor" }, h("td", { colspan: 7 }, form));
         }
         """#
 }
