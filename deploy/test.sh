@@ -13,4 +13,6 @@ swift test --no-parallel 2>&1 | tee .build/test-output.txt || status=$?
 echo "tests: $(( $(date +%s) - built )) s"
 # The sandboxes driven by the providers' official SDKs.
 bash Tests/Conformance/run.sh || status=$?
+# The operator console in headless Chromium.
+bash Tests/Console/run.sh || status=$?
 exit $status

@@ -1445,6 +1445,74 @@ enum OpenAPIDocument {
             ]
            }
           },
+          "/admin/v1/payments": {
+           "get": {
+            "operationId": "get_admin_v1_payments",
+            "parameters": [
+             {
+              "description": "a payment id",
+              "in": "query",
+              "name": "id",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "description": "a merchant reference (give exactly one of id or reference)",
+              "in": "query",
+              "name": "reference",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "properties": {
+                  "data": {
+                   "items": {
+                    "properties": {
+                     "payment": {
+                      "$ref": "#/components/schemas/Payment"
+                     },
+                     "tenant_id": {
+                      "type": "string"
+                     },
+                     "tenant_name": {
+                      "type": "string"
+                     }
+                    },
+                    "type": "object"
+                   },
+                   "type": "array"
+                  }
+                 },
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Find payments across tenants by id or reference, with attempts and routing decision",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
           "/admin/v1/payments/review": {
            "get": {
             "operationId": "get_admin_v1_payments_review",
@@ -1911,6 +1979,67 @@ enum OpenAPIDocument {
             ]
            }
           },
+          "/admin/v1/tenants/{tenant}/events/{event}/replay": {
+           "post": {
+            "operationId": "post_admin_v1_tenants_tenant_events_event_replay",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "tenant",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "event",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "properties": {
+                 "endpoint": {
+                  "type": "string"
+                 }
+                },
+                "type": "object"
+               }
+              }
+             }
+            },
+            "responses": {
+             "202": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookDeliveryList"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Send a tenant's event again (to one endpoint, or to every subscribed endpoint)",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
           "/admin/v1/tenants/{tenant}/policy": {
            "get": {
             "operationId": "get_admin_v1_tenants_tenant_policy",
@@ -2351,6 +2480,154 @@ enum OpenAPIDocument {
             "summary": "Earlier versions of the routing",
             "tags": [
              "admin"
+            ]
+           }
+          },
+          "/admin/v1/webhook-deliveries": {
+           "get": {
+            "operationId": "get_admin_v1_webhook_deliveries",
+            "parameters": [
+             {
+              "description": "pending, succeeded, dead (default) or canceled",
+              "in": "query",
+              "name": "status",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "tenant",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "description": "1 to 100 (default 20)",
+              "in": "query",
+              "name": "limit",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "properties": {
+                  "data": {
+                   "items": {
+                    "properties": {
+                     "delivery": {
+                      "$ref": "#/components/schemas/WebhookDelivery"
+                     },
+                     "tenant_id": {
+                      "type": "string"
+                     },
+                     "tenant_name": {
+                      "type": "string"
+                     }
+                    },
+                    "type": "object"
+                   },
+                   "type": "array"
+                  }
+                 },
+                 "type": "object"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Outbound webhook deliveries in a status across tenants, newest first (dead letters by default)",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
+          "/console": {
+           "get": {
+            "operationId": "get_console",
+            "responses": {
+             "200": {
+              "content": {
+               "text/html": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "The operator console (a static page; it calls the admin API with the operator token)",
+            "tags": [
+             "console"
+            ]
+           }
+          },
+          "/console/app.css": {
+           "get": {
+            "operationId": "get_console_app_css",
+            "responses": {
+             "200": {
+              "content": {
+               "text/css": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "The operator console's stylesheet",
+            "tags": [
+             "console"
+            ]
+           }
+          },
+          "/console/app.js": {
+           "get": {
+            "operationId": "get_console_app_js",
+            "responses": {
+             "200": {
+              "content": {
+               "text/javascript": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              },
+              "description": "success"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "The operator console's script",
+            "tags": [
+             "console"
             ]
            }
           },

@@ -69,6 +69,9 @@ public enum SwitchyardServer {
         ).register(on: admin)
         WebhooksController(store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit).register(
             on: router.group("v1"))
+        OperatorController(store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit).register(
+            on: admin)
+        ConsoleController().register(on: router)
         return router
     }
 

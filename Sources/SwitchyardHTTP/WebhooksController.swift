@@ -106,29 +106,10 @@ struct WebhooksController: Sendable {
         }
         v1.post("events/:event/replay") { request, context in
             let key = try await auth.requireTenant(request, scope: .admin)
-            let data = try await JSONIO.body(request, limit: bodyLimit)
-            let body = data.isEmpty ? ReplayBody() : try JSONIO.decode(ReplayBody.self, from: data)
-            let settings = service.policy.platform.webhooks
-            let deliveries: [WebhookDelivery]
-            do {
-                deliveries = try await store.replayWebhookEvent(
-                    tenant: key.tenantId, eventId: try id(context, "event"), endpointId: body.endpoint,
-                    actor: "api_key:\(key.prefix)", limit: settings.replayLimit,
-                    window: Double(settings.replayWindowMs) / 1000)
-            } catch let error as WebhookReplayQuotaExceeded {
-                var response = try APIError(
-                    .tooManyRequests, "replay_quota_exceeded",
-                    "at most \(settings.replayLimit) replays per \(settings.replayWindowMs / 1000) s; try again later"
-                ).response(from: request, context: context)
-                response.headers[.retryAfter] = "\(error.retryAfterSeconds)"
-                return response
-            }
-            if deliveries.isEmpty {
-                throw CoreError.conflict("no_webhook_endpoint", "no enabled endpoint receives this event")
-            }
-            return JSONIO.response(
-                .accepted,
-                ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
+            return try await Self.replay(
+                store: store, settings: service.policy.platform.webhooks, tenant: key.tenantId,
+                eventId: try id(context, "event"), actor: "api_key:\(key.prefix)", bodyLimit: bodyLimit,
+                request: request, context: context)
         }
         v1.get("webhook-deliveries") { request, _ in
             let key = try await auth.requireTenant(request, scope: .admin)

@@ -1,0 +1,222 @@
+"""Drives the operator console in headless Chromium against a fresh embedded default.
+
+Usage: console_test.py BASE_URL DEMO_JSON SCREENSHOT
+
+Signs in with the operator token, creates a tenant, an API key and a Citcon provider account, edits the
+routing, runs a simulation, finds a payment made with the new key, and sees the account's circuit breaker
+open after the sandbox is told to answer "unavailable". Every check reads what the page shows.
+"""
+
+import json
+import shutil
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+BASE, DEMO_FILE, SHOT = sys.argv[1], sys.argv[2], sys.argv[3]
+DEMO = json.load(open(DEMO_FILE))
+WAIT = 30
+
+
+def http(method, url, body=None, token=None, headers=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+    print("ok -", message)
+
+
+def step(name):
+    print("==", name)
+
+
+# The page and its files: right types, a strict policy, no credential needed to load them.
+for path, kind in [("/console", "text/html"), ("/console/app.js", "text/javascript"), ("/console/app.css", "text/css")]:
+    status, headers, _ = http("GET", BASE + path)
+    check(status == 200 and headers["Content-Type"].startswith(kind), f"{path} is served as {kind}")
+    csp = headers["Content-Security-Policy"] or ""
+    check("default-src 'none'" in csp and "script-src 'self'" in csp and "frame-ancestors 'none'" in csp,
+          f"{path} carries a strict Content-Security-Policy")
+
+options = webdriver.ChromeOptions()
+options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=1440,1000", "--no-first-run", "--disable-extensions"]:
+    options.add_argument(argument)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"))
+driver.set_page_load_timeout(WAIT)
+wait = WebDriverWait(driver, WAIT)
+
+
+def find(css):
+    return wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def fill(css, text, root=None):
+    element = (root or driver).find_element(By.CSS_SELECTOR, css) if root else find(css)
+    element.clear()
+    element.send_keys(text)
+    return element
+
+
+def text_in(css, text):
+    wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
+    return driver.find_element(By.CSS_SELECTOR, css).text
+
+
+def nav(view):
+    find(f'#nav button[data-view="{view}"]').click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'#nav button.active[data-view="{view}"]')))
+
+
+try:
+    step("sign in")
+    driver.get(BASE + "/console")
+    fill("#token", "not-the-token")
+    find("#signin-button").click()
+    check("not accepted" in text_in("#signin-error", "not accepted"), "a wrong token is refused on the page")
+    fill("#token", DEMO["operator_token"])
+    find("#signin-button").click()
+    find("#app")
+    text_in("#view", "Tenants")
+    check(DEMO["operator_token"] not in driver.current_url, "the token is not in the URL")
+    check(driver.execute_script("return sessionStorage.getItem('switchyard.operatorToken')") == DEMO["operator_token"],
+          "the token is kept in sessionStorage")
+    check(driver.execute_script("return localStorage.length") == 0, "nothing is kept in localStorage")
+
+    step("create a tenant and an API key")
+    fill("#tenant-name", "Console Test Merchant")
+    find("#tenant-form button[type=submit]").click()
+    text_in("tr.selected", "Console Test Merchant")
+    check(True, "the new tenant is listed and selected")
+    fill("#key-name", "checkout server")
+    find("#key-form button[type=submit]").click()
+    secret = find("#new-secret-value").text.strip()
+    check(len(secret) > 20, "the new key's secret is shown once")
+    text_in("#keys-card table", "checkout server")
+    text_in("#keys-card table", "active")
+
+    step("create a provider account")
+    nav("accounts")
+    Select(find("#account-plugin")).select_by_value("citcon")
+    fill("#account-name", "Console Citcon")
+    fill("#account-base-url", DEMO["sandbox_url"] + "/citcon")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#account-credentials .cred")
+    for row, (name, value) in zip(rows, [("private_key", DEMO["citcon_private_key"]),
+                                         ("ipn_secret", DEMO["citcon_ipn_secret"])]):
+        fill(".cred-name", name, row)
+        fill(".cred-value", value, row)
+    find("#account-create").click()
+    text_in("#view table", "Console Citcon")
+    account_row = find("tr[data-account]")
+    account_id = account_row.get_attribute("data-account")
+    check("private_key" in account_row.text and DEMO["citcon_private_key"] not in driver.page_source,
+          "the account is listed with its secret credential masked")
+    account_row.find_element(By.CSS_SELECTOR, ".account-edit").click()
+    fill(".account-editor .edit-name", "Console Citcon US")
+    find(".account-editor .edit-save").click()
+    text_in(f'tr[data-account="{account_id}"]', "Console Citcon US")
+    check(True, "the account is renamed in place")
+
+    step("edit routing")
+    nav("routing")
+    find("#rule-add").click()
+    rule = find(".rule")
+    fill(".rule-name", "US alipay", rule)
+    fill(".rule-countries", "us", rule)
+    fill(".rule-currencies", "usd", rule)
+    fill(".rule-methods", "alipay", rule)
+    Select(rule.find_element(By.CSS_SELECTOR, ".rule-account")).select_by_value(account_id)
+    find("#routing-save").click()
+    check("version 1" in text_in("#routing-status", "Saved: version 1"), "the routing is saved as version 1")
+
+    step("simulate")
+    fill("#sim-amount", "1234")
+    fill("#sim-currency", "USD")
+    fill("#sim-country", "US")
+    fill("#sim-method", "alipay")
+    find("#sim-run").click()
+    check("Console Citcon" in text_in("#sim-chosen", "Console Citcon"), "the simulation chooses the new account")
+    check(text_in("#sim-rule", "US alipay") == "US alipay", "the simulation names the matched rule")
+    driver.save_screenshot(SHOT)
+
+    step("find a payment")
+    payment = {"amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": "console-order-1"}
+    status, _, body = http("POST", BASE + "/v1/payments", payment, token=secret,
+                           headers={"Idempotency-Key": "console-order-1"})
+    check(status == 201, f"a payment is created with the new key ({status} {body[:200]!r})")
+    payment_id = json.loads(body)["id"]
+    nav("payments")
+    Select(find("#search-kind")).select_by_value("reference")
+    fill("#search-value", "console-order-1")
+    find("#search-form button[type=submit]").click()
+    card = find(f'.payment[data-payment="{payment_id}"]')
+    check("Console Test Merchant" in card.text, "the payment is found by reference with its tenant")
+    check(card.find_element(By.CSS_SELECTOR, ".routing-rule").text == "US alipay",
+          "the payment shows its routing decision")
+    check("citcon" in card.find_element(By.CSS_SELECTOR, "tr.attempt").text, "the payment shows its attempt")
+    driver.save_screenshot(SHOT.replace(".png", "-payment.png"))
+    Select(find("#search-kind")).select_by_value("id")
+    fill("#search-value", payment_id)
+    find("#search-form button[type=submit]").click()
+    text_in("#search-results", payment_id)
+
+    step("open a breaker with injected faults")
+    status, _, _ = http("POST", DEMO["sandbox_url"] + "/_sandbox/citcon/faults", {"kind": "unavailable"})
+    check(status == 200, "the sandbox takes the fault rule")
+    refused = False
+    for n in range(12):
+        status, _, body = http("POST", BASE + "/v1/payments", dict(payment, reference=f"console-fault-{n}"),
+                               token=secret, headers={"Idempotency-Key": f"console-fault-{n}"})
+        if status == 503:
+            refused = True
+            break
+    check(refused, "payments are refused once the account's breaker is open")
+    nav("health")
+    breaker = text_in(f'tr[data-account="{account_id}"] .breaker', "open")
+    check(breaker.strip() == "open", "the console shows the account's breaker open")
+    driver.save_screenshot(SHOT.replace(".png", "-health.png"))
+    http("DELETE", DEMO["sandbox_url"] + "/_sandbox/citcon/faults")
+
+    step("the other views load")
+    for view, text in [("review", "Payments still unknown"), ("webhooks", "Webhook deliveries"),
+                       ("plugins", "citcon"), ("audit", "routing")]:
+        nav(view)
+        text_in("#view", text)
+        check(True, f"the {view} view shows its content")
+
+    problems = [entry["message"] for entry in driver.get_log("browser")
+                if entry["level"] == "SEVERE" and "503" not in entry["message"]]
+    check(not [p for p in problems if "Content Security Policy" in p], "no Content-Security-Policy violation")
+    print("console: all checks passed")
+except Exception:
+    try:
+        driver.save_screenshot(SHOT.replace(".png", "-failure.png"))
+        print("console: failure screenshot at", SHOT.replace(".png", "-failure.png"), file=sys.stderr)
+    except Exception:
+        pass
+    raise
+finally:
+    driver.quit()
