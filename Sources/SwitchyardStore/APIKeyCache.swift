@@ -40,3 +40,8 @@ extension PostgresStore {
         ConfigurationListener(configuration: configuration, changes: configurationChanges, logger: logger)
     }
 }
+
+extension PostgresStore {
+    /// API key look-ups served from memory, and not.
+    public var apiKeyCacheStatistics: (hits: Int, misses: Int) { apiKeys.entries.statistics }
+}
