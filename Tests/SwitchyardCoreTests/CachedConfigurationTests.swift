@@ -69,7 +69,8 @@ struct CachedConfigurationTests {
             #expect(try await cached.tenantPolicy(tenant: tenant).attemptLimit == 2)
             #expect(try await cached.routingConfiguration(tenant: tenant).version == 1)
             #expect(try await cached.accountDescriptors(tenant: tenant).count == 3)
-            #expect(try await cached.account(tenant: tenant, id: repository.accountIds[1])?.credentials["key"] == "secret")
+            #expect(
+                try await cached.account(tenant: tenant, id: repository.accountIds[1])?.credentials["key"] == "secret")
         }
         #expect(repository.count("policy") == 1)
         #expect(repository.count("routing:\(tenant)") == 1)

@@ -16,7 +16,8 @@ struct TenantCacheTests {
     let b = UUID()
 
     func liveCache(ttl: TimeInterval = 5, maxEntries: Int = 100, clock: Clock = Clock()) -> TenantCache<String, Int> {
-        let cache = TenantCache<String, Int>(settings: CacheSettings(ttl: ttl, maxEntries: maxEntries), clock: clock.read)
+        let cache = TenantCache<String, Int>(
+            settings: CacheSettings(ttl: ttl, maxEntries: maxEntries), clock: clock.read)
         cache.setLive(true)
         return cache
     }
