@@ -45,25 +45,28 @@ public struct PaymentService: Sendable {
     public func explainRoute(tenant: UUID, payment: PaymentDescription, routingKey: String) async throws
         -> RoutingExplanation
     {
-        try await routing(tenant: tenant, payment: payment, routingKey: routingKey).explanation
+        try await routing(tenant: tenant, payment: payment, routingKey: routingKey, resolve: false).explanation
     }
 
     /// Routes a payment against the tenant's current rules, accounts and breakers; also returns the
-    /// accounts it read, so the caller need not read them again.
-    func routing(tenant: UUID, payment: PaymentDescription, routingKey: String) async throws
+    /// decision's candidate accounts with their secrets (only those are decrypted), so the caller need not
+    /// read them again.
+    func routing(tenant: UUID, payment: PaymentDescription, routingKey: String, resolve: Bool = true) async throws
         -> (explanation: RoutingExplanation, accounts: [UUID: ProviderAccount])
     {
         let routing = try await configuration.routingConfiguration(tenant: tenant)
         var candidates: [UUID: RoutingCandidate] = [:]
-        var accounts: [UUID: ProviderAccount] = [:]
-        for account in try await configuration.accounts(tenant: tenant) {
-            accounts[account.id] = account
+        for account in try await configuration.accountDescriptors(tenant: tenant) {
             candidates[account.id] = RoutingCandidate(
                 account: account, manifest: await gateway.manifest(pluginId: account.pluginId),
                 unhealthy: await health.unavailability(of: account.id))
         }
         let explanation = PaymentRouter.explain(
             payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version)
+        var accounts: [UUID: ProviderAccount] = [:]
+        for id in resolve ? explanation.decision?.candidates ?? [] : [] {
+            accounts[id] = try await configuration.account(tenant: tenant, id: id)
+        }
         return (explanation, accounts)
     }
 

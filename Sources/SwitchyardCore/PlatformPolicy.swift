@@ -84,6 +84,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var settlement = Settlement()
     public var pluginWorkers = PluginWorkers()
     public var database = Database()
+    public var caching = Caching()
 
     public init() {}
 
@@ -102,6 +103,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         settlement = try Settlement.section(of: decoder)
         pluginWorkers = try PluginWorkers.section(of: decoder)
         database = try Database.section(of: decoder)
+        caching = try Caching.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {

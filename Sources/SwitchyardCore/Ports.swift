@@ -124,6 +124,15 @@ public protocol ConfigurationRepository: Sendable {
     func routingConfiguration(tenant: UUID) async throws -> RoutingConfiguration
     /// The tenant's own limits (empty when it has none).
     func tenantPolicy(tenant: UUID) async throws -> TenantPolicy
+    /// All of a tenant's accounts for routing: secret credential fields are left out (not decrypted).
+    func accountDescriptors(tenant: UUID) async throws -> [ProviderAccount]
+}
+
+extension ConfigurationRepository {
+    /// By default the accounts with their secrets.
+    public func accountDescriptors(tenant: UUID) async throws -> [ProviderAccount] {
+        try await accounts(tenant: tenant)
+    }
 }
 
 /// Calls provider plugins for an account. Implementations own access tokens, timeouts and plugin errors:

@@ -63,6 +63,10 @@ public final class SwitchyardRuntime: Sendable {
     public let service: PaymentService
     public let janitor: PaymentJanitor
     public let webhooks: WebhookDispatcher
+    /// Tenants' configuration in memory, in front of the store.
+    public let configurationCache: CachedConfiguration
+    /// Reports every replica's configuration writes to the caches.
+    let configurationListener: ConfigurationListener
 
     /// Connects, migrates and loads the plugins.
     public init(_ configuration: RuntimeConfiguration) async throws {
@@ -72,6 +76,13 @@ public final class SwitchyardRuntime: Sendable {
         store = PostgresStore(pool: pool, secrets: configuration.secrets, clock: configuration.clock, logger: logger)
         let applied = configuration.migrateOnStart ? try await store.migrate() : try await store.requireMigrated()
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.versions": "\(applied)"]) }
+        // Cached entries age by the wall clock: their lifetime is a safety net, not business time.
+        store.configureCaching(configuration.platform.caching.settings)
+        configurationCache = CachedConfiguration(
+            store, changes: store.configurationChanges, settings: configuration.platform.caching.settings,
+            clock: { Date() })
+        configurationListener = store.configurationListener(Self.database(configuration))
+        configurationListener.start()
         http = OutboundHTTPService(
             defaultTimeout: .milliseconds(configuration.platform.limits.providerTimeoutMs), logger: logger,
             clock: configuration.clock)
@@ -90,7 +101,7 @@ public final class SwitchyardRuntime: Sendable {
         gateway = PluginGateway(
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
         service = PaymentService(
-            payments: store, configuration: store, gateway: gateway, credentials: store,
+            payments: store, configuration: configurationCache, gateway: gateway, credentials: store,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, policy: PolicyCenter(configuration.platform))
         janitor = PaymentJanitor(
@@ -147,7 +158,12 @@ public final class SwitchyardRuntime: Sendable {
         }
         await registry.updatePolicy(plugins)
         _ = await registry.reload()
+        let previousCaching = service.policy.platform.caching
         service.policy.replace(platform)
+        if platform.caching != previousCaching {
+            store.configureCaching(platform.caching.settings)
+            configurationCache.configure(platform.caching.settings)
+        }
         configuration.logger.info("policy reloaded")
         return platform
     }
@@ -179,6 +195,7 @@ public final class SwitchyardRuntime: Sendable {
     public func shutdown() async {
         try? await http.shutdown()
         await webhooks.shutdown()
+        await configurationListener.stop()
         await pool.shutdown()
     }
 }

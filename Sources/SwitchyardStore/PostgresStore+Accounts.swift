@@ -23,6 +23,7 @@ extension PostgresStore: ConfigurationRepository {
                 target: account.id.uuidString, details: ["plugin": account.pluginId, "name": account.name],
                 at: account.createdAt)
         }
+        configurationChanges.changed(tenant: account.tenantId)
         return account
     }
 
@@ -46,6 +47,7 @@ extension PostgresStore: ConfigurationRepository {
                 c, tenant: account.tenantId, actor: actor, action: "provider_account.update",
                 target: account.id.uuidString, details: ["fields": changed.sorted().joined(separator: ",")], at: now)
         }
+        configurationChanges.changed(tenant: account.tenantId)
     }
 
     public func account(tenant: UUID, id: UUID) async throws -> ProviderAccount? {
@@ -60,6 +62,14 @@ extension PostgresStore: ConfigurationRepository {
             try c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
         }
         return try rows.map(openAccount)
+    }
+
+    /// All of a tenant's accounts for routing, their secret credential fields left out (not decrypted).
+    public func accountDescriptors(tenant: UUID) async throws -> [ProviderAccount] {
+        let rows = try await tenantScoped(tenant) { c in
+            try c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
+        }
+        return try rows.map { try openAccount($0, decrypt: false) }
     }
 
     public func account(id: UUID) async throws -> ProviderAccount? {
@@ -99,6 +109,7 @@ extension PostgresStore: ConfigurationRepository {
             (try StoreJSON.encode($0.match), try StoreJSON.encode($0.accounts), try $0.weights.map(StoreJSON.encode))
         }
         let snapshot = try StoreJSON.encode(rules)
+        defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
             // Writers of one tenant's routing queue here, so versions are consecutive.
             try c.query("SELECT pg_advisory_xact_lock(hashtext('routing:' || $1))", [.text(tenant.uuidString)])
@@ -166,10 +177,14 @@ extension PostgresStore: ConfigurationRepository {
     }
 
     private func openAccount(_ row: PGRow) throws -> ProviderAccount {
+        try openAccount(row, decrypt: true)
+    }
+
+    private func openAccount(_ row: PGRow, decrypt: Bool) throws -> ProviderAccount {
         let id = try row.uuid("id")
         var credentials = try StoreJSON.decode([String: String].self, try row.string("credentials"))
         let sealed = try StoreJSON.decode([String: String].self, try row.string("secret_credentials"))
-        for (name, value) in sealed {
+        for (name, value) in sealed where decrypt {
             credentials[name] = try secrets.open(value, context: "\(id.uuidString.lowercased())/\(name)")
         }
         return ProviderAccount(

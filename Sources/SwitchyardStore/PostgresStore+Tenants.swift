@@ -81,6 +81,7 @@ extension PostgresStore {
     /// Revokes a key of this tenant; false if there is none.
     public func revokeAPIKey(tenant: UUID, id: UUID, actor: String) async throws -> Bool {
         let now = clock()
+        defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
             let result = try c.query(
                 "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2::timestamptz) WHERE id = $1::uuid",
@@ -102,6 +103,7 @@ extension PostgresStore {
         let graceUntil = now.addingTimeInterval(grace)
         let secret = "sk_" + SecureRandom.token(bytes: 24)
         let hash = Self.hashKey(secret)
+        defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
             guard
                 let old = try c.query("SELECT * FROM api_keys WHERE id = $1::uuid FOR UPDATE", [.uuid(id)]).first
@@ -126,13 +128,23 @@ extension PostgresStore {
     }
 
     /// Finds the usable key with this secret and records its use; nil when unknown, revoked or expired.
+    ///
+    /// A key found recently is taken from memory (see ``apiKeys``); its use is then recorded at most once
+    /// a minute.
     public func authenticate(secret: String) async throws -> APIKey? {
         let hash = Self.hashKey(secret)
         let now = clock()
+        if let cached = apiKeys.value(for: hash) {
+            guard cached.key.isUsable(at: now) else { return nil }
+            if now.timeIntervalSince(cached.usedAt) < 60 { return cached.key }
+        }
+        let ticket = apiKeys.ticket(tenant: nil)
         let key = try await system { c in
             try c.query("SELECT * FROM api_keys WHERE key_hash = $1", [.text(hash)]).rows.first.map(Self.apiKey)
         }
-        guard let key, key.isUsable(at: now) else { return nil }
+        guard let key else { return nil }
+        if let ticket { apiKeys.insert(key, hash: hash, usedAt: now, ticket: ticket) }
+        guard key.isUsable(at: now) else { return nil }
         try await system { c in
             try c.query(
                 "UPDATE api_keys SET last_used_at = $2::timestamptz WHERE id = $1::uuid AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')",
@@ -229,5 +241,6 @@ extension PostgresStore {
                 c, tenant: tenant, actor: actor, action: "tenant.policy", target: tenant.uuidString,
                 details: ["policy": encoded], at: now)
         }
+        configurationChanges.changed(tenant: tenant)
     }
 }

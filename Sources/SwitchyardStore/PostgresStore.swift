@@ -9,12 +9,19 @@ public final class PostgresStore: Sendable {
     let secrets: SecretBox
     let clock: @Sendable () -> Date
     let logger: Logger
+    /// Where this store reports its own configuration writes, and a listener every replica's.
+    public let configurationChanges = ConfigurationChanges()
+    /// API keys found recently (served only while configuration changes are reported).
+    let apiKeys: APIKeyCache
 
     public init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.pool = pool
         self.secrets = secrets
         self.clock = clock
         self.logger = logger
+        // Entries age by the wall clock: their lifetime is a safety net, not business time.
+        self.apiKeys = APIKeyCache(settings: PlatformPolicy.Caching().settings, clock: { Date() })
+        configurationChanges.add(apiKeys.entries)
     }
 
     /// Applies pending migrations; returns the versions applied now.

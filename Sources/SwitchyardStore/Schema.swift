@@ -72,6 +72,7 @@ public enum Schema {
                 ALTER TABLE idempotency_keys ADD COLUMN resource_id text;
                 """),
         Migration(version: 13, name: "settlement of every open state", sql: settlement),
+        Migration(version: 14, name: "configuration change notifications", sql: configurationNotifications),
     ]
 
     static let coreTables = """

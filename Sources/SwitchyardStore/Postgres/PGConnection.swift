@@ -13,7 +13,7 @@ public final class PGConnection {
     /// `SET` statements for the server-side timeouts, run on every new session (nil: server defaults).
     private let timeoutSetup: String?
     let logger: Logger
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     /// SQL text to the name of its server-side prepared statement on the current session.
     private var preparedStatements: [String: String] = [:]
     private var statementCounter = 0

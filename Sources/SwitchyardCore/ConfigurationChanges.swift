@@ -1,0 +1,56 @@
+import Foundation
+
+/// Something that holds tenants' configuration and must forget it when it changes.
+public protocol ConfigurationChangeObserver: AnyObject, Sendable {
+    /// The configuration of `tenant` changed.
+    func invalidate(tenant: UUID)
+    /// Any configuration may have changed.
+    func invalidateAll()
+    /// Whether changes are being reported (when not, nothing may be kept).
+    func setLive(_ live: Bool)
+}
+
+/// Fans reports of configuration changes (from this process's writes and from the database's
+/// notifications of every replica's writes) out to the caches that hold configuration.
+public final class ConfigurationChanges: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [any ConfigurationChangeObserver] = []
+    private var live = false
+
+    public init() {}
+
+    /// Adds an observer; it starts live when changes are being reported already.
+    public func add(_ observer: any ConfigurationChangeObserver) {
+        let live = lock.withLock {
+            observers.append(observer)
+            return self.live
+        }
+        observer.setLive(live)
+    }
+
+    /// Whether changes are being reported.
+    public var isLive: Bool { lock.withLock { live } }
+
+    /// The configuration of `tenant` changed.
+    public func changed(tenant: UUID) {
+        for observer in current() { observer.invalidate(tenant: tenant) }
+    }
+
+    /// Any configuration may have changed.
+    public func changedAll() {
+        for observer in current() { observer.invalidateAll() }
+    }
+
+    /// Reports start (the listener is connected) or stop (it lost its connection).
+    public func setLive(_ live: Bool) {
+        let observers = lock.withLock {
+            self.live = live
+            return self.observers
+        }
+        for observer in observers { observer.setLive(live) }
+    }
+
+    private func current() -> [any ConfigurationChangeObserver] {
+        lock.withLock { observers }
+    }
+}

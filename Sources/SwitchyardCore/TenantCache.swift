@@ -1,0 +1,157 @@
+import Foundation
+
+/// How long a cache keeps an entry and how many it holds.
+public struct CacheSettings: Sendable, Equatable {
+    /// Longest time an entry is served, in seconds; 0 or less turns the cache off.
+    public var ttl: TimeInterval
+    /// Most entries held; inserting past it drops the oldest entry.
+    public var maxEntries: Int
+
+    public init(ttl: TimeInterval, maxEntries: Int) {
+        self.ttl = ttl
+        self.maxEntries = maxEntries
+    }
+}
+
+/// A bounded in-memory cache whose entries belong to tenants, invalidated per tenant or as a whole.
+///
+/// It serves entries only while it is *live*, that is while the source of invalidations (the database's
+/// change notifications) is known to be listening; otherwise every look-up misses and nothing is kept.
+/// A value read before an invalidation of its tenant is never stored after it: callers take a
+/// ``Ticket`` before reading the source and hand it back with the value.
+public final class TenantCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    /// Proof of when a read of the source began, compared on insertion.
+    public struct Ticket: Sendable {
+        let epoch: UInt64
+        /// The tenant's generation, or the count of all invalidations for a read whose tenant is not
+        /// known before it is done.
+        let generation: UInt64
+        let tenant: UUID?
+    }
+
+    private struct Entry {
+        var tenant: UUID
+        var value: Value
+        var storedAt: Date
+    }
+
+    private let lock = NSLock()
+    private let clock: @Sendable () -> Date
+    private var settings: CacheSettings
+    private var live = false
+    private var entries: [Key: Entry] = [:]
+    /// Bumped by every invalidation of one tenant.
+    private var generations: [UUID: UInt64] = [:]
+    /// Bumped when everything is dropped.
+    private var epoch: UInt64 = 0
+    /// Bumped by every invalidation of any tenant.
+    private var invalidations: UInt64 = 0
+    private var hits = 0
+    private var misses = 0
+
+    public init(settings: CacheSettings, clock: @escaping @Sendable () -> Date) {
+        self.settings = settings
+        self.clock = clock
+    }
+
+    /// The number of entries held.
+    public var count: Int { lock.withLock { entries.count } }
+
+    /// How many look-ups were served from memory, and how many were not.
+    public var statistics: (hits: Int, misses: Int) { lock.withLock { (hits, misses) } }
+
+    /// Whether entries are served and stored.
+    public var isLive: Bool { lock.withLock { live } }
+
+    /// The value cached for `key`, if it is still fresh.
+    public func value(for key: Key) -> Value? {
+        lock.withLock {
+            guard live, settings.ttl > 0, let entry = entries[key] else {
+                misses += 1
+                return nil
+            }
+            guard clock().timeIntervalSince(entry.storedAt) < settings.ttl else {
+                entries[key] = nil
+                misses += 1
+                return nil
+            }
+            hits += 1
+            return entry.value
+        }
+    }
+
+    /// Taken before reading the source for a value of `tenant` (nil: a tenant known only once the value
+    /// is read); nil when nothing would be stored.
+    public func ticket(tenant: UUID?) -> Ticket? {
+        lock.withLock {
+            guard live, settings.ttl > 0 else { return nil }
+            let generation = tenant.map { generations[$0, default: 0] } ?? invalidations
+            return Ticket(epoch: epoch, generation: generation, tenant: tenant)
+        }
+    }
+
+    /// Stores a value of `tenant` read with `ticket`, unless that tenant (or, for a ticket taken without
+    /// a tenant, any tenant) was invalidated since the ticket was taken.
+    public func insert(_ value: Value, for key: Key, tenant: UUID, ticket: Ticket) {
+        lock.withLock {
+            guard live, settings.ttl > 0, ticket.epoch == epoch else { return }
+            let current = ticket.tenant.map { generations[$0, default: 0] } ?? invalidations
+            guard ticket.tenant == nil || ticket.tenant == tenant, ticket.generation == current else { return }
+            if entries[key] == nil, entries.count >= settings.maxEntries { evictOldest() }
+            entries[key] = Entry(tenant: tenant, value: value, storedAt: clock())
+        }
+    }
+
+    /// The cached value for `key`, or `load`'s result (stored when no invalidation happened meanwhile).
+    public func value(for key: Key, tenant: UUID, load: () async throws -> Value) async rethrows -> Value {
+        if let value = value(for: key) { return value }
+        let ticket = ticket(tenant: tenant)
+        let value = try await load()
+        if let ticket { insert(value, for: key, tenant: tenant, ticket: ticket) }
+        return value
+    }
+
+    /// Drops every entry of `tenant`, and keeps out values read before now.
+    public func invalidate(tenant: UUID) {
+        lock.withLock {
+            generations[tenant, default: 0] &+= 1
+            invalidations &+= 1
+            entries = entries.filter { $0.value.tenant != tenant }
+        }
+    }
+
+    /// Drops every entry, and keeps out values read before now.
+    public func invalidateAll() {
+        lock.withLock { dropAll() }
+    }
+
+    /// Starts or stops serving entries; either way everything held is dropped.
+    public func setLive(_ live: Bool) {
+        lock.withLock {
+            self.live = live
+            dropAll()
+        }
+    }
+
+    /// Replaces the settings; everything held is dropped.
+    public func configure(_ settings: CacheSettings) {
+        lock.withLock {
+            self.settings = settings
+            dropAll()
+        }
+    }
+
+    private func dropAll() {
+        epoch &+= 1
+        entries = [:]
+        // Older tickets are refused by their epoch, so the generations can start afresh.
+        generations = [:]
+    }
+
+    private func evictOldest() {
+        guard let oldest = entries.min(by: { $0.value.storedAt < $1.value.storedAt })?.key else { return }
+        entries[oldest] = nil
+    }
+}
+
+extension TenantCache: ConfigurationChangeObserver {}
