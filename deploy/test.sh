@@ -13,4 +13,6 @@ swift test --no-parallel 2>&1 | tee .build/test-output.txt || status=$?
 echo "tests: $(( $(date +%s) - built )) s"
 # The sandboxes driven by the providers' official SDKs.
 bash Tests/Conformance/run.sh || status=$?
+# The deployment files and the README walkthroughs.
+bash Tests/Deploy/run.sh || status=$?
 exit $status
