@@ -117,7 +117,10 @@ struct ServeCommand: AsyncParsableCommand {
                 metadata: ["demo.file": "\(dataDirectory)/demo.json", "sandbox.url": "\(state.sandboxURL)"])
         }
         services.append(TaskService(name: "plugin-watcher") { await runtime.watchPlugins() })
-        services.append(TaskService(name: "janitor") { await runtime.runJanitor() })
+        services.append(
+            JanitorService(janitor: runtime.janitor) { [service = runtime.service] in
+                service.policy.platform.janitor.pollMs
+            })
         services.append(TaskService(name: "webhooks") { await runtime.runWebhooks() })
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
