@@ -15,4 +15,6 @@ echo "tests: $(( $(date +%s) - built )) s"
 bash Tests/Conformance/run.sh || status=$?
 # The operator console in headless Chromium.
 bash Tests/Console/run.sh || status=$?
+# The deployment files and the README walkthroughs.
+bash Tests/Deploy/run.sh || status=$?
 exit $status

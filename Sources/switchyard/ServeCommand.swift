@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not apply pending migrations at start (they are then an error); see `switchyard migrate`.")
     var noMigrate = false
 
+    @Flag(help: "With --database-url, accept a development-mode plugin policy (plugins load with any digest).")
+    var allowDevelopmentPlugins = false
+
     func run() async throws {
         let logger = CommandSupport.logger()
         if !ProcessPrivacy.keepMemoryPrivate() {
@@ -49,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
             embedded && database.policyOption == nil
             ? try DevelopmentPolicy.write(dataDirectory: dataDirectory, logger: logger) : database.policy
         let (pluginPolicy, platform) = try CommandSupport.loadPolicy(policyPath)
+        try Self.checkPluginPolicy(
+            pluginPolicy, external: !embedded, allowDevelopment: allowDevelopmentPlugins, policyPath: policyPath,
+            logger: logger)
         let publicURL = self.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
         var embeddedDB: EmbeddedDatabase?
         let databaseURL: String
@@ -111,14 +117,21 @@ struct ServeCommand: AsyncParsableCommand {
                 metadata: ["demo.file": "\(dataDirectory)/demo.json", "sandbox.url": "\(state.sandboxURL)"])
         }
         services.append(TaskService(name: "plugin-watcher") { await runtime.watchPlugins() })
-        services.append(TaskService(name: "janitor") { await runtime.runJanitor() })
+        services.append(
+            JanitorService(janitor: runtime.janitor) { [service = runtime.service] in
+                service.policy.platform.janitor.pollMs
+            })
         services.append(TaskService(name: "webhooks") { await runtime.runWebhooks() })
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
                 logger.info("switchyard listening", metadata: ["http.port": "\(port)", "http.host": "\(host)"])
             })
-        let group = ServiceGroup(
-            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // SIGTERM or SIGINT drains: the listener closes first and requests in flight finish (bounded by
+        // their provider deadline), then the workers stop, then the plugins and the pool are released.
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = Self.drainLimit(platform)
+        let group = ServiceGroup(configuration: groupConfiguration)
         do {
             try await group.run()
         } catch {

@@ -36,8 +36,9 @@ struct PaymentMachineTests {
 
     @Test func aLateAuthorizeAnswerNeverMovesASettledPaymentBack() {
         // The janitor's sync settled the payment while the create's call was still out.
-        var settled = machine(status: .succeeded)
-        settled.payment.amountCaptured = 1000
+        var paid = machine(status: .succeeded).payment
+        paid.amountCaptured = 1000
+        var settled = PaymentMachine(payment: paid)
         #expect(settled.handle(.authorizeFinished(.unknown("timeout"), moreCandidates: true), at: t0).isEmpty)
         #expect(settled.payment.status == .succeeded)
         #expect(settled.handle(.authorizeFinished(.notSent("refused"), moreCandidates: true), at: t0).isEmpty)

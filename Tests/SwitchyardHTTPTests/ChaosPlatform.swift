@@ -84,9 +84,9 @@ final class ChaosPlatform: Sendable {
             sandbox: sandbox, ports: ports,
             arguments: { port in
                 [
-                    "--database-url", database.appURL, "--no-migrate", "--port", "\(port)", "--plugins-dir",
-                    directory + "/plugins", "--policy", directory + "/policy.json", "--data-dir",
-                    directory + "/data-\(port)",
+                    "--database-url", database.appURL, "--no-migrate", "--allow-development-plugins", "--port",
+                    "\(port)", "--plugins-dir", directory + "/plugins", "--policy", directory + "/policy.json",
+                    "--data-dir", directory + "/data-\(port)",
                 ]
             },
             environment: [
@@ -172,6 +172,14 @@ final class ChaosPlatform: Sendable {
         let server = servers.withLock { $0[index] }
         kill(server.process.processIdentifier, SIGKILL)
         server.process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM to replica `index` (a graceful shutdown) and waits, at most `seconds`, until it has
+    /// exited; its exit status, or nil while it still runs.
+    func sigterm(_ index: Int, within seconds: Double) async throws -> Int32? {
+        let server = servers.withLock { $0[index] }
+        kill(server.process.processIdentifier, SIGTERM)
+        return try await server.exitStatus(within: seconds)
     }
 
     /// Starts replica `index` again on its port and waits until it is ready.

@@ -98,6 +98,7 @@ struct EmbeddedDefaultTests {
             arguments: [
                 "--database-url", "host=127.0.0.1 port=1 dbname=switchyard connect_timeout=2", "--policy",
                 root + "/p.json", "--data-dir", root + "/data", "--port", "\(PostgresCluster.freePort())",
+                "--allow-development-plugins",
             ],
             directory: root, environment: environment)
         let status = try await server.exitStatus()

@@ -23,7 +23,7 @@ struct WebhookReplicaTests {
             server = try ServeProcess(
                 arguments: [
                     "--database-url", databaseURL, "--port", "\(port)", "--plugins-dir", directory + "/plugins",
-                    "--policy", policyPath, "--data-dir", directory,
+                    "--policy", policyPath, "--data-dir", directory, "--allow-development-plugins",
                 ],
                 directory: directory, logName: "replica-\(port).log",
                 environment: [

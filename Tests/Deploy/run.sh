@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Checks the deployment files against the CLI and their platforms' own validators, and runs the README's
+# walkthroughs. Expects `swift build` to have built .build/debug/switchyard.
+#  - Kubernetes manifests: kubernetes-validate (offline schemas, from PyPI into a private virtual
+#    environment under .build/) and check_kubernetes.py (probes, resources, PodDisruptionBudget, Secrets);
+#  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one;
+#  - every flag the Dockerfile, the compose file, the unit and the manifests pass to switchyard exists;
+#  - the README walkthroughs, against a fresh embedded default.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+binary=$(pwd)/.build/debug/switchyard
+venv=.build/deploy-venv
+python=${PYTHON:-python3}
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+if [ ! -x "$venv/bin/python" ]; then
+  if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
+    $sudo apt-get update -y -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3 python3-venv
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+  fi
+fi
+"$venv/bin/python" -m pip install -q --disable-pip-version-check kubernetes-validate==1.37.0
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+  $sudo apt-get update -y -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends systemd
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+
+echo "deploy: kubernetes-validate"
+"$venv/bin/kubernetes-validate" --strict --quiet deploy/kubernetes/*.yaml || status=1
+"$venv/bin/python" Tests/Deploy/check_kubernetes.py deploy/kubernetes/*.yaml || status=1
+
+echo "deploy: systemd-analyze verify"
+sed "s|/usr/local/bin/switchyard|$binary|g" deploy/switchyard.service >"$work/switchyard.service"
+if ! systemd-analyze verify "$work/switchyard.service" >"$work/verify.log" 2>&1 || [ -s "$work/verify.log" ]; then
+  cat "$work/verify.log"
+  echo "deploy: the systemd unit does not verify cleanly"
+  status=1
+fi
+
+echo "deploy: flags passed to switchyard"
+"$venv/bin/python" Tests/Deploy/check_flags.py "$binary" deploy || status=1
+
+echo "deploy: README walkthroughs"
+bash Tests/Deploy/walkthrough.sh || status=1
+[ "$status" -eq 0 ] && echo "deploy: all checks passed"
+exit $status

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs the README's walkthrough blocks (each a ```sh block right after a `<!-- walkthrough -->` line), in
+# order, as one script against a fresh embedded default on a free port, stopping at the first command
+# that fails. Expects `swift build` to have built .build/debug/switchyard.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repository=$(pwd)
+work=$(mktemp -d)
+# The embedded cluster runs as the postgres user when started by root: it must reach the data directory.
+chmod 755 "$work"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+python3 - README.md >"$work/walkthrough.sh" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+blocks = re.findall(r"^<!-- walkthrough -->\n```sh\n(.*?)^```$", text, re.S | re.M)
+if not blocks:
+    sys.exit("walkthrough: no walkthrough block in the README")
+print("set -eo pipefail")
+for number, block in enumerate(blocks, 1):
+    print(f"echo '--- walkthrough block {number}'")
+    print(block)
+print(f"echo 'walkthrough: {len(blocks)} blocks passed'")
+PY
+
+PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+DATA="$work/data"
+export PORT DATA
+"$repository/.build/debug/switchyard" serve --port "$PORT" --data-dir "$DATA" >"$work/serve.log" 2>&1 &
+server_pid=$!
+ready=""
+for _ in $(seq 1 600); do
+  if [ -s "$DATA/demo.json" ] && curl -sf "http://127.0.0.1:$PORT/ready" >/dev/null 2>&1; then
+    ready=yes
+    break
+  fi
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.5
+done
+if [ -z "$ready" ]; then
+  echo "walkthrough: the embedded default did not become ready" >&2
+  tail -50 "$work/serve.log" >&2
+  exit 1
+fi
+status=0
+(cd "$work" && bash "$work/walkthrough.sh") || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "walkthrough: a README command failed (status $status); the server's log ends with:" >&2
+  tail -30 "$work/serve.log" >&2
+fi
+exit $status
