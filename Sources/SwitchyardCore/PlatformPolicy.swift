@@ -83,6 +83,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var idempotency = Idempotency()
     public var settlement = Settlement()
     public var pluginWorkers = PluginWorkers()
+    public var metrics = Metrics()
 
     public init() {}
 
@@ -100,6 +101,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         idempotency = try Idempotency.section(of: decoder)
         settlement = try Settlement.section(of: decoder)
         pluginWorkers = try PluginWorkers.section(of: decoder)
+        metrics = try Metrics.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {

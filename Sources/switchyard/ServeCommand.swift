@@ -35,8 +35,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not apply pending migrations at start (they are then an error); see `switchyard migrate`.")
     var noMigrate = false
 
+    @Option(help: "Log lines as json (one object per line) or text (default: json unless stdout is a terminal).")
+    var logFormat: LogFormat?
+
+    @Option(help: "OTLP/HTTP endpoint traces are exported to (default: OTEL_EXPORTER_OTLP_ENDPOINT; unset: off).")
+    var otlpEndpoint: String?
+
+    @Option(help: "Also serve GET /metrics, without authentication, on this port (default: only on --port).")
+    var metricsPort: Int?
+
     func run() async throws {
+        ServeObservability.bootstrapLogging(logFormat ?? .automatic)
         let logger = CommandSupport.logger()
+        let tracing = try ServeObservability.bootstrapTracing(
+            endpoint: ServeObservability.otlpEndpoint(option: otlpEndpoint), logger: logger)
         if !ProcessPrivacy.keepMemoryPrivate() {
             logger.warning("process memory could not be made private to other processes of this user")
         }
@@ -92,7 +104,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.migrateOnStart = !noMigrate
         let runtime = try await SwitchyardRuntime(configuration)
 
-        var services: [any Service] = []
+        var services: [any Service] = tracing.map { [$0] } ?? []
+        if let metricsPort {
+            services.append(ServeObservability.metricsApplication(host: host, port: metricsPort, logger: logger))
+        }
         if embedded {
             let merchants = try DemoSandboxMerchants(dataDirectory: dataDirectory)
             let sandboxPort = self.sandboxPort ?? PostgresCluster.freePort()
