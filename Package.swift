@@ -219,8 +219,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 "SwitchyardObservability",
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
     ],

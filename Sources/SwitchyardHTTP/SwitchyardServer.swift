@@ -49,6 +49,7 @@ public enum SwitchyardServer {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: TracingMiddleware())
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: TenantLimitMiddleware(store: deps.store, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())

@@ -8,6 +8,7 @@ import ServiceLifecycle
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardHTTP
+import SwitchyardObservability
 import SwitchyardStore
 
 /// `switchyard serve`: the API server. Without a database URL it is the embedded default: a private
@@ -46,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ServeObservability.bootstrapLogging(logFormat ?? .automatic)
+        SwitchyardMetrics.bootstrap()
         let logger = CommandSupport.logger()
         let tracing = try ServeObservability.bootstrapTracing(
             endpoint: ServeObservability.otlpEndpoint(option: otlpEndpoint), logger: logger)

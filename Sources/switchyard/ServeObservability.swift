@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
-import SwitchyardHTTP
 import Logging
 import OTel
 import ServiceLifecycle
+import SwitchyardHTTP
 import SwitchyardObservability
 import Tracing
 
@@ -30,13 +30,15 @@ enum ServeObservability {
         let provider = OTel.makeLoggingMetadataProvider(configuration: keys)
         switch format {
         case .json:
-            LoggingSystem.bootstrap({ label, provider in
-                JSONLogHandler.standardOutput(label: label, metadataProvider: provider)
-            }, metadataProvider: provider)
+            LoggingSystem.bootstrap(
+                { label, provider in
+                    JSONLogHandler.standardOutput(label: label, metadataProvider: provider)
+                }, metadataProvider: provider)
         case .text:
-            LoggingSystem.bootstrap({ label, provider in
-                StreamLogHandler.standardOutput(label: label, metadataProvider: provider)
-            }, metadataProvider: provider)
+            LoggingSystem.bootstrap(
+                { label, provider in
+                    StreamLogHandler.standardOutput(label: label, metadataProvider: provider)
+                }, metadataProvider: provider)
         }
     }
 
@@ -56,6 +58,8 @@ enum ServeObservability {
         guard let endpoint else { return nil }
         var configuration = OTel.Configuration.default
         configuration.serviceName = "switchyard"
+        configuration.diagnosticLogger = .custom(Logger(label: "switchyard.otel"))
+        configuration.diagnosticLogLevel = .warning
         configuration.propagators = [.traceContext]
         configuration.metrics.enabled = false
         configuration.logs.enabled = false

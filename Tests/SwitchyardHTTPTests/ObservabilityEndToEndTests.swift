@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import SwitchyardStore
 import Testing
 
@@ -11,7 +12,9 @@ struct ObservabilityEndToEndTests {
     struct Answer {
         var status: Int
         var body: String
-        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]) ?? [:] }
+        var json: [String: Any] {
+            ((try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]) ?? [:]
+        }
     }
 
     static func call(
@@ -122,10 +125,13 @@ struct ObservabilityEndToEndTests {
                 let labels = ["plugin": "worldline-direct", "flow": flow]
                 #expect(
                     Self.sample(after.body, "switchyard_provider_call_duration_seconds_count", labels)
-                        > Self.sample(before.body, "switchyard_provider_call_duration_seconds_count", labels), "\(flow)")
+                        > Self.sample(before.body, "switchyard_provider_call_duration_seconds_count", labels), "\(flow)"
+                )
             }
             #expect(
-                Self.sample(after.body, "http_server_request_duration_count", ["http_route": "/v1/payments/{id}/refunds"])
+                Self.sample(
+                    after.body, "http_server_request_duration_count",
+                    ["http_route": "/v1/payments", "http_response_status_code": "201"])
                     >= 1, "\(after.body)")
             #expect(after.body.contains("switchyard_db_pool_wait_seconds_count"))
             #expect(after.body.contains("switchyard_janitor_unknown_payments"))
@@ -153,7 +159,9 @@ struct ObservabilityEndToEndTests {
             #expect(objects.allSatisfy { $0["time"] is String && $0["level"] is String && $0["message"] is String })
             #expect(objects.contains { $0["request.id"] != nil && $0["trace.id"] as? String == traceId })
             var secrets = [key, operatorToken, pan, jwe]
-            for file in ["sandbox-worldline-secret-api-key", "sandbox-worldline-webhook-secret", "sandbox-citcon-ipn-secret"] {
+            for file in [
+                "sandbox-worldline-secret-api-key", "sandbox-worldline-webhook-secret", "sandbox-citcon-ipn-secret",
+            ] {
                 let secret = try String(contentsOfFile: data + "/" + file, encoding: .utf8)
                 secrets.append(secret.trimmingCharacters(in: .whitespacesAndNewlines))
             }
