@@ -50,9 +50,12 @@ struct ObservabilityEndToEndTests {
         try await OTLPReceiver.with { receiver in
             let data = root + "/data"
             let port = PostgresCluster.freePort()
+            let metricsPort = PostgresCluster.freePort()
             let server = try ServeProcess(
                 arguments: [
                     "--data-dir", data, "--kek-file", root + "/kek", "--port", "\(port)", "--log-format", "json",
+                    "--metrics-port",
+                    "\(metricsPort)",
                 ],
                 directory: root,
                 environment: [
@@ -107,6 +110,15 @@ struct ObservabilityEndToEndTests {
             let refund = try await Self.call(
                 .POST, base + "/v1/payments/\(payment)/refunds", token: key, json: "{\"amount\": 1000}")
             #expect(refund.status == 201, "\(refund.body)")
+            // A Citcon payment: its plugin fetches an access token first.
+            let alipay = try await Self.call(
+                .POST, base + "/v1/payments", token: key,
+                json: """
+                    {"amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": "obs-2"}
+                    """)
+            #expect(alipay.status == 201, "\(alipay.body)")
+            let citconTokens = (alipay.json["next_action"] as? [String: Any])?["data"] as? [String: Any] ?? [:]
+            let clientToken = try #require(citconTokens["client_token"] as? String, "\(alipay.body)")
 
             // The counters moved.
             let after = try await Self.call(.GET, base + "/metrics", token: operatorToken)
@@ -136,6 +148,14 @@ struct ObservabilityEndToEndTests {
             #expect(after.body.contains("switchyard_db_pool_wait_seconds_count"))
             #expect(after.body.contains("switchyard_janitor_unknown_payments"))
             #expect(after.body.contains("switchyard_plugin_loads_total{plugin=\"worldline-direct\"}"))
+            let fetched = ["plugin": "citcon", "result": "ok"]
+            #expect(
+                Self.sample(after.body, "switchyard_access_token_fetches_total", fetched)
+                    > Self.sample(before.body, "switchyard_access_token_fetches_total", fetched))
+            // The separate metrics listener answers without a token.
+            let separate = try await Self.call(.GET, "http://127.0.0.1:\(metricsPort)/metrics")
+            #expect(separate.status == 200)
+            #expect(separate.body.contains("switchyard_payments_created_total"))
 
             // The trace: the request, the provider call and database transactions under the caller's trace id.
             let spans = try await receiver.wait(trace: traceId) { spans in
@@ -158,7 +178,7 @@ struct ObservabilityEndToEndTests {
             #expect(!objects.isEmpty && objects.count == lines.count, "\(lines.filter { !$0.hasPrefix("{") })")
             #expect(objects.allSatisfy { $0["time"] is String && $0["level"] is String && $0["message"] is String })
             #expect(objects.contains { $0["request.id"] != nil && $0["trace.id"] as? String == traceId })
-            var secrets = [key, operatorToken, pan, jwe]
+            var secrets = [key, operatorToken, pan, jwe, clientToken]
             for file in [
                 "sandbox-worldline-secret-api-key", "sandbox-worldline-webhook-secret", "sandbox-citcon-ipn-secret",
             ] {
@@ -168,6 +188,9 @@ struct ObservabilityEndToEndTests {
             for secret in secrets {
                 #expect(!server.output.contains(secret), "a secret (\(secret.prefix(4))…) is in the log")
             }
+            // Every token the Citcon sandbox issues (the server's access token included) starts with `UPI_`.
+            #expect(clientToken.hasPrefix("UPI_"))
+            #expect(!server.output.contains("UPI_"))
             #expect(!server.output.lowercased().contains("\"cvv\""))
             #expect(!server.output.contains(cvv))
         }
