@@ -19,6 +19,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-service-context.git", from: "1.5.1"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // Plugin ABI: the C header shared by host and plugins.
@@ -33,15 +38,31 @@ let package = Package(
         // The domain: pure logic over ports.
         .target(
             name: "SwitchyardCore",
-            dependencies: ["ProviderKit", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ProviderKit", "SwitchyardObservability", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        // Process-wide metrics registry, the JSON log handler and span helpers.
+        .target(
+            name: "SwitchyardObservability",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceContextModule", package: "swift-service-context"),
+            ]
         ),
         // libpq and the store over it.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(
             name: "SwitchyardStore",
             dependencies: [
-                "CLibPQ", "SwitchyardCore", "SwitchyardCrypto",
+                "CLibPQ", "SwitchyardCore", "SwitchyardCrypto", "SwitchyardObservability",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // dlopen loader, policy checks, host services.
@@ -49,10 +70,13 @@ let package = Package(
             name: "PluginHost",
             dependencies: [
                 "CSwitchyardPlugin", "CPluginSandbox", "ProviderKit", "SwitchyardCore", "SwitchyardCrypto",
+                "SwitchyardObservability",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The HTTP surface: merchant API, admin API, notification intake.
@@ -67,6 +91,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                "SwitchyardObservability",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // Emulators of the providers' servers; never imports a plugin's wire types.
@@ -89,6 +116,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                "SwitchyardObservability",
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // Helpers shared by the test targets (throwaway PostgreSQL cluster, paths).
@@ -188,6 +218,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                "SwitchyardObservability",
             ]
         ),
     ],

@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import Metrics
 import ProviderKit
 import SwitchyardCore
+import SwitchyardObservability
+import Tracing
 
 /// The core's `ProviderGateway` over loaded plugins: builds each call's account context, supplies access
 /// tokens, retries once after `authExpired`, and turns plugin failures into outcome classes.
@@ -119,6 +122,15 @@ public struct PluginGateway: ProviderGateway {
         _ flow: Flow, _ request: Request, account: ProviderAccount, as type: Result.Type,
         outcome: (Result) -> Outcome?, failed: (Outcome) -> Result
     ) async -> Result {
+        await ProviderCallObservation.observe(plugin: account.pluginId, flow: flow, outcome: outcome) {
+            await callUnobserved(flow, request, account: account, as: type, outcome: outcome, failed: failed)
+        }
+    }
+
+    private func callUnobserved<Request: Codable & Sendable, Result: Codable & Sendable>(
+        _ flow: Flow, _ request: Request, account: ProviderAccount, as type: Result.Type,
+        outcome: (Result) -> Outcome?, failed: (Outcome) -> Result
+    ) async -> Result {
         guard let plugin = await registry.plugin(id: account.pluginId) else {
             return failed(.notSent("plugin \(account.pluginId) is not loaded"))
         }
@@ -198,13 +210,16 @@ public struct PluginGateway: ProviderGateway {
     private func accessToken(plugin: LoadedPlugin, account: ProviderAccount) async -> TokenOutcome {
         let context = context(account, token: nil)
         let result = await tokens.token(account: account.id, kind: "server") {
+            let fetched: AccessTokenResult
             do {
-                return try await plugin.call(
+                fetched = try await plugin.call(
                     .accessToken, account: context, request: AccessTokenRequest(kind: "server"),
                     as: AccessTokenResult.self)
             } catch {
-                return AccessTokenResult(failure: .notSent("the access token could not be obtained"))
+                fetched = AccessTokenResult(failure: .notSent("the access token could not be obtained"))
             }
+            ProviderCallObservation.tokenFetched(plugin: account.pluginId, ok: fetched.token != nil)
+            return fetched
         }
         if let token = result.token { return .success(token.token) }
         var failure = result.failure ?? .notSent("no access token")

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import Metrics
 import ProviderKit
+import SwitchyardObservability
 
 extension PluginRegistry {
     /// A file to examine in this reload: its bytes as read and their digest.
@@ -199,6 +201,7 @@ extension PluginRegistry {
             record.refusal = nil
             files[path] = record
             report.loaded.append(PluginsSnapshot.Loaded(plugin))
+            Counter(label: MetricName.pluginLoads, dimensions: [("plugin", plugin.id)]).increment()
         } catch {
             record(error, for: path, into: &report)
         }
@@ -229,5 +232,6 @@ extension PluginRegistry {
         record.refusal = refusalRecord(path, refusal)
         files[path] = record
         report.refused.append(record.refusal!)
+        Counter(label: MetricName.pluginRefusals, dimensions: [("reason", refusal.code.rawValue)]).increment()
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Metrics
+import SwitchyardObservability
 
 /// Resolves payments whose outcome is unknown: syncs each with the provider on the policy's backoff
 /// schedule, and flags for manual review the ones still unknown at the horizon. Payments left `processing`
@@ -46,6 +48,7 @@ public struct PaymentJanitor: Sendable {
             if !Task.isCancelled { logger.error("janitor could not claim payments", metadata: ["error": "\(error)"]) }
             return 0
         }
+        Self.countActions("unknown payments", claimed.count)
         for item in claimed {
             do {
                 try await service.resolveUnknown(tenant: item.tenant, paymentId: item.paymentId)
@@ -93,6 +96,7 @@ public struct PaymentJanitor: Sendable {
             }
             return 0
         }
+        Self.countActions(what, claimed.count)
         for item in claimed {
             do {
                 try await step(item.tenant, item.paymentId)
@@ -106,6 +110,12 @@ public struct PaymentJanitor: Sendable {
             }
         }
         return claimed.count
+    }
+
+    /// Counts `count` items of `work` picked up by a sweep.
+    static func countActions(_ work: String, _ count: Int) {
+        guard count > 0 else { return }
+        Counter(label: MetricName.sweeperActions, dimensions: [("work", work)]).increment(by: count)
     }
 
     /// Deletes unverifiable notifications older than the policy's retention, a bounded number per look.

@@ -85,6 +85,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var pluginWorkers = PluginWorkers()
     public var database = Database()
     public var caching = Caching()
+    public var metrics = Metrics()
 
     public init() {}
 
@@ -104,6 +105,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         pluginWorkers = try PluginWorkers.section(of: decoder)
         database = try Database.section(of: decoder)
         caching = try Caching.section(of: decoder)
+        metrics = try Metrics.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {

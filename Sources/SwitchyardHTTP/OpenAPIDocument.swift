@@ -2655,6 +2655,35 @@ enum OpenAPIDocument {
             ]
            }
           },
+          "/metrics": {
+           "get": {
+            "operationId": "get_metrics",
+            "responses": {
+             "200": {
+              "content": {
+               "text/plain": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              },
+              "description": "the process's metrics in the Prometheus text format (see the README)"
+             },
+             "default": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "security": [
+             {
+              "operator": []
+             }
+            ],
+            "summary": "Metrics for the operator's scraper",
+            "tags": [
+             "admin"
+            ]
+           }
+          },
           "/notifications/{account}": {
            "post": {
             "operationId": "post_notifications_account",

@@ -4,6 +4,7 @@ import Hummingbird
 import ProviderKit
 import SwitchyardCore
 import SwitchyardCrypto
+import SwitchyardObservability
 import SwitchyardStore
 
 /// The merchant API: `/v1/payments` and its operations.
@@ -84,6 +85,7 @@ struct PaymentsController: Sendable {
                 let body = try JSONIO.decode(AmountBody.self, from: data)
                 let refund = try await service.refund(
                     tenant: key.tenantId, paymentId: try id(context), amount: body.amount?.value, reason: body.reason)
+                PaymentMetrics.refunded(status: refund.status.rawValue, tenant: key.tenantId)
                 return try Encoded(.created, RefundResource(refund))
             }
         }
@@ -116,7 +118,11 @@ struct PaymentsController: Sendable {
     private func create(_ request: Request, _ context: AppContext) async throws -> Response {
         try await idempotent(request, context, resume: .createdPayment, claimsInCreate: true) { key, data in
             let payment = try Self.newPayment(data)
-            return try respond(try await service.create(tenant: key.tenantId, payment), status: .created)
+            let record = try await service.create(tenant: key.tenantId, payment)
+            PaymentMetrics.created(
+                plugin: record.lastAttempt?.pluginId, outcome: record.lastAttempt?.outcome?.rawValue,
+                status: record.payment.status.rawValue, tenant: key.tenantId)
+            return try respond(record, status: .created)
         }
     }
 

@@ -3,6 +3,7 @@ import Logging
 import PluginHost
 import SwitchyardCore
 import SwitchyardCrypto
+import SwitchyardObservability
 import SwitchyardStore
 
 /// How to assemble a running Switchyard.
@@ -70,6 +71,8 @@ public final class SwitchyardRuntime: Sendable {
 
     /// Connects, migrates and loads the plugins.
     public init(_ configuration: RuntimeConfiguration) async throws {
+        // Before the first metric is made (plugin loads below): metrics made earlier would go nowhere.
+        SwitchyardMetrics.bootstrap()
         self.configuration = configuration
         let logger = configuration.logger
         pool = try PGPool(Self.database(configuration), logger: logger)

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import PluginHost
 import SwitchyardCore
+import SwitchyardObservability
 import SwitchyardStore
 
 /// Everything the HTTP surface needs.
@@ -42,13 +43,19 @@ public struct ServerDependencies: Sendable {
 public enum SwitchyardServer {
     /// The router with every route.
     public static func router(_ deps: ServerDependencies) -> Router<AppContext> {
+        SwitchyardMetrics.bootstrap()
+        PaymentMetrics.tenantLabels = deps.service.policy.platform.metrics.tenantLabels
         let router = Router(context: AppContext.self)
         router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: TracingMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: TenantLimitMiddleware(store: deps.store, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())
         let auth = Authenticator(operatorToken: deps.operatorToken, store: deps.store)
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
+        MetricsEndpoint(store: deps.store, service: deps.service, auth: auth).register(on: router)
         let payments = PaymentsController(
             service: deps.service, store: deps.store, auth: auth, bodyLimit: deps.bodyLimit)
         payments.register(on: router)

@@ -1,8 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import SwitchyardCore
+import SwitchyardObservability
 import SwitchyardStore
 
 extension WebhookDispatcher {
@@ -59,6 +61,9 @@ extension WebhookDispatcher {
         } else {
             logger.info("webhook attempt failed", metadata: metadata)
         }
+        let result = attempt.succeeded ? "succeeded" : retryAt == nil ? "dead" : "failed"
+        Counter(label: MetricName.webhookAttempts, dimensions: [("result", result)]).increment()
+        Metrics.Timer(label: MetricName.webhookLatency, dimensions: [("result", result)]).record(elapsed)
         do {
             try await store.recordWebhookAttempt(claim, attempt: attempt, retryAt: retryAt)
         } catch {

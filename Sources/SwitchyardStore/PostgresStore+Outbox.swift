@@ -14,6 +14,7 @@ extension PostgresStore {
 
     /// Writes the event of `subject`'s status change, if it changed from `previous` (nil: a new row).
     func announce(_ subject: some WebhookSubject, previous: String?, on c: PGConnection) throws {
+        Self.countTransition(subject, from: previous)
         let event = try WebhookEvent.statusChanged(
             from: previous, to: subject, id: Self.eventIds.make("evt"), at: clock())
         if let event { try Self.enqueue(event, on: c) }

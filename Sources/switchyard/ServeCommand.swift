@@ -8,6 +8,7 @@ import ServiceLifecycle
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardHTTP
+import SwitchyardObservability
 import SwitchyardStore
 
 /// `switchyard serve`: the API server. Without a database URL it is the embedded default: a private
@@ -37,9 +38,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "With --database-url, accept a development-mode plugin policy (plugins load with any digest).")
     var allowDevelopmentPlugins = false
+    @Option(help: "Log lines as json (one object per line) or text (default: json unless stdout is a terminal).")
+    var logFormat: LogFormat?
+
+    @Option(help: "OTLP/HTTP endpoint traces are exported to (default: OTEL_EXPORTER_OTLP_ENDPOINT; unset: off).")
+    var otlpEndpoint: String?
+
+    @Option(help: "Also serve GET /metrics, without authentication, on this port (default: only on --port).")
+    var metricsPort: Int?
 
     func run() async throws {
+        ServeObservability.bootstrapLogging(logFormat ?? .automatic)
+        SwitchyardMetrics.bootstrap()
         let logger = CommandSupport.logger()
+        let tracing = try ServeObservability.bootstrapTracing(
+            endpoint: ServeObservability.otlpEndpoint(option: otlpEndpoint), logger: logger)
         if !ProcessPrivacy.keepMemoryPrivate() {
             logger.warning("process memory could not be made private to other processes of this user")
         }
@@ -98,7 +111,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.migrateOnStart = !noMigrate
         let runtime = try await SwitchyardRuntime(configuration)
 
-        var services: [any Service] = []
+        var services: [any Service] = tracing.map { [$0] } ?? []
+        if let metricsPort {
+            services.append(ServeObservability.metricsApplication(host: host, port: metricsPort, logger: logger))
+        }
         if embedded {
             let merchants = try DemoSandboxMerchants(dataDirectory: dataDirectory)
             let sandboxPort = self.sandboxPort ?? PostgresCluster.freePort()

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 
 extension PGPool {
     /// Runs `body` in a transaction on a borrowed connection.
@@ -17,6 +18,15 @@ extension PGPool {
         role: String? = nil,
         settings: [String: String] = [:],
         _ body: @escaping @Sendable (PGConnection) throws -> T
+    ) async throws -> T {
+        try await withSpan("db.transaction", ofKind: .client) { span in
+            span.attributes["db.system"] = "postgresql"
+            return try await transactionUntraced(role: role, settings: settings, body)
+        }
+    }
+
+    private func transactionUntraced<T: Sendable>(
+        role: String?, settings: [String: String], _ body: @escaping @Sendable (PGConnection) throws -> T
     ) async throws -> T {
         try await withConnection { connection in
             do {

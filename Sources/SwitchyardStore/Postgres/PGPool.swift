@@ -1,6 +1,8 @@
 import CLibPQ
 import Foundation
 import Logging
+import Metrics
+import SwitchyardObservability
 
 /// A fixed set of PostgreSQL connections, each owned by its own thread.
 ///
@@ -75,7 +77,9 @@ public final class PGPool: Sendable {
         if let lease = PGLease.current, lease.pool === self, let result = try await lease.runIfActive(body) {
             return result.value
         }
+        let waitStarted = ContinuousClock.now
         let worker = try await acquire()
+        Metrics.Timer(label: MetricName.dbPoolWait).recordInterval(since: waitStarted)
         defer { release(worker) }
         return try await worker.run(body)
     }
@@ -111,6 +115,7 @@ public final class PGPool: Sendable {
                     state.waiters.append(Waiter(id: id, continuation: continuation))
                     return .queued
                 }
+                recordUsage()
                 switch acquisition {
                 case .ready(let worker): continuation.resume(returning: worker)
                 case .closed: continuation.resume(throwing: PGError.poolClosedError)
@@ -147,7 +152,16 @@ public final class PGPool: Sendable {
             state.idle.append(worker)
             return nil
         }
+        recordUsage()
         waiter?.continuation.resume(returning: worker)
+    }
+
+    /// Sets the pool gauges: connections in use and callers waiting (summed over the process's pools
+    /// would need a label per pool; the last pool to change wins, which is the serving pool in practice).
+    private func recordUsage() {
+        let (inUse, waiting) = state.withLock { ($0.closed ? 0 : workers.count - $0.idle.count, $0.waiters.count) }
+        Gauge(label: MetricName.dbPoolInUse).record(inUse)
+        Gauge(label: MetricName.dbPoolWaiting).record(waiting)
     }
 
     private static func validate(connectionString: String) throws {

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Metrics
+import SwitchyardCore
+import SwitchyardObservability
+import SwitchyardStore
+
+/// `GET /metrics`: the process's metrics in the Prometheus text format, for the operator token only.
+/// Gauges that describe shared state (breakers, the janitor's backlog, webhook deliveries) are read at
+/// scrape time.
+public struct MetricsEndpoint: Sendable {
+    let store: PostgresStore
+    let service: PaymentService
+    let auth: Authenticator
+
+    func register(on router: Router<AppContext>) {
+        router.get("metrics") { request, _ in
+            try auth.requireOperator(request)
+            await collect()
+            return Self.response()
+        }
+    }
+
+    /// The registry rendered as a response (no authentication: for a separate metrics listener).
+    public static func response() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        return Response(
+            status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: SwitchyardMetrics.render())))
+    }
+
+    /// Updates the scrape-time gauges; a database that does not answer leaves the last values.
+    func collect() async {
+        for entry in await service.health.snapshot() {
+            let value: Double =
+                switch entry.state {
+                case .closed: 0
+                case .halfOpen: 1
+                case .open: 2
+                }
+            Gauge(label: MetricName.breakerState, dimensions: [("account", entry.accountId.uuidString.lowercased())])
+                .record(value)
+        }
+        guard let gauges = try? await store.gauges() else { return }
+        Gauge(label: MetricName.unknownPayments).record(gauges.unknownPayments)
+        let age = gauges.oldestUnknownSince.map { max(0, service.now().timeIntervalSince($0)) } ?? 0
+        Gauge(label: MetricName.unknownOldestAge).record(age)
+        for state in ["pending", "succeeded", "dead", "canceled"] {
+            Gauge(label: MetricName.webhookDeliveries, dimensions: [("state", state)])
+                .record(gauges.webhookDeliveries[state] ?? 0)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// The names of Switchyard's own metrics (Prometheus text names, `switchyard_` prefixed).
+///
+/// Labels are bounded: plugin ids, flows, outcome classes, statuses, account ids of configured provider
+/// accounts; never payment ids, and tenant ids only when the policy asks for them.
+public enum MetricName {
+    /// Payments created, by `plugin`, `status` (and `tenant` when enabled).
+    public static let paymentsCreated = "switchyard_payments_created_total"
+    /// Payments that reached a final status, by `plugin`, `status` (and `tenant` when enabled).
+    public static let paymentsFinished = "switchyard_payments_finished_total"
+    /// Refunds requested, by `plugin`, `status`.
+    public static let refunds = "switchyard_refunds_total"
+    /// Provider calls, by `plugin`, `flow`, `outcome` (a histogram of seconds).
+    public static let providerCallDuration = "switchyard_provider_call_duration_seconds"
+    /// Access tokens fetched from a provider, by `plugin`, `result`.
+    public static let accessTokenFetches = "switchyard_access_token_fetches_total"
+    /// Circuit-breaker state per `account` (0 closed, 1 half open, 2 open).
+    public static let breakerState = "switchyard_circuit_breaker_state"
+    /// Payments whose outcome is unknown (the janitor's backlog).
+    public static let unknownPayments = "switchyard_janitor_unknown_payments"
+    /// Age in seconds of the oldest payment whose outcome is unknown (0 when none).
+    public static let unknownOldestAge = "switchyard_janitor_unknown_oldest_age_seconds"
+    /// Payments, refunds and captures the janitor and sweepers picked up, by `work`.
+    public static let sweeperActions = "switchyard_sweeper_actions_total"
+    /// Webhook deliveries by `state` (pending, dead) at scrape time.
+    public static let webhookDeliveries = "switchyard_webhook_deliveries"
+    /// Webhook delivery attempts finished, by `result` (succeeded, failed, dead).
+    public static let webhookAttempts = "switchyard_webhook_delivery_attempts_total"
+    /// Seconds from a webhook event's creation to its successful delivery.
+    public static let webhookLatency = "switchyard_webhook_delivery_latency_seconds"
+    /// Database connections in use.
+    public static let dbPoolInUse = "switchyard_db_pool_connections_in_use"
+    /// Callers waiting for a database connection.
+    public static let dbPoolWaiting = "switchyard_db_pool_waiting"
+    /// Seconds spent waiting for a database connection.
+    public static let dbPoolWait = "switchyard_db_pool_wait_seconds"
+    /// Plugins loaded, by `plugin`.
+    public static let pluginLoads = "switchyard_plugin_loads_total"
+    /// Plugins refused, by `reason`.
+    public static let pluginRefusals = "switchyard_plugin_refusals_total"
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Metrics
+import Prometheus
+
+/// The process-wide metrics registry behind `GET /metrics`.
+///
+/// `MetricsSystem` can be bootstrapped once per process, while a process may start several servers
+/// (tests do): ``bootstrap()`` installs the Prometheus factory the first time and does nothing after,
+/// and every server renders the same registry.
+public enum SwitchyardMetrics {
+    /// The registry every metric of this process is kept in.
+    public static let registry = PrometheusCollectorRegistry()
+
+    private static let installed: Void = {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.nameAndLabelSanitizer = { name, labels in
+            (sanitized(name), labels.map { (sanitized($0.0), $0.1) })
+        }
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+            .seconds(30),
+        ]
+        MetricsSystem.bootstrap(factory)
+    }()
+
+    /// Installs the Prometheus factory as the process's metrics backend (once; later calls do nothing).
+    public static func bootstrap() {
+        installed
+    }
+
+    /// The registry in the Prometheus text exposition format.
+    public static func render() -> String {
+        bootstrap()
+        return registry.emitToString()
+    }
+
+    /// A metric or label name in Prometheus' alphabet: `.` and `-` become `_`.
+    static func sanitized(_ name: String) -> String {
+        String(
+            name.map { character -> Character in
+                character == "." || character == "-" ? "_" : character
+            })
+    }
+}
