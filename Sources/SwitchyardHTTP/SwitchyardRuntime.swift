@@ -171,9 +171,10 @@ public final class SwitchyardRuntime: Sendable {
         return platform
     }
 
-    /// Delivers webhook events until the calling task is cancelled.
-    public func runWebhooks() async {
-        await webhooks.run()
+    /// Delivers webhook events until the calling task is cancelled, or until `stopping` holds and the
+    /// deliveries under way have finished.
+    public func runWebhooks(stopping: @escaping @Sendable () -> Bool = { false }) async {
+        await webhooks.run(stopping: stopping)
     }
 
     /// Runs the janitor until the calling task is cancelled.

@@ -79,13 +79,15 @@ public final class WebhookDispatcher: Sendable {
         case tick
     }
 
-    /// Runs until the calling task is cancelled: keeps up to `batch_size` deliveries in flight, claiming
-    /// more whenever one ends and at least every `poll_ms`.
-    public func run() async {
+    /// Runs until the calling task is cancelled or `stopping` says so: keeps up to `batch_size` deliveries
+    /// in flight, claiming more whenever one ends and at least every `poll_ms`. Once `stopping` holds (a
+    /// graceful shutdown), nothing more is claimed and the deliveries under way finish before it returns;
+    /// cancellation still cuts them short (their leases make them due again).
+    public func run(stopping: @escaping @Sendable () -> Bool = { false }) async {
         await withTaskGroup(of: Finished.self) { group in
             var inFlight = 0
             var ticking = false
-            while !Task.isCancelled {
+            while !Task.isCancelled && !stopping() {
                 let settings = policy.platform.webhooks
                 let free = settings.batchSize - inFlight
                 if free > 0, let claims = await claim(limit: free, settings: settings) {
@@ -110,6 +112,14 @@ public final class WebhookDispatcher: Sendable {
                 case .delivery: inFlight -= 1
                 case .tick: ticking = false
                 case nil: break
+                }
+            }
+            // Stopping: the deliveries under way finish (each bounded by the webhook timeout).
+            while inFlight > 0, !Task.isCancelled {
+                switch await group.next() {
+                case .delivery: inFlight -= 1
+                case .tick: continue
+                case nil: inFlight = 0
                 }
             }
             group.cancelAll()

@@ -137,7 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
             JanitorService(janitor: runtime.janitor) { [service = runtime.service] in
                 service.policy.platform.janitor.pollMs
             })
-        services.append(TaskService(name: "webhooks") { await runtime.runWebhooks() })
+        services.append(WebhookService(runtime: runtime))
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
                 logger.info("switchyard listening", metadata: ["http.port": "\(port)", "http.host": "\(host)"])

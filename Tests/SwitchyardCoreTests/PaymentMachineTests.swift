@@ -53,7 +53,8 @@ struct PaymentMachineTests {
         var unknown = machine(status: .unknown)
         #expect(
             unknown.handle(.authorizeFinished(.unknown("timeout"), moreCandidates: true), at: t0) == [.scheduleSync])
-        _ = unknown.handle(.authorizeFinished(Outcome(kind: .succeeded, providerPaymentId: "p1"), moreCandidates: false), at: t0)
+        _ = unknown.handle(
+            .authorizeFinished(Outcome(kind: .succeeded, providerPaymentId: "p1"), moreCandidates: false), at: t0)
         #expect(unknown.payment.status == .succeeded)
     }
 

@@ -176,6 +176,48 @@ struct WebhookDeliveryTests {
         #expect(seen.pending == 30)
     }
 
+    @Test func aStoppingWorkerFinishesTheDeliveryUnderWayAndClaimsNoMore() async throws {
+        let harness = try await Harness.make()
+        let tenant = try await harness.store.createTenant(name: "Draining", actor: "test")
+        try await WebhookReceiver.with { receiver in
+            receiver.answer(after: .milliseconds(1500))
+            try await harness.endpoint(tenant.id, url: receiver.url)
+            try await harness.succeed(tenant.id, count: 1, prefix: "first")
+            let dispatcher = harness.dispatcher {
+                $0.webhooks.allowHosts = ["127.0.0.1"]
+                $0.webhooks.requireHTTPS = false
+            }
+            let stopping = LockedState(false)
+            let running = Task { await dispatcher.run(stopping: { stopping.withLock { $0 } }) }
+            // A bound, so a worker that never returns fails the test instead of hanging it.
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(20))
+                running.cancel()
+            }
+            try await receiver.wait(seconds: 10) { $0.count == 1 }
+            // The delivery is under way (its answer comes in 1.5 s): the worker is told to stop, and an
+            // event that becomes due now is left for the next worker.
+            stopping.withLock { $0 = true }
+            // Past its next poll (20 ms) the worker has seen the flag.
+            try await Task.sleep(for: .milliseconds(200))
+            try await harness.succeed(tenant.id, count: 1, prefix: "second")
+            await running.value
+            watchdog.cancel()
+            #expect(try await harness.attempts().map { $0.status } == ["succeeded"], "finished, not cut short")
+            #expect(try await harness.attempts().map { $0.code } == [200])
+            let pending = try await harness.pool.withConnection { c in
+                try c.query(
+                    "SELECT count(*) AS n FROM webhook_deliveries WHERE tenant_id = $1::uuid AND status = 'pending'",
+                    [.uuid(tenant.id)]
+                ).first?.int64("n") ?? -1
+            }
+            #expect(pending == 1, "the second event is not claimed by a stopping worker")
+            #expect(receiver.deliveries.count == 1)
+            await dispatcher.shutdown()
+        }
+        await harness.pool.shutdown()
+    }
+
     @Test func aDeliveryConnectsToTheAddressThatWasChecked() async throws {
         let harness = try await Harness.make()
         let tenant = try await harness.store.createTenant(name: "Pinned", actor: "test")

@@ -32,6 +32,8 @@ final class WebhookReceiver: Sendable {
         var thenAnswer = 200
         /// Whether requests are recorded and then never answered (a black hole that accepts them).
         var hangs = false
+        /// How long each request waits before its answer.
+        var delay: Duration?
     }
 
     private let state: LockedState<State>
@@ -60,6 +62,7 @@ final class WebhookReceiver: Sendable {
                 return (status, s.hangs)
             }
             if hangs { try await Task.sleep(for: .seconds(600)) }
+            if let delay = state.withLock({ $0.delay }) { try await Task.sleep(for: delay) }
             return Response(status: .init(code: status))
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -82,6 +85,11 @@ final class WebhookReceiver: Sendable {
             $0.answers = statuses
             $0.thenAnswer = then
         }
+    }
+
+    /// Answers every request from now on only after `delay`.
+    func answer(after delay: Duration) {
+        state.withLock { $0.delay = delay }
     }
 
     /// Records every request from now on and never answers it.
