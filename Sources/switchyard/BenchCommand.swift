@@ -37,6 +37,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Flows, comma-separated: citcon (session flow), antom (stored-credential charge).")
     var flow: String = "citcon,antom"
 
+    @Flag(help: "Send payments without an Idempotency-Key (by default each carries one).")
+    var noIdempotencyKey = false
+
     @Option(help: "Write every figure to this JSON file.")
     var json: String?
 
@@ -82,7 +85,7 @@ struct BenchCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: workDirectory) }
 
         var server: BenchServer?
-        let target: BenchTarget
+        var target: BenchTarget
         var pgbench: BenchPgbench?
         let pgbenchBinary = BenchPgbench.find()
         if let url {
@@ -120,6 +123,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
         }
 
+        target.idempotencyKeys = !noIdempotencyKey
         let levels = concurrencies ?? [1]
         let http = BenchHTTP(connections: levels.max() ?? 1)
         let run = UUID().uuidString.prefix(8).lowercased()

@@ -11,6 +11,14 @@ struct BenchTarget: Sendable {
     var citconPrivateKey: String?
     var antomClientId: String?
     var antomMerchantKey: String?
+    /// Whether each payment carries an `Idempotency-Key` (its reference), as a careful merchant sends it.
+    var idempotencyKeys = true
+
+    /// The headers of a payment request with `reference`.
+    func paymentHeaders(reference: String) -> [(String, String)] {
+        let auth = ("Authorization", "Bearer \(apiKey)")
+        return idempotencyKeys ? [auth, ("Idempotency-Key", reference)] : [auth]
+    }
 }
 
 /// One flow ready to run: its Switchyard call and, when possible, the same provider calls alone.
@@ -33,15 +41,12 @@ enum BenchFlows {
     /// The Citcon session flow: `POST /v1/payments` routed to Citcon (US, USD, alipay); alone, the charge
     /// with the server token (fetched once, as the cached token is) and the client token call.
     static func citcon(target: BenchTarget, http: BenchHTTP) async throws -> BenchFlow {
-        let key = target.apiKey
         let url = target.serverURL + "/v1/payments"
         var flow = BenchFlow(name: "citcon") { reference in
             let body = BenchHTTP.json([
                 "amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": reference,
             ])
-            return await http.send(
-                .POST, url, headers: [("Authorization", "Bearer \(key)"), ("Idempotency-Key", reference)], json: body
-            ).status
+            return await http.send(.POST, url, headers: target.paymentHeaders(reference: reference), json: body).status
         }
         guard let sandbox = target.sandboxURL, let privateKey = target.citconPrivateKey else {
             flow.providerSkipped = "provider alone (citcon): sandbox URL and Citcon key unknown (no --demo-dir)"
@@ -105,7 +110,7 @@ enum BenchFlows {
                 "amount": 2300, "currency": "PHP", "country": "PH", "reference": reference, "customer": customer,
                 "payment_method": pm,
             ])
-            return await http.send(.POST, url, headers: [auth, ("Idempotency-Key", reference)], json: body).status
+            return await http.send(.POST, url, headers: target.paymentHeaders(reference: reference), json: body).status
         }
         guard let accessToken, let clientId = target.antomClientId, let pem = target.antomMerchantKey,
             let merchantKey = try? RSAPrivateKey(pem: pem)
