@@ -113,6 +113,9 @@ let package = Package(
                 "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost", "ProviderSandbox",
                 "SwitchyardCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -221,6 +224,8 @@ let package = Package(
                 "SwitchyardObservability",
             ]
         ),
+        // The pure parts of `switchyard bench` (statistics, table, plot, report, /proc parsing).
+        .testTarget(name: "BenchTests", dependencies: ["switchyard"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,7 @@ built=$(date +%s)
 echo "build: $((built - started)) s"
 status=0
 swift test --no-parallel 2>&1 | tee .build/test-output.txt || status=$?
+.build/debug/switchyard bench --payments 50 --concurrency 4 || status=$?  # smoke: `switchyard bench` keeps working
 echo "tests: $(( $(date +%s) - built )) s"
 # The sandboxes driven by the providers' official SDKs.
 bash Tests/Conformance/run.sh || status=$?
