@@ -245,7 +245,10 @@ import Testing
                     "customer": "cust-t", "payment_method": pm,
                 ])
             let id = try #require(paid["id"] as? String)
-            #expect(paid["status"] as? String == "unknown", "\(paid)")
+            // Unknown, unless the sync round that the forged notification triggers found the charge while
+            // the call was still out: a late timeout never moves a settled payment back.
+            let status = paid["status"] as? String
+            #expect(status == "unknown" || status == "succeeded", "\(paid)")
             await stack.sandbox.antom.clearFaults()
             let synced = try await stack.send(.POST, "/v1/payments/\(id)/sync", token: m.apiKey)
             #expect(synced.json["status"] as? String == "succeeded", "\(synced.json)")
