@@ -49,7 +49,7 @@ extension PaymentsController {
             tenant: key.tenantId, key: scopedKey, requestHash: requestHash, owner: claim.owner,
             lease: service.policy.platform.idempotency.lease)
         return try await answered(claimed, claim, context, resume) {
-            try await IdempotencyLink.$record.withValue(claim.link) { try await body(key, data) }
+            try await IdempotencyLink.$recorder.withValue(IdempotencyLink.Recorder(claim.link)) { try await body(key, data) }
         }
     }
 

@@ -63,7 +63,7 @@ import Testing
             let first = try await Self.claimed(stack, reference: "crashed", key: "crash-key", owner: "crashed-owner")
             let (m, tenant, scoped, body) = (first.m, first.tenant, first.scoped, first.body)
             #expect(first.claim == .proceed)
-            let created = try await IdempotencyLink.$record.withValue({ id in
+            let created = try await IdempotencyLink.$recorder.withValue(IdempotencyLink.Recorder { id in
                 _ = try await store.linkIdempotent(tenant: tenant, key: scoped, owner: "crashed-owner", resourceId: id)
             }) {
                 try await stack.runtime.service.create(

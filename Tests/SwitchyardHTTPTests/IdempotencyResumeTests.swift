@@ -42,7 +42,7 @@ import Testing
                     tenant: tenant, key: scoped, requestHash: hash, owner: "crashed-owner", lease: Self.lease)
                     == .proceed)
             // The first request refunds at the provider, then dies before storing its response.
-            let refund = try await IdempotencyLink.$record.withValue({ refundId in
+            let refund = try await IdempotencyLink.$recorder.withValue(IdempotencyLink.Recorder { refundId in
                 _ = try await store.linkIdempotent(
                     tenant: tenant, key: scoped, owner: "crashed-owner", resourceId: refundId)
             }) {
