@@ -58,6 +58,37 @@ final class RawConnection: @unchecked Sendable {
         return errno == EAGAIN || errno == EWOULDBLOCK ? .timedOut : .closed
     }
 
+    /// Reads one whole HTTP response (its head, then a body of its Content-Length or a chunked one), which
+    /// may arrive in several segments; returns what came when the timeout passed or the server closed first.
+    func readResponse(timeout: Double) -> ReadResult {
+        let deadline = Date().addingTimeInterval(timeout)
+        var text = ""
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return text.isEmpty ? .timedOut : .data(text) }
+            switch read(timeout: left) {
+            case .data(let more):
+                text += more
+                if Self.isWholeResponse(text) { return .data(text) }
+            case let other:
+                return text.isEmpty ? other : .data(text)
+            }
+        }
+    }
+
+    /// Whether `text` holds a response's head and all of its body.
+    static func isWholeResponse(_ text: String) -> Bool {
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let head = text[..<end.lowerBound].lowercased()
+        let body = text[end.upperBound...]
+        if head.contains("transfer-encoding: chunked") { return body.hasSuffix("0\r\n\r\n") }
+        for line in head.split(separator: "\r\n") where line.hasPrefix("content-length:") {
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+            return body.utf8.count >= length
+        }
+        return true
+    }
+
     /// Reads until the server closes the connection or `timeout` seconds pass; true when it closed.
     func waitForClose(timeout: Double) -> Bool {
         guard timeout > 0 else { return read(timeout: 0.05) == .closed }

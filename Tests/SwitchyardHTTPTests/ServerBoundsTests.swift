@@ -16,7 +16,7 @@ import Testing
         guard let connection = try? RawConnection(port: port) else { return false }
         return await RawConnection.offThread {
             connection.send(health)
-            if case .data(let text) = connection.read(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
+            if case .data(let text) = connection.readResponse(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
             return false
         }
     }
@@ -71,7 +71,7 @@ import Testing
             let answers = await RawConnection.offThread {
                 held.map { connection -> Bool in
                     connection.send(Self.health)
-                    if case .data(let text) = connection.read(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
+                    if case .data(let text) = connection.readResponse(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
                     return false
                 }
             }
@@ -87,7 +87,7 @@ import Testing
             // Open connections keep working.
             let again = await RawConnection.offThread { () -> Bool in
                 held[1].send(Self.health)
-                if case .data(let text) = held[1].read(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
+                if case .data(let text) = held[1].readResponse(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
                 return false
             }
             #expect(again)
@@ -95,7 +95,7 @@ import Testing
             // Once one closes, the waiting connection is served.
             held[0].close()
             let served = await RawConnection.offThread { () -> Bool in
-                if case .data(let text) = extra.read(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
+                if case .data(let text) = extra.readResponse(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
                 return false
             }
             #expect(served)
