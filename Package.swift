@@ -85,15 +85,25 @@ let package = Package(
             dependencies: [
                 "SwitchyardCore", "SwitchyardStore", "PluginHost", "SwitchyardCrypto", "ProviderKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 "SwitchyardObservability",
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        // The composition root: the runtime wiring and the background workers (webhook dispatcher).
+        .target(
+            name: "SwitchyardApp",
+            dependencies: [
+                "SwitchyardHTTP", "SwitchyardStore", "PluginHost", "SwitchyardCore", "SwitchyardCrypto",
+                "SwitchyardObservability",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // Emulators of the providers' servers; never imports a plugin's wire types.
@@ -111,7 +121,7 @@ let package = Package(
             name: "switchyard",
             dependencies: [
                 "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost", "ProviderSandbox",
-                "SwitchyardCrypto",
+                "SwitchyardCrypto", "SwitchyardApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -215,7 +225,7 @@ let package = Package(
             name: "SwitchyardHTTPTests",
             dependencies: [
                 "SwitchyardHTTP", "SwitchyardStore", "SwitchyardTestSupport", "PluginHost", "ProviderSandbox",
-                "SwitchyardCore", "SwitchyardCrypto",
+                "SwitchyardCore", "SwitchyardCrypto", "SwitchyardApp",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

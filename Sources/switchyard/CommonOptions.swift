@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import PluginHost
+import SwitchyardApp
 import SwitchyardCore
 import SwitchyardCrypto
-import SwitchyardHTTP
 import SwitchyardStore
 
 /// Options shared by the commands that touch the database.

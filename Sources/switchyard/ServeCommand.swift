@@ -5,6 +5,7 @@ import Logging
 import PluginHost
 import ProviderSandbox
 import ServiceLifecycle
+import SwitchyardApp
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardHTTP

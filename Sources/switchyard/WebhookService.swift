@@ -1,5 +1,5 @@
 import ServiceLifecycle
-import SwitchyardHTTP
+import SwitchyardApp
 
 /// The webhook worker as a service that stops after its current deliveries: on graceful shutdown it
 /// claims nothing more and lets the deliveries under way finish instead of cutting them short. Only when

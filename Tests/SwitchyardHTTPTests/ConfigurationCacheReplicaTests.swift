@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SwitchyardApp
 import SwitchyardCore
 import SwitchyardHTTP
 import SwitchyardStore

@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import PluginHost
 import ProviderSandbox
+import SwitchyardApp
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardHTTP

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SwitchyardApp
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardHTTP

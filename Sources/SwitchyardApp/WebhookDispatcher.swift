@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import SwitchyardCore
+import SwitchyardHTTP
 import SwitchyardStore
 
 /// Delivers the outbox: claims due deliveries (shared safely by every replica's worker), posts each

@@ -3,6 +3,7 @@ import Logging
 import PluginHost
 import SwitchyardCore
 import SwitchyardCrypto
+import SwitchyardHTTP
 import SwitchyardObservability
 import SwitchyardStore
 

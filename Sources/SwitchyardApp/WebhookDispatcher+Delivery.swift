@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import NIOCore
 import SwitchyardCore
+import SwitchyardHTTP
 import SwitchyardObservability
 import SwitchyardStore
 
