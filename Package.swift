@@ -91,7 +91,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 "SwitchyardObservability",
                 .product(name: "Metrics", package: "swift-metrics"),
-            ]
+            ],
+            resources: [.copy("Resources/openapi.json")]
         ),
         // The composition root: the runtime wiring and the background workers (webhook dispatcher).
         .target(

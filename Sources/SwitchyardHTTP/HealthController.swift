@@ -27,7 +27,7 @@ struct HealthController: Sendable {
                 Readiness(status: ready ? "ready" : "not_ready", database: database, plugins: plugins))
         }
         router.get("openapi.json") { _, _ in
-            JSONIO.raw(.ok, OpenAPIDocument.json)
+            JSONIO.raw(.ok, try OpenAPIDocument.load())
         }
     }
 }

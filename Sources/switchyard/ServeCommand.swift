@@ -49,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     var metricsPort: Int?
 
     func run() async throws {
+        _ = try OpenAPIDocument.load()  // the resource bundle must be installed beside the binary
         ServeObservability.bootstrapLogging(logFormat ?? .automatic)
         SwitchyardMetrics.bootstrap()
         let logger = CommandSupport.logger()

@@ -46,6 +46,21 @@ fi
 echo "deploy: flags passed to switchyard"
 "$venv/bin/python" Tests/Deploy/check_flags.py "$binary" deploy || status=1
 
+echo "deploy: the resource bundle ships beside the binary"
+grep -q 'cp -R .build/release/Switchyard_SwitchyardHTTP.resources /out/' deploy/Dockerfile \
+  && grep -q 'COPY --from=build /out/Switchyard_SwitchyardHTTP.resources /usr/local/bin/' deploy/Dockerfile \
+  || { echo "deploy: the Dockerfile does not install Switchyard_SwitchyardHTTP.resources beside the binary"; status=1; }
+# A binary installed without its bundle refuses to serve, naming what is missing; with it, it gets past that.
+mkdir -p "$work/bin"
+cp "$binary" "$work/bin/switchyard"
+"$work/bin/switchyard" serve --database-url postgresql:///none --no-migrate >"$work/bundle.log" 2>&1 && status=1
+grep -q "install the Switchyard_SwitchyardHTTP.resources directory" "$work/bundle.log" \
+  || { cat "$work/bundle.log"; echo "deploy: serve without its resource bundle did not say so"; status=1; }
+cp -R "$(dirname "$binary")/Switchyard_SwitchyardHTTP.resources" "$work/bin/"
+"$work/bin/switchyard" serve --database-url postgresql:///none --no-migrate >"$work/bundle.log" 2>&1 && status=1
+grep -q "Switchyard_SwitchyardHTTP.resources" "$work/bundle.log" \
+  && { cat "$work/bundle.log"; echo "deploy: serve did not find the resource bundle beside the binary"; status=1; }
+
 echo "deploy: README walkthroughs"
 bash Tests/Deploy/walkthrough.sh || status=1
 [ "$status" -eq 0 ] && echo "deploy: all checks passed"
