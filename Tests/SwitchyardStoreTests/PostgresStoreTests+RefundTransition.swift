@@ -1,33 +1,18 @@
 import Foundation
-import Logging
 import ProviderKit
 import SwitchyardCore
-import SwitchyardCrypto
-import SwitchyardTestSupport
 import Testing
 
 @testable import SwitchyardStore
 
 /// `transitionRefund`: the refund machine runs on the locked row, and what it decides is stored with the
 /// payment's refunded total in the same transaction.
-struct RefundTransitionTests {
-    func makeStore() async throws -> PostgresStore {
-        let url = try await TestPostgres.freshSwitchyardDatabase().appURL
-        let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: Logger(label: "test"))
-        let store = PostgresStore(
-            pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() },
-            logger: Logger(label: "test"))
-        try await store.migrate()
-        return store
-    }
-
+extension PostgresStoreTests {
     /// A succeeded payment of 500 with a reserved refund of 200; returns the tenant.
-    func reserved(_ store: PostgresStore) async throws -> UUID {
+    func reservedRefund(_ store: PostgresStore) async throws -> UUID {
         let tenant = try await store.createTenant(name: "T", actor: "test").id
-        var p = Payment(
-            id: "pay_r", tenantId: tenant, amount: 500, currency: "USD", country: "US", method: "alipay",
-            reference: "r", captureMode: .automatic, customerId: nil, returnURL: nil, paymentData: [:],
-            status: .succeeded, createdAt: Date())
+        var p = payment(tenant, id: "pay_r")
+        p.status = .succeeded
         p.amountCaptured = 500
         try await store.commit(PaymentChanges(payment: p))
         try await store.reserveRefund(
@@ -39,7 +24,7 @@ struct RefundTransitionTests {
 
     @Test func concurrentRefundTransitionsNeverLoseAnUpdate() async throws {
         let store = try await makeStore()
-        let tenant = try await reserved(store)
+        let tenant = try await reservedRefund(store)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
                 group.addTask {
@@ -55,7 +40,7 @@ struct RefundTransitionTests {
 
     @Test func theFirstFinalAnswerWinsAndTheRefundedTotalFollowsIt() async throws {
         let store = try await makeStore()
-        let tenant = try await reserved(store)
+        let tenant = try await reservedRefund(store)
         let now = Date()
         // The notification and the provider's answer race; the machine on the locked row keeps the first.
         let answers: [RefundMachine.Event] = [
@@ -84,7 +69,7 @@ struct RefundTransitionTests {
 
     @Test func anotherTenantsRefundIsNotFound() async throws {
         let store = try await makeStore()
-        _ = try await reserved(store)
+        _ = try await reservedRefund(store)
         let other = try await store.createTenant(name: "O", actor: "test").id
         let result = try await store.transitionRefund(tenant: other, refundId: "re_1") { _ in true }
         #expect(result == nil)
