@@ -109,7 +109,7 @@ extension PaymentService {
         let amount = amount ?? (record.payment.amountCaptured - record.payment.amountRefunded - pending)
         try PaymentMachine(payment: record.payment).validateRefund(amount: amount, pendingRefunds: pending)
         let (attempt, account) = try await currentAttempt(of: record)
-        var refund = Refund(
+        let refund = Refund(
             id: ids.make("re"), paymentId: paymentId, tenantId: tenant, amount: amount,
             currency: record.payment.currency, reason: reason, createdAt: clock())
         // Linked to its Idempotency-Key before it exists: a retry that takes the key over after a crash finds
