@@ -45,7 +45,9 @@ extension WebhookDispatcher {
         let attempt = WebhookAttempt(
             number: claim.attemptNumber, startedAt: startedAt, statusCode: exchange.statusCode, latencyMs: latencyMs,
             error: exchange.failure?.rawValue, worker: worker)
-        let retryAt = attempt.succeeded ? nil : settings.retryAt(afterAttempts: claim.attemptNumber, now: clock())
+        var machine = WebhookDeliveryMachine(claim: claim, policy: settings)
+        let actions = machine.handle(.attemptFinished(succeeded: attempt.succeeded), at: clock())
+        let retryAt = actions.compactMap(\.retryAt).first
         var metadata: Logger.Metadata = [
             "tenant.id": "\(claim.tenantId)", "webhook.event": "\(claim.eventId)",
             "webhook.endpoint": "\(claim.endpointId)", "webhook.attempt": "\(claim.attemptNumber)",

@@ -30,24 +30,32 @@ public struct ClientSession: Sendable, Equatable {
 
     /// The session of a payment waiting for the customer's app, if it has one.
     public static func of(_ payment: Payment, pluginId: String?, now: Date) -> ClientSession? {
-        guard payment.status == .requiresAction, let action = payment.nextAction else { return nil }
+        guard let machine = ClientSessionMachine(payment: payment), machine.waiting else { return nil }
         return ClientSession(
-            owner: .payment(payment.id), pluginId: pluginId, accountId: payment.providerAccountId, action: action,
-            status: status(of: action, at: now))
+            owner: .payment(payment.id), pluginId: pluginId, accountId: payment.providerAccountId,
+            action: machine.action, status: status(machine.state(at: now)))
     }
 
     /// The vaulting session of a pending credential, if it has one.
     public static func of(_ credential: StoredPaymentMethod, now: Date) -> ClientSession? {
         guard credential.status == .pending, let action = credential.session else { return nil }
+        let machine = ClientSessionMachine(start: credential.createdAt, action: action)
         return ClientSession(
             owner: .credential(id: credential.id, customer: credential.customerId), pluginId: credential.pluginId,
-            accountId: credential.accountId, action: action, status: status(of: action, at: now))
+            accountId: credential.accountId, action: action, status: status(machine.state(at: now)))
+    }
+
+    /// What the app sees of a session in `state`: usable until the provider's expiry.
+    static func status(_ state: ClientSessionMachine.State) -> Status {
+        switch state {
+        case .issued, .halfLifeDue: return .live
+        case .expired, .swept, .closed: return .expired
+        }
     }
 
     /// Live until the provider's expiry (a session without one stays live while its owner waits).
     public static func status(of action: NextAction, at now: Date) -> Status {
-        guard let expiresAt = action.expiresAt else { return .live }
-        return expiresAt > now ? .live : .expired
+        status(ClientSessionMachine(start: now, action: action).state(at: now))
     }
 
     /// Whether a new session may replace this one (see ``NextAction/renewable``).

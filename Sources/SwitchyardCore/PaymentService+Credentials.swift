@@ -19,15 +19,10 @@ extension PaymentService {
     /// provider did is recorded in the failure message. Revoking an already revoked credential changes and
     /// calls nothing.
     public func revokePaymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
-        var credential = try await owned(tenant: tenant, customerId: customerId, id: id)
-        guard credential.status != .revoked else { return credential.withoutToken }
-        let provider = await revokeAtProvider(credential)
-        credential.status = .revoked
-        credential.session = nil
-        credential.failureCode = "revoked_by_merchant"
-        credential.failureMessage = Self.revocationMessage(provider)
-        credential.updatedAt = clock()
-        try await credentials.saveCredential(credential)
+        let found = try await owned(tenant: tenant, customerId: customerId, id: id)
+        guard found.status != .revoked else { return found.withoutToken }
+        let provider = await revokeAtProvider(found)
+        let credential = try await transitionCredential(found, with: .merchantRevoked(provider: provider))
         var metadata: Logger.Metadata = [
             "tenant.id": "\(tenant)", "payment_method.id": "\(credential.id)",
             "provider.account": "\(credential.accountId)",
@@ -93,7 +88,7 @@ extension PaymentService {
         let account = try await vaultingAccount(tenant: tenant, accountId: accountId)
         // The credential's own id is the provider's vaulting request id, echoed by its notification.
         let id = ids.make("pm")
-        var credential = StoredPaymentMethod(
+        let credential = StoredPaymentMethod(
             id: id, tenantId: tenant, customerId: customerId, accountId: account.id, pluginId: account.pluginId,
             kind: "card", correlationId: id, createdAt: clock())
         try await credentials.saveCredential(credential)
@@ -101,44 +96,27 @@ extension PaymentService {
             VaultingSessionRequest(
                 vaultingId: credential.id, customerId: customerId, returnURL: returnURL, country: country),
             account: account)
-        switch outcome.kind {
-        case .pending where outcome.nextAction != nil:
-            credential.session = outcome.nextAction
-        case .notSent, .authExpired:
-            credential.status = .failed
-            credential.failureCode = outcome.code ?? "provider_unreachable"
-            credential.failureMessage = outcome.message
-            credential.updatedAt = clock()
-            try await credentials.saveCredential(credential)
+        var judged = credential
+        let actions = StoredCredentialMachine.apply(.sessionRequested(outcome), to: &judged, at: clock())
+        let answered = try await transitionCredential(credential, with: .sessionRequested(outcome))
+        if actions.contains(.reportUnreachable) {
             throw CoreError.unavailable(
                 "provider_unreachable", "the provider could not be reached; no vaulting session was created")
-        case .declined:
-            credential.status = .failed
-            credential.failureCode = outcome.code ?? "declined"
-            credential.failureMessage = outcome.message
-        default:
-            // Unknown: the session may exist at the provider; an inquiry (sync) can tell later.
-            credential.failureCode = outcome.code
         }
-        credential.updatedAt = clock()
-        try await credentials.saveCredential(credential)
-        return credential.withoutToken
+        return answered.withoutToken
     }
 
     /// Asks the provider what became of a pending vaulting.
     public func syncPaymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
-        var credential = try await owned(tenant: tenant, customerId: customerId, id: id)
+        let credential = try await owned(tenant: tenant, customerId: customerId, id: id)
         guard credential.status == .pending else { return credential.withoutToken }
         guard let account = try await configuration.account(tenant: tenant, id: credential.accountId) else {
             throw CoreError.notFound("provider account")
         }
         let result = await gateway.syncVaulting(
             VaultingSyncRequest(vaultingId: credential.correlationId), account: account)
-        if let event = result.event {
-            credential.apply(event, at: clock())
-            try await credentials.saveCredential(credential)
-        }
-        return credential.withoutToken
+        guard let event = result.event else { return credential.withoutToken }
+        return try await transitionCredential(credential, with: .providerReported(event)).withoutToken
     }
 
     /// Applies credential events of an account's verified notification.
@@ -152,21 +130,19 @@ extension PaymentService {
             if found == nil, let token = event.token, !token.isEmpty {
                 found = try await credentials.credential(tenant: account.tenantId, accountId: account.id, token: token)
             }
-            guard var credential = found else {
+            guard let credential = found else {
                 logger.notice(
                     "credential notification for an unknown credential kept",
                     metadata: ["provider.account": "\(account.id)", "credential.event": "\(event.kind.rawValue)"])
                 continue
             }
-            let before = credential.status
-            credential.apply(event, at: clock())
-            guard credential.status != before else { continue }
-            try await credentials.saveCredential(credential)
+            let updated = try await transitionCredential(credential, with: .providerReported(event))
+            guard updated.status != credential.status else { continue }
             logger.info(
                 "payment method updated",
                 metadata: [
-                    "tenant.id": "\(account.tenantId)", "payment_method.id": "\(credential.id)",
-                    "payment_method.status": "\(credential.status.rawValue)",
+                    "tenant.id": "\(account.tenantId)", "payment_method.id": "\(updated.id)",
+                    "payment_method.status": "\(updated.status.rawValue)",
                 ])
         }
     }
@@ -205,6 +181,21 @@ extension PaymentService {
         StoredCredential(
             id: credential.id, kind: credential.kind, token: credential.token ?? "",
             paymentMethodType: credential.paymentMethodType)
+    }
+
+    /// Applies `event` to the stored credential under its row lock (see ``StoredCredentialMachine``), storing
+    /// it when it changed; returns the credential as it now stands (`credential` when it is gone).
+    func transitionCredential(_ credential: StoredPaymentMethod, with event: StoredCredentialMachine.Event) async throws
+        -> StoredPaymentMethod
+    {
+        let time = clock()
+        let updated = try await credentials.updateCredential(tenant: credential.tenantId, id: credential.id) {
+            stored in
+            let before = stored
+            _ = StoredCredentialMachine.apply(event, to: &stored, at: time)
+            return stored != before
+        }
+        return updated ?? credential
     }
 
     private func owned(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {

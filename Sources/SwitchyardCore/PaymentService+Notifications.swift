@@ -162,16 +162,12 @@ extension PaymentService {
                 ])
             return nil
         case .refund:
-            guard let reference = event.reference, var refund = try await payments.refund(id: reference),
-                refund.tenantId == account.tenantId
-            else { return nil }
-            switch event.outcome.kind {
-            case .succeeded: refund.status = .succeeded
-            case .declined, .canceled: refund.status = .failed
-            default: return nil
+            guard let reference = event.reference else { return nil }
+            let time = clock()
+            let outcome = event.outcome
+            _ = try await payments.transitionRefund(tenant: account.tenantId, refundId: reference) {
+                RefundMachine.apply(.notified(outcome), to: &$0, at: time)
             }
-            refund.updatedAt = clock()
-            try await payments.commit(PaymentChanges(refunds: [refund]))
             return nil
         case .other:
             return nil

@@ -109,7 +109,7 @@ extension PaymentService {
         let amount = amount ?? (record.payment.amountCaptured - record.payment.amountRefunded - pending)
         try PaymentMachine(payment: record.payment).validateRefund(amount: amount, pendingRefunds: pending)
         let (attempt, account) = try await currentAttempt(of: record)
-        var refund = Refund(
+        let refund = Refund(
             id: ids.make("re"), paymentId: paymentId, tenantId: tenant, amount: amount,
             currency: record.payment.currency, reason: reason, createdAt: clock())
         // Linked to its Idempotency-Key before it exists: a retry that takes the key over after a crash finds
@@ -122,24 +122,13 @@ extension PaymentService {
                 payment: locator(attempt), refundId: refund.id, amount: amount, currency: refund.currency,
                 reason: reason),
             account: account)
-        refund.providerRefundId = outcome.providerPaymentId ?? refund.providerRefundId
-        refund.updatedAt = clock()
-        switch outcome.kind {
-        case .succeeded:
-            refund.status = .succeeded
-        case .declined, .notSent, .authExpired, .canceled:
-            refund.status = .failed
-            refund.failureCode = outcome.kind == .declined ? (outcome.code ?? "declined") : "provider_unreachable"
-            refund.failureMessage = outcome.message
-        case .pending, .authorized:
-            refund.status = .pending
-        case .unknown:
-            refund.status = .unknown
+        let time = clock()
+        // Applied to the stored refund under its lock: a notification may already have made it final.
+        let answered = try await payments.transitionRefund(tenant: tenant, refundId: refund.id) { stored in
+            _ = RefundMachine.apply(.providerAnswered(outcome), to: &stored, at: time)
+            return stored
         }
-        // The store derives the payment's refunded amount from its succeeded refunds, and never moves a
-        // refund back from a final status a notification may already have set.
-        try await payments.commit(PaymentChanges(refunds: [refund]))
-        return try await payments.refund(id: refund.id) ?? refund
+        return answered ?? refund
     }
 
     /// Asks the provider for the payment's state and applies it.

@@ -54,10 +54,12 @@ extension PaymentService {
         }
         let time = clock()
         try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])) {
-            guard $0.status == .requiresAction else {
+            guard var machine = ClientSessionMachine(payment: $0),
+                machine.handle(.renewed(action), at: time) == [.handOut(action)]
+            else {
                 throw CoreError.conflict("invalid_state", "the payment moved on while its session was renewed")
             }
-            $0.nextAction = action
+            $0.nextAction = machine.action
             $0.updatedAt = time
         }
         logger.info(
@@ -122,17 +124,9 @@ extension PaymentService {
             let time = clock()
             // Expired only if still pending now: a notification may have settled it meanwhile.
             let expired = try await credentials.updateCredential(tenant: tenant, id: id) { credential in
-                guard credential.status == .pending else { return false }
                 let sessionEnded = credential.session.map { ClientSession.status(of: $0, at: now) == .expired } ?? false
-                credential.status = .expired
-                credential.session = nil
-                credential.failureCode = sessionEnded ? "session_expired" : "abandoned"
-                credential.failureMessage =
-                    sessionEnded
-                    ? "the vaulting session expired before the customer finished"
-                    : "the payment that asked for it went on without this provider account"
-                credential.updatedAt = time
-                return true
+                return !StoredCredentialMachine.apply(.abandoned(sessionEnded: sessionEnded), to: &credential, at: time)
+                    .isEmpty
             }
             guard let expired, expired.status == .expired, expired.updatedAt == time else { return }
             logger.info(

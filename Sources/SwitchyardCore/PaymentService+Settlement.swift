@@ -40,27 +40,22 @@ extension PaymentService {
         -> OpenOperationLook
     {
         let record = try await get(tenant: tenant, paymentId: paymentId)
-        guard var refund = record.refunds.first(where: { $0.id == refundId }),
+        guard let refund = record.refunds.first(where: { $0.id == refundId }),
             refund.status == .pending || refund.status == .unknown
         else { return .settled }
         let (attempt, account) = try await currentAttempt(of: record)
-        let now = clock()
         if await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.syncRefund) == true {
             let outcome = await gateway.syncRefund(
                 SyncRefundRequest(
                     payment: locator(attempt), refundId: refund.id, providerRefundId: refund.providerRefundId),
                 account: account)
-            guard let status = RefundSettlement.status(for: outcome), status != refund.status else { return .open }
-            refund.status = status
-            refund.providerRefundId = refund.providerRefundId ?? outcome.providerPaymentId
-            if status == .failed {
-                refund.failureCode = outcome.code ?? "declined"
-                refund.failureMessage = outcome.message
+            let time = clock()
+            let result = try await payments.transitionRefund(tenant: tenant, refundId: refund.id) { stored in
+                (RefundMachine.apply(.inquiryAnswered(outcome), to: &stored, at: time), stored)
             }
-            refund.updatedAt = now
-            try await payments.commit(PaymentChanges(refunds: [refund]))
-            logRefund(refund, how: "inquiry")
-            return status == .pending ? .open : .settled
+            guard let (actions, settled) = result else { return .settled }
+            if actions.contains(.announce(settled.status)) { logRefund(settled, how: "inquiry") }
+            return actions.contains(.syncLater) ? .open : .settled
         }
         let outcome = await gateway.sync(SyncRequest(payment: locator(attempt)), account: account)
         let proven = Set(RefundSettlement.succeededByRefundedTotal(outcome.refundedAmount, refunds: record.refunds))
@@ -73,14 +68,15 @@ extension PaymentService {
                 ])
             return .unanswerable("refund_inquiry_unsupported")
         }
-        let settled = record.refunds.filter { proven.contains($0.id) }.map { open -> Refund in
-            var open = open
-            open.status = .succeeded
-            open.updatedAt = now
-            return open
+        for id in proven.sorted() {
+            let time = clock()
+            let result = try await payments.transitionRefund(tenant: tenant, refundId: id) { stored in
+                (RefundMachine.apply(.provenByRefundedTotal, to: &stored, at: time), stored)
+            }
+            if let (actions, settled) = result, actions.contains(.announce(.succeeded)) {
+                logRefund(settled, how: "refunded_total")
+            }
         }
-        try await payments.commit(PaymentChanges(refunds: settled))
-        for refund in settled { logRefund(refund, how: "refunded_total") }
         return .settled
     }
 

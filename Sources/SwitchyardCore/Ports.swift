@@ -80,6 +80,13 @@ public protocol PaymentRepository: Sendable {
     ) async throws -> (T, PaymentRecord?)
     /// Inserts a refund only if it fits the payment's refundable remainder, with the payment row locked.
     func reserveRefund(_ refund: Refund) async throws
+    /// Applies `body` to the stored refund with its payment's row and its own row locked, then stores the
+    /// result (and the payment's refunded amount) in the same transaction when it changed, so a notification
+    /// and a provider answer never overwrite each other. Returns `body`'s result, or nil when the tenant
+    /// has no such refund.
+    func transitionRefund<T: Sendable>(
+        tenant: UUID, refundId: String, _ body: @escaping @Sendable (inout Refund) throws -> T
+    ) async throws -> T?
     func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord?
     func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment]
     /// System scope: the attempt with this id at this account.

@@ -76,28 +76,9 @@ public struct StoredPaymentMethod: Codable, Sendable, Equatable {
         kind == "card" ? "card" : (paymentMethodType?.lowercased() ?? kind)
     }
 
-    /// Applies what the provider reported. A revoked or failed credential never becomes active again, and
-    /// an active one is only left for `revoked`.
+    /// Applies what the provider reported (see ``StoredCredentialMachine``). A revoked or failed credential
+    /// never becomes active again, and an active one is only left for `revoked`.
     public mutating func apply(_ event: CredentialEvent, at now: Date) {
-        switch (status, event.kind) {
-        case (.pending, .created), (.expired, .created):
-            status = .active
-            token = event.token ?? token
-            session = nil
-        case (.pending, .failed):
-            status = .failed
-            session = nil
-        case (.pending, .revoked), (.active, .revoked), (.expired, .revoked):
-            status = .revoked
-            session = nil
-        default:
-            return
-        }
-        paymentMethodType = event.paymentMethodType ?? paymentMethodType
-        display = event.display ?? display
-        expiresAt = event.expiresAt ?? expiresAt
-        failureCode = event.code ?? failureCode
-        failureMessage = event.message ?? failureMessage
-        updatedAt = now
+        _ = StoredCredentialMachine.apply(.providerReported(event), to: &self, at: now)
     }
 }
