@@ -40,7 +40,7 @@ extension AccessTokenCache {
                 metadata: metadata.merging(["error": "\(type(of: error))"]) { $1 })
             return AccessTokenResult(
                 failure: Outcome(
-                    kind: .notSent, code: "access_token_unavailable",
+                    kind: .notSent, resultCode: .accessTokenUnavailable,
                     message: "the access token could not be refreshed: storage unavailable"))
         }
         // The lock stayed busy for `lockWait`: use what the holder stored, if anything; never fetch beside it.
@@ -48,7 +48,7 @@ extension AccessTokenCache {
         logger.warning("access token refresh lock busy", metadata: metadata)
         return AccessTokenResult(
             failure: Outcome(
-                kind: .notSent, code: "access_token_busy",
+                kind: .notSent, resultCode: .accessTokenBusy,
                 message: "another replica is refreshing the access token; try again"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderKit
 
 /// A plugin instance inside the server. Its calls run on the plugin's own threads; a call still queued
 /// at its deadline is answered `deadline_before_send` and never started.
@@ -40,8 +41,8 @@ final class InProcessInstance: PluginInstance, @unchecked Sendable {
             cancel: { slot, reason in
                 switch state.cancel() {
                 case .skipped:
-                    let code = reason == .deadline ? "deadline_before_send" : "cancelled"
-                    slot.finish(.failure(PluginCallError(code: code, message: "the call never started")))
+                    let code: PluginResultCode = reason == .deadline ? .deadlineBeforeSend : .cancelled
+                    slot.finish(.failure(PluginCallError(code, message: "the call never started")))
                 case .afterInvoke:
                     break
                 case .now:

@@ -44,19 +44,19 @@ public struct LoadedPlugin: Sendable {
     ) async throws -> Res {
         guard manifest.flows.contains(flow) else {
             throw PluginCallError(
-                code: "not_supported", message: "plugin \(manifest.id) does not declare flow \(flow.rawValue)")
+                .notSupported, message: "plugin \(manifest.id) does not declare flow \(flow.rawValue)")
         }
         let payload: Data
         do {
             payload = try PluginJSON.encoder().encode(PluginInvocation(account: account, request: request))
         } catch {
-            throw PluginCallError(code: "encode_failed", message: "the \(flow.rawValue) request could not be encoded")
+            throw PluginCallError(.encodeFailed, message: "the \(flow.rawValue) request could not be encoded")
         }
         let replyData: Data
         switch await instance.invoke(method: flow.rawValue, payload: payload) {
         case .success(let data): replyData = data
         case .failure(let error):
-            if error.code == "cancelled" && Task.isCancelled { throw CancellationError() }
+            if error.code == .cancelled && Task.isCancelled { throw CancellationError() }
             throw error
         }
         let reply: PluginReply<Res>
@@ -64,17 +64,18 @@ public struct LoadedPlugin: Sendable {
             reply = try PluginJSON.decoder().decode(PluginReply<Res>.self, from: replyData)
         } catch {
             throw PluginCallError(
-                code: "bad_reply", message: "the \(flow.rawValue) reply of plugin \(manifest.id) does not decode")
+                .badReply, message: "the \(flow.rawValue) reply of plugin \(manifest.id) does not decode")
         }
         if let error = reply.error {
-            if error.code == "cancelled" && Task.isCancelled {
+            let code = PluginResultCode(parsing: error.code)
+            if code == .cancelled && Task.isCancelled {
                 throw CancellationError()
             }
-            throw PluginCallError(code: error.code, message: error.message)
+            throw PluginCallError(code, message: error.message)
         }
         guard let result = reply.result else {
             throw PluginCallError(
-                code: "bad_reply", message: "the \(flow.rawValue) reply of plugin \(manifest.id) is empty")
+                .badReply, message: "the \(flow.rawValue) reply of plugin \(manifest.id) is empty")
         }
         return result
     }

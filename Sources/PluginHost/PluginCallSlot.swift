@@ -1,4 +1,5 @@
 import Foundation
+import ProviderKit
 
 /// Counts the outbound sends a plugin asked the host for. A call that ends without the plugin's answer is
 /// `notSent` only if no send happened since it began (any send of the plugin counts: conservative).
@@ -56,9 +57,9 @@ final class PluginCallSlot: @unchecked Sendable {
 
     /// Answers the call for a plugin that did not: `unsentCode` when the plugin asked for no outbound
     /// send since the call began, `sentCode` otherwise.
-    func abandon(sentCode: String, unsentCode: String, _ message: String) {
+    func abandon(sentCode: PluginResultCode, unsentCode: PluginResultCode, _ message: String) {
         let sent = ledger.count > sendsAtStart
-        finish(.failure(PluginCallError(code: sent ? sentCode : unsentCode, message: message)))
+        finish(.failure(PluginCallError(sent ? sentCode : unsentCode, message: message)))
     }
 
     /// Sets how to ask the plugin to stop this call (used by ``cancelCall()``).
@@ -141,7 +142,7 @@ extension PluginCallSlot {
                     cancel(slot, .deadline)
                     DispatchQueue.global().asyncAfter(deadline: .now() + grace.dispatchInterval) {
                         slot.abandon(
-                            sentCode: "deadline_exceeded", unsentCode: "deadline_before_send",
+                            sentCode: .deadlineExceeded, unsentCode: .deadlineBeforeSend,
                             "the plugin did not answer within \(deadline.seconds) s")
                     }
                 }

@@ -83,7 +83,7 @@ public struct PluginGateway: ProviderGateway {
         -> NotificationResult
     {
         guard let plugin = await registry.plugin(id: account.pluginId) else {
-            throw CoreError.unavailable("plugin_unavailable", "the plugin for this account is not loaded")
+            throw CoreError(.pluginUnavailable, "the plugin for this account is not loaded")
         }
         do {
             return try await plugin.call(
@@ -92,7 +92,7 @@ public struct PluginGateway: ProviderGateway {
             logger.error(
                 "notification plugin call failed",
                 metadata: ["provider.account": "\(account.id)", "error": "\(Self.describe(error))"])
-            throw CoreError.unavailable("plugin_error", "the plugin could not process the notification")
+            throw CoreError(.pluginError, "the plugin could not process the notification")
         }
     }
 
@@ -137,7 +137,7 @@ public struct PluginGateway: ProviderGateway {
         guard plugin.manifest.flows.contains(flow) else {
             return failed(
                 Outcome(
-                    kind: .notSent, code: "not_supported",
+                    kind: .notSent, resultCode: .notSupported,
                     message: "\(flow.rawValue) is not supported by \(account.pluginId)"))
         }
         var token: String?
@@ -166,41 +166,26 @@ public struct PluginGateway: ProviderGateway {
     ) async -> Result {
         do {
             return try await plugin.call(flow, account: context(account, token: token), request: request, as: type)
-        } catch let error as PluginCallError where Self.refusedBeforeSending.contains(error.code) {
+        } catch let error as PluginCallError where error.code.isRefusalBeforeSending {
             // The plugin refused before building a request: nothing reached the provider.
-            return failed(Outcome(kind: .notSent, code: error.code, message: error.message))
-        } catch let error as PluginCallError where Self.unansweredBeforeSending.contains(error.code) {
+            return failed(Outcome(kind: .notSent, resultCode: error.code, message: error.message))
+        } catch let error as PluginCallError where error.code.isUnansweredBeforeSending {
             // The host answered for the plugin (deadline, dead or unavailable worker) and the plugin
             // asked for no outbound send since the call began: nothing reached the provider.
             logger.warning(
                 "plugin call unanswered before sending",
                 metadata: ["provider.account": "\(account.id)", "flow": "\(flow.rawValue)", "error": "\(error.code)"])
-            return failed(Outcome(kind: .notSent, code: error.code, message: error.message))
+            return failed(Outcome(kind: .notSent, resultCode: error.code, message: error.message))
         } catch {
             logger.error(
                 "plugin call failed",
                 metadata: [
                     "provider.account": "\(account.id)", "flow": "\(flow.rawValue)", "error": "\(Self.describe(error))",
                 ])
-            let code = (error as? PluginCallError).map(\.code).flatMap {
-                Self.unansweredAfterSending.contains($0) ? $0 : nil
-            }
-            return failed(Outcome(kind: .unknown, code: code, message: "the plugin failed during the call"))
+            let code = (error as? PluginCallError).map(\.code).flatMap { $0.isUnansweredAfterSending ? $0 : nil }
+            return failed(Outcome(kind: .unknown, code: code?.rawValue, message: "the plugin failed during the call"))
         }
     }
-
-    /// Plugin error codes that mean the plugin refused before building a request (nothing was sent).
-    static let refusedBeforeSending: Set<String> = [
-        "not_supported", "misconfigured", "bad_request", "session_expired", "return_url_required",
-    ]
-
-    /// Host answers for a call the plugin did not answer, when it asked for no outbound send meanwhile.
-    static let unansweredBeforeSending: Set<String> = [
-        "deadline_before_send", "worker_lost_before_send", "worker_unavailable",
-    ]
-
-    /// Host answers for a call the plugin did not answer after it asked for an outbound send.
-    static let unansweredAfterSending: Set<String> = ["deadline_exceeded", "worker_lost"]
 
     private enum TokenOutcome {
         case success(String)
@@ -225,13 +210,14 @@ public struct PluginGateway: ProviderGateway {
         var failure = result.failure ?? .notSent("no access token")
         // A token request moves no money: whatever went wrong, the payment call was not sent.
         if failure.kind != .notSent {
-            failure = Outcome(kind: .notSent, code: failure.code ?? "access_token_failed", message: failure.message)
+            let code = failure.code ?? PluginResultCode.accessTokenFailed.rawValue
+            failure = Outcome(kind: .notSent, code: code, message: failure.message)
         }
         return .failure(failure)
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? PluginCallError { return error.code }
+        if let error = error as? PluginCallError { return error.code.rawValue }
         return String(describing: type(of: error))
     }
 }

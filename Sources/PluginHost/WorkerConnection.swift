@@ -72,7 +72,7 @@ final class WorkerConnection: @unchecked Sendable {
         lock.lock()
         if exited {
             lock.unlock()
-            slot.finish(.failure(PluginCallError(code: "worker_lost_before_send", message: "the plugin worker ended")))
+            slot.finish(.failure(PluginCallError(.workerLostBeforeSend, message: "the plugin worker ended")))
             return
         }
         let id = nextCallID
@@ -117,7 +117,7 @@ final class WorkerConnection: @unchecked Sendable {
         handshakeDone.signal()
         for slot in lost.values {
             slot.abandon(
-                sentCode: "worker_lost", unsentCode: "worker_lost_before_send", "the plugin worker \(description)")
+                sentCode: .workerLost, unsentCode: .workerLostBeforeSend, "the plugin worker \(description)")
         }
         onExit?(self, description)
     }

@@ -56,10 +56,10 @@ final class WorkerInstance: PluginInstance, @unchecked Sendable {
     func invoke(method: String, payload: Data) async -> Result<Data, PluginCallError> {
         let (current, quarantine) = lock.withLock { (connection, quarantined) }
         if let quarantine {
-            return .failure(PluginCallError(code: "worker_unavailable", message: quarantine.reason))
+            return .failure(PluginCallError(.workerUnavailable, message: quarantine.reason))
         }
         guard let current else {
-            return .failure(PluginCallError(code: "worker_unavailable", message: "the plugin worker is restarting"))
+            return .failure(PluginCallError(.workerUnavailable, message: "the plugin worker is restarting"))
         }
         return await PluginCallSlot.run(
             deadline: settings.callDeadline, grace: settings.cancelGrace, ledger: bridge.sends,

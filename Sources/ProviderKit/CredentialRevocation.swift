@@ -55,7 +55,7 @@ public struct RevokeCredentialResult: Codable, Sendable, Equatable {
 
     /// No revocation is possible at the provider for this credential.
     public static func notSupported(_ message: String) -> RevokeCredentialResult {
-        RevokeCredentialResult(status: .notSupported, code: "not_supported", message: message)
+        RevokeCredentialResult(status: .notSupported, code: PluginResultCode.notSupported.rawValue, message: message)
     }
 
     /// The result for a call that ended with `failure` instead of a revocation: `declined`, `notSent` (or
@@ -64,7 +64,7 @@ public struct RevokeCredentialResult: Codable, Sendable, Equatable {
         let status: Status
         switch failure.kind {
         case .declined: status = .declined
-        case .notSent: status = failure.code == "not_supported" ? .notSupported : .notSent
+        case .notSent: status = failure.resultCode == .notSupported ? .notSupported : .notSent
         case .authExpired: status = .authExpired
         default: status = .unknown
         }

@@ -14,9 +14,9 @@ public struct NotFoundRule: Sendable, Equatable {
     /// The account option that overrides a plugin's default delay, in whole seconds.
     public static let optionName = "not_found_delay_seconds"
     /// The code of a sync outcome that proves the attempt never reached the provider (kind `notSent`).
-    public static let notReceivedCode = "not_received"
+    public static let notReceivedCode = PluginResultCode.notReceived.rawValue
     /// The code of a sync outcome that found nothing while the attempt may still appear (kind `unknown`).
-    public static let notFoundYetCode = "not_found_yet"
+    public static let notFoundYetCode = PluginResultCode.notFoundYet.rawValue
     /// The accepted range of the option; values outside it are clamped.
     public static let delayRange: ClosedRange<TimeInterval> = 1...86_400
 
@@ -64,6 +64,6 @@ extension Outcome {
     /// Whether a sync's outcome proves that the attempt never reached the provider (see ``NotFoundRule``).
     /// Any other `notSent` from a sync only says that the inquiry itself was not sent.
     public var provesNotReceived: Bool {
-        kind == .notSent && code == NotFoundRule.notReceivedCode
+        kind == .notSent && resultCode == .notReceived
     }
 }

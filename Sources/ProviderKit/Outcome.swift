@@ -72,16 +72,19 @@ public struct Outcome: Codable, Sendable, Equatable {
 
     /// The request certainly did not reach the provider.
     public static func notSent(_ reason: String) -> Outcome {
-        Outcome(kind: .notSent, code: "not_sent", message: reason)
+        Outcome(kind: .notSent, resultCode: .notSent, message: reason)
     }
 
     /// The outcome is not known.
     public static func unknown(_ reason: String, providerPaymentId: String? = nil) -> Outcome {
-        Outcome(kind: .unknown, providerPaymentId: providerPaymentId, code: "unknown", message: reason)
+        Outcome(
+            kind: .unknown, providerPaymentId: providerPaymentId, code: PluginResultCode.unknown.rawValue,
+            message: reason)
     }
 
     /// The access token was rejected.
-    public static let authExpired = Outcome(kind: .authExpired, code: "auth_expired", message: "access token rejected")
+    public static let authExpired = Outcome(
+        kind: .authExpired, resultCode: .authExpired, message: "access token rejected")
 }
 
 /// What a merchant's app must do next, and until when it can.

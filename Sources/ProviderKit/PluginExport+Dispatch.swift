@@ -36,7 +36,7 @@ enum PluginExportDispatch {
         case .clientSession:
             // The Provider protocol has no method for these flows (yet).
             let error = ProviderError.notSupported(flow)
-            return PluginExportInstance.errorReply(code: error.code, message: error.message)
+            return PluginExportInstance.errorReply(error.resultCode, message: error.message)
         }
     }
 
@@ -50,18 +50,18 @@ enum PluginExportDispatch {
             invocation = try PluginJSON.decoder().decode(PluginInvocation<Request>.self, from: body)
         } catch {
             // Never echo the body or the decoder's description: both may carry request data.
-            return PluginExportInstance.errorReply(code: "bad_request", message: "the invocation does not decode")
+            return PluginExportInstance.errorReply(.badRequest, message: "the invocation does not decode")
         }
         do {
             let result = try await operation(invocation.request, invocation.account)
             return try PluginJSON.encoder().encode(PluginReply(result: result))
         } catch let error as ProviderError {
-            return PluginExportInstance.errorReply(code: error.code, message: error.message)
+            return PluginExportInstance.errorReply(error.resultCode, message: error.message)
         } catch is CancellationError {
-            return PluginExportInstance.errorReply(code: "cancelled", message: "the call was cancelled")
+            return PluginExportInstance.errorReply(.cancelled, message: "the call was cancelled")
         } catch {
             return PluginExportInstance.errorReply(
-                code: "plugin_error", message: "the plugin failed with \(String(describing: type(of: error)))"
+                .pluginError, message: "the plugin failed with \(String(describing: type(of: error)))"
             )
         }
     }

@@ -33,7 +33,7 @@ final class PluginExportInstance: @unchecked Sendable {
             if let flow {
                 reply = await dispatch(flow, body)
             } else {
-                reply = Self.errorReply(code: "not_supported", message: "unknown method")
+                reply = Self.errorReply(.notSupported, message: "unknown method")
             }
             self.finish(callID: callID)
             sink.complete(reply)
@@ -72,8 +72,8 @@ final class PluginExportInstance: @unchecked Sendable {
     }
 
     /// A `PluginReply` carrying an error, as JSON.
-    static func errorReply(code: String, message: String) -> Data {
-        let reply = PluginReply<JSONValue>(error: ProviderErrorBody(code: code, message: message))
+    static func errorReply(_ code: PluginResultCode, message: String) -> Data {
+        let reply = PluginReply<JSONValue>(error: ProviderErrorBody(code: code.rawValue, message: message))
         if let data = try? PluginJSON.encoder().encode(reply) {
             return data
         }

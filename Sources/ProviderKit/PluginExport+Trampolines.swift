@@ -32,7 +32,7 @@ enum ExportTrampolines {
         guard let completion else { return }
         let sink = ExportCompletion(function: completion, context: context)
         guard let pointer else {
-            sink.complete(PluginExportInstance.errorReply(code: "plugin_error", message: "no plugin instance"))
+            sink.complete(PluginExportInstance.errorReply(.pluginError, message: "no plugin instance"))
             return
         }
         let methodName = method.map { String(cString: $0) } ?? ""

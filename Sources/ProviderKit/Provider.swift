@@ -16,12 +16,12 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The flow is not implemented by this plugin.
     public static func notSupported(_ flow: Flow) -> ProviderError {
-        ProviderError(code: "not_supported", message: "flow \(flow.rawValue) is not supported")
+        ProviderError(.notSupported, message: "flow \(flow.rawValue) is not supported")
     }
 
     /// The account's configuration is unusable (missing credential, bad base URL…).
     public static func misconfigured(_ message: String) -> ProviderError {
-        ProviderError(code: "misconfigured", message: message)
+        ProviderError(.misconfigured, message: message)
     }
 }
 

@@ -141,7 +141,7 @@ public final class SwitchyardRuntime: Sendable {
         let plugins = try PolicyFile.decode(data).plugins
         let platform = try JSONDecoder().decode(PlatformPolicy.self, from: data)
         if let problem = platform.problem() {
-            throw CoreError.invalid("invalid_policy", problem)
+            throw CoreError(.invalidPolicy, problem)
         }
         return (plugins, platform)
     }
@@ -150,7 +150,7 @@ public final class SwitchyardRuntime: Sendable {
     /// set is re-examined) and the platform limits.
     public func reloadPolicy() async throws -> PlatformPolicy {
         guard let path = configuration.policyPath else {
-            throw CoreError.conflict("policy_not_reloadable", "this server was started without a policy file")
+            throw CoreError(.policyNotReloadable, "this server was started without a policy file")
         }
         let (plugins, platform): (PluginPolicy, PlatformPolicy)
         do {
@@ -158,7 +158,7 @@ public final class SwitchyardRuntime: Sendable {
         } catch let error as CoreError {
             throw error
         } catch {
-            throw CoreError.invalid("invalid_policy", "policy.json could not be read: \(error)")
+            throw CoreError(.invalidPolicy, "policy.json could not be read: \(error)")
         }
         await registry.updatePolicy(plugins)
         _ = await registry.reload()

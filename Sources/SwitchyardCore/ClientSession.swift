@@ -79,10 +79,9 @@ extension CoreError {
     /// A client session past its provider's expiry.
     public static func sessionExpired(renewable: Bool) -> CoreError {
         CoreError(
-            code: "session_expired",
-            message: renewable
+            .sessionExpired,
+            renewable
                 ? "the client session expired; renew it with POST /v1/payments/{id}/session"
-                : "the client session expired; create a new payment",
-            status: 410)
+                : "the client session expired; create a new payment")
     }
 }

@@ -25,29 +25,29 @@ public struct NewPayment: Sendable, Equatable {
         paymentData: [String: JSONValue] = [:], paymentMethodId: String? = nil, savePaymentMethod: Bool = false
     ) throws {
         guard Currency.named(currency) != nil else {
-            throw CoreError.invalid("invalid_currency", "currency must be an upper-case ISO 4217 code")
+            throw CoreError(.invalidCurrency, "currency must be an upper-case ISO 4217 code")
         }
         guard amount > 0 else {
-            throw CoreError.invalid("invalid_amount", "amount must be a positive integer in minor units")
+            throw CoreError(.invalidAmount, "amount must be a positive integer in minor units")
         }
         guard amount <= Currency.maximumAmount else {
-            throw CoreError.invalid("invalid_amount", "amount is larger than \(Currency.maximumAmount) minor units")
+            throw CoreError(.invalidAmount, "amount is larger than \(Currency.maximumAmount) minor units")
         }
         guard Self.isCountryCode(country) else {
-            throw CoreError.invalid("invalid_country", "country must be an upper-case ISO 3166-1 alpha-2 code")
+            throw CoreError(.invalidCountry, "country must be an upper-case ISO 3166-1 alpha-2 code")
         }
         if let method {
             guard Self.isMethodName(method) else {
-                throw CoreError.invalid("invalid_method", "method must be a lower-case payment method name")
+                throw CoreError(.invalidMethod, "method must be a lower-case payment method name")
             }
         } else if paymentMethodId == nil {
-            throw CoreError.invalid("missing_field", "the field 'method' is required")
+            throw CoreError(.missingField, "the field 'method' is required")
         }
         guard !reference.isEmpty, reference.count <= 128 else {
-            throw CoreError.invalid("invalid_reference", "reference must be 1 to 128 characters")
+            throw CoreError(.invalidReference, "reference must be 1 to 128 characters")
         }
         if let customerId, customerId.isEmpty || customerId.count > 128 {
-            throw CoreError.invalid("invalid_customer", "customer must be 1 to 128 characters")
+            throw CoreError(.invalidCustomer, "customer must be 1 to 128 characters")
         }
         if let returnURL { try Self.validateReturnURL(returnURL) }
         self.amount = amount
@@ -70,16 +70,16 @@ public struct NewPayment: Sendable, Equatable {
     /// ``maximumReturnURLBytes`` bytes, without credentials; throws `invalid_return_url` otherwise.
     public static func validateReturnURL(_ text: String) throws {
         guard text.utf8.count <= maximumReturnURLBytes else {
-            throw CoreError.invalid(
-                "invalid_return_url", "return_url must be at most \(maximumReturnURLBytes) bytes")
+            throw CoreError(
+                .invalidReturnURL, "return_url must be at most \(maximumReturnURLBytes) bytes")
         }
         guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else {
-            throw CoreError.invalid("invalid_return_url", "return_url must be an absolute http or https URL")
+            throw CoreError(.invalidReturnURL, "return_url must be an absolute http or https URL")
         }
         guard url.user == nil, url.password == nil else {
-            throw CoreError.invalid("invalid_return_url", "return_url must not contain credentials")
+            throw CoreError(.invalidReturnURL, "return_url must not contain credentials")
         }
     }
 

@@ -219,20 +219,20 @@ extension PaymentMachine {
     /// Checks that `amount` can be captured now.
     public func validateCapture(amount: Int64) throws {
         guard payment.status == .authorized else {
-            throw CoreError.conflict(
-                "invalid_state", "only an authorized payment can be captured (status \(payment.status.rawValue))")
+            throw CoreError(
+                .invalidState, "only an authorized payment can be captured (status \(payment.status.rawValue))")
         }
         guard amount > 0, amount <= payment.amount - payment.amountCaptured else {
-            throw CoreError.invalid(
-                "invalid_amount", "capture amount must be between 1 and \(payment.amount - payment.amountCaptured)")
+            throw CoreError(
+                .invalidAmount, "capture amount must be between 1 and \(payment.amount - payment.amountCaptured)")
         }
     }
 
     /// Checks that the payment waits for the customer's app and its session is still usable at `now`.
     public func validateComplete(at now: Date) throws {
         guard payment.status == .requiresAction, let action = payment.nextAction else {
-            throw CoreError.conflict(
-                "invalid_state",
+            throw CoreError(
+                .invalidState,
                 "only a payment waiting for the customer's app can be completed (status \(payment.status.rawValue))")
         }
         if ClientSession.status(of: action, at: now) == .expired {
@@ -245,24 +245,24 @@ extension PaymentMachine {
         switch payment.status {
         case .requiresAction, .authorized: return
         default:
-            throw CoreError.conflict(
-                "invalid_state", "a payment with status \(payment.status.rawValue) cannot be canceled")
+            throw CoreError(
+                .invalidState, "a payment with status \(payment.status.rawValue) cannot be canceled")
         }
     }
 
     /// Checks that `amount` can be refunded now, given refunds still pending at the provider.
     public func validateRefund(amount: Int64, pendingRefunds: Int64) throws {
         guard payment.status == .succeeded else {
-            throw CoreError.conflict(
-                "invalid_state", "only a succeeded payment can be refunded (status \(payment.status.rawValue))")
+            throw CoreError(
+                .invalidState, "only a succeeded payment can be refunded (status \(payment.status.rawValue))")
         }
         let refundable = payment.amountCaptured - payment.amountRefunded - pendingRefunds
         guard amount > 0 else {
-            throw CoreError.invalid("invalid_amount", "refund amount must be positive")
+            throw CoreError(.invalidAmount, "refund amount must be positive")
         }
         guard amount <= refundable else {
-            throw CoreError.unprocessable(
-                "refund_exceeds_captured", "refund amount exceeds the refundable remainder of \(max(refundable, 0))")
+            throw CoreError(
+                .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(refundable, 0))")
         }
     }
 }

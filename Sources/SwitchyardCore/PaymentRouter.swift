@@ -100,7 +100,7 @@ public struct RoutingExplanation: Sendable, Equatable {
     /// The decision, or the failure that explains its absence.
     public func decided() throws -> RoutingDecision {
         if let failure { throw failure }
-        guard let decision else { throw CoreError.unprocessable("no_route", "no routing decision") }
+        guard let decision else { throw CoreError(.noRoute, "no routing decision") }
         return decision
     }
 }
@@ -144,8 +144,8 @@ public enum PaymentRouter {
             }
         }
         guard let rule = matched else {
-            let failure = CoreError.unprocessable(
-                "no_route",
+            let failure = CoreError(
+                .noRoute,
                 "no routing rule matches \(payment.method) \(payment.currency) \(payment.country) \(payment.amount)")
             let others = accounts.keys.sorted { $0.uuidString < $1.uuidString }
                 .map { RoutingDecision.Skip(accountId: $0, reason: "no routing rule matches the payment") }
@@ -174,11 +174,11 @@ public enum PaymentRouter {
         guard !suitable.isEmpty else {
             let failure: CoreError =
                 unhealthy > 0
-                ? .unavailable(
-                    "providers_unavailable",
+                ? CoreError(
+                    .providersUnavailable,
                     "every account of routing rule '\(rule.name)' that could take this payment is unavailable")
-                : .unprocessable(
-                    "no_route", "routing rule '\(rule.name)' matched but none of its accounts can take this payment")
+                : CoreError(
+                    .noRoute, "routing rule '\(rule.name)' matched but none of its accounts can take this payment")
             return RoutingExplanation(
                 rules: checks, decision: nil, failure: failure, skipped: skipped, otherAccounts: others,
                 labels: labels)

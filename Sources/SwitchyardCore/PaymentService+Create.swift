@@ -13,18 +13,18 @@ extension PaymentService {
             stored = try await usableCredential(tenant: tenant, id: id, customerId: request.customerId)
         }
         if let stored, let named = request.method, named != stored.paymentMethodName {
-            throw CoreError.invalid(
-                "payment_method_mismatch", "the stored payment method is '\(stored.paymentMethodName)', not '\(named)'")
+            throw CoreError(
+                .paymentMethodMismatch, "the stored payment method is '\(stored.paymentMethodName)', not '\(named)'")
         }
         guard let method = stored?.paymentMethodName ?? request.method else {
-            throw CoreError.invalid("missing_field", "the field 'method' is required")
+            throw CoreError(.missingField, "the field 'method' is required")
         }
         if request.savePaymentMethod {
             guard request.customerId != nil else {
-                throw CoreError.invalid("missing_customer", "save_payment_method needs a customer")
+                throw CoreError(.missingCustomer, "save_payment_method needs a customer")
             }
             guard stored == nil else {
-                throw CoreError.invalid("invalid_request", "a stored payment method cannot be saved again")
+                throw CoreError(.invalidRequest, "a stored payment method cannot be saved again")
             }
         }
         var payment = Payment(
@@ -106,16 +106,21 @@ extension PaymentService {
     /// failed payment to inspect).
     static func answer(_ record: PaymentRecord, last previous: Outcome?) -> Result<PaymentRecord, CoreError> {
         if record.payment.status == .failed, let previous, previous.kind == .notSent,
-            let code = previous.code, missingInput.contains(code)
+            let code = previous.resultCode.flatMap(missingInput)
         {
-            return .failure(
-                CoreError.unprocessable(code, previous.message ?? "the request lacks what the provider needs"))
+            return .failure(CoreError(code, previous.message ?? "the request lacks what the provider needs"))
         }
         return .success(record)
     }
 
-    /// Codes of plugin refusals (nothing sent) that name something missing from the merchant's request.
-    static let missingInput: Set<String> = ["return_url_required"]
+    /// The error for a plugin refusal (nothing sent) that names something missing from the merchant's
+    /// request; nil for any other code.
+    static func missingInput(_ code: PluginResultCode) -> ErrorCode? {
+        switch code {
+        case .returnURLRequired: return .returnURLRequired
+        default: return nil
+        }
+    }
 
     /// Why an attempt's account was chosen, for the attempt's record.
     static func reason(index: Int, previous: Outcome?, decision: RoutingDecision) -> String {
@@ -204,7 +209,7 @@ extension PaymentService {
         ) {
             // A payment settled meanwhile (the janitor fails one left too long without attempt) is never sent.
             guard $0.status == .processing else {
-                throw CoreError.conflict("payment_settled", "the payment was settled before it reached a provider")
+                throw CoreError(.paymentSettled, "the payment was settled before it reached a provider")
             }
             $0.providerAccountId = accountId
             if let savedId { $0.savedPaymentMethodId = savedId }

@@ -83,7 +83,7 @@ extension PaymentService {
         tenant: UUID, customerId: String, accountId: UUID?, returnURL: String?, country: String?
     ) async throws -> StoredPaymentMethod {
         guard !customerId.isEmpty, customerId.count <= 128 else {
-            throw CoreError.invalid("invalid_customer", "customer must be 1 to 128 characters")
+            throw CoreError(.invalidCustomer, "customer must be 1 to 128 characters")
         }
         let account = try await vaultingAccount(tenant: tenant, accountId: accountId)
         // The credential's own id is the provider's vaulting request id, echoed by its notification.
@@ -100,8 +100,8 @@ extension PaymentService {
         let actions = StoredCredentialMachine.apply(.sessionRequested(outcome), to: &judged, at: clock())
         let answered = try await transitionCredential(credential, with: .sessionRequested(outcome))
         if actions.contains(.reportUnreachable) {
-            throw CoreError.unavailable(
-                "provider_unreachable", "the provider could not be reached; no vaulting session was created")
+            throw CoreError(
+                .providerUnreachable, "the provider could not be reached; no vaulting session was created")
         }
         return answered.withoutToken
     }
@@ -152,12 +152,11 @@ extension PaymentService {
         guard let credential = try await credentials.credential(tenant: tenant, id: id),
             customerId == nil || credential.customerId == customerId
         else {
-            throw CoreError.invalid("unknown_payment_method", "no such payment method for this customer")
+            throw CoreError(.unknownPaymentMethod, "no such payment method for this customer")
         }
         guard credential.isUsable(at: clock()) else {
             throw CoreError(
-                code: "payment_method_unusable",
-                message: "the payment method is \(credential.status.rawValue) and cannot pay", status: 422)
+                .paymentMethodUnusable, "the payment method is \(credential.status.rawValue) and cannot pay")
         }
         return credential
     }
@@ -208,12 +207,12 @@ extension PaymentService {
     private func vaultingAccount(tenant: UUID, accountId: UUID?) async throws -> ProviderAccount {
         if let accountId {
             guard let account = try await configuration.account(tenant: tenant, id: accountId) else {
-                throw CoreError.invalid("unknown_account", "no such provider account")
+                throw CoreError(.unknownAccount, "no such provider account")
             }
             guard account.enabled,
                 await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.vaultingSession) == true
             else {
-                throw CoreError.invalid("vaulting_not_supported", "this provider account cannot vault cards")
+                throw CoreError(.vaultingNotSupported, "this provider account cannot vault cards")
             }
             return account
         }
@@ -222,7 +221,7 @@ extension PaymentService {
                 return account
             }
         }
-        throw CoreError.invalid("vaulting_not_supported", "no provider account of this tenant can vault cards")
+        throw CoreError(.vaultingNotSupported, "no provider account of this tenant can vault cards")
     }
 }
 

@@ -24,8 +24,8 @@ extension PaymentService {
         ) { PaymentMachine.apply(.captureFinished(amount: amount, outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
         if outcome.kind == .notSent || outcome.kind == .authExpired {
-            throw CoreError.unavailable(
-                "provider_unreachable", "the provider could not be reached; nothing was captured")
+            throw CoreError(
+                .providerUnreachable, "the provider could not be reached; nothing was captured")
         }
         return try await get(tenant: tenant, paymentId: paymentId)
     }
@@ -39,8 +39,8 @@ extension PaymentService {
         try PaymentMachine(payment: record.payment).validateComplete(at: clock())
         let (attempt, account) = try await currentAttempt(of: record)
         guard await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.complete) == true else {
-            throw CoreError.conflict(
-                "not_supported", "this payment's provider has no step that completes it from the app")
+            throw CoreError(
+                .notSupported, "this payment's provider has no step that completes it from the app")
         }
         let p = record.payment
         var operation = PaymentOperation(
@@ -60,11 +60,11 @@ extension PaymentService {
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [updated], operations: [operation])
         ) { PaymentMachine.apply(.completeFinished(outcome), to: &$0, at: time) }
         if outcome.kind == .notSent || outcome.kind == .authExpired {
-            if outcome.code == "session_expired" {
+            if outcome.resultCode == .sessionExpired {
                 throw CoreError.sessionExpired(renewable: p.nextAction?.renewable == true)
             }
-            throw CoreError.unavailable(
-                "provider_unreachable", "the provider could not be reached; nothing was charged")
+            throw CoreError(
+                .providerUnreachable, "the provider could not be reached; nothing was charged")
         }
         return try await get(tenant: tenant, paymentId: paymentId)
     }
@@ -94,8 +94,8 @@ extension PaymentService {
         ) { PaymentMachine.apply(.voidFinished(outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
         if outcome.kind == .notSent || outcome.kind == .authExpired {
-            throw CoreError.unavailable(
-                "provider_unreachable", "the provider could not be reached; nothing was canceled")
+            throw CoreError(
+                .providerUnreachable, "the provider could not be reached; nothing was canceled")
         }
         return try await get(tenant: tenant, paymentId: paymentId)
     }
@@ -227,8 +227,8 @@ extension PaymentService {
         guard record.payment.status == .unknown else { return record }
         let synced = try await sync(tenant: record.payment.tenantId, paymentId: record.payment.id)
         if synced.payment.status == .unknown {
-            throw CoreError.conflict(
-                "outcome_unknown", "the provider has not confirmed this payment's outcome yet; try again later")
+            throw CoreError(
+                .outcomeUnknown, "the provider has not confirmed this payment's outcome yet; try again later")
         }
         return synced
     }
@@ -258,7 +258,7 @@ extension PaymentService {
 
     private func throwIfDeclined(_ actions: [PaymentMachine.Action]) throws {
         for case .reportDecline(let code, let message) in actions {
-            throw CoreError(code: "provider_declined", message: "\(code): \(message)", status: 402)
+            throw CoreError(.providerDeclined, "\(code): \(message)")
         }
     }
 }

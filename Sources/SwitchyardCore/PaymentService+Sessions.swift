@@ -3,12 +3,12 @@ import Logging
 import ProviderKit
 
 extension PaymentService {
-    /// The live client session of a payment waiting for the customer's app: 404 `no_session` when it has
-    /// none, 410 `session_expired` past the provider's expiry.
+    /// The live client session of a payment waiting for the customer's app: `no_session` when it has
+    /// none, `session_expired` past the provider's expiry.
     public func session(tenant: UUID, paymentId: String) async throws -> ClientSession {
         let record = try await get(tenant: tenant, paymentId: paymentId)
         guard let session = record.session(at: clock()) else {
-            throw CoreError(code: "no_session", message: "the payment has no client session", status: 404)
+            throw CoreError(.noSession, "the payment has no client session")
         }
         return try session.requireLive()
     }
@@ -21,13 +21,13 @@ extension PaymentService {
         let record = try await get(tenant: tenant, paymentId: paymentId)
         let p = record.payment
         guard let session = record.session(at: clock()) else {
-            throw CoreError.conflict(
-                "no_session",
+            throw CoreError(
+                .noSession,
                 "only a payment waiting for the customer's app has a session (status \(p.status.rawValue))")
         }
         guard session.renewable else {
-            throw CoreError.conflict(
-                "session_not_renewable",
+            throw CoreError(
+                .sessionNotRenewable,
                 "this provider's session is bound to an order at the provider and cannot be renewed; create a new payment"
             )
         }
@@ -49,15 +49,15 @@ extension PaymentService {
         attempt.record(outcome, at: clock())
         guard outcome.kind == .pending, let action = outcome.nextAction else {
             try await payments.commit(PaymentChanges(attempts: [attempt]))
-            throw CoreError.unavailable(
-                "session_not_renewed", "the provider did not issue a new session (\(outcome.kind.rawValue)); try again")
+            throw CoreError(
+                .sessionNotRenewed, "the provider did not issue a new session (\(outcome.kind.rawValue)); try again")
         }
         let time = clock()
         try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])) {
             guard var machine = ClientSessionMachine(payment: $0),
                 machine.handle(.renewed(action), at: time) == [.handOut(action)]
             else {
-                throw CoreError.conflict("invalid_state", "the payment moved on while its session was renewed")
+                throw CoreError(.invalidState, "the payment moved on while its session was renewed")
             }
             $0.nextAction = machine.action
             $0.updatedAt = time

@@ -59,8 +59,8 @@ extension PaymentService {
             let p = record.payment
             guard try await staleRule(tenant: p.tenantId).isStale(p, lastAttempt: record.lastAttempt, now: clock())
             else {
-                throw CoreError.conflict(
-                    "payment_in_progress", "the payment is still being processed by the provider; try again later")
+                throw CoreError(
+                    .paymentInProgress, "the payment is still being processed by the provider; try again later")
             }
             record = try await resolveStale(tenant: p.tenantId, paymentId: p.id)
         }

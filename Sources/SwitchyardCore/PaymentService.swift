@@ -83,7 +83,7 @@ public struct PaymentService: Sendable {
         guard let attempt = record.lastAttempt,
             let account = try await configuration.account(tenant: record.payment.tenantId, id: attempt.accountId)
         else {
-            throw CoreError.conflict("invalid_state", "the payment has no provider attempt")
+            throw CoreError(.invalidState, "the payment has no provider attempt")
         }
         return (attempt, account)
     }

@@ -132,10 +132,10 @@ public struct WebhookEgress: Sendable {
         } catch {
             switch error {
             case .invalidURL(let message):
-                throw CoreError.invalid("invalid_webhook_url", message)
+                throw CoreError(.invalidWebhookURL, message)
             case .forbidden:
-                throw CoreError.invalid(
-                    "endpoint_address_forbidden",
+                throw CoreError(
+                    .endpointAddressForbidden,
                     "url must reach a public address; loopback, private, link-local and reserved addresses are refused"
                 )
             case .unresolved:

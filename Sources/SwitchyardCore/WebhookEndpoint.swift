@@ -35,20 +35,20 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public static func validate(url: String, eventTypes: [String], requireHTTPS: Bool) throws {
         guard url.count <= 2048, let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
             let host = parsed.host, !host.isEmpty
-        else { throw CoreError.invalid("invalid_webhook_url", "url must be an absolute http or https URL") }
+        else { throw CoreError(.invalidWebhookURL, "url must be an absolute http or https URL") }
         guard scheme == "https" || (scheme == "http" && !requireHTTPS) else {
-            throw CoreError.invalid(
-                "invalid_webhook_url", requireHTTPS ? "url must use https" : "url must use http or https")
+            throw CoreError(
+                .invalidWebhookURL, requireHTTPS ? "url must use https" : "url must use http or https")
         }
         guard parsed.user == nil, parsed.password == nil, parsed.fragment == nil else {
-            throw CoreError.invalid("invalid_webhook_url", "url must not carry credentials or a fragment")
+            throw CoreError(.invalidWebhookURL, "url must not carry credentials or a fragment")
         }
         guard !eventTypes.isEmpty, eventTypes.count <= 50 else {
-            throw CoreError.invalid("invalid_event_types", "event_types must list 1 to 50 event types")
+            throw CoreError(.invalidEventTypes, "event_types must list 1 to 50 event types")
         }
         if let unknown = eventTypes.first(where: { !WebhookEventType.isValidPattern($0) }) {
-            throw CoreError.invalid(
-                "invalid_event_types", "unknown event type \(unknown.prefix(64)); use an event type, <object>.* or *")
+            throw CoreError(
+                .invalidEventTypes, "unknown event type \(unknown.prefix(64)); use an event type, <object>.* or *")
         }
     }
 }

@@ -4,7 +4,7 @@ extension APIError {
     /// `429 rate_limited`: the tenant is over its request rate.
     static func rateLimited(retryAfter seconds: Int) -> APIError {
         var error = APIError(
-            .tooManyRequests, "rate_limited", "too many requests for this tenant; retry after \(seconds) s")
+            .rateLimited, "too many requests for this tenant; retry after \(seconds) s")
         error.retryAfter = seconds
         return error
     }
@@ -12,7 +12,7 @@ extension APIError {
     /// `429 too_many_concurrent_requests`: the tenant has too many requests in progress.
     static var tooManyConcurrentRequests: APIError {
         var error = APIError(
-            .tooManyRequests, "too_many_concurrent_requests",
+            .tooManyConcurrentRequests,
             "too many requests of this tenant are in progress; retry shortly")
         error.retryAfter = 1
         return error
@@ -20,7 +20,7 @@ extension APIError {
 
     /// `503 database_busy`: no database connection became free in time, or a statement timed out.
     static var databaseBusy: APIError {
-        var error = APIError(.serviceUnavailable, "database_busy", "the database is busy; retry shortly")
+        var error = APIError(.databaseBusy, "the database is busy; retry shortly")
         error.retryAfter = 1
         return error
     }

@@ -6,10 +6,9 @@ import NIOCore
 import SwitchyardCore
 import SwitchyardStore
 
-/// An error of the HTTP API, rendered as `{"error":{"code":…,"message":…}}` with its status.
+/// An error of the HTTP API, rendered as `{"error":{"code":…,"message":…}}` with its code's status.
 public struct APIError: HTTPResponseError, Sendable, Equatable {
-    public var status: HTTPResponse.Status
-    public var code: String
+    public var code: ErrorCode
     public var message: String
     /// The individual problems behind the error (e.g. each offending routing rule).
     public var issues: [Issue]?
@@ -37,16 +36,18 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
         }
     }
 
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, issues: [Issue]? = nil) {
-        self.status = status
+    public init(_ code: ErrorCode, _ message: String, issues: [Issue]? = nil) {
         self.code = code
         self.message = message
         self.issues = issues
     }
 
     public init(_ error: CoreError) {
-        self.init(HTTPResponse.Status(code: error.status), error.code, error.message)
+        self.init(error.code, error.message)
     }
+
+    /// The status the code maps to (see ``SwitchyardCore/ErrorCode/httpStatus``).
+    public var status: HTTPResponse.Status { code.httpStatus }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = JSONIO.response(status, Envelope(error: .init(code: code, message: message, issues: issues)))
@@ -56,15 +57,15 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
 
     struct Envelope: Encodable {
         struct Body: Encodable {
-            var code: String
+            var code: ErrorCode
             var message: String
             var issues: [Issue]?
         }
         var error: Body
     }
 
-    static let unauthorized = APIError(.unauthorized, "unauthorized", "a valid bearer token is required")
-    static let forbidden = APIError(.forbidden, "forbidden", "this credential may not do that")
+    static let unauthorized = APIError(.unauthorized, "a valid bearer token is required")
+    static let forbidden = APIError(.forbidden, "this credential may not do that")
 }
 
 /// Renders every error as the API's JSON error shape; unexpected errors become a generic 500 that carries
@@ -82,18 +83,9 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as CoreError {
             return try APIError(error).response(from: request, context: context)
         } catch let error as HTTPError {
-            let code: String
-            switch error.status {
-            case .notFound: code = "not_found"
-            case .methodNotAllowed: code = "method_not_allowed"
-            case .contentTooLarge: code = "body_too_large"
-            case .badRequest: code = "bad_request"
-            default: code = "http_\(error.status.code)"
-            }
-            return try APIError(error.status, code, error.body ?? error.status.reasonPhrase)
-                .response(from: request, context: context)
+            return try APIError(error).response(from: request, context: context)
         } catch is NIOTooManyBytesError {
-            return try APIError(.contentTooLarge, "body_too_large", "the request body is too large")
+            return try APIError(.bodyTooLarge, "the request body is too large")
                 .response(from: request, context: context)
         } catch is CancellationError {
             throw CancellationError()
@@ -102,7 +94,7 @@ struct ErrorMiddleware: RouterMiddleware {
             return try APIError.databaseBusy.response(from: request, context: context)
         } catch let error as PGError where error.isUnstorableText {
             // Input checks refuse NUL characters up front; this catches any path they miss.
-            return try APIError(.badRequest, "invalid_text", "a text value contains a character that cannot be stored")
+            return try APIError(.invalidText, "a text value contains a character that cannot be stored")
                 .response(from: request, context: context)
         } catch {
             var metadata: Logger.Metadata = [
@@ -111,7 +103,7 @@ struct ErrorMiddleware: RouterMiddleware {
             // Database errors carry no parameter values, so their text is safe to log.
             if let error = error as? PGError { metadata["error.message"] = "\(error.description)" }
             context.logger.error("request failed", metadata: metadata)
-            return try APIError(.internalServerError, "internal_error", "the request could not be completed")
+            return try APIError(.internalError, "the request could not be completed")
                 .response(from: request, context: context)
         }
     }

@@ -12,15 +12,15 @@ extension AdminController {
             let body = try JSONIO.decode(
                 AdminBodies.CreateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))
             guard let manifest = await registry.plugin(id: body.plugin)?.manifest else {
-                throw APIError(.unprocessableContent, "unknown_plugin", "no plugin with id '\(body.plugin)' is loaded")
+                throw APIError(.unknownPlugin, "no plugin with id '\(body.plugin)' is loaded")
             }
             let credentials = body.credentials ?? [:]
             for field in manifest.credentials where field.required && (credentials[field.name] ?? "").isEmpty {
-                throw APIError(.badRequest, "missing_credential", "the credential '\(field.name)' is required")
+                throw APIError(.missingCredential, "the credential '\(field.name)' is required")
             }
             let known = Set(manifest.credentials.map(\.name))
             if let unknown = credentials.keys.sorted().first(where: { !known.contains($0) }) {
-                throw APIError(.badRequest, "unknown_credential", "the plugin has no credential named '\(unknown)'")
+                throw APIError(.unknownCredential, "the plugin has no credential named '\(unknown)'")
             }
             try validateBaseURL(body.baseURL)
             let account = ProviderAccount(
@@ -72,7 +72,7 @@ extension AdminController {
                 for (name, value) in credentials {
                     guard known.contains(name) else {
                         throw APIError(
-                            .badRequest, "unknown_credential", "the plugin has no credential named '\(name)'")
+                            .unknownCredential, "the plugin has no credential named '\(name)'")
                     }
                     account.credentials[name] = value
                     changed.append("credentials.\(name)")
@@ -95,6 +95,6 @@ extension AdminController {
 
     func validateBaseURL(_ text: String) throws {
         guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
-        else { throw APIError(.badRequest, "invalid_base_url", "base_url must be an absolute http(s) URL") }
+        else { throw APIError(.invalidBaseURL, "base_url must be an absolute http(s) URL") }
     }
 }

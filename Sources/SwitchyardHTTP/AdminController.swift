@@ -26,7 +26,7 @@ struct AdminController: Sendable {
                 AdminBodies.CreateTenant.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty, name.count <= 200 else {
-                throw APIError(.badRequest, "invalid_name", "name must be 1 to 200 characters")
+                throw APIError(.invalidName, "name must be 1 to 200 characters")
             }
             let tenant = try await store.createTenant(name: name, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.TenantBody(tenant))
@@ -46,7 +46,7 @@ struct AdminController: Sendable {
                 AdminBodies.CreateKey.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let scopes = body.scopes ?? [.payments]
             guard !scopes.isEmpty else {
-                throw APIError(.badRequest, "invalid_scopes", "at least one scope is required")
+                throw APIError(.invalidScopes, "at least one scope is required")
             }
             try checkExpiry(body.expiresAt)
             let created = try await store.createAPIKey(
@@ -76,7 +76,7 @@ struct AdminController: Sendable {
                 data.isEmpty ? AdminBodies.RotateKey() : try JSONIO.decode(AdminBodies.RotateKey.self, from: data)
             let grace = body.graceSeconds ?? 86_400
             guard (0...2_592_000).contains(grace) else {
-                throw APIError(.badRequest, "invalid_grace", "grace_seconds must be between 0 and 2592000 (30 days)")
+                throw APIError(.invalidGrace, "grace_seconds must be between 0 and 2592000 (30 days)")
             }
             try checkExpiry(body.expiresAt)
             guard let id = context.parameters.get("key").flatMap(UUID.init(uuidString:)),
@@ -106,7 +106,7 @@ struct AdminController: Sendable {
     /// Refuses a key expiry that is not in the future: such a key would be unusable from the start.
     func checkExpiry(_ expiresAt: Date?) throws {
         if let expiresAt, expiresAt <= now() {
-            throw APIError(.badRequest, "invalid_expires_at", "expires_at must be in the future")
+            throw APIError(.invalidExpiresAt, "expires_at must be in the future")
         }
     }
 

@@ -50,10 +50,10 @@ public struct Authenticator: Sendable {
     func requireTenant(_ request: Request, scope: APIKeyScope) async throws -> APIKey {
         guard let token = Self.bearer(request) else { throw APIError.unauthorized }
         guard Self.mayBeAPIKey(token), let key = try await key(for: token) else {
-            throw APIError(.unauthorized, "invalid_api_key", "the API key is unknown, revoked or expired")
+            throw APIError(.invalidAPIKey, "the API key is unknown, revoked or expired")
         }
         guard key.scopes.contains(scope) else {
-            throw APIError(.forbidden, "insufficient_scope", "this API key lacks the '\(scope.rawValue)' scope")
+            throw APIError(.insufficientScope, "this API key lacks the '\(scope.rawValue)' scope")
         }
         return key
     }

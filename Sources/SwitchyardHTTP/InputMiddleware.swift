@@ -25,18 +25,18 @@ struct InputMiddleware: RouterMiddleware {
     /// Throws `400 invalid_text` when the path or a query parameter holds a NUL character.
     static func checkTarget(path: String, query: String?) throws {
         if containsNUL(path) {
-            throw APIError(.badRequest, "invalid_text", "the path contains a NUL character")
+            throw APIError(.invalidText, "the path contains a NUL character")
         }
         guard let query, containsNUL(query) else { return }
         for pair in query.split(separator: "&") {
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
             if containsNUL(name) {
-                throw APIError(.badRequest, "invalid_text", "a query parameter's name contains a NUL character")
+                throw APIError(.invalidText, "a query parameter's name contains a NUL character")
             }
             if containsNUL(pair) {
                 let shown = String(name).removingPercentEncoding ?? String(name)
                 throw APIError(
-                    .badRequest, "invalid_text",
+                    .invalidText,
                     "the query parameter '\(shown.prefix(100))' contains a NUL character")
             }
         }
@@ -77,7 +77,7 @@ struct InputMiddleware: RouterMiddleware {
             && (mediaType == "application/json" || (parts[1].hasSuffix("+json") && parts[1].count > 5))
         guard isJSON else {
             throw APIError(
-                .unsupportedMediaType, "unsupported_media_type",
+                .unsupportedMediaType,
                 "request bodies must be JSON: send Content-Type: application/json")
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import SwitchyardCore
 
 /// Reading and writing JSON bodies with Switchyard's rules: a size limit, strict types, and bad input
 /// reported as a 4xx with a stable code naming the field.
@@ -19,7 +20,7 @@ public enum JSONIO {
             let buffer = try await request.body.collect(upTo: limit)
             return Data(buffer.readableBytesView)
         } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, "body_too_large", "the request body exceeds \(limit) bytes")
+            throw APIError(.bodyTooLarge, "the request body exceeds \(limit) bytes")
         }
     }
 
@@ -39,7 +40,7 @@ public enum JSONIO {
         } catch let error as APIError {
             throw error
         } catch {
-            throw APIError(.badRequest, "invalid_json", "the body is not valid JSON")
+            throw APIError(.invalidJSON, "the body is not valid JSON")
         }
     }
 
@@ -47,31 +48,29 @@ public enum JSONIO {
         func field(_ path: [any CodingKey]) -> String {
             path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
         }
-        func code(for path: [any CodingKey]) -> String {
+        func code(for path: [any CodingKey]) -> ErrorCode {
             switch path.last?.stringValue {
-            case "amount", "min_amount", "max_amount": return "invalid_amount"
-            case "currency": return "invalid_currency"
-            case "country": return "invalid_country"
-            case "method": return "invalid_method"
-            default: return "invalid_field"
+            case "amount", "min_amount", "max_amount": return .invalidAmount
+            case "currency": return .invalidCurrency
+            case "country": return .invalidCountry
+            case "method": return .invalidMethod
+            default: return .invalidField
             }
         }
         switch error {
         case .keyNotFound(let key, let context):
             let path = field(context.codingPath + [key])
-            return APIError(.badRequest, "missing_field", "the field '\(path)' is required")
+            return APIError(.missingField, "the field '\(path)' is required")
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return APIError(
-                .badRequest, code(for: context.codingPath),
-                "the field '\(field(context.codingPath))' has the wrong type")
+                code(for: context.codingPath), "the field '\(field(context.codingPath))' has the wrong type")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return APIError(.badRequest, "invalid_json", "the body is not valid JSON")
+                return APIError(.invalidJSON, "the body is not valid JSON")
             }
-            return APIError(
-                .badRequest, code(for: context.codingPath), "the field '\(field(context.codingPath))' is invalid")
+            return APIError(code(for: context.codingPath), "the field '\(field(context.codingPath))' is invalid")
         @unknown default:
-            return APIError(.badRequest, "invalid_json", "the body could not be read")
+            return APIError(.invalidJSON, "the body could not be read")
         }
     }
 

@@ -13,7 +13,7 @@ struct MinorUnits: Codable, Sendable, Equatable {
             report.nonIntegerNumbers.contains(StrictJSON.field(decoder.codingPath))
         {
             throw APIError(
-                .badRequest, "invalid_amount",
+                .invalidAmount,
                 "the field '\(StrictJSON.field(decoder.codingPath))' must be an integer in minor units, "
                     + "written without a fraction or an exponent")
         }

@@ -65,10 +65,10 @@ struct OperatorController: Sendable {
         let id = query.get("id").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         let reference = query.get("reference").flatMap { $0.isEmpty ? nil : $0 }
         guard (id == nil) != (reference == nil) else {
-            throw APIError(.badRequest, "invalid_query", "give exactly one of id or reference")
+            throw APIError(.invalidQuery, "give exactly one of id or reference")
         }
         if let value = id ?? reference, value.count > 255 {
-            throw APIError(.badRequest, "invalid_query", "the search term must be at most 255 characters")
+            throw APIError(.invalidQuery, "the search term must be at most 255 characters")
         }
         let names = Dictionary(uniqueKeysWithValues: try await store.tenants().map { ($0.id, $0.name) })
         var hits: [PaymentHit] = []
@@ -88,7 +88,7 @@ struct OperatorController: Sendable {
     private func deliveries(_ request: Request) async throws -> [DeliveryHit] {
         let query = request.uri.queryParameters
         guard let status = WebhookDelivery.Status(rawValue: query.get("status") ?? "dead") else {
-            throw APIError(.badRequest, "invalid_status", "status must be pending, succeeded, dead or canceled")
+            throw APIError(.invalidStatus, "status must be pending, succeeded, dead or canceled")
         }
         let limit = try ListQuery.limit(query.get("limit"))
         var tenants = try await store.tenants()
@@ -116,7 +116,7 @@ struct OperatorController: Sendable {
     private func tenantId(_ text: String?, notFound: Bool) async throws -> UUID {
         guard let id = text.flatMap(UUID.init(uuidString:)) else {
             if notFound { throw CoreError.notFound("tenant") }
-            throw APIError(.badRequest, "invalid_tenant", "tenant must be a tenant id")
+            throw APIError(.invalidTenant, "tenant must be a tenant id")
         }
         guard try await store.tenant(id: id) != nil else { throw CoreError.notFound("tenant") }
         return id

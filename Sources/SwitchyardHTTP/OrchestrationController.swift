@@ -96,7 +96,7 @@ struct OrchestrationController: Sendable {
             let problems = policy.loosening(service.policy.platform)
             if let first = problems.first {
                 throw APIError(
-                    .unprocessableContent, "policy_loosened",
+                    .policyLoosened,
                     problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more)")
             }
             try await store.setTenantPolicy(tenant: tenant, policy: policy, actor: "operator")

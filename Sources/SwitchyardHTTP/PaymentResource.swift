@@ -178,7 +178,7 @@ enum ListQuery {
     /// The page size a list request asks for (`?limit=`, 20 by default); `400 invalid_limit` outside 1…100.
     static func limit(_ text: String?) throws -> Int {
         guard let limit = Int(text ?? "20"), (1...100).contains(limit) else {
-            throw APIError(.badRequest, "invalid_limit", "limit must be an integer from 1 to 100")
+            throw APIError(.invalidLimit, "limit must be an integer from 1 to 100")
         }
         return limit
     }

@@ -34,7 +34,7 @@ extension PaymentsController {
             idempotencyKey.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
         else {
             throw APIError(
-                .badRequest, "invalid_idempotency_key",
+                .invalidIdempotencyKey,
                 "Idempotency-Key must be 1 to 255 printable ASCII characters")
         }
         let scopedKey = Self.scopedKey(
@@ -93,7 +93,7 @@ extension PaymentsController {
 
     /// A create is never run again after its claim interrupted it (a claim that lets it run does not).
     private static func noFreshCreate() throws -> Encoded {
-        throw APIError(.internalServerError, "internal_error", "the request could not be completed")
+        throw APIError(.internalError, "the request could not be completed")
     }
 
     /// Stores `response` for the key and answers it.
@@ -143,10 +143,10 @@ extension PaymentsController {
             return .respond(JSONIO.raw(HTTPResponse.Status(code: status), current ?? stored, headers: headers))
         case .mismatch:
             throw APIError(
-                .conflict, "idempotency_key_reused", "this Idempotency-Key was used with a different request body")
+                .idempotencyKeyReused, "this Idempotency-Key was used with a different request body")
         case .held(let until):
             var error = APIError(
-                .conflict, "idempotency_in_progress", "a request with this Idempotency-Key is still running")
+                .idempotencyInProgress, "a request with this Idempotency-Key is still running")
             let remaining = until.map { $0.timeIntervalSince(service.now()) } ?? lease
             error.retryAfter = Int(min(max(1, remaining.rounded(.up)), lease.rounded(.up)))
             throw error
@@ -177,7 +177,7 @@ extension PaymentsController {
     /// The 4xx an error answers, which is stored for its key; nil for anything else.
     static func storable(_ error: any Error) -> APIError? {
         if let error = error as? APIError, error.status.code < 500 { return error }
-        if let error = error as? CoreError, error.status < 500 { return APIError(error) }
+        if let error = error as? CoreError, error.code.httpStatus.code < 500 { return APIError(error) }
         return nil
     }
 

@@ -33,7 +33,7 @@ struct IdempotencyClaimant: Sendable {
         { [store, tenant, key, owner] id in
             guard try await store.linkIdempotent(tenant: tenant, key: key, owner: owner, resourceId: id) else {
                 throw APIError(
-                    .conflict, "idempotency_in_progress", "another request with this Idempotency-Key took it over")
+                    .idempotencyInProgress, "another request with this Idempotency-Key took it over")
             }
         }
     }

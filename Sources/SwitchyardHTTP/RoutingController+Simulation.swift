@@ -62,6 +62,8 @@ struct SimulationBody: Encodable {
             explanation.skipped.map { ref($0.accountId, reason: $0.reason) }
             + explanation.otherAccounts.map { ref($0.accountId, reason: $0.reason) }
         weighted = decision?.weighted ?? false
-        error = explanation.failure.map { Failure(code: $0.code, message: $0.message, status: $0.status) }
+        error = explanation.failure.map {
+            Failure(code: $0.code.rawValue, message: $0.message, status: $0.code.httpStatus.code)
+        }
     }
 }

@@ -79,7 +79,7 @@ struct RoutingController: Sendable {
         let errors = issues.filter { $0.severity == .error }
         if let first = errors.first {
             throw APIError(
-                .unprocessableContent, "invalid_routing",
+                .invalidRouting,
                 errors.count == 1 ? first.message : "\(first.message) (and \(errors.count - 1) more)",
                 issues: errors.map(APIError.Issue.init))
         }

@@ -26,7 +26,7 @@ enum StrictJSON {
     static func scan(_ data: Data) throws(APIError) -> Report {
         let bytes = [UInt8](data)
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw APIError(.badRequest, "invalid_json", "the body is not valid UTF-8")
+            throw APIError(.invalidJSON, "the body is not valid UTF-8")
         }
         var scanner = Scanner(bytes: bytes)
         try scanner.value(depth: 0)
@@ -102,7 +102,7 @@ enum StrictJSON {
                 if key.containsNUL { throw nulError(path, inKey: true) }
                 guard keys.insert(key.bytes).inserted else {
                     throw APIError(
-                        .badRequest, "duplicate_key",
+                        .duplicateKey,
                         "the field '\(StrictJSON.shown(path + [name]))' appears more than once")
                 }
                 skipSpace()
@@ -154,7 +154,7 @@ enum StrictJSON {
         private func enter(_ depth: Int) throws(APIError) {
             guard depth <= StrictJSON.maximumDepth else {
                 throw APIError(
-                    .badRequest, "invalid_json", "the body is nested deeper than \(StrictJSON.maximumDepth) levels")
+                    .invalidJSON, "the body is nested deeper than \(StrictJSON.maximumDepth) levels")
             }
         }
 
@@ -287,11 +287,11 @@ enum StrictJSON {
         }
 
         func syntaxError() -> APIError {
-            APIError(.badRequest, "invalid_json", "the body is not valid JSON (at byte \(index))")
+            APIError(.invalidJSON, "the body is not valid JSON (at byte \(index))")
         }
 
         private func escapeError() -> APIError {
-            APIError(.badRequest, "invalid_json", "the body has an invalid \\u escape (at byte \(index))")
+            APIError(.invalidJSON, "the body has an invalid \\u escape (at byte \(index))")
         }
 
         private func nulError(_ path: [String], inKey: Bool = false) -> APIError {
@@ -299,7 +299,7 @@ enum StrictJSON {
                 path.isEmpty
                 ? (inKey ? "a key of the body" : "the body")
                 : inKey ? "a key in the field '\(StrictJSON.shown(path))'" : "the field '\(StrictJSON.shown(path))'"
-            return APIError(.badRequest, "invalid_text", "\(place) contains a NUL character")
+            return APIError(.invalidText, "\(place) contains a NUL character")
         }
     }
 }

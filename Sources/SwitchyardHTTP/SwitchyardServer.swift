@@ -25,7 +25,7 @@ public struct ServerDependencies: Sendable {
         store: PostgresStore, service: PaymentService, registry: PluginRegistry, gateway: PluginGateway,
         operatorToken: String, bodyLimit: Int, logger: Logger,
         reloadPolicy: @escaping @Sendable () async throws -> PlatformPolicy = {
-            throw CoreError.conflict("policy_not_reloadable", "no policy file")
+            throw CoreError(.policyNotReloadable, "no policy file")
         }
     ) {
         self.reloadPolicy = reloadPolicy

@@ -20,14 +20,14 @@ extension WebhooksController {
                 limit: settings.replayLimit, window: Double(settings.replayWindowMs) / 1000)
         } catch let error as WebhookReplayQuotaExceeded {
             var response = try APIError(
-                .tooManyRequests, "replay_quota_exceeded",
+                .replayQuotaExceeded,
                 "at most \(settings.replayLimit) replays per \(settings.replayWindowMs / 1000) s; try again later"
             ).response(from: request, context: context)
             response.headers[.retryAfter] = "\(error.retryAfterSeconds)"
             return response
         }
         if deliveries.isEmpty {
-            throw CoreError.conflict("no_webhook_endpoint", "no enabled endpoint receives this event")
+            throw CoreError(.noWebhookEndpoint, "no enabled endpoint receives this event")
         }
         return JSONIO.response(
             .accepted,

@@ -37,7 +37,7 @@ struct WebhooksController: Sendable {
             let key = try await auth.requireTenant(request, scope: .admin)
             let body = try JSONIO.decode(EndpointBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
             if let description = body.description, description.count > 256 {
-                throw APIError(.badRequest, "invalid_description", "description must be at most 256 characters")
+                throw APIError(.invalidDescription, "description must be at most 256 characters")
             }
             var seen = Set<String>()
             let types = body.eventTypes.filter { seen.insert($0).inserted }
@@ -117,7 +117,7 @@ struct WebhooksController: Sendable {
             let status = try query.get("status").map {
                 guard let status = WebhookDelivery.Status(rawValue: $0) else {
                     throw APIError(
-                        .badRequest, "invalid_status", "status must be pending, succeeded, dead or canceled")
+                        .invalidStatus, "status must be pending, succeeded, dead or canceled")
                 }
                 return status
             }

@@ -118,8 +118,8 @@ extension PostgresStore: ConfigurationRepository {
                     try c.query("SELECT max(version) AS v FROM routing_versions").first?.optionalString("v") ?? "0")
                 ?? 0
             if let expectedVersion, expectedVersion != current {
-                throw CoreError.conflict(
-                    "routing_version_conflict",
+                throw CoreError(
+                    .routingVersionConflict,
                     "the routing is at version \(current), not \(expectedVersion); read it again and retry")
             }
             try c.query("DELETE FROM routing_rules")

@@ -54,7 +54,7 @@ extension PostgresStore: PaymentRepository {
 
     public func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws -> IdempotencyClaim {
         guard let tenant = changes.payment?.tenantId else {
-            throw CoreError.invalid("invalid_request", "a payment create needs its payment")
+            throw CoreError(.invalidRequest, "a payment create needs its payment")
         }
         let write = try ChangeWrite(changes, store: self)
         let now = clock()
@@ -131,8 +131,8 @@ extension PostgresStore: PaymentRepository {
                 ).first?.int64("total") ?? 0
             let refundable = try payment.int64("amount_captured") - payment.int64("amount_refunded") - reserved
             guard refund.amount <= refundable else {
-                throw CoreError.unprocessable(
-                    "refund_exceeds_captured", "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
+                throw CoreError(
+                    .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
                 )
             }
             try c.query(Self.upsertRefund, params)

@@ -110,7 +110,7 @@ extension PostgresStore {
                     .map(Self.apiKey)
             else { return nil }
             guard old.isUsable(at: now) else {
-                throw CoreError.conflict("key_not_usable", "a revoked or expired key cannot be rotated")
+                throw CoreError(.keyNotUsable, "a revoked or expired key cannot be rotated")
             }
             let key = APIKey(
                 id: UUID(), tenantId: tenant, prefix: String(secret.prefix(11)), name: old.name, scopes: old.scopes,

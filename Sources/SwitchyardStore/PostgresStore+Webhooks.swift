@@ -20,8 +20,8 @@ extension PostgresStore {
             let enabled =
                 try c.query("SELECT count(*) AS n FROM webhook_endpoints WHERE enabled").first?.int64("n") ?? 0
             guard enabled < Int64(maxEnabled) else {
-                throw CoreError.conflict(
-                    "endpoint_quota_exceeded",
+                throw CoreError(
+                    .endpointQuotaExceeded,
                     "at most \(maxEnabled) enabled webhook endpoints per tenant; disable one to add another")
             }
             try c.query(

@@ -94,7 +94,7 @@ struct WorkerIsolationTests {
             try await eventually { (try? await plugin.sync(.test, account: .test)) != nil }
             let error = await callError { try await plugin.authorize(.test, account: .test) }
             // The host saw the plugin's send before the worker died: the provider may have the payment.
-            #expect(error?.code == "worker_lost", "crash \(crash)")
+            #expect(error?.code == .workerLost, "crash \(crash)")
             #expect(error?.message.contains("signal 11") == true)
         }
         #expect(services.sent.count == 3)
@@ -122,7 +122,7 @@ struct WorkerIsolationTests {
         let plugin = try #require(await registry.plugin(id: "faulty"))
         let started = ContinuousClock.now
         let error = await callError { try await plugin.authorize(.test, account: .test) }
-        #expect(error?.code == "deadline_exceeded")
+        #expect(error?.code == .deadlineExceeded)
         #expect(ContinuousClock.now - started < .seconds(10))
         // The worker itself is fine: other calls still work.
         #expect(try await plugin.sync(.test, account: .test).kind == .authorized)
@@ -136,7 +136,7 @@ struct WorkerIsolationTests {
         await registry.reload()
         let plugin = try #require(await registry.plugin(id: "faulty"))
         let error = await callError { try await plugin.authorize(.test, account: .test) }
-        #expect(error?.code == "deadline_before_send")
+        #expect(error?.code == .deadlineBeforeSend)
     }
 
     @Test func inProcessCallQueuedAtItsDeadlineNeverStarts() async throws {
@@ -154,7 +154,7 @@ struct WorkerIsolationTests {
         async let first = callError { try await plugin.authorize(.test, account: .test) }
         async let second = callError { try await plugin.authorize(.test, account: .test) }
         let errors = await [first, second]
-        #expect(errors.map { $0?.code } == ["deadline_before_send", "deadline_before_send"])
+        #expect(errors.map { $0?.code } == [.deadlineBeforeSend, .deadlineBeforeSend])
         // Only the call that reached the plugin ever sends (after its block); the queued one never ran.
         try await Task.sleep(for: .seconds(3))
         #expect(services.sent.count == 1)

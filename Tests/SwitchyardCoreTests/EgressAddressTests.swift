@@ -176,15 +176,14 @@ struct WebhookEgressTests {
             try await egress.checkRegistration("https://inside.example/hook", timeout: .seconds(1))
             Issue.record("a private address was accepted")
         } catch {
-            #expect(error.code == "endpoint_address_forbidden")
-            #expect(error.status == 400)
+            #expect(error.code == .endpointAddressForbidden)
             #expect(!error.message.contains("10.1.2.3"), "the address is not echoed")
         }
         do {
             try await egress.checkRegistration("http://shop.example/hook", timeout: .seconds(1))
             Issue.record("http was accepted")
         } catch {
-            #expect(error.code == "invalid_webhook_url")
+            #expect(error.code == .invalidWebhookURL)
         }
     }
 

@@ -8,7 +8,7 @@ struct NewPaymentTests {
             try body()
             return nil
         } catch let error as CoreError {
-            return error.code
+            return error.code.rawValue
         } catch {
             return "other"
         }
@@ -74,7 +74,7 @@ struct ReturnURLTests {
                 amount: 1, currency: "USD", country: "US", method: "alipay", reference: "r", returnURL: url)
             return nil
         } catch let error as CoreError {
-            return error.code
+            return error.code.rawValue
         } catch {
             return "other"
         }

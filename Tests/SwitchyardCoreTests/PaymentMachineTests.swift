@@ -271,7 +271,7 @@ struct PaymentMachineTests {
         try m.validateComplete(at: t0)
         #expect {
             try m.validateComplete(at: t0.addingTimeInterval(61))
-        } throws: { ($0 as? CoreError)?.code == "session_expired" && ($0 as? CoreError)?.status == 410 }
+        } throws: { ($0 as? CoreError)?.code == .sessionExpired }
         #expect(m.handle(.completeFinished(.notSent("refused")), at: t0).isEmpty)
         #expect(m.payment.status == .requiresAction)
         #expect(m.handle(.completeFinished(.unknown("timeout")), at: t0) == [.scheduleSync])

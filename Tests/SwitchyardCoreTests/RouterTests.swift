@@ -69,7 +69,7 @@ struct RouterTests {
             try PaymentRouter.route(
                 PaymentDescription(amount: 1, currency: "USD", country: "US", method: "alipay"), rules: [],
                 accounts: [:])
-        } throws: { ($0 as? CoreError)?.code == "no_route" && ($0 as? CoreError)?.status == 422 }
+        } throws: { ($0 as? CoreError)?.code == .noRoute }
     }
 
     @Test func unloadedPluginIsSkipped() {

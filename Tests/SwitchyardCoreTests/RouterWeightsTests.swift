@@ -82,14 +82,13 @@ struct RouterWeightsTests {
         sick[b.id]?.unhealthy = "circuit open"
         #expect {
             try PaymentRouter.route(payment, routingKey: "k", rules: rules(weights: nil), accounts: sick)
-        } throws: { ($0 as? CoreError)?.code == "providers_unavailable" && ($0 as? CoreError)?.status == 503 }
+        } throws: { ($0 as? CoreError)?.code == .providersUnavailable }
     }
 
     @Test func aConfigurationGapIsNoRouteNamingTheRule() {
         let card = PaymentDescription(amount: 1000, currency: "PHP", country: "PH", method: "card")
         let explanation = PaymentRouter.explain(card, rules: rules(), accounts: candidates)
-        #expect(explanation.failure?.code == "no_route")
-        #expect(explanation.failure?.status == 422)
+        #expect(explanation.failure?.code == .noRoute)
         #expect(explanation.failure?.message.contains("'split'") == true)
         #expect(explanation.skipped.map(\.reason) == Array(repeating: "plugin does not support method card", count: 2))
     }

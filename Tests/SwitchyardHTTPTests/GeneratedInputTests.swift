@@ -167,7 +167,8 @@ import Testing
         } catch let error as APIError {
             return (400..<500).contains(error.status.code) ? nil : "APIError \(error.status.code) \(error.code)"
         } catch let error as CoreError {
-            return (400..<500).contains(error.status) ? nil : "CoreError \(error.status) \(error.code)"
+            let status = Int(error.code.httpStatus.code)
+            return (400..<500).contains(status) ? nil : "CoreError \(status) \(error.code)"
         } catch {
             return "unexpected \(type(of: error)): \(error)"
         }

@@ -10,7 +10,7 @@ struct StrictJSONTests {
             _ = try StrictJSON.scan(Data(text.utf8))
             return nil
         } catch {
-            return error.code
+            return error.code.rawValue
         }
     }
 
@@ -91,7 +91,7 @@ struct StrictJSONTests {
             do {
                 _ = try JSONIO.decode(Body.self, from: Data(text.utf8))
             } catch let error as APIError {
-                #expect(error.code == "invalid_amount" && error.status == .badRequest, "\(text)")
+                #expect(error.code == .invalidAmount && error.status == .badRequest, "\(text)")
             }
         }
         #expect(throws: APIError.self) { try JSONIO.decode(Body.self, from: Data(#"{"amount":"12"}"#.utf8)) }

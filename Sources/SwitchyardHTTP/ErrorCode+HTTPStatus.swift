@@ -1,0 +1,48 @@
+import HTTPTypes
+import SwitchyardCore
+
+extension ErrorCode {
+    /// The HTTP status every error with this code is answered with: the API's one table of code → status.
+    public var httpStatus: HTTPResponse.Status {
+        switch self {
+        case .badRequest, .duplicateKey, .endpointAddressForbidden, .invalidAmount, .invalidBaseURL,
+            .invalidCountry, .invalidCurrency, .invalidCustomer, .invalidDescription, .invalidEventTypes,
+            .invalidExpiresAt, .invalidField, .invalidGrace, .invalidIdempotencyKey, .invalidJSON, .invalidLimit,
+            .invalidMethod, .invalidName, .invalidPolicy, .invalidQuery, .invalidReference, .invalidRequest,
+            .invalidReturnURL, .invalidScopes, .invalidStatus, .invalidTenant, .invalidText, .invalidWebhookURL,
+            .missingCredential, .missingCustomer, .missingField, .paymentMethodMismatch, .unknownAccount,
+            .unknownCredential, .unknownPaymentMethod, .vaultingNotSupported:
+            return .badRequest
+        case .invalidAPIKey, .unauthorized:
+            return .unauthorized
+        case .providerDeclined:
+            return HTTPResponse.Status(code: 402)
+        case .forbidden, .insufficientScope:
+            return .forbidden
+        case .notFound:
+            return .notFound
+        case .methodNotAllowed:
+            return .methodNotAllowed
+        case .endpointQuotaExceeded, .idempotencyInProgress, .idempotencyKeyReused, .invalidState, .keyNotUsable,
+            .noSession, .noWebhookEndpoint, .notSupported, .outcomeUnknown, .paymentInProgress, .paymentSettled,
+            .policyNotReloadable, .routingVersionConflict, .sessionNotRenewable:
+            return .conflict
+        case .sessionExpired:
+            return .gone
+        case .bodyTooLarge:
+            return .contentTooLarge
+        case .unsupportedMediaType:
+            return .unsupportedMediaType
+        case .invalidRouting, .noRoute, .paymentMethodUnusable, .policyLoosened, .refundExceedsCaptured,
+            .returnURLRequired, .unknownPlugin:
+            return .unprocessableContent
+        case .rateLimited, .replayQuotaExceeded, .tooManyConcurrentRequests:
+            return .tooManyRequests
+        case .internalError:
+            return .internalServerError
+        case .databaseBusy, .pluginError, .pluginUnavailable, .providerUnreachable, .providersUnavailable,
+            .sessionNotRenewed:
+            return .serviceUnavailable
+        }
+    }
+}
