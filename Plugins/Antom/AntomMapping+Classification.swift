@@ -32,53 +32,37 @@ extension AntomMapping {
     static func classify<Payload: Decodable & Sendable>(
         _ result: OutboundResult, call: AntomCall, path: String, clientId: String, publicKey: RSAPublicKey,
         as type: Payload.Type
-    ) -> AntomExchange<Payload> {
-        switch result.kind {
-        case .notSent:
-            return .outcome(.notSent("request not sent to Antom"))
-        case .noResponse:
-            return .outcome(unknown(code: "no_response", message: "no complete answer from Antom"))
-        case .response:
-            break
+    ) -> ExchangeResult<Payload> {
+        result.classified(provider: "Antom", answered: .okOnly).flatMap { answer in
+            guard let body = answer.body,
+                let antomResult = ProviderJSON.standard.decode(AntomEnvelope.self, from: body)?.result
+            else {
+                return .outcome(.unknown(code: "unparsable_response", message: "unreadable answer from Antom"))
+            }
+            guard
+                responseSignatureAccepted(
+                    answer, body: body, resultStatus: antomResult.resultStatus, path: path, clientId: clientId,
+                    publicKey: publicKey)
+            else {
+                return .outcome(
+                    .unknown(code: "bad_response_signature", message: "Antom's answer is not signed by Antom's key"))
+            }
+            if let outcome = resultOutcome(antomResult, call: call) {
+                return .outcome(outcome)
+            }
+            return answer.decoded(type, provider: "Antom")
         }
-        guard let status = result.status else {
-            return .outcome(unknown(code: "no_response", message: "no HTTP status from Antom"))
-        }
-        guard status == 200 else {
-            return .outcome(unknown(code: "http_\(status)", message: "Antom answered HTTP \(status)"))
-        }
-        let decoder = JSONDecoder()
-        guard let body = result.body, let envelope = try? decoder.decode(AntomEnvelope.self, from: body),
-            let antomResult = envelope.result
-        else {
-            return .outcome(unknown(code: "unparsable_response", message: "unreadable answer from Antom"))
-        }
-        guard
-            responseSignatureAccepted(
-                result, body: body, resultStatus: antomResult.resultStatus, path: path, clientId: clientId,
-                publicKey: publicKey)
-        else {
-            return .outcome(
-                unknown(code: "bad_response_signature", message: "Antom's answer is not signed by Antom's key"))
-        }
-        if let outcome = resultOutcome(antomResult, call: call) {
-            return .outcome(outcome)
-        }
-        guard let payload = try? decoder.decode(Payload.self, from: body) else {
-            return .outcome(unknown(code: "unparsable_response", message: "unreadable answer from Antom"))
-        }
-        return .success(payload)
     }
 
     /// Whether a response's signature is acceptable: both `signature` and `response-time` present and the
     /// signature valid over `POST <path>\n<clientId>.<response-time>.<body>`, or both absent with an `F`/`U`
     /// result. A half-signed answer is never acceptable.
     static func responseSignatureAccepted(
-        _ result: OutboundResult, body: Data, resultStatus: String?, path: String, clientId: String,
+        _ answer: ProviderAnswer, body: Data, resultStatus: String?, path: String, clientId: String,
         publicKey: RSAPublicKey
     ) -> Bool {
-        let signature = result.header("signature")
-        let time = result.header("response-time")
+        let signature = answer.header("signature")
+        let time = answer.header("response-time")
         switch (signature, time) {
         case (nil, nil):
             let status = resultStatus?.uppercased()
@@ -100,7 +84,7 @@ extension AntomMapping {
     ///   `REFUND_AMOUNT_EXCEED`, `CANCEL_WINDOW_EXCEED`, `VAULTING_NOT_EXIST`, …);
     /// - a missing or other status → unknown (`unrecognised_result`).
     static func resultOutcome(_ result: AntomResult, call: AntomCall) -> Outcome? {
-        let code = safeCode(result.resultCode)
+        let code = ProviderText.safeCode(result.resultCode)
         switch result.resultStatus?.trimmingCharacters(in: .whitespaces).uppercased() {
         case "S":
             return nil
@@ -124,7 +108,7 @@ extension AntomMapping {
                 kind: .declined, providerStatus: code, code: code, message: declineMessage(code, call: call),
                 retryable: false)
         default:
-            return unknown(code: "unrecognised_result", message: "Antom's result status is not recognised")
+            return Outcome.unknown(code: "unrecognised_result", message: "Antom's result status is not recognised")
         }
     }
 
@@ -150,10 +134,5 @@ extension AntomMapping {
         case .refund, .inquiryRefund: return "refund"
         case .createVaultingSession, .inquireVaulting: return "vaulting"
         }
-    }
-
-    /// An `unknown` outcome with a code of ours.
-    static func unknown(code: String, message: String) -> Outcome {
-        Outcome(kind: .unknown, code: code, message: message)
     }
 }

@@ -24,7 +24,7 @@ extension AntomMapping {
                 credentials: authorizationEvent(notification, type: type).map { [$0] } ?? [])
         }
         let status = notification.result?.resultStatus?.trimmingCharacters(in: .whitespaces).uppercased()
-        let code = safeCode(notification.result?.resultCode)
+        let code = ProviderText.safeCode(notification.result?.resultCode)
         switch notification.notifyType?.uppercased() {
         case "PAYMENT_RESULT", "PAYMENT_PENDING":
             let pendingOnly = notification.notifyType?.uppercased() == "PAYMENT_PENDING"
@@ -85,7 +85,8 @@ extension AntomMapping {
                 kind: .declined, providerPaymentId: notification.paymentId, providerStatus: code, amount: amount,
                 code: code, message: declineMessage(code, call: .pay), retryable: false)
         default:
-            var outcome = unknown(code: code ?? "unrecognised_result", message: "Antom does not know the outcome yet")
+            var outcome = Outcome.unknown(
+                code: code ?? "unrecognised_result", message: "Antom does not know the outcome yet")
             outcome.providerPaymentId = notification.paymentId
             return outcome
         }

@@ -37,7 +37,7 @@ extension AntomMapping {
         -> Outcome
     {
         guard let sessionData = response.paymentSessionData, !sessionData.isEmpty else {
-            return unknown(code: "unparsable_response", message: "Antom returned no payment session data")
+            return Outcome.unknown(code: "unparsable_response", message: "Antom returned no payment session data")
         }
         let expiresAt = parseTime(response.paymentSessionExpiryTime) ?? requestedExpiry
         var data: [String: JSONValue] = [
@@ -71,7 +71,7 @@ extension AntomMapping {
         let amount = response.paymentAmount?.minorUnits
         var outcome = Outcome(
             kind: kind, providerPaymentId: response.paymentId ?? payment.providerPaymentId,
-            providerStatus: safeCode(response.paymentStatus), amount: amount)
+            providerStatus: ProviderText.safeCode(response.paymentStatus), amount: amount)
         let transactions = response.transactions ?? []
         let captures = successful(transactions, type: "CAPTURE")
         let refunds = successful(transactions, type: "REFUND")
@@ -80,16 +80,12 @@ extension AntomMapping {
         case .succeeded:
             outcome.capturedAmount = captures.isEmpty ? amount : checkedSum(captures)
         case .declined:
-            let code = safeCode(response.paymentResultCode) ?? "FAIL"
-            outcome.code = code
-            outcome.message = "Antom reports the payment failed (\(code))"
-            outcome.retryable = false
+            let code = ProviderText.safeCode(response.paymentResultCode) ?? "FAIL"
+            outcome.explain(code: code, message: "Antom reports the payment failed (\(code))", retryable: false)
         case .canceled:
-            outcome.code = "payment_cancelled"
-            outcome.message = "Antom reports the payment cancelled"
+            outcome.explain(code: "payment_cancelled", message: "Antom reports the payment cancelled")
         case .unknown:
-            outcome.code = "unrecognised_status"
-            outcome.message = "Antom's payment status is not recognised"
+            outcome.explain(code: "unrecognised_status", message: "Antom's payment status is not recognised")
         default:
             break
         }
@@ -150,18 +146,15 @@ extension AntomMapping {
     ) -> Outcome {
         let kind = refundStatusKind(status)
         var outcome = Outcome(
-            kind: kind, providerPaymentId: refundId, providerStatus: safeCode(status), amount: amount)
+            kind: kind, providerPaymentId: refundId, providerStatus: ProviderText.safeCode(status), amount: amount)
         switch kind {
         case .succeeded:
             outcome.refundedAmount = amount
         case .declined:
-            let code = safeCode(failureCode) ?? "REFUND_FAIL"
-            outcome.code = code
-            outcome.message = "Antom reports the refund failed (\(code))"
-            outcome.retryable = false
+            let code = ProviderText.safeCode(failureCode) ?? "REFUND_FAIL"
+            outcome.explain(code: code, message: "Antom reports the refund failed (\(code))", retryable: false)
         case .unknown:
-            outcome.code = "unrecognised_status"
-            outcome.message = "Antom's refund status is not recognised"
+            outcome.explain(code: "unrecognised_status", message: "Antom's refund status is not recognised")
         default:
             break
         }

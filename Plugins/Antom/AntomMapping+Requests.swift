@@ -20,7 +20,7 @@ extension AntomMapping {
     /// The settlement currency: the option `settlement_currency`, else the payment currency.
     static func settlement(_ currency: String, options: [String: String]) -> AntomSettlementStrategy {
         AntomSettlementStrategy(
-            settlementCurrency: option(Option.settlementCurrency, in: options)?.uppercased() ?? currency)
+            settlementCurrency: options.nonBlank(Option.settlementCurrency)?.uppercased() ?? currency)
     }
 
     /// The `createPaymentSession` body of a first EasySafePay payment; `agreementInfo` only when the payment
@@ -30,7 +30,7 @@ extension AntomMapping {
     ) throws -> AntomCreatePaymentSessionRequest {
         AntomCreatePaymentSessionRequest(
             productCode: "AGREEMENT_PAYMENT",
-            productScene: option(Option.productScene, in: account.options) ?? "EASY_PAY",
+            productScene: account.options.nonBlank(Option.productScene) ?? "EASY_PAY",
             paymentRequestId: request.attemptId,
             paymentAmount: AntomAmount(minor: request.amount, currency: request.currency),
             paymentMethod: AntomPaymentMethod(paymentMethodType: paymentMethodType(request.method)),
@@ -41,7 +41,7 @@ extension AntomMapping {
             paymentRedirectUrl: try returnURL(request.returnURL, account: account),
             agreementInfo: request.credentialSetup.map { AntomAgreementInfo(authState: $0.correlationId) },
             paymentSessionExpiryTime: isoTime(now.addingTimeInterval(TimeInterval(lifetime))),
-            merchantRegion: option(Option.merchantRegion, in: account.options)
+            merchantRegion: account.options.nonBlank(Option.merchantRegion)
         )
     }
 
@@ -81,7 +81,7 @@ extension AntomMapping {
             settlementStrategy: settlement(request.currency, options: account.options),
             paymentNotifyUrl: account.notificationURL,
             paymentRedirectUrl: try returnURL(request.returnURL, account: account),
-            merchantRegion: option(Option.merchantRegion, in: account.options)
+            merchantRegion: account.options.nonBlank(Option.merchantRegion)
         )
     }
 
@@ -125,7 +125,7 @@ extension AntomMapping {
             vaultingRequestId: request.vaultingId,
             vaultingNotificationUrl: account.notificationURL,
             redirectUrl: try returnURL(request.returnURL, account: account),
-            merchantRegion: region ?? option(Option.merchantRegion, in: account.options)
+            merchantRegion: region ?? account.options.nonBlank(Option.merchantRegion)
         )
     }
 
@@ -135,7 +135,7 @@ extension AntomMapping {
     /// - Throws: `return_url_required` (nothing sent) when neither is set; Antom requires one.
     static func returnURL(_ requested: String?, account: AccountContext) throws -> String {
         if let requested = requested?.trimmingCharacters(in: .whitespaces), !requested.isEmpty { return requested }
-        if let configured = option(Option.returnURL, in: account.options) { return configured }
+        if let configured = account.options.nonBlank(Option.returnURL) { return configured }
         throw ProviderError(
             code: "return_url_required",
             message: "Antom needs a return_url: set it on the request or as the account option return_url")

@@ -5,7 +5,7 @@ extension AntomMapping {
     /// The pending outcome of `createVaultingSession`: what AMSVaulting needs, until the session expires.
     static func vaultingSessionOutcome(_ response: AntomCreateVaultingSessionResponse) -> Outcome {
         guard let sessionData = response.vaultingSessionData, !sessionData.isEmpty else {
-            return unknown(code: "unparsable_response", message: "Antom returned no vaulting session data")
+            return Outcome.unknown(code: "unparsable_response", message: "Antom returned no vaulting session data")
         }
         var data: [String: JSONValue] = ["vaultingSessionData": .string(sessionData)]
         data["vaultingSessionId"] = response.vaultingSessionId.map(JSONValue.string)
@@ -24,7 +24,7 @@ extension AntomMapping {
         case "SUCCESS":
             return cardCreated(response.paymentMethodDetail?.card, correlationId: correlation)
         case "FAIL":
-            let code = safeCode(response.vaultingResultCode) ?? "VAULTING_FAIL"
+            let code = ProviderText.safeCode(response.vaultingResultCode) ?? "VAULTING_FAIL"
             return vaultingFailed(correlationId: correlation, code: code)
         case "PROCESSING":
             return CredentialEvent(
@@ -54,7 +54,7 @@ extension AntomMapping {
     static func cardDisplay(_ card: AntomCard) -> CredentialDisplay {
         let masked = card.maskedCardNo.flatMap { $0.isEmpty ? nil : $0 }
         let lastFour =
-            card.lastFour.flatMap(digits)
+            card.lastFour.flatMap(ProviderText.digits)
             ?? masked.flatMap { text -> String? in
                 let tail = String(text.filter(\.isNumber).suffix(4))
                 return tail.count == 4 ? tail : nil
@@ -63,17 +63,11 @@ extension AntomMapping {
             brand: card.brand.flatMap { $0.isEmpty ? nil : $0.uppercased() },
             last4: lastFour,
             masked: masked,
-            expiryMonth: card.expiryMonth.flatMap(digits).flatMap { Int($0) }.flatMap {
+            expiryMonth: card.expiryMonth.flatMap(ProviderText.digits).flatMap { Int($0) }.flatMap {
                 (1...12).contains($0) ? $0 : nil
             },
-            expiryYear: card.expiryYear.flatMap(digits).flatMap(fourDigitYear)
+            expiryYear: card.expiryYear.flatMap(ProviderText.digits).flatMap(fourDigitYear)
         )
-    }
-
-    /// The text when it is only ASCII digits (trimmed), else nil.
-    static func digits(_ text: String) -> String? {
-        let text = text.trimmingCharacters(in: .whitespaces)
-        return !text.isEmpty && text.allSatisfy({ $0.isASCII && $0.isNumber }) ? text : nil
     }
 
     /// `YY` → `20YY`; a four-digit year as it is.

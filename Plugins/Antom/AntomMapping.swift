@@ -2,7 +2,7 @@ import Foundation
 import ProviderKit
 
 /// The Antom calls the plugin makes; the raw value is the path under `/ams/api/v1/`.
-enum AntomCall: String, Sendable, CaseIterable {
+enum AntomCall: String, Sendable, CaseIterable, ProviderCallPath {
     case createPaymentSession = "payments/createPaymentSession"
     case pay = "payments/pay"
     case inquiryPayment = "payments/inquiryPayment"
@@ -12,17 +12,6 @@ enum AntomCall: String, Sendable, CaseIterable {
     case capture = "payments/capture"
     case createVaultingSession = "vaults/createVaultingSession"
     case inquireVaulting = "vaults/inquireVaulting"
-
-    /// A short name for logs.
-    var logName: String {
-        String(rawValue.split(separator: "/").last ?? "")
-    }
-}
-
-/// A classified exchange: the decoded success body, or the outcome that ends the flow.
-enum AntomExchange<Payload: Sendable>: Sendable {
-    case success(Payload)
-    case outcome(Outcome)
 }
 
 /// Pure mapping between Switchyard's requests and outcomes and Antom's wire types.
@@ -55,13 +44,6 @@ enum AntomMapping {
         static let returnURL = "return_url"
     }
 
-    /// JSON with sorted keys and unescaped slashes; these exact bytes are signed and sent.
-    static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
-    }
-
     /// The API path of a call: `/ams/api/v1/<call>`, or `/ams/sandbox/api/v1/<call>` for a `SANDBOX_` client.
     static func apiPath(_ call: AntomCall, clientId: String) -> String {
         (clientId.hasPrefix("SANDBOX_") ? "/ams/sandbox/api/v1/" : "/ams/api/v1/") + call.rawValue
@@ -69,29 +51,14 @@ enum AntomMapping {
 
     /// The URL of a call and its path as it appears on the wire (the base URL's own path included), which is
     /// what is signed; nil when the base URL is not an absolute http(s) URL.
-    static func endpoint(base: String, call: AntomCall, clientId: String) -> (url: String, path: String)? {
-        var base = base
-        while base.hasSuffix("/") { base.removeLast() }
-        guard let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", components.host?.isEmpty == false,
-            components.percentEncodedQuery == nil, components.fragment == nil
-        else { return nil }
-        let path = components.percentEncodedPath + apiPath(call, clientId: clientId)
-        return (base + apiPath(call, clientId: clientId), path)
+    static func endpoint(base: String, call: AntomCall, clientId: String) -> ProviderURL.Endpoint? {
+        ProviderURL.endpoint(base: base, path: apiPath(call, clientId: clientId))
     }
 
     /// The payment session lifetime in seconds: the option `session_lifetime_seconds` clamped to 60…3600,
     /// else one hour.
     static func sessionLifetime(options: [String: String]) -> Int64 {
-        guard let text = options[Option.sessionLifetime], let value = Int64(text.trimmingCharacters(in: .whitespaces))
-        else { return defaultSessionLifetime }
-        return min(max(value, sessionLifetimeRange.lowerBound), sessionLifetimeRange.upperBound)
-    }
-
-    /// A non-empty option value, trimmed.
-    static func option(_ name: String, in options: [String: String]) -> String? {
-        guard let value = options[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        return value
+        options.integer(Option.sessionLifetime, default: defaultSessionLifetime, clampedTo: sessionLifetimeRange)
     }
 
     /// Antom's `paymentMethodType` for a Switchyard method: `alipay_cn` → `ALIPAY_CN`.
@@ -125,19 +92,5 @@ enum AntomMapping {
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.date(from: text)
-    }
-
-    // MARK: Codes
-
-    /// A provider code safe to repeat in outcomes and logs: 1–64 characters of letters, digits, `_`, `-`, `.`;
-    /// anything else becomes `UNRECOGNISED_CODE` (a body cannot smuggle text through a code).
-    static func safeCode(_ code: String?) -> String? {
-        guard let code = code?.trimmingCharacters(in: .whitespaces), !code.isEmpty else { return nil }
-        let allowed =
-            code.count <= 64
-            && code.unicodeScalars.allSatisfy {
-                ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "_" || $0 == "-" || $0 == "."
-            }
-        return allowed ? code : "UNRECOGNISED_CODE"
     }
 }

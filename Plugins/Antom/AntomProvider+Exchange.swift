@@ -14,27 +14,18 @@ extension AntomProvider {
     /// Signs and sends one call through the host, and classifies the answer (signature checked).
     func exchange<Payload: Decodable & Sendable>(
         _ call: AntomCall, body: some Encodable, account: AccountContext, as type: Payload.Type
-    ) async throws -> AntomExchange<Payload> {
+    ) async throws -> ExchangeResult<Payload> {
         let keys = try keys(of: account)
         guard let endpoint = AntomMapping.endpoint(base: account.baseURL, call: call, clientId: keys.clientId) else {
             throw ProviderError.misconfigured("the account's base URL is not an absolute http(s) URL")
         }
-        let bytes = try AntomMapping.encode(body)
+        let bytes = try ProviderJSON.standard.encode(body)
         let request = try signedRequest(url: endpoint.url, path: endpoint.path, body: bytes, keys: keys)
-        let result = await host.send(request)
-        let exchange = AntomMapping.classify(
-            result, call: call, path: endpoint.path, clientId: keys.clientId, publicKey: keys.publicKey, as: type)
-        var fields = ["provider.account": account.accountId, "antom.call": call.logName]
-        fields["http.status"] = result.status.map(String.init) ?? result.kind.rawValue
-        switch exchange {
-        case .success:
-            host.log(.debug, "antom call done", metadata: fields)
-        case .outcome(let outcome):
-            fields["outcome.kind"] = outcome.kind.rawValue
-            fields["outcome.code"] = outcome.code ?? ""
-            host.log(outcome.kind == .declined ? .info : .warning, "antom call not completed", metadata: fields)
+        return await ProviderExchange(host: host, logName: "antom").send(request, call: call.logName, account: account)
+        {
+            AntomMapping.classify(
+                $0, call: call, path: endpoint.path, clientId: keys.clientId, publicKey: keys.publicKey, as: type)
         }
-        return exchange
     }
 
     /// The signed `POST`: `Content-Type`, `client-id`, `request-time` (epoch milliseconds from the host's
@@ -46,7 +37,7 @@ extension AntomProvider {
         do {
             signature = try AntomSigning.sign(content, with: keys.privateKey)
         } catch {
-            throw ProviderError.misconfigured("credential \(Credential.privateKey) cannot sign")
+            throw ProviderError.misconfigured("credential \(Credential.privateKey.name) cannot sign")
         }
         let headers = [
             HTTPHeader("Content-Type", "application/json; charset=UTF-8"),
@@ -60,32 +51,24 @@ extension AntomProvider {
     /// The account's client id, key version and keys; `misconfigured` naming only the field when one is
     /// missing or unreadable.
     func keys(of account: AccountContext) throws -> AntomAccountKeys {
-        let clientId = try credential(Credential.clientId, of: account).trimmingCharacters(in: .whitespaces)
-        let privateText = try credential(Credential.privateKey, of: account)
-        let publicText = try credential(Credential.antomPublicKey, of: account)
-        let version = account.credentials[Credential.keyVersion]?.trimmingCharacters(in: .whitespaces)
-        guard let privateKey = try? RSAPrivateKey(keyText: privateText) else {
-            throw ProviderError.misconfigured("credential \(Credential.privateKey) is not a readable RSA private key")
+        let clientId = try account.credentials.requireIdentifier(Credential.clientId)
+        let privateText = try account.credentials.require(Credential.privateKey)
+        let publicText = try account.credentials.require(Credential.antomPublicKey)
+        guard let privateKey = try? privateText.withValue(RSAPrivateKey.init(keyText:)) else {
+            throw ProviderError.misconfigured(
+                "credential \(Credential.privateKey.name) is not a readable RSA private key")
         }
         return AntomAccountKeys(
-            clientId: clientId, keyVersion: version.flatMap { $0.isEmpty ? nil : $0 } ?? "1", privateKey: privateKey,
-            publicKey: try antomPublicKey(publicText))
+            clientId: clientId, keyVersion: account.credentials.nonBlank(Credential.keyVersion) ?? "1",
+            privateKey: privateKey, publicKey: try antomPublicKey(publicText))
     }
 
     /// Antom's public key from the credential text.
-    func antomPublicKey(_ text: String) throws -> RSAPublicKey {
-        guard let key = try? RSAPublicKey(keyText: text) else {
+    func antomPublicKey(_ text: Secret) throws -> RSAPublicKey {
+        guard let key = try? text.withValue(RSAPublicKey.init(keyText:)) else {
             throw ProviderError.misconfigured(
-                "credential \(Credential.antomPublicKey) is not a readable RSA public key")
+                "credential \(Credential.antomPublicKey.name) is not a readable RSA public key")
         }
         return key
-    }
-
-    /// A required credential, or a `misconfigured` error naming (only) the field.
-    func credential(_ name: String, of account: AccountContext) throws -> String {
-        guard let value = account.credentials[name], !value.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ProviderError.misconfigured("credential \(name) is missing")
-        }
-        return value
     }
 }

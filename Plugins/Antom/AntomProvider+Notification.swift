@@ -14,11 +14,11 @@ extension AntomProvider {
     public func notification(_ request: NotificationRequest, account: AccountContext) async throws
         -> NotificationResult
     {
-        let clientId = try credential(Credential.clientId, of: account).trimmingCharacters(in: .whitespaces)
-        let publicKey = try antomPublicKey(try credential(Credential.antomPublicKey, of: account))
+        let clientId = try account.credentials.requireIdentifier(Credential.clientId)
+        let publicKey = try antomPublicKey(try account.credentials.require(Credential.antomPublicKey))
         var values: [String: String] = [:]
         for name in ["client-id", "request-time", "signature"] {
-            let found = Self.headerValues(name, in: request.headers)
+            let found = request.headerValues(name)
             guard found.count == 1, let value = found.first else {
                 return rejected(found.isEmpty ? "missing \(name) header" : "repeated \(name) header", account: account)
             }
@@ -36,20 +36,18 @@ extension AntomProvider {
         guard AntomSigning.isFresh(values["request-time"] ?? "", now: host.now()) else {
             return rejected("stale_timestamp", account: account)
         }
-        let reply = NotificationReply(
-            status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: AntomMapping.acknowledgement)
+        let reply = NotificationReply.body(AntomMapping.acknowledgement, status: 200, contentType: "application/json")
         let dedupKey = String(decoding: signed, as: UTF8.self)
-        guard let notification = try? JSONDecoder().decode(AntomNotification.self, from: request.body) else {
-            host.log(.warning, "antom notification unreadable", metadata: ["provider.account": account.accountId])
+        guard let notification = ProviderJSON.standard.decode(AntomNotification.self, from: request.body) else {
+            host.log(.warning, "antom notification unreadable", account: account)
             return NotificationResult(
                 verified: true, reply: reply, events: [], dedupKey: dedupKey, secretFields: AntomMapping.secretFields)
         }
         let carried = AntomMapping.content(of: notification)
         host.log(
-            .info, "antom notification verified",
-            metadata: [
-                "provider.account": account.accountId,
-                "antom.notify.type": AntomMapping.safeCode(
+            .info, "antom notification verified", account: account,
+            [
+                "antom.notify.type": ProviderText.safeCode(
                     notification.notifyType ?? notification.authorizationNotifyType) ?? "",
                 "antom.notify.events": String(carried.events.count + carried.credentials.count),
             ])
@@ -58,21 +56,11 @@ extension AntomProvider {
             dedupKey: dedupKey, secretFields: AntomMapping.secretFields)
     }
 
-    /// Every value of a header, names compared case-insensitively.
-    static func headerValues(_ name: String, in headers: [HTTPHeader]) -> [String] {
-        let name = name.lowercased()
-        return headers.filter { $0.name.lowercased() == name }.map(\.value)
-    }
-
     /// The answer to a notification that cannot be trusted.
     func rejected(_ reason: String, account: AccountContext) -> NotificationResult {
-        host.log(
-            .warning, "antom notification rejected",
-            metadata: ["provider.account": account.accountId, "antom.notify.reason": reason])
-        let reply = NotificationReply(
-            status: 401, headers: [HTTPHeader("Content-Type", "application/json")],
-            body: AntomMapping.signatureRejection)
-        return NotificationResult(
-            verified: false, reply: reply, events: [], failureReason: reason, secretFields: AntomMapping.secretFields)
+        host.rejectNotification(
+            reason, reply: .body(AntomMapping.signatureRejection, status: 401, contentType: "application/json"),
+            account: account, message: "antom notification rejected", reasonKey: "antom.notify.reason",
+            secretFields: AntomMapping.secretFields)
     }
 }

@@ -5,36 +5,32 @@ extension AntomProvider {
     /// `payments/capture` with our operation id as `captureRequestId`. Without Antom's payment id the outcome
     /// is unknown (`no_payment_id`, nothing sent): a `sync` by our reference learns it.
     public func capture(_ request: CaptureRequest, account: AccountContext) async throws -> Outcome {
-        guard let id = Self.paymentId(request.payment) else {
-            return AntomMapping.unknown(code: "no_payment_id", message: "Antom's payment id is not known")
+        guard let id = request.payment.knownProviderPaymentId else {
+            return Outcome.unknown(code: "no_payment_id", message: "Antom's payment id is not known")
         }
         let body = AntomMapping.captureRequest(request, paymentId: id)
-        switch try await exchange(.capture, body: body, account: account, as: AntomCaptureResponse.self) {
-        case .outcome(let outcome): return Self.naming(outcome, id)
-        case .success(let response): return AntomMapping.captureOutcome(response, request: request, paymentId: id)
-        }
+        let exchange = try await exchange(.capture, body: body, account: account, as: AntomCaptureResponse.self)
+        return exchange.naming(id).resolve { AntomMapping.captureOutcome($0, request: request, paymentId: id) }
     }
 
     /// `payments/cancel` by Antom's payment id when known, else by our request id; success → canceled.
     public func void(_ request: VoidRequest, account: AccountContext) async throws -> Outcome {
         let body = AntomMapping.cancelRequest(request.payment)
-        switch try await exchange(.cancel, body: body, account: account, as: AntomCancelResponse.self) {
-        case .outcome(let outcome): return Self.naming(outcome, Self.paymentId(request.payment))
-        case .success(let response): return AntomMapping.cancelOutcome(response, payment: request.payment)
+        let exchange = try await exchange(.cancel, body: body, account: account, as: AntomCancelResponse.self)
+        return exchange.naming(request.payment.knownProviderPaymentId).resolve {
+            AntomMapping.cancelOutcome($0, payment: request.payment)
         }
     }
 
     /// `payments/refund` with our refund id as `refundRequestId`; the outcome carries Antom's refund id.
     /// Without Antom's payment id nothing is sent (notSent, `no_payment_id`): Antom refunds only by it.
     public func refund(_ request: RefundRequest, account: AccountContext) async throws -> Outcome {
-        guard let id = Self.paymentId(request.payment) else {
+        guard let id = request.payment.knownProviderPaymentId else {
             return Outcome(kind: .notSent, code: "no_payment_id", message: "Antom's payment id is not known")
         }
         let body = AntomMapping.refundRequest(request, paymentId: id)
-        switch try await exchange(.refund, body: body, account: account, as: AntomRefundResponse.self) {
-        case .outcome(let outcome): return outcome
-        case .success(let response): return AntomMapping.refundOutcome(response, request: request)
-        }
+        let exchange = try await exchange(.refund, body: body, account: account, as: AntomRefundResponse.self)
+        return exchange.resolve { AntomMapping.refundOutcome($0, request: request) }
     }
 
     /// `payments/inquiryPayment` by our request id (and Antom's payment id when known).
@@ -49,12 +45,12 @@ extension AntomProvider {
             .inquiryPayment, body: body, account: account, as: AntomInquiryPaymentResponse.self)
         switch exchange {
         case .outcome(let outcome):
-            let id = Self.paymentId(request.payment)
+            let id = request.payment.knownProviderPaymentId
             if id == nil, outcome.kind == .declined, outcome.code == AntomMapping.orderNotExist {
                 return NotFoundRule(options: account.options, defaultDelay: AntomMapping.notFoundDelay)
                     .outcome(provider: "Antom", attemptStartedAt: request.attemptStartedAt, now: host.now())
             }
-            return Self.naming(outcome, id)
+            return outcome.naming(id)
         case .success(let response): return AntomMapping.inquiryOutcome(response, payment: request.payment)
         }
     }
@@ -65,25 +61,12 @@ extension AntomProvider {
         let exchange = try await exchange(
             .inquiryRefund, body: body, account: account, as: AntomInquiryRefundResponse.self)
         switch exchange {
-        case .outcome(var outcome):
-            if outcome.providerPaymentId == nil { outcome.providerPaymentId = request.providerRefundId }
-            return outcome
+        case .outcome(let outcome):
+            return outcome.naming(request.providerRefundId)
         case .success(let response):
             return AntomMapping.refundStatusOutcome(
                 status: response.refundStatus, refundId: response.refundId ?? request.providerRefundId,
                 amount: response.refundAmount?.minorUnits)
         }
-    }
-
-    /// Antom's payment id, when known and not empty.
-    static func paymentId(_ payment: PaymentLocator) -> String? {
-        payment.providerPaymentId.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// An outcome that names the payment when the answer did not.
-    static func naming(_ outcome: Outcome, _ id: String?) -> Outcome {
-        var outcome = outcome
-        if outcome.providerPaymentId == nil { outcome.providerPaymentId = id }
-        return outcome
     }
 }

@@ -39,7 +39,7 @@ extension AntomProvider {
             }
             return VaultingSyncResult(
                 event: nil,
-                failure: AntomMapping.unknown(
+                failure: Outcome.unknown(
                     code: "unrecognised_status", message: "Antom's vaulting status is not recognised"))
         }
     }

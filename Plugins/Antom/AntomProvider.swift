@@ -27,19 +27,19 @@ public struct AntomProvider: Provider {
         honoursIdempotencyKey: true,
         usesAccessToken: false,
         credentials: [
-            CredentialField(name: Credential.clientId, secret: false),
-            CredentialField(name: Credential.privateKey, secret: true),
-            CredentialField(name: Credential.antomPublicKey, secret: false),
-            CredentialField(name: Credential.keyVersion, secret: false, required: false),
+            Credential.clientId,
+            Credential.privateKey,
+            Credential.antomPublicKey,
+            Credential.keyVersion,
         ]
     )
 
-    /// Credential field names.
+    /// The account's credential fields, as the manifest declares them.
     enum Credential {
-        static let clientId = "client_id"
-        static let privateKey = "private_key"
-        static let antomPublicKey = "antom_public_key"
-        static let keyVersion = "key_version"
+        static let clientId = CredentialField(name: "client_id", secret: false)
+        static let privateKey = CredentialField(name: "private_key", secret: true)
+        static let antomPublicKey = CredentialField(name: "antom_public_key", secret: false)
+        static let keyVersion = CredentialField(name: "key_version", secret: false, required: false)
     }
 
     let host: any HostServices
@@ -72,7 +72,7 @@ public struct AntomProvider: Provider {
         guard request.method.lowercased() != AntomMapping.cardKind else {
             throw ProviderError(code: "bad_request", message: "an Antom card payment needs a stored card credential")
         }
-        let now = Date(timeIntervalSince1970: host.now().timeIntervalSince1970.rounded(.down))
+        let now = ProviderTime.wholeSeconds(host.now())
         let lifetime = AntomMapping.sessionLifetime(options: account.options)
         let body = try AntomMapping.paymentSessionRequest(request, account: account, now: now, lifetime: lifetime)
         let exchange = try await exchange(

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderKit
 import SwitchyardCrypto
 
 /// The parts of a `signature` header: `algorithm=RSA256,keyVersion=<n>,signature=<urlencoded base64>`.
@@ -29,7 +30,7 @@ enum AntomSigning {
 
     /// The signature of `content`, base64 then URL-encoded, ready for the header.
     static func sign(_ content: [UInt8], with key: RSAPrivateKey) throws -> String {
-        urlEncode(Base64.encode(try key.signSHA256(content)))
+        FormEncoding.quotePlus(Base64.encode(try key.signSHA256(content)))
     }
 
     /// The `signature` header value.
@@ -42,7 +43,7 @@ enum AntomSigning {
     static func verify(_ content: [UInt8], headerValue: String, key: RSAPublicKey) -> Bool {
         guard let header = parseHeader(headerValue),
             header.algorithm.map({ $0.uppercased() == algorithm }) ?? true,
-            let text = urlDecode(header.signature),
+            let text = FormEncoding.percentDecode(header.signature),
             let signature = Base64.decode(text.trimmingCharacters(in: .whitespaces))
         else { return false }
         return key.verifySHA256(signature: signature, message: content)
@@ -61,43 +62,6 @@ enum AntomSigning {
         guard let signature = fields["signature"], !signature.isEmpty else { return nil }
         return AntomSignatureHeader(
             algorithm: fields["algorithm"], keyVersion: fields["keyversion"], signature: signature)
-    }
-
-    /// URL-encodes like Python's `quote_plus`: letters, digits and `_.-~` stay, a space becomes `+`, every
-    /// other byte becomes `%XX` (so `+` → `%2B`, `/` → `%2F`, `=` → `%3D`).
-    static func urlEncode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                out += "+"
-            default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return out
-    }
-
-    /// Decodes `%XX` escapes; a literal `+` stays `+`, so an unencoded base64 value survives. Nil for a
-    /// malformed escape or bytes that are not UTF-8.
-    static func urlDecode(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(value)
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 
     /// `request-time`: epoch milliseconds.
@@ -124,12 +88,5 @@ enum AntomSigning {
     static func isFresh(_ value: String, now: Date) -> Bool {
         guard let time = parseRequestTime(value) else { return false }
         return abs(time.timeIntervalSince(now)) <= notificationTolerance
-    }
-}
-
-extension String {
-    /// The string left-padded with zeros to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

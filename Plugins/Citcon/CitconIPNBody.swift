@@ -1,4 +1,5 @@
 import Foundation
+import ProviderKit
 
 /// Reads an IPN body into ordered key/value pairs, as the sign rule needs them.
 ///
@@ -19,20 +20,7 @@ enum CitconIPNBody {
     /// `k1=v1&k2=v2…` with percent-decoding and `+` as a space; a key without `=` has an empty value.
     static func parseForm(_ body: Data) -> [(key: String, value: String)]? {
         guard let text = String(data: body, encoding: .utf8) else { return nil }
-        var pairs: [(key: String, value: String)] = []
-        for part in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = decodeFormComponent(pieces[0]), !key.isEmpty else { return nil }
-            let value = pieces.count > 1 ? decodeFormComponent(pieces[1]) : ""
-            guard let value else { return nil }
-            pairs.append((key: key, value: value))
-        }
-        return pairs
-    }
-
-    /// One form component: `+` is a space, then percent-escapes; `nil` for a bad escape.
-    static func decodeFormComponent(_ component: Substring) -> String? {
-        String(component).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        return FormEncoding.pairs(text)
     }
 
     /// A flat JSON object, values as they appear.

@@ -19,12 +19,6 @@ enum CitconCall: String, Sendable {
     }
 }
 
-/// A classified exchange: Citcon's `data` on success, or the outcome that ends the flow.
-enum CitconExchange<Payload: Sendable>: Sendable {
-    case success(Payload)
-    case outcome(Outcome)
-}
-
 /// Citcon's answer body, decoded as far as it goes.
 enum CitconReply<Payload: Sendable>: Sendable {
     case success(Payload)
@@ -37,17 +31,14 @@ extension CitconMapping {
     static func decodeReply<Payload: Decodable & Sendable>(
         _ body: Data?, as type: Payload.Type
     ) -> CitconReply<Payload> {
-        guard let body, !body.isEmpty else { return .unparsable }
-        let decoder = JSONDecoder()
-        guard let head = try? decoder.decode(CitconEnvelopeStatus.self, from: body) else { return .unparsable }
+        let json = ProviderJSON.standard
+        guard let head = json.decode(CitconEnvelopeStatus.self, from: body) else { return .unparsable }
         switch head.status.lowercased() {
         case "success":
-            guard let data = (try? decoder.decode(CitconEnvelope<Payload>.self, from: body))?.data else {
-                return .unparsable
-            }
+            guard let data = json.decode(CitconEnvelope<Payload>.self, from: body)?.data else { return .unparsable }
             return .success(data)
         case "fail":
-            let data = (try? decoder.decode(CitconEnvelope<CitconErrorData>.self, from: body))?.data
+            let data = json.decode(CitconEnvelope<CitconErrorData>.self, from: body)?.data
             return .failure(data ?? CitconErrorData(code: nil, message: nil))
         default:
             return .unparsable
@@ -69,36 +60,25 @@ extension CitconMapping {
     /// `secrets` are scrubbed from any provider text copied into an outcome message.
     static func classify<Payload: Decodable & Sendable>(
         _ result: OutboundResult, call: CitconCall, as type: Payload.Type, secrets: [String]
-    ) -> CitconExchange<Payload> {
-        switch result.kind {
-        case .notSent:
-            return .outcome(.notSent("request not sent to Citcon"))
-        case .noResponse:
-            return .outcome(unknown(code: "no_response", message: "no complete answer from Citcon"))
-        case .response:
-            break
-        }
-        guard let status = result.status else {
-            return .outcome(unknown(code: "no_response", message: "no HTTP status from Citcon"))
-        }
-        if status >= 500 {
-            return .outcome(unknown(code: "http_\(status)", message: "Citcon answered HTTP \(status)"))
-        }
-        let reply = decodeReply(result.body, as: type)
-        var failure: CitconErrorData?
-        if case .failure(let data) = reply { failure = data }
-        if status == 401 || failure?.code == "4010" {
-            return .outcome(call == .accessToken ? privateKeyRefused : .authExpired)
-        }
-        switch reply {
-        case .success(let payload) where (200..<300).contains(status):
-            return .success(payload)
-        case .failure(let data):
-            return .outcome(businessFailure(data, httpStatus: status, call: call, secrets: secrets))
-        case .success, .unparsable:
-            if call == .sync, status == 404 { return .outcome(notFound) }
-            let code = (200..<300).contains(status) ? "unparsable_response" : "http_\(status)"
-            return .outcome(unknown(code: code, message: "unexpected answer from Citcon (HTTP \(status))"))
+    ) -> ExchangeResult<Payload> {
+        result.classified(provider: "Citcon", answered: .belowServerError).flatMap { answer in
+            let status = answer.status
+            let reply = decodeReply(answer.body, as: type)
+            var failure: CitconErrorData?
+            if case .failure(let data) = reply { failure = data }
+            if status == 401 || failure?.code == "4010" {
+                return .outcome(call == .accessToken ? privateKeyRefused : .authExpired)
+            }
+            switch reply {
+            case .success(let payload) where answer.isSuccess:
+                return .success(payload)
+            case .failure(let data):
+                return .outcome(businessFailure(data, httpStatus: status, call: call, secrets: secrets))
+            case .success, .unparsable:
+                if call == .sync, status == 404 { return .outcome(notFound) }
+                let code = answer.isSuccess ? "unparsable_response" : "http_\(status)"
+                return .outcome(.unknown(code: code, message: "unexpected answer from Citcon (HTTP \(status))"))
+            }
         }
     }
 
@@ -110,17 +90,12 @@ extension CitconMapping {
         let message = scrub(data.message ?? "Citcon refused the request", secrets: secrets)
         if call == .sync {
             if httpStatus == 404 || code == "4004" { return notFound }
-            return unknown(code: code, message: message)
+            return .unknown(code: code, message: message)
         }
         if code == "4100", call.movesMoney {
-            return unknown(code: code, message: "duplicate reference: the original request may have been processed")
+            return .unknown(code: code, message: "duplicate reference: the original request may have been processed")
         }
         return .declined(code: code, message: message, retryable: false)
-    }
-
-    /// An `unknown` outcome with a code of ours.
-    static func unknown(code: String, message: String) -> Outcome {
-        Outcome(kind: .unknown, code: code, message: message)
     }
 
     /// Sync found no such transaction.
@@ -132,11 +107,7 @@ extension CitconMapping {
     /// Provider text made safe for an outcome message: known secrets and anything shaped like a Citcon
     /// token removed, and the length capped.
     static func scrub(_ text: String, secrets: [String]) -> String {
-        var text = text
-        for secret in secrets where secret.count >= 4 {
-            text = text.replacingOccurrences(of: secret, with: "[redacted]")
-        }
-        text = text.replacing(#/UPI_[A-Za-z0-9._~+\/=-]*/#, with: "[redacted]")
-        return text.count > 200 ? String(text.prefix(200)) : text
+        let text = ProviderText.scrub(text, secrets: secrets, limit: .max)
+        return String(text.replacing(#/UPI_[A-Za-z0-9._~+\/=-]*/#, with: ProviderText.redaction).prefix(200))
     }
 }

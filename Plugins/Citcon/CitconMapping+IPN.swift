@@ -5,34 +5,27 @@ extension CitconMapping {
     /// The event a verified IPN reports, built from the signed fields only; `nil` when `status` is not
     /// covered by the signature (nothing unsigned is ever trusted).
     static func ipnEvent(signed: [String: String]) -> NotificationEvent? {
-        guard let status = nonEmpty(signed[CitconIPNField.status]) else { return nil }
+        guard let status = ProviderText.nonEmpty(signed[CitconIPNField.status]) else { return nil }
         let subject: NotificationEvent.Subject
-        switch nonEmpty(signed[CitconIPNField.transactionType])?.lowercased() {
+        switch ProviderText.nonEmpty(signed[CitconIPNField.transactionType])?.lowercased() {
         case "charge", nil: subject = .payment
         case "refund": subject = .refund
         default: subject = .other
         }
         var outcome = statusOutcome(status)
         if subject == .refund, outcome.kind == .declined {
-            outcome.code = "refund_failed"
-            outcome.message = "Citcon reports the refund failed"
+            outcome.explain(code: "refund_failed", message: "Citcon reports the refund failed")
         }
-        outcome.providerPaymentId = nonEmpty(signed[CitconIPNField.id])
+        outcome.providerPaymentId = ProviderText.nonEmpty(signed[CitconIPNField.id])
         outcome.amount = integer(signed[CitconIPNField.amount])
         outcome.capturedAmount = integer(signed[CitconIPNField.amountCaptured])
         outcome.refundedAmount = integer(signed[CitconIPNField.amountRefunded])
         return NotificationEvent(
             subject: subject,
-            reference: nonEmpty(signed[CitconIPNField.reference]),
+            reference: ProviderText.nonEmpty(signed[CitconIPNField.reference]),
             providerPaymentId: outcome.providerPaymentId,
             outcome: outcome
         )
-    }
-
-    /// The value, or `nil` when absent or empty.
-    static func nonEmpty(_ value: String?) -> String? {
-        guard let value, !value.isEmpty else { return nil }
-        return value
     }
 
     /// An integer field (minor units), or `nil` when absent or not an integer.

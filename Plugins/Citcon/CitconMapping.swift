@@ -50,16 +50,14 @@ enum CitconMapping {
         var outcome = Outcome(kind: kind, providerStatus: status)
         switch kind {
         case .declined:
-            outcome.code = "payment_failed"
-            outcome.message = "Citcon reports the payment failed"
-            outcome.retryable = false
+            outcome.explain(code: "payment_failed", message: "Citcon reports the payment failed", retryable: false)
         case .canceled:
             let expired = status?.lowercased() == "expired"
-            outcome.code = expired ? "payment_expired" : "payment_canceled"
-            outcome.message = expired ? "Citcon reports the payment expired" : "Citcon reports the payment canceled"
+            outcome.explain(
+                code: expired ? "payment_expired" : "payment_canceled",
+                message: expired ? "Citcon reports the payment expired" : "Citcon reports the payment canceled")
         case .unknown:
-            outcome.code = "unrecognised_status"
-            outcome.message = "Citcon status is not recognised"
+            outcome.explain(code: "unrecognised_status", message: "Citcon status is not recognised")
         default:
             break
         }
@@ -104,27 +102,6 @@ enum CitconMapping {
         CitconRefundRequest(id: chargeId, reference: request.refundId, amount: request.amount, note: request.reason)
     }
 
-    /// JSON for a request body: sorted keys, slashes unescaped.
-    static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
-    }
-
-    /// One URL path segment, percent-encoded.
-    static func pathSegment(_ value: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove("/")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-    }
-
-    /// The account's base URL joined with an absolute path.
-    static func url(base: String, path: String) -> String {
-        var base = base
-        while base.hasSuffix("/") { base.removeLast() }
-        return base + path
-    }
-
     // MARK: Responses
 
     /// A Citcon epoch value as a date: values of 1e12 and above are milliseconds, smaller ones seconds.
@@ -162,10 +139,10 @@ enum CitconMapping {
         ]
         if let clientToken {
             data["client_token"] = .string(clientToken.token)
-            data["client_token_expires_at"] = .integer(epochSeconds(clientToken.expiresAt))
+            data["client_token_expires_at"] = .integer(ProviderTime.epochSeconds(clientToken.expiresAt))
         }
         if let chargeExpiry {
-            data["charge_expires_at"] = .integer(epochSeconds(chargeExpiry))
+            data["charge_expires_at"] = .integer(ProviderTime.epochSeconds(chargeExpiry))
         }
         let expiries = [clientToken?.expiresAt, chargeExpiry].compactMap { $0 }
         outcome.nextAction = NextAction(type: "citcon_sdk", data: data, expiresAt: expiries.min())
@@ -197,19 +174,12 @@ enum CitconMapping {
             outcome.kind = .pending
         case .declined:
             outcome.kind = .declined
-            outcome.code = "operation_failed"
-            outcome.message = "Citcon reports the operation failed"
-            outcome.retryable = false
+            outcome.explain(code: "operation_failed", message: "Citcon reports the operation failed", retryable: false)
         default:
             outcome.kind = .unknown
-            outcome.code = "unrecognised_status"
-            outcome.message = "Citcon status is not recognised"
+            outcome.explain(code: "unrecognised_status", message: "Citcon status is not recognised")
         }
         return outcome
     }
 
-    /// Whole seconds since the epoch.
-    static func epochSeconds(_ date: Date) -> Int64 {
-        Int64(date.timeIntervalSince1970.rounded(.down))
-    }
 }

@@ -9,34 +9,28 @@ extension CitconProvider {
     public func notification(
         _ request: NotificationRequest, account: AccountContext
     ) async throws -> NotificationResult {
-        let secret = try credential(Credential.ipnSecret, of: account)
-        let contentType = request.headers.first { $0.name.lowercased() == "content-type" }?.value
-        guard let pairs = CitconIPNBody.parse(request.body, contentType: contentType) else {
+        let secret = try account.credentials.require(Credential.ipnSecret)
+        guard let pairs = CitconIPNBody.parse(request.body, contentType: request.header("Content-Type")) else {
             return rejected("unreadable body", account: account)
         }
-        switch CitconSigning.verify(pairs, secret: secret) {
+        switch CitconSigning.verify(pairs, secret: secret.reveal()) {
         case .rejected(let reason):
             return rejected(reason, account: account)
         case .verified(let signed):
             guard let event = CitconMapping.ipnEvent(signed: signed) else {
                 return rejected("status not signed", account: account)
             }
-            host.log(.info, "citcon ipn verified", metadata: ["provider.account": account.accountId])
-            let reply = NotificationReply(
-                status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: "success")
+            host.log(.info, "citcon ipn verified", account: account)
             return NotificationResult(
-                verified: true, reply: reply, events: [event], dedupKey: CitconSigning.canonical(values: signed))
+                verified: true, reply: .body("success", status: 200), events: [event],
+                dedupKey: CitconSigning.canonical(values: signed))
         }
     }
 
     /// The answer to an IPN that cannot be trusted.
     func rejected(_ reason: String, account: AccountContext) -> NotificationResult {
-        host.log(
-            .warning, "citcon ipn rejected",
-            metadata: ["provider.account": account.accountId, "citcon.ipn.reason": reason]
-        )
-        let reply = NotificationReply(
-            status: 401, headers: [HTTPHeader("Content-Type", "text/plain")], body: "unverified")
-        return NotificationResult(verified: false, reply: reply, events: [], failureReason: reason)
+        host.rejectNotification(
+            reason, reply: .body("unverified", status: 401), account: account, message: "citcon ipn rejected",
+            reasonKey: "citcon.ipn.reason")
     }
 }

@@ -6,15 +6,14 @@ extension CitconProvider {
     /// could be obtained. A refused private key is not asked again.
     func clientToken(account: AccountContext) async -> AccessToken? {
         for attempt in 1...CitconMapping.clientTokenAttempts {
-            var fields = metadata(account, call: .accessToken)
-            fields["citcon.try"] = String(attempt)
+            var fields = ["citcon.call": CitconCall.accessToken.rawValue, "citcon.try": String(attempt)]
             guard let result = try? await accessToken(AccessTokenRequest(kind: "client"), account: account) else {
-                host.log(.warning, "citcon client token unavailable", metadata: fields)
+                host.log(.warning, "citcon client token unavailable", account: account, fields)
                 return nil
             }
             if let token = result.token { return token }
             fields["outcome.code"] = result.failure?.code ?? ""
-            host.log(.warning, "citcon client token unavailable", metadata: fields)
+            host.log(.warning, "citcon client token unavailable", account: account, fields)
             if result.failure?.kind == .declined { return nil }
         }
         return nil
@@ -24,19 +23,19 @@ extension CitconProvider {
     /// attempt id with `-cancel` as the cancel reference), and the attempt declined with
     /// `client_token_unavailable`. When the cancel is not confirmed the charge stays open at Citcon until it
     /// expires, but nobody holds its charge token, so nothing can be paid through it.
-    func abandon(_ charge: CitconChargeData, reference: String, token: String, account: AccountContext) async
+    func abandon(_ charge: CitconChargeData, reference: String, token: Secret, account: AccountContext) async
         -> Outcome
     {
         let cancel = CitconCancelRequest(
             id: charge.id, reference: reference + CitconMapping.abandonSuffix, transactionReference: reference)
         var canceled = false
-        if let body = try? CitconMapping.encode(cancel) {
+        if let body = try? ProviderJSON.standard.encode(cancel) {
             let outcome = await operation(.void, path: "/v1/cancels", token: token, body: body, account: account)
             canceled = outcome.kind == .succeeded || outcome.kind == .canceled
         }
-        var fields = metadata(account, call: .void)
-        fields["citcon.canceled"] = canceled ? "true" : "false"
-        host.log(.warning, "citcon charge abandoned without a client token", metadata: fields)
+        host.log(
+            .warning, "citcon charge abandoned without a client token", account: account,
+            ["citcon.call": CitconCall.void.rawValue, "citcon.canceled": canceled ? "true" : "false"])
         let message =
             canceled
             ? "no client token could be obtained for the app; the charge was canceled at Citcon"
@@ -55,13 +54,15 @@ extension CitconProvider {
             kind: .unknown, providerPaymentId: transaction.id, providerStatus: transaction.status,
             amount: transaction.amount)
         guard let chargeToken = transaction.chargeToken, !chargeToken.isEmpty else {
-            open.code = "missing_charge_token"
-            open.message = "the charge is open at Citcon, but its inquiry carries no charge token for the app"
+            open.explain(
+                code: "missing_charge_token",
+                message: "the charge is open at Citcon, but its inquiry carries no charge token for the app")
             return open
         }
         guard let client = await clientToken(account: account) else {
-            open.code = CitconMapping.clientTokenUnavailable
-            open.message = "the charge is open at Citcon, but no client token could be obtained for the app"
+            open.explain(
+                code: CitconMapping.clientTokenUnavailable,
+                message: "the charge is open at Citcon, but no client token could be obtained for the app")
             return open
         }
         let charge = CitconChargeData(

@@ -23,15 +23,15 @@ public struct CitconProvider: Provider {
         honoursIdempotencyKey: true,
         usesAccessToken: true,
         credentials: [
-            CredentialField(name: Credential.privateKey, secret: true),
-            CredentialField(name: Credential.ipnSecret, secret: true),
+            Credential.privateKey,
+            Credential.ipnSecret,
         ]
     )
 
-    /// Credential field names.
+    /// The account's credential fields, as the manifest declares them.
     enum Credential {
-        static let privateKey = "private_key"
-        static let ipnSecret = "ipn_secret"
+        static let privateKey = CredentialField(name: "private_key", secret: true)
+        static let ipnSecret = CredentialField(name: "ipn_secret", secret: true)
     }
 
     let host: any HostServices
@@ -46,8 +46,8 @@ public struct CitconProvider: Provider {
         guard request.kind == "server" || request.kind == "client" else {
             throw ProviderError(code: "bad_request", message: "token kind must be server or client")
         }
-        let privateKey = try credential(Credential.privateKey, of: account)
-        let body = try CitconMapping.encode(CitconMapping.accessTokenRequest(kind: request.kind))
+        let privateKey = try account.credentials.require(Credential.privateKey)
+        let body = try ProviderJSON.standard.encode(CitconMapping.accessTokenRequest(kind: request.kind))
         let exchange = await exchange(
             .accessToken, method: "POST", path: "/v1/access-tokens", bearer: privateKey, body: body,
             account: account, as: CitconAccessTokenData.self
@@ -67,8 +67,8 @@ public struct CitconProvider: Provider {
     /// ``clientToken(account:)``), and when it still fails the charge is cancelled at Citcon and the attempt
     /// is declined (`client_token_unavailable`), never a next action the app cannot use.
     public func authorize(_ request: AuthorizeRequest, account: AccountContext) async throws -> Outcome {
-        guard let token = account.accessToken else { return .authExpired }
-        let body = try CitconMapping.encode(CitconMapping.chargeRequest(request, account: account))
+        guard let token = account.accessTokenSecret else { return .authExpired }
+        let body = try ProviderJSON.standard.encode(CitconMapping.chargeRequest(request, account: account))
         let exchange = await exchange(
             .authorize, method: "POST", path: "/v1/charges", bearer: token, body: body,
             account: account, as: CitconChargeData.self
@@ -97,11 +97,11 @@ public struct CitconProvider: Provider {
     /// attempt's start has passed, else `unknown`. A charge still waiting for the app (`initiated`) comes back with a
     /// fresh client token, so the app gets a usable session (see ``reissuedSession(_:account:)``).
     public func sync(_ request: SyncRequest, account: AccountContext) async throws -> Outcome {
-        guard let token = account.accessToken else { return .authExpired }
-        let knownId = request.payment.providerPaymentId.flatMap { $0.isEmpty ? nil : $0 }
+        guard let token = account.accessTokenSecret else { return .authExpired }
+        let knownId = request.payment.knownProviderPaymentId
         let exchange = await exchange(
             .sync, method: "GET",
-            path: "/v1/transactions/" + CitconMapping.pathSegment(knownId ?? request.payment.attemptId),
+            path: "/v1/transactions/" + ProviderURL.pathSegment(knownId ?? request.payment.attemptId),
             bearer: token, body: nil, account: account, as: CitconTransactionData.self
         )
         switch exchange {
@@ -118,49 +118,18 @@ public struct CitconProvider: Provider {
 
     // MARK: Plumbing
 
-    /// Sends one Citcon request through the host and classifies the answer.
+    /// Sends one Citcon request with `bearer` through the host and classifies the answer.
     func exchange<Payload: Decodable & Sendable>(
-        _ call: CitconCall, method: String, path: String, bearer: String, body: Data?,
+        _ call: CitconCall, method: String, path: String, bearer: Secret, body: Data?,
         account: AccountContext, as type: Payload.Type
-    ) async -> CitconExchange<Payload> {
+    ) async -> ExchangeResult<Payload> {
         let request = OutboundRequest(
-            method: method,
-            url: CitconMapping.url(base: account.baseURL, path: path),
-            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Authorization", "Bearer " + bearer)],
-            body: body,
-            timeoutMs: nil,
-            redactHeaders: ["Authorization"]
-        )
-        let result = await host.send(request)
-        let exchange = CitconMapping.classify(result, call: call, as: type, secrets: secrets(of: account, bearer))
-        var fields = metadata(account, call: call)
-        fields["http.status"] = result.status.map(String.init) ?? result.kind.rawValue
-        switch exchange {
-        case .success:
-            host.log(.debug, "citcon call done", metadata: fields)
-        case .outcome(let outcome):
-            fields["outcome.kind"] = outcome.kind.rawValue
-            fields["outcome.code"] = outcome.code ?? ""
-            host.log(outcome.kind == .declined ? .info : .warning, "citcon call not completed", metadata: fields)
+            method: method, url: ProviderURL.join(base: account.baseURL, path: path),
+            headers: [.jsonContent, .bearer(bearer)], body: body, redactHeaders: ["Authorization"])
+        return await ProviderExchange(host: host, logName: "citcon").send(
+            request, call: call.rawValue, account: account
+        ) {
+            CitconMapping.classify($0, call: call, as: type, secrets: account.secretValues)
         }
-        return exchange
-    }
-
-    /// A required credential, or a `misconfigured` error naming (only) the field.
-    func credential(_ name: String, of account: AccountContext) throws -> String {
-        guard let value = account.credentials[name], !value.isEmpty else {
-            throw ProviderError.misconfigured("credential \(name) is missing")
-        }
-        return value
-    }
-
-    /// Everything secret this call could leak: credentials and tokens.
-    func secrets(of account: AccountContext, _ extra: String...) -> [String] {
-        Array(account.credentials.values) + [account.accessToken].compactMap { $0 } + extra
-    }
-
-    /// Log metadata common to every call.
-    func metadata(_ account: AccountContext, call: CitconCall) -> [String: String] {
-        ["provider.account": account.accountId, "citcon.call": call.rawValue]
     }
 }

@@ -11,12 +11,6 @@ enum WorldlineCall: String, Sendable {
     case getPayment = "get_payment"
 }
 
-/// A classified exchange: the decoded success body, or the outcome that ends the flow.
-enum WorldlineExchange<Payload: Sendable>: Sendable {
-    case success(Payload)
-    case outcome(Outcome)
-}
-
 extension WorldlineDirectMapping {
     /// The error code Worldline uses for "a request with this idempotence key is still in progress".
     static let inProgressCode = "30001002"
@@ -36,28 +30,14 @@ extension WorldlineDirectMapping {
     ///   itself was refused (validation, authorisation, reference), which is an integration problem.
     static func classify<Payload: Decodable & Sendable>(
         _ result: OutboundResult, call: WorldlineCall, as type: Payload.Type
-    ) -> WorldlineExchange<Payload> {
-        switch result.kind {
-        case .notSent:
-            return .outcome(.notSent("request not sent to Worldline"))
-        case .noResponse:
-            return .outcome(unknown(code: "no_response", message: "no complete answer from Worldline"))
-        case .response:
-            break
-        }
-        guard let status = result.status else {
-            return .outcome(unknown(code: "no_response", message: "no HTTP status from Worldline"))
-        }
-        let decoder = JSONDecoder()
-        if (200..<300).contains(status) {
-            guard let body = result.body, let payload = try? decoder.decode(Payload.self, from: body) else {
-                return .outcome(
-                    unknown(code: "unparsable_response", message: "unreadable answer from Worldline (HTTP \(status))"))
+    ) -> ExchangeResult<Payload> {
+        result.classified(provider: "Worldline", answered: .all).flatMap { answer in
+            guard answer.isSuccess else {
+                let failure = ProviderJSON.standard.decode(WorldlineErrorResponse.self, from: answer.body)
+                return .outcome(errorOutcome(failure, httpStatus: answer.status, call: call))
             }
-            return .success(payload)
+            return answer.decoded(type, provider: "Worldline")
         }
-        let failure = result.body.flatMap { try? decoder.decode(WorldlineErrorResponse.self, from: $0) }
-        return .outcome(errorOutcome(failure, httpStatus: status, call: call))
     }
 
     /// The outcome of a non-2xx answer whose body decoded (or not) as an error response.
@@ -65,7 +45,7 @@ extension WorldlineDirectMapping {
         let errors = failure?.errors ?? []
         let firstCode = errors.first.flatMap(errorCode)
         if httpStatus == 409, errors.count == 1, firstCode == inProgressCode {
-            return unknown(code: "in_progress", message: "a request with this idempotence key is still in progress")
+            return .unknown(code: "in_progress", message: "a request with this idempotence key is still in progress")
         }
         if let result = failure?.paymentResult, let payment = result.payment {
             var outcome = paymentOutcome(payment)
@@ -84,21 +64,16 @@ extension WorldlineDirectMapping {
                 message: "Worldline asks to resend the request with a new idempotence key")
         }
         if httpStatus >= 500 {
-            return unknown(code: firstCode ?? "http_\(httpStatus)", message: "Worldline answered HTTP \(httpStatus)")
+            return .unknown(code: firstCode ?? "http_\(httpStatus)", message: "Worldline answered HTTP \(httpStatus)")
         }
         if call == .getPayment {
-            if httpStatus == 404 { return unknown(code: "not_found", message: "Worldline knows no such payment") }
-            return unknown(code: firstCode ?? "http_\(httpStatus)", message: "Worldline refused the inquiry")
+            if httpStatus == 404 { return .unknown(code: "not_found", message: "Worldline knows no such payment") }
+            return .unknown(code: firstCode ?? "http_\(httpStatus)", message: "Worldline refused the inquiry")
         }
         var message = "Worldline refused the request (HTTP \(httpStatus))"
         if let property = errors.first?.propertyName, !property.isEmpty, property.count <= 100 {
             message += " at \(property)"
         }
         return .declined(code: firstCode ?? "http_\(httpStatus)", message: message, retryable: false)
-    }
-
-    /// An `unknown` outcome with a code of ours.
-    static func unknown(code: String, message: String) -> Outcome {
-        Outcome(kind: .unknown, code: code, message: message)
     }
 }

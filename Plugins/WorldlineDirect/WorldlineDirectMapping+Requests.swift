@@ -7,31 +7,10 @@ extension WorldlineDirectMapping {
     /// The next action type of a client session.
     static let sessionActionType = "worldline_client_session"
 
-    /// JSON with sorted keys and unescaped slashes.
-    static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
-    }
-
-    /// One URL path segment, percent-encoded.
-    static func pathSegment(_ value: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove("/")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-    }
-
-    /// The account's base URL joined with an absolute path.
-    static func url(base: String, path: String) -> String {
-        var base = base
-        while base.hasSuffix("/") { base.removeLast() }
-        return base + path
-    }
-
     /// The session lifetime in seconds: the account option `client_session_lifetime_seconds` when it is a
     /// positive integer, at most 3 h (Worldline's own limit); else 3 h.
     static func sessionLifetime(options: [String: String]) -> Int64 {
-        guard let text = options["client_session_lifetime_seconds"], let value = Int64(text), value > 0 else {
+        guard let value = options.integer("client_session_lifetime_seconds"), value > 0 else {
             return defaultSessionLifetime
         }
         return min(value, defaultSessionLifetime)
@@ -39,7 +18,7 @@ extension WorldlineDirectMapping {
 
     /// The pending outcome of `authorize`: the client session the app's SDK needs, until it expires.
     static func sessionOutcome(_ session: WorldlineSessionResponse, now: Date, lifetime: Int64) -> Outcome {
-        let expiresAt = Int64(now.timeIntervalSince1970.rounded(.down)) + lifetime
+        let expiresAt = ProviderTime.epochSeconds(now) + lifetime
         var data: [String: JSONValue] = ["expires_at": .integer(expiresAt)]
         data["clientSessionId"] = session.clientSessionId.map(JSONValue.string)
         data["customerId"] = session.customerId.map(JSONValue.string)

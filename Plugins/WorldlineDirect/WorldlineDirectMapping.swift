@@ -65,12 +65,11 @@ enum WorldlineDirectMapping {
         let noun = subject == .payment ? "payment" : "refund"
         switch kind {
         case .declined:
-            outcome.code = statusOutput?.errors?.first.flatMap(errorCode) ?? "\(noun)_rejected"
-            outcome.message = "Worldline rejected the \(noun)"
-            outcome.retryable = retryable ?? false
+            outcome.explain(
+                code: statusOutput?.errors?.first.flatMap(errorCode) ?? "\(noun)_rejected",
+                message: "Worldline rejected the \(noun)", retryable: retryable ?? false)
         case .canceled:
-            outcome.code = "\(noun)_cancelled"
-            outcome.message = "Worldline reports the \(noun) cancelled"
+            outcome.explain(code: "\(noun)_cancelled", message: "Worldline reports the \(noun) cancelled")
         case .unknown:
             let uncertain = code.map { (10..<100).contains($0) && $0 % 10 == 2 } ?? false
             let processing = code == 91 || code == 99

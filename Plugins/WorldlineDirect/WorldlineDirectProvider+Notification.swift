@@ -12,33 +12,31 @@ extension WorldlineDirectProvider {
     public func notification(
         _ request: NotificationRequest, account: AccountContext
     ) async throws -> NotificationResult {
-        let secret = try credential(Credential.webhookSecret, of: account)
-        let signatures = Self.headerValues("X-GCS-Signature", in: request.headers)
-        let keyIds = Self.headerValues("X-GCS-KeyId", in: request.headers)
+        let secret = try account.credentials.require(Credential.webhookSecret)
+        let signatures = request.headerValues("X-GCS-Signature")
+        let keyIds = request.headerValues("X-GCS-KeyId")
         guard signatures.count == 1, let signature = signatures.first else {
             return rejected(signatures.isEmpty ? "missing signature" : "repeated signature header", account: account)
         }
         guard keyIds.count == 1, let keyId = keyIds.first else {
             return rejected(keyIds.isEmpty ? "missing key id" : "repeated key id header", account: account)
         }
-        if let expected = account.credentials[Credential.webhookKeyId], !expected.isEmpty,
+        if let expected = account.credentials.nonBlank(Credential.webhookKeyId),
             keyId.trimmingCharacters(in: .whitespaces) != expected
         {
             return rejected("unknown key id", account: account)
         }
-        guard WorldlineDirectSigning.verifyWebhook(body: request.body, signature: signature, secret: secret) else {
+        guard WorldlineDirectSigning.verifyWebhook(body: request.body, signature: signature, secret: secret.reveal())
+        else {
             return rejected("signature mismatch", account: account)
         }
-        guard let event = try? JSONDecoder().decode(WorldlineWebhookEvent.self, from: request.body),
+        guard let event = ProviderJSON.standard.decode(WorldlineWebhookEvent.self, from: request.body),
             event.apiVersion == "v1"
         else {
             return rejected("not a v1 event", account: account, status: 400)
         }
-        host.log(
-            .info, "worldline webhook verified",
-            metadata: ["provider.account": account.accountId, "worldline.event.type": event.type ?? ""])
-        let reply = NotificationReply(status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: "")
-        return NotificationResult(verified: true, reply: reply, events: Self.events(of: event))
+        host.log(.info, "worldline webhook verified", account: account, ["worldline.event.type": event.type ?? ""])
+        return NotificationResult(verified: true, reply: .body("", status: 200), events: Self.events(of: event))
     }
 
     /// The events a verified webhook carries.
@@ -57,19 +55,10 @@ extension WorldlineDirectProvider {
         return []
     }
 
-    /// Every value of a header, names compared case-insensitively.
-    static func headerValues(_ name: String, in headers: [HTTPHeader]) -> [String] {
-        let name = name.lowercased()
-        return headers.filter { $0.name.lowercased() == name }.map(\.value)
-    }
-
     /// The answer to a webhook that cannot be trusted.
     func rejected(_ reason: String, account: AccountContext, status: Int = 401) -> NotificationResult {
-        host.log(
-            .warning, "worldline webhook rejected",
-            metadata: ["provider.account": account.accountId, "worldline.webhook.reason": reason])
-        let reply = NotificationReply(
-            status: status, headers: [HTTPHeader("Content-Type", "text/plain")], body: "unverified")
-        return NotificationResult(verified: false, reply: reply, events: [], failureReason: reason)
+        host.rejectNotification(
+            reason, reply: .body("unverified", status: status), account: account,
+            message: "worldline webhook rejected", reasonKey: "worldline.webhook.reason")
     }
 }

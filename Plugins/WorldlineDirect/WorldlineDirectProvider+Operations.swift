@@ -4,66 +4,53 @@ import ProviderKit
 extension WorldlineDirectProvider {
     /// `POST …/payments/{id}/capture` with our operation id as the idempotence key.
     public func capture(_ request: CaptureRequest, account: AccountContext) async throws -> Outcome {
-        let id = try Self.paymentId(request.payment)
-        let body = try WorldlineDirectMapping.encode(WorldlineDirectMapping.captureRequest(request))
-        let exchange = try await exchange(
-            .capture, method: "POST", path: Self.paymentPath(id, "/capture"), body: body,
-            idempotenceKey: request.operationId, account: account, as: WorldlineCaptureResponse.self
-        )
-        switch exchange {
-        case .outcome(let outcome): return Self.withPaymentId(outcome, id)
-        case .success(let capture): return WorldlineDirectMapping.captureOutcome(capture, paymentId: id)
-        }
+        let (id, exchange) = try await paymentOperation(
+            .capture, on: request.payment, suffix: "/capture", body: WorldlineDirectMapping.captureRequest(request),
+            idempotenceKey: request.operationId, account: account, as: WorldlineCaptureResponse.self)
+        return exchange.naming(id).resolve { WorldlineDirectMapping.captureOutcome($0, paymentId: id) }
     }
 
     /// `POST …/payments/{id}/cancel` (whole authorisation) with our operation id as the idempotence key.
     /// A cancelled payment is the void's success.
     public func void(_ request: VoidRequest, account: AccountContext) async throws -> Outcome {
-        let id = try Self.paymentId(request.payment)
-        let body = try WorldlineDirectMapping.encode(WorldlineCancelRequest())
-        let exchange = try await exchange(
-            .cancel, method: "POST", path: Self.paymentPath(id, "/cancel"), body: body,
-            idempotenceKey: request.operationId, account: account, as: WorldlineCancelResponse.self
-        )
-        switch exchange {
-        case .outcome(let outcome): return Self.withPaymentId(outcome, id)
-        case .success(let response): return WorldlineDirectMapping.cancelOutcome(response, paymentId: id)
-        }
+        let (id, exchange) = try await paymentOperation(
+            .cancel, on: request.payment, suffix: "/cancel", body: WorldlineCancelRequest(),
+            idempotenceKey: request.operationId, account: account, as: WorldlineCancelResponse.self)
+        return exchange.naming(id).resolve { WorldlineDirectMapping.cancelOutcome($0, paymentId: id) }
     }
 
     /// `POST …/payments/{id}/refund` with our refund id as the idempotence key; the outcome carries
     /// Worldline's refund id.
     public func refund(_ request: RefundRequest, account: AccountContext) async throws -> Outcome {
-        let id = try Self.paymentId(request.payment)
-        let body = try WorldlineDirectMapping.encode(WorldlineDirectMapping.refundRequest(request))
-        let exchange = try await exchange(
-            .refund, method: "POST", path: Self.paymentPath(id, "/refund"), body: body,
+        let exchange = try await paymentOperation(
+            .refund, on: request.payment, suffix: "/refund", body: WorldlineDirectMapping.refundRequest(request),
             idempotenceKey: request.refundId, account: account, as: WorldlineRefundResponse.self
-        )
-        switch exchange {
-        case .outcome(let outcome): return outcome
-        case .success(let refund): return WorldlineDirectMapping.refundOutcome(refund)
-        }
+        ).exchange
+        return exchange.resolve(WorldlineDirectMapping.refundOutcome)
+    }
+
+    /// `POST …/payments/{id}<suffix>` with `body` under `idempotenceKey`: Worldline's payment id and the
+    /// classified answer.
+    ///
+    /// - Throws: `missing_provider_payment_id` (nothing sent) when Worldline's payment id is not known.
+    func paymentOperation<Payload: Decodable & Sendable>(
+        _ call: WorldlineCall, on payment: PaymentLocator, suffix: String, body: some Encodable,
+        idempotenceKey: String, account: AccountContext, as type: Payload.Type
+    ) async throws -> (id: String, exchange: ExchangeResult<Payload>) {
+        let id = try Self.paymentId(payment)
+        let exchange = try await exchange(
+            call, method: "POST", path: Self.paymentPath(id, suffix), body: try ProviderJSON.standard.encode(body),
+            idempotenceKey: idempotenceKey, account: account, as: type)
+        return (id, exchange)
     }
 
     /// Worldline's payment id: captures, cancels and refunds name the payment by it.
     static func paymentId(_ payment: PaymentLocator) throws -> String {
-        guard let id = payment.providerPaymentId, !id.isEmpty else {
-            throw ProviderError(
-                code: "missing_provider_payment_id", message: "Worldline's payment id is not known")
-        }
-        return id
+        try payment.requireProviderPaymentId("Worldline's payment id is not known")
     }
 
     /// `/payments/{id}` plus a suffix, the id percent-encoded.
     static func paymentPath(_ id: String, _ suffix: String) -> String {
-        "/payments/" + WorldlineDirectMapping.pathSegment(id) + suffix
-    }
-
-    /// An outcome that names the payment when the answer did not.
-    static func withPaymentId(_ outcome: Outcome, _ id: String) -> Outcome {
-        var outcome = outcome
-        if outcome.providerPaymentId == nil { outcome.providerPaymentId = id }
-        return outcome
+        "/payments/" + ProviderURL.pathSegment(id) + suffix
     }
 }

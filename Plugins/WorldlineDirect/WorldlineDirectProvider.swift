@@ -23,21 +23,21 @@ public struct WorldlineDirectProvider: Provider {
         honoursIdempotencyKey: true,
         usesAccessToken: false,
         credentials: [
-            CredentialField(name: Credential.merchantId, secret: false),
-            CredentialField(name: Credential.apiKeyId, secret: false),
-            CredentialField(name: Credential.secretApiKey, secret: true),
-            CredentialField(name: Credential.webhookKeyId, secret: false, required: false),
-            CredentialField(name: Credential.webhookSecret, secret: true, required: false),
+            Credential.merchantId,
+            Credential.apiKeyId,
+            Credential.secretApiKey,
+            Credential.webhookKeyId,
+            Credential.webhookSecret,
         ]
     )
 
-    /// Credential field names.
+    /// The account's credential fields, as the manifest declares them.
     enum Credential {
-        static let merchantId = "merchant_id"
-        static let apiKeyId = "api_key_id"
-        static let secretApiKey = "secret_api_key"
-        static let webhookKeyId = "webhook_key_id"
-        static let webhookSecret = "webhook_secret"
+        static let merchantId = CredentialField(name: "merchant_id", secret: false)
+        static let apiKeyId = CredentialField(name: "api_key_id", secret: false)
+        static let secretApiKey = CredentialField(name: "secret_api_key", secret: true)
+        static let webhookKeyId = CredentialField(name: "webhook_key_id", secret: false, required: false)
+        static let webhookSecret = CredentialField(name: "webhook_secret", secret: true, required: false)
     }
 
     /// The `X-GCS-ServerMetaInfo` value: base64 of a fixed JSON object naming the integration.
@@ -56,7 +56,7 @@ public struct WorldlineDirectProvider: Provider {
     /// `POST /v2/{merchantId}/sessions`: a client session for the app. No payment exists yet, so the
     /// outcome is pending with the session as a `worldline_client_session` next action.
     public func authorize(_ request: AuthorizeRequest, account: AccountContext) async throws -> Outcome {
-        let body = try WorldlineDirectMapping.encode(WorldlineSessionRequest(tokens: nil))
+        let body = try ProviderJSON.standard.encode(WorldlineSessionRequest(tokens: nil))
         let exchange = try await exchange(
             .session, method: "POST", path: "/sessions", body: body, idempotenceKey: nil, account: account,
             as: WorldlineSessionResponse.self
@@ -83,36 +83,27 @@ public struct WorldlineDirectProvider: Provider {
         else {
             throw ProviderError(code: "bad_request", message: "encrypted_customer_input is missing")
         }
-        let body = try WorldlineDirectMapping.encode(
+        let body = try ProviderJSON.standard.encode(
             WorldlineDirectMapping.createPaymentRequest(
                 request, encryptedInput: input, webhookURL: account.notificationURL))
         let exchange = try await exchange(
             .createPayment, method: "POST", path: "/payments", body: body, idempotenceKey: request.operationId,
             account: account, as: WorldlineCreatePaymentResponse.self
         )
-        switch exchange {
-        case .outcome(let outcome): return outcome
-        case .success(let response): return WorldlineDirectMapping.createPaymentOutcome(response)
-        }
+        return exchange.resolve(WorldlineDirectMapping.createPaymentOutcome)
     }
 
     /// `GET /v2/{merchantId}/payments/{id}`. Without Worldline's payment id the outcome is unknown
     /// (`no_payment_id`): Worldline has no inquiry by our reference.
     public func sync(_ request: SyncRequest, account: AccountContext) async throws -> Outcome {
-        guard let id = request.payment.providerPaymentId, !id.isEmpty else {
-            return WorldlineDirectMapping.unknown(
-                code: "no_payment_id", message: "Worldline's payment id is not known")
+        guard let id = request.payment.knownProviderPaymentId else {
+            return .unknown(code: "no_payment_id", message: "Worldline's payment id is not known")
         }
         let exchange = try await exchange(
-            .getPayment, method: "GET", path: "/payments/" + WorldlineDirectMapping.pathSegment(id), body: nil,
+            .getPayment, method: "GET", path: "/payments/" + ProviderURL.pathSegment(id), body: nil,
             idempotenceKey: nil, account: account, as: WorldlinePayment.self
         )
-        switch exchange {
-        case .outcome(var outcome):
-            if outcome.providerPaymentId == nil { outcome.providerPaymentId = id }
-            return outcome
-        case .success(let payment): return WorldlineDirectMapping.paymentOutcome(payment)
-        }
+        return exchange.naming(id).resolve(WorldlineDirectMapping.paymentOutcome)
     }
 
     // MARK: Plumbing
@@ -121,22 +112,12 @@ public struct WorldlineDirectProvider: Provider {
     func exchange<Payload: Decodable & Sendable>(
         _ call: WorldlineCall, method: String, path: String, body: Data?, idempotenceKey: String?,
         account: AccountContext, as type: Payload.Type
-    ) async throws -> WorldlineExchange<Payload> {
+    ) async throws -> ExchangeResult<Payload> {
         let request = try signedRequest(
             method: method, path: path, body: body, idempotenceKey: idempotenceKey, account: account)
-        let result = await host.send(request)
-        let exchange = WorldlineDirectMapping.classify(result, call: call, as: type)
-        var fields = ["provider.account": account.accountId, "worldline.call": call.rawValue]
-        fields["http.status"] = result.status.map(String.init) ?? result.kind.rawValue
-        switch exchange {
-        case .success:
-            host.log(.debug, "worldline call done", metadata: fields)
-        case .outcome(let outcome):
-            fields["outcome.kind"] = outcome.kind.rawValue
-            fields["outcome.code"] = outcome.code ?? ""
-            host.log(outcome.kind == .declined ? .info : .warning, "worldline call not completed", metadata: fields)
-        }
-        return exchange
+        return await ProviderExchange(host: host, logName: "worldline").send(
+            request, call: call.rawValue, account: account
+        ) { WorldlineDirectMapping.classify($0, call: call, as: type) }
     }
 
     /// The signed request: `Date`, `Content-Type` (with a body), `X-GCS-ServerMetaInfo`, the optional
@@ -144,11 +125,10 @@ public struct WorldlineDirectProvider: Provider {
     func signedRequest(
         method: String, path: String, body: Data?, idempotenceKey: String?, account: AccountContext
     ) throws -> OutboundRequest {
-        let merchantId = try credential(Credential.merchantId, of: account)
-        let keyId = try credential(Credential.apiKeyId, of: account)
-        let secret = try credential(Credential.secretApiKey, of: account)
-        let url = WorldlineDirectMapping.url(
-            base: account.baseURL, path: "/v2/" + WorldlineDirectMapping.pathSegment(merchantId) + path)
+        let merchantId = try account.credentials.requireIdentifier(Credential.merchantId)
+        let keyId = try account.credentials.requireIdentifier(Credential.apiKeyId)
+        let secret = try account.credentials.require(Credential.secretApiKey)
+        let url = ProviderURL.join(base: account.baseURL, path: "/v2/" + ProviderURL.pathSegment(merchantId) + path)
         let date = WorldlineDirectSigning.rfc1123(host.now())
         let contentType = body == nil ? nil : "application/json"
         var headers = [HTTPHeader("Date", date)]
@@ -161,16 +141,7 @@ public struct WorldlineDirectProvider: Provider {
         headers.append(
             HTTPHeader(
                 "Authorization",
-                WorldlineDirectSigning.authorization(keyId: keyId, secret: secret, stringToSign: toSign)))
-        return OutboundRequest(
-            method: method, url: url, headers: headers, body: body, timeoutMs: nil, redactHeaders: ["Authorization"])
-    }
-
-    /// A required credential, or a `misconfigured` error naming (only) the field.
-    func credential(_ name: String, of account: AccountContext) throws -> String {
-        guard let value = account.credentials[name], !value.isEmpty else {
-            throw ProviderError.misconfigured("credential \(name) is missing")
-        }
-        return value
+                WorldlineDirectSigning.authorization(keyId: keyId, secret: secret.reveal(), stringToSign: toSign)))
+        return OutboundRequest(method: method, url: url, headers: headers, body: body, redactHeaders: ["Authorization"])
     }
 }

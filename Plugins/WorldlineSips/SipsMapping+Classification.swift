@@ -40,38 +40,21 @@ extension SipsMapping {
     /// - a sealed body that does not decode as the service's answer → unknown (`unparsable_response`).
     static func classify<Payload: Decodable & Sendable>(
         _ result: OutboundResult, secret: String, as type: Payload.Type
-    ) -> SipsExchange<Payload> {
-        switch result.kind {
-        case .notSent:
-            return .outcome(.notSent("request not sent to Worldline Sips"))
-        case .noResponse:
-            return .outcome(unknown(code: "no_response", message: "no complete answer from Worldline Sips"))
-        case .response:
-            break
+    ) -> ExchangeResult<Payload> {
+        result.classified(provider: "Worldline Sips", answered: .okOnly).flatMap { answer in
+            guard let fields = ProviderJSON.standard.object(from: answer.body) else {
+                return .outcome(.unknown(code: "unparsable_response", message: "unreadable answer from Worldline Sips"))
+            }
+            guard fields["seal"] != nil else {
+                return .outcome(
+                    .unknown(code: "unsealed_response", message: "Worldline Sips' answer carries no seal; not trusted"))
+            }
+            guard SipsSeal.verify(fields, secret: secret) else {
+                return .outcome(
+                    .unknown(code: "bad_response_seal", message: "Worldline Sips' answer is not sealed with our key"))
+            }
+            return answer.decoded(type, provider: "Worldline Sips")
         }
-        guard let status = result.status else {
-            return .outcome(unknown(code: "no_response", message: "no HTTP status from Worldline Sips"))
-        }
-        guard status == 200 else {
-            return .outcome(unknown(code: "http_\(status)", message: "Worldline Sips answered HTTP \(status)"))
-        }
-        guard let body = result.body, let tree = try? JSONDecoder().decode(JSONValue.self, from: body),
-            let fields = tree.objectValue
-        else {
-            return .outcome(unknown(code: "unparsable_response", message: "unreadable answer from Worldline Sips"))
-        }
-        guard fields["seal"] != nil else {
-            return .outcome(
-                unknown(code: "unsealed_response", message: "Worldline Sips' answer carries no seal; not trusted"))
-        }
-        guard SipsSeal.verify(fields, secret: secret) else {
-            return .outcome(
-                unknown(code: "bad_response_seal", message: "Worldline Sips' answer is not sealed with our key"))
-        }
-        guard let payload = try? JSONDecoder().decode(Payload.self, from: body) else {
-            return .outcome(unknown(code: "unparsable_response", message: "unreadable answer from Worldline Sips"))
-        }
-        return .answer(payload)
     }
 
     // MARK: Response codes
@@ -83,6 +66,12 @@ extension SipsMapping {
         classify(
             code: code, acquirer: acquirer, errorField: errorField, movesMoney: service.movesMoney,
             noun: noun(service))
+    }
+
+    /// The response-code table of an In-App initialisation's answer (`redirectionStatusCode`).
+    static func classify(_ response: SipsInitializeResponse, service: SipsService) -> SipsCodeClass {
+        classify(
+            code: response.redirectionStatusCode, acquirer: nil, errorField: response.errorFieldName, service: service)
     }
 
     /// The response-code table (SIPS contract, "Response codes"):
@@ -99,11 +88,11 @@ extension SipsMapping {
     static func classify(code: String?, acquirer: String?, errorField: String?, movesMoney: Bool, noun: String)
         -> SipsCodeClass
     {
-        guard let code = safeCode(code) else {
+        guard let code = ProviderText.safeCode(code) else {
             return .outcome(
-                unknown(code: "unparsable_response", message: "Worldline Sips' answer carries no response code"))
+                .unknown(code: "unparsable_response", message: "Worldline Sips' answer carries no response code"))
         }
-        let acquirer = safeCode(acquirer).flatMap { $0 == "00" ? nil : $0 }
+        let acquirer = ProviderText.safeCode(acquirer).flatMap { $0 == "00" ? nil : $0 }
         switch code {
         case "00": return .accepted
         case "94": return .duplicate
@@ -150,7 +139,7 @@ extension SipsMapping {
                     message: "Worldline Sips declined the \(noun) (\(declineCode))", retryable: temporary))
         }
         if configurationCodes.contains(code) {
-            let field = safeCode(errorField).map { ", field \($0)" } ?? ""
+            let field = ProviderText.safeCode(errorField).map { ", field \($0)" } ?? ""
             return .outcome(
                 Outcome(
                     kind: .declined, providerStatus: code, code: code,

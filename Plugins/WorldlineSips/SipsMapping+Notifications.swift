@@ -29,7 +29,7 @@ extension SipsMapping {
         guard let text = String(data: body, encoding: .utf8) else { return [] }
         var readings: [SipsAutomaticResponse] = []
         for plusIsSpace in [true, false] {
-            guard let fields = formFields(text, plusIsSpace: plusIsSpace), let data = fields["Data"],
+            guard let fields = FormEncoding.fields(text, plusIsSpace: plusIsSpace), let data = fields["Data"],
                 let seal = fields["Seal"], !data.isEmpty, !seal.isEmpty
             else { continue }
             let reading = SipsAutomaticResponse(
@@ -37,26 +37,6 @@ extension SipsMapping {
             if !readings.contains(reading) { readings.append(reading) }
         }
         return readings
-    }
-
-    /// `k1=v1&k2=v2…` with percent-decoding; nil for a malformed escape or a repeated field name.
-    static func formFields(_ text: String, plusIsSpace: Bool) -> [String: String]? {
-        var fields: [String: String] = [:]
-        for part in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decodeFormComponent(pieces[0], plusIsSpace: plusIsSpace), !name.isEmpty,
-                let value = pieces.count > 1 ? decodeFormComponent(pieces[1], plusIsSpace: plusIsSpace) : "",
-                fields[name] == nil
-            else { return nil }
-            fields[name] = value
-        }
-        return fields
-    }
-
-    /// One form component: optionally `+` as a space, then percent-escapes; nil for a bad escape.
-    static func decodeFormComponent(_ component: Substring, plusIsSpace: Bool) -> String? {
-        let text = plusIsSpace ? component.replacingOccurrences(of: "+", with: " ") : String(component)
-        return text.removingPercentEncoding
     }
 
     /// The `Data` text of a verified reading: decoded from base64 when `Encode` says so; nil when unreadable.
@@ -87,11 +67,11 @@ extension SipsMapping {
     static func automaticResponseEvent(_ fields: [String: String]) -> NotificationEvent {
         let transaction = fields["transactionReference"].flatMap { value -> String? in
             !value.isEmpty && value.count <= maxTransactionReferenceLength
-                && value.unicodeScalars.allSatisfy(isAlphanumeric) ? value : nil
+                && value.unicodeScalars.allSatisfy(ProviderText.isAlphanumeric) ? value : nil
         }
         let returnContext = fields["returnContext"].flatMap { $0.isEmpty ? nil : String($0.prefix(128)) }
         let amount = fields["amount"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
-        let code = safeCode(fields["responseCode"])
+        let code = ProviderText.safeCode(fields["responseCode"])
         let outcome: Outcome
         switch code {
         case "00":
@@ -113,9 +93,9 @@ extension SipsMapping {
                 noun: "payment")
             switch verdict {
             case .accepted, .duplicate:
-                outcome = naming(duplicateOutcome(.orderInitialize), transaction)
+                outcome = duplicateOutcome(.orderInitialize).naming(transaction)
             case .outcome(let classified):
-                var classified = naming(classified, transaction)
+                var classified = classified.naming(transaction)
                 classified.amount = amount
                 outcome = classified
             }

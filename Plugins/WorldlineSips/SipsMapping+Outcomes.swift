@@ -26,7 +26,7 @@ extension SipsMapping {
     /// - `CANCELLED` → canceled; `REFUSED` → declined with the acquirer's code; `PENDING` → pending;
     /// - another status → unknown (`unrecognised_status`).
     static func transactionOutcome(_ response: SipsTransactionDataResponse, reference: String) -> Outcome {
-        let status = safeCode(response.transactionStatus)
+        let status = ProviderText.safeCode(response.transactionStatus)
         let kind = transactionStatusKind(status)
         var outcome = Outcome(
             kind: kind, providerPaymentId: reference, providerStatus: status, amount: response.originAmount)
@@ -43,18 +43,17 @@ extension SipsMapping {
                 outcome.refundedAmount = refunded
             }
         case .declined:
-            let acquirer = safeCode(response.acquirerResponseCode).flatMap { $0 == "00" ? nil : $0 }
-            let order = safeCode(response.responseCode).flatMap { $0 == "00" ? nil : $0 }
+            let acquirer = ProviderText.safeCode(response.acquirerResponseCode).flatMap { $0 == "00" ? nil : $0 }
+            let order = ProviderText.safeCode(response.responseCode).flatMap { $0 == "00" ? nil : $0 }
             let code = acquirer ?? order ?? "REFUSED"
-            outcome.code = code
-            outcome.message = "Worldline Sips reports the payment refused (\(code))"
-            outcome.retryable = code == authenticationRequiredCode
+            outcome.explain(
+                code: code, message: "Worldline Sips reports the payment refused (\(code))",
+                retryable: code == authenticationRequiredCode)
         case .canceled:
-            outcome.code = "payment_cancelled"
-            outcome.message = "Worldline Sips reports the payment cancelled"
+            outcome.explain(code: "payment_cancelled", message: "Worldline Sips reports the payment cancelled")
         case .unknown:
-            outcome.code = "unrecognised_status"
-            outcome.message = "Worldline Sips' transaction status is not recognised"
+            outcome.explain(
+                code: "unrecognised_status", message: "Worldline Sips' transaction status is not recognised")
         default:
             break
         }
@@ -63,12 +62,12 @@ extension SipsMapping {
 
     /// The outcome of a `getTransactionData` used as a sync: a found transaction by its status, `25` → pending
     /// (`transaction_not_found`: the app has not ordered yet), anything else by the code table.
-    static func syncOutcome(_ exchange: SipsExchange<SipsTransactionDataResponse>, reference: String) -> Outcome {
+    static func syncOutcome(_ exchange: ExchangeResult<SipsTransactionDataResponse>, reference: String) -> Outcome {
         switch exchange {
         case .outcome(let outcome):
-            return naming(outcome, reference)
-        case .answer(let response):
-            if safeCode(response.responseCode) == "25" {
+            return outcome.naming(reference)
+        case .success(let response):
+            if ProviderText.safeCode(response.responseCode) == "25" {
                 return Outcome(
                     kind: .pending, providerPaymentId: reference, providerStatus: "25", code: "transaction_not_found",
                     message: "Worldline Sips has no such transaction yet")
@@ -78,8 +77,8 @@ extension SipsMapping {
                 errorField: response.errorFieldName, service: .getTransactionData)
             {
             case .accepted: return transactionOutcome(response, reference: reference)
-            case .duplicate: return naming(duplicateOutcome(.getTransactionData), reference)
-            case .outcome(let outcome): return naming(outcome, reference)
+            case .duplicate: return duplicateOutcome(.getTransactionData).naming(reference)
+            case .outcome(let outcome): return outcome.naming(reference)
             }
         }
     }
@@ -87,13 +86,13 @@ extension SipsMapping {
     /// The outcome of the inquiry made after an order initialisation answered `94`: the transaction's state;
     /// unknown (`duplicate_transaction`) when Sips has no such transaction or the inquiry was not made (a
     /// transaction under this reference may exist, so the attempt must never fail over).
-    static func duplicateInquiryOutcome(_ exchange: SipsExchange<SipsTransactionDataResponse>, reference: String)
+    static func duplicateInquiryOutcome(_ exchange: ExchangeResult<SipsTransactionDataResponse>, reference: String)
         -> Outcome
     {
         let duplicate = Outcome(
             kind: .unknown, providerPaymentId: reference, providerStatus: "94", code: "duplicate_transaction",
             message: "Worldline Sips reports the reference already used; the outcome is not known")
-        if case .answer(let response) = exchange, safeCode(response.responseCode) == "25" {
+        if case .success(let response) = exchange, ProviderText.safeCode(response.responseCode) == "25" {
             return duplicate
         }
         let outcome = syncOutcome(exchange, reference: reference)
@@ -112,7 +111,7 @@ extension SipsMapping {
         guard let redirectionData = response.redirectionData, !redirectionData.isEmpty,
             let redirectionUrl = response.redirectionUrl, !redirectionUrl.isEmpty
         else {
-            return unknown(
+            return Outcome.unknown(
                 code: "unparsable_response", message: "Worldline Sips returned no redirection data",
                 providerPaymentId: providerPaymentId)
         }
@@ -131,20 +130,20 @@ extension SipsMapping {
     /// The outcome of a cash management call: `success` for `00`, unknown (`duplicate_transaction`) for `94`,
     /// the code table otherwise; always named by the transaction reference.
     static func cashOutcome(
-        _ exchange: SipsExchange<SipsCashManagementResponse>, service: SipsService, reference: String,
+        _ exchange: ExchangeResult<SipsCashManagementResponse>, service: SipsService, reference: String,
         success: (SipsCashManagementResponse) -> Outcome
     ) -> Outcome {
         switch exchange {
         case .outcome(let outcome):
-            return naming(outcome, reference)
-        case .answer(let response):
+            return outcome.naming(reference)
+        case .success(let response):
             switch classify(
                 code: response.responseCode, acquirer: response.acquirerResponseCode,
                 errorField: response.errorFieldName, service: service)
             {
             case .accepted: return success(response)
-            case .duplicate: return naming(duplicateOutcome(service), reference)
-            case .outcome(let outcome): return naming(outcome, reference)
+            case .duplicate: return duplicateOutcome(service).naming(reference)
+            case .outcome(let outcome): return outcome.naming(reference)
             }
         }
     }
@@ -152,21 +151,24 @@ extension SipsMapping {
     /// A validated (captured) transaction.
     static func captureOutcome(_ response: SipsCashManagementResponse, amount: Int64, reference: String) -> Outcome {
         Outcome(
-            kind: .succeeded, providerPaymentId: reference, providerStatus: safeCode(response.newStatus) ?? "00",
+            kind: .succeeded, providerPaymentId: reference,
+            providerStatus: ProviderText.safeCode(response.newStatus) ?? "00",
             amount: amount, capturedAmount: amount)
     }
 
     /// A cancelled transaction.
     static func cancelOutcome(_ response: SipsCashManagementResponse, amount: Int64, reference: String) -> Outcome {
         Outcome(
-            kind: .canceled, providerPaymentId: reference, providerStatus: safeCode(response.newStatus) ?? "CANCELLED",
+            kind: .canceled, providerPaymentId: reference,
+            providerStatus: ProviderText.safeCode(response.newStatus) ?? "CANCELLED",
             amount: amount)
     }
 
     /// A refunded amount (Sips has no refund id: the refund is named by the transaction reference).
     static func refundOutcome(_ response: SipsCashManagementResponse, amount: Int64, reference: String) -> Outcome {
         Outcome(
-            kind: .succeeded, providerPaymentId: reference, providerStatus: safeCode(response.newStatus) ?? "00",
+            kind: .succeeded, providerPaymentId: reference,
+            providerStatus: ProviderText.safeCode(response.newStatus) ?? "00",
             amount: amount, refundedAmount: amount)
     }
 }

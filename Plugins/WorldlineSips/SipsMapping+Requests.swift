@@ -28,8 +28,8 @@ extension SipsMapping {
         }
         let wallet = String(parts[0])
         let mean = String(parts[1])
-        guard !wallet.isEmpty, wallet.unicodeScalars.allSatisfy(isAlphanumeric), !mean.isEmpty,
-            mean.unicodeScalars.allSatisfy(isAlphanumeric)
+        guard !wallet.isEmpty, wallet.unicodeScalars.allSatisfy(ProviderText.isAlphanumeric), !mean.isEmpty,
+            mean.unicodeScalars.allSatisfy(ProviderText.isAlphanumeric)
         else {
             throw ProviderError(code: "bad_request", message: "stored card token is not a Sips wallet card")
         }

@@ -6,13 +6,13 @@ extension SipsMapping {
     /// `<merchantWalletId>:<paymentMeanId>`); no card yet or `25` (no such wallet yet) → pending; any other
     /// answer → a failure outcome.
     static func walletSyncResult(
-        _ exchange: SipsExchange<SipsWalletDataResponse>, vaultingId: String, merchantWalletId: String
+        _ exchange: ExchangeResult<SipsWalletDataResponse>, vaultingId: String, merchantWalletId: String
     ) -> VaultingSyncResult {
         switch exchange {
         case .outcome(let outcome):
             return VaultingSyncResult(event: nil, failure: outcome)
-        case .answer(let response):
-            if safeCode(response.walletResponseCode) == "25" {
+        case .success(let response):
+            if ProviderText.safeCode(response.walletResponseCode) == "25" {
                 return VaultingSyncResult(event: walletPending(vaultingId))
             }
             let verdict = classify(
@@ -21,7 +21,8 @@ extension SipsMapping {
             switch verdict {
             case .accepted:
                 let card = (response.walletPaymentMeanDataList ?? []).first { mean in
-                    mean.paymentMeanId.map { !$0.isEmpty && $0.unicodeScalars.allSatisfy(isAlphanumeric) } ?? false
+                    mean.paymentMeanId.map { !$0.isEmpty && $0.unicodeScalars.allSatisfy(ProviderText.isAlphanumeric) }
+                        ?? false
                 }
                 guard let card, let meanId = card.paymentMeanId else {
                     return VaultingSyncResult(event: walletPending(vaultingId))
@@ -42,12 +43,12 @@ extension SipsMapping {
     /// What `deletePaymentMean` says about a revocation: `00` → revoked; `25` (no such wallet or card) →
     /// revoked too, since Sips holds nothing usable under the token; any other answer → its failure class
     /// (`94` → unknown).
-    static func revocationResult(_ exchange: SipsExchange<SipsDeletePaymentMeanResponse>) -> RevokeCredentialResult {
+    static func revocationResult(_ exchange: ExchangeResult<SipsDeletePaymentMeanResponse>) -> RevokeCredentialResult {
         switch exchange {
         case .outcome(let outcome):
             return RevokeCredentialResult(failure: outcome)
-        case .answer(let response):
-            if safeCode(response.walletResponseCode) == "25" {
+        case .success(let response):
+            if ProviderText.safeCode(response.walletResponseCode) == "25" {
                 return RevokeCredentialResult(
                     status: .revoked, code: "25", message: "Worldline Sips no longer holds this wallet card")
             }

@@ -2,7 +2,7 @@ import Foundation
 import ProviderKit
 
 /// The Sips services the plugin calls; the raw value is the path under `/rs-services/v2/`.
-enum SipsService: String, Sendable, CaseIterable {
+enum SipsService: String, Sendable, CaseIterable, ProviderCallPath {
     case orderInitialize = "checkoutInApp/orderInitialize"
     case walletInitialize = "walletInApp/walletInitialize"
     case getTransactionData = "diagnostic/getTransactionData"
@@ -30,11 +30,6 @@ enum SipsService: String, Sendable, CaseIterable {
         case .validate, .cancel, .refund: return .cashManagement
         case .getWalletData, .deletePaymentMean: return .wallet
         }
-    }
-
-    /// A short name for logs.
-    var logName: String {
-        String(rawValue.split(separator: "/").last ?? "")
     }
 }
 
@@ -64,12 +59,6 @@ enum SipsInterface: Sendable, CaseIterable {
         case .wallet: return "WR_WS_2.27"
         }
     }
-}
-
-/// A classified exchange: the decoded (and seal-checked) answer, or the outcome that ends the flow.
-enum SipsExchange<Payload: Sendable>: Sendable {
-    case answer(Payload)
-    case outcome(Outcome)
 }
 
 /// Pure mapping between Switchyard's requests and outcomes and Worldline Sips' wire types.
@@ -119,58 +108,28 @@ enum SipsMapping {
         return code
     }
 
-    /// JSON with sorted keys and unescaped slashes; these exact bytes are sent.
-    static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
-    }
-
     /// The URL of a service: `<baseURL>/rs-services/v2/<service>`; nil when the base URL is not an absolute
     /// http(s) URL without query or fragment.
     static func endpoint(base: String, service: SipsService) -> String? {
-        var base = base.trimmingCharacters(in: .whitespaces)
-        while base.hasSuffix("/") { base.removeLast() }
-        guard let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", components.host?.isEmpty == false,
-            components.percentEncodedQuery == nil, components.fragment == nil
-        else { return nil }
-        return base + "/rs-services/v2/" + service.rawValue
+        ProviderURL.endpoint(base: base, path: "/rs-services/v2/" + service.rawValue)?.url
     }
 
     /// The `interfaceVersion` of a connector family: the account option, else the default.
     static func interfaceVersion(_ interface: SipsInterface, options: [String: String]) -> String {
-        option(interface.option, in: options) ?? interface.defaultVersion
+        options.nonBlank(interface.option) ?? interface.defaultVersion
     }
 
     /// The lifetime announced for an In-App initialisation: the option `session_lifetime_seconds` clamped to
     /// 60…3600, else 900 seconds.
     static func sessionLifetime(options: [String: String]) -> Int64 {
-        guard let text = option(Option.sessionLifetime, in: options), let value = Int64(text) else {
-            return defaultSessionLifetime
-        }
-        return min(max(value, sessionLifetimeRange.lowerBound), sessionLifetimeRange.upperBound)
-    }
-
-    /// A non-empty option value, trimmed.
-    static func option(_ name: String, in options: [String: String]) -> String? {
-        guard let value = options[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        return value
+        options.integer(Option.sessionLifetime, default: defaultSessionLifetime, clampedTo: sessionLifetimeRange)
     }
 
     // MARK: References
 
     /// The text with every character other than an ASCII letter or digit removed.
     static func alphanumeric(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { isAlphanumeric($0) }))
-    }
-
-    /// Whether a scalar is an ASCII letter or digit.
-    static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9": return true
-        default: return false
-        }
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { ProviderText.isAlphanumeric($0) }))
     }
 
     /// The `transactionReference` of an attempt: its id without non-alphanumerics (`att_01…` → `att01…`).
@@ -189,7 +148,7 @@ enum SipsMapping {
     /// attempt id.
     static func transactionReference(_ payment: PaymentLocator) throws -> String {
         if let id = payment.providerPaymentId?.trimmingCharacters(in: .whitespaces), !id.isEmpty,
-            id.count <= maxTransactionReferenceLength, id.unicodeScalars.allSatisfy(isAlphanumeric)
+            id.count <= maxTransactionReferenceLength, id.unicodeScalars.allSatisfy(ProviderText.isAlphanumeric)
         {
             return id
         }
@@ -211,31 +170,7 @@ enum SipsMapping {
     static func orderId(_ merchantReference: String) -> String? {
         let allowed =
             !merchantReference.isEmpty && merchantReference.count <= maxOrderIdLength
-            && merchantReference.unicodeScalars.allSatisfy { isAlphanumeric($0) || $0 == "-" || $0 == "_" }
+            && merchantReference.unicodeScalars.allSatisfy { ProviderText.isAlphanumeric($0) || $0 == "-" || $0 == "_" }
         return allowed ? merchantReference : nil
-    }
-
-    // MARK: Codes
-
-    /// A provider code or name safe to repeat in outcomes and logs: 1–64 letters, digits, `_`, `-`, `.`;
-    /// anything else becomes `UNRECOGNISED_CODE` (a body cannot smuggle text through a code).
-    static func safeCode(_ code: String?) -> String? {
-        guard let code = code?.trimmingCharacters(in: .whitespaces), !code.isEmpty else { return nil }
-        let allowed =
-            code.count <= 64
-            && code.unicodeScalars.allSatisfy { isAlphanumeric($0) || $0 == "_" || $0 == "-" || $0 == "." }
-        return allowed ? code : "UNRECOGNISED_CODE"
-    }
-
-    /// An `unknown` outcome with a code of ours.
-    static func unknown(code: String, message: String, providerPaymentId: String? = nil) -> Outcome {
-        Outcome(kind: .unknown, providerPaymentId: providerPaymentId, code: code, message: message)
-    }
-
-    /// An outcome that names the payment when it does not already.
-    static func naming(_ outcome: Outcome, _ reference: String?) -> Outcome {
-        var outcome = outcome
-        if outcome.providerPaymentId == nil { outcome.providerPaymentId = reference }
-        return outcome
     }
 }

@@ -37,13 +37,8 @@ enum SipsSeal {
     ///
     /// - Throws: `bad_request` when the value does not encode to a JSON object (a programming error).
     static func seal(of value: some Encodable, secret: String) throws -> String {
-        let data: Data
-        do {
-            data = try JSONEncoder().encode(value)
-        } catch {
-            throw ProviderError(code: "bad_request", message: "the Sips request cannot be encoded")
-        }
-        guard let tree = try? JSONDecoder().decode(JSONValue.self, from: data), let fields = tree.objectValue else {
+        let json = ProviderJSON.standard
+        guard let fields = json.object(from: try json.encode(value)) else {
             throw ProviderError(code: "bad_request", message: "the Sips request is not a JSON object")
         }
         return seal(of: fields, secret: secret)

@@ -4,7 +4,7 @@ import ProviderKit
 /// An account's Sips credentials, read for one call.
 struct SipsAccountKeys: Sendable {
     var merchantId: String
-    var secretKey: String
+    var secretKey: Secret
     var keyVersion: Int
 }
 
@@ -13,40 +13,24 @@ extension WorldlineSipsProvider {
     func exchange<Payload: Decodable & Sendable>(
         _ service: SipsService, body: some SipsSealedRequest, keys: SipsAccountKeys, account: AccountContext,
         as type: Payload.Type
-    ) async throws -> SipsExchange<Payload> {
+    ) async throws -> ExchangeResult<Payload> {
         guard let url = SipsMapping.endpoint(base: account.baseURL, service: service) else {
             throw ProviderError.misconfigured("the account's base URL is not an absolute http(s) URL")
         }
         var body = body
-        body.seal = try SipsSeal.seal(of: body, secret: keys.secretKey)
-        let bytes: Data
-        do {
-            bytes = try SipsMapping.encode(body)
-        } catch {
-            throw ProviderError(code: "bad_request", message: "the Sips request cannot be encoded")
-        }
+        body.seal = try SipsSeal.seal(of: body, secret: keys.secretKey.reveal())
         let request = OutboundRequest(
-            method: "POST", url: url,
-            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
-            body: bytes)
-        let result = await host.send(request)
-        let exchange = SipsMapping.classify(result, secret: keys.secretKey, as: type)
-        var fields = ["provider.account": account.accountId, "sips.service": service.logName]
-        fields["http.status"] = result.status.map(String.init) ?? result.kind.rawValue
-        switch exchange {
-        case .answer:
-            host.log(.debug, "sips call answered", metadata: fields)
-        case .outcome(let outcome):
-            fields["outcome.kind"] = outcome.kind.rawValue
-            fields["outcome.code"] = outcome.code ?? ""
-            host.log(.warning, "sips call not answered", metadata: fields)
+            method: "POST", url: url, headers: [.jsonContent, HTTPHeader("Accept", "application/json")],
+            body: try ProviderJSON.standard.encode(body))
+        let exchange = ProviderExchange(host: host, logName: "sips", callKey: "sips.service")
+        return await exchange.send(request, call: service.logName, account: account) {
+            SipsMapping.classify($0, secret: keys.secretKey.reveal(), as: type)
         }
-        return exchange
     }
 
     /// `diagnostic/getTransactionData` for one transaction reference.
     func transactionData(_ reference: String, keys: SipsAccountKeys, account: AccountContext) async throws
-        -> SipsExchange<SipsTransactionDataResponse>
+        -> ExchangeResult<SipsTransactionDataResponse>
     {
         let body = SipsMapping.transactionDataRequest(reference: reference, keys: keys, account: account)
         return try await exchange(
@@ -56,25 +40,12 @@ extension WorldlineSipsProvider {
     /// The account's merchant id, secret key and key version (default 1); `misconfigured` naming only the field
     /// when one is missing or unusable.
     func keys(of account: AccountContext) throws -> SipsAccountKeys {
-        let merchantId = try credential(Credential.merchantId, of: account).trimmingCharacters(in: .whitespaces)
-        let secretKey = try credential(Credential.secretKey, of: account)
-        let versionText = account.credentials[Credential.keyVersion]?.trimmingCharacters(in: .whitespaces) ?? ""
-        let keyVersion: Int
-        if versionText.isEmpty {
-            keyVersion = 1
-        } else if let version = Int(versionText), version >= 0, versionText.allSatisfy(\.isNumber) {
-            keyVersion = version
-        } else {
-            throw ProviderError.misconfigured("credential \(Credential.keyVersion) is not an integer")
+        let merchantId = try account.credentials.requireIdentifier(Credential.merchantId)
+        let secretKey = try account.credentials.require(Credential.secretKey)
+        let versionText = account.credentials.nonBlank(Credential.keyVersion) ?? "1"
+        guard let keyVersion = Int(versionText), keyVersion >= 0, versionText.allSatisfy(\.isNumber) else {
+            throw ProviderError.misconfigured("credential \(Credential.keyVersion.name) is not an integer")
         }
         return SipsAccountKeys(merchantId: merchantId, secretKey: secretKey, keyVersion: keyVersion)
-    }
-
-    /// A required credential, or a `misconfigured` error naming (only) the field.
-    func credential(_ name: String, of account: AccountContext) throws -> String {
-        guard let value = account.credentials[name], !value.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ProviderError.misconfigured("credential \(name) is missing")
-        }
-        return value
     }
 }

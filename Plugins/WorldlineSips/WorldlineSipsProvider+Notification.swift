@@ -18,7 +18,7 @@ extension WorldlineSipsProvider {
         guard !readings.isEmpty else {
             return rejected("missing Data or Seal", account: account)
         }
-        let secret = keys.secretKey
+        let secret = keys.secretKey.reveal()
         guard let verified = readings.first(where: { SipsSeal.verifyData($0.data, seal: $0.seal, secret: secret) })
         else {
             return rejected("seal mismatch", account: account)
@@ -33,24 +33,20 @@ extension WorldlineSipsProvider {
         }
         let event = SipsMapping.automaticResponseEvent(fields)
         host.log(
-            .info, "sips automatic response verified",
-            metadata: [
-                "provider.account": account.accountId,
-                "sips.response_code": SipsMapping.safeCode(fields["responseCode"]) ?? "",
+            .info, "sips automatic response verified", account: account,
+            [
+                "sips.response_code": ProviderText.safeCode(fields["responseCode"]) ?? "",
                 "outcome.kind": event.outcome.kind.rawValue,
             ])
-        let reply = NotificationReply(
-            status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: SipsMapping.acknowledgement)
-        return NotificationResult(verified: true, reply: reply, events: [event], dedupKey: verified.data)
+        return NotificationResult(
+            verified: true, reply: .body(SipsMapping.acknowledgement, status: 200), events: [event],
+            dedupKey: verified.data)
     }
 
     /// The answer to an automatic response that cannot be trusted.
     func rejected(_ reason: String, account: AccountContext) -> NotificationResult {
-        host.log(
-            .warning, "sips automatic response rejected",
-            metadata: ["provider.account": account.accountId, "sips.notify.reason": reason])
-        let reply = NotificationReply(
-            status: 401, headers: [HTTPHeader("Content-Type", "text/plain")], body: SipsMapping.rejection)
-        return NotificationResult(verified: false, reply: reply, events: [], failureReason: reason)
+        host.rejectNotification(
+            reason, reply: .body(SipsMapping.rejection, status: 401), account: account,
+            message: "sips automatic response rejected", reasonKey: "sips.notify.reason")
     }
 }

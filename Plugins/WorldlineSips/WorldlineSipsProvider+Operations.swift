@@ -21,16 +21,9 @@ extension WorldlineSipsProvider {
     ///
     /// - Throws: `bad_request` (nothing sent) for an unsupported currency.
     public func capture(_ request: CaptureRequest, account: AccountContext) async throws -> Outcome {
-        let keys = try keys(of: account)
-        let reference = try SipsMapping.transactionReference(request.payment)
-        let body = SipsMapping.cashManagementRequest(
-            reference: reference, amount: request.amount, currencyCode: try SipsMapping.currencyCode(request.currency),
-            keys: keys, account: account)
-        let exchange = try await exchange(
-            .validate, body: body, keys: keys, account: account, as: SipsCashManagementResponse.self)
-        return SipsMapping.cashOutcome(exchange, service: .validate, reference: reference) {
-            SipsMapping.captureOutcome($0, amount: request.amount, reference: reference)
-        }
+        try await moveCash(
+            .validate, payment: request.payment, amount: request.amount, currency: request.currency,
+            account: account, success: SipsMapping.captureOutcome)
     }
 
     /// `cashManagement/cancel` of everything that remains. The remaining amount and currency come from a
@@ -42,33 +35,29 @@ extension WorldlineSipsProvider {
         let transaction: SipsTransactionDataResponse
         switch try await transactionData(reference, keys: keys, account: account) {
         case .outcome(let outcome):
-            return SipsMapping.naming(outcome, reference)
-        case .answer(let response):
+            return outcome.naming(reference)
+        case .success(let response):
             let verdict = SipsMapping.classify(
                 code: response.responseCode, acquirer: response.acquirerResponseCode,
                 errorField: response.errorFieldName, service: .getTransactionData)
             switch verdict {
             case .accepted: transaction = response
-            case .duplicate: return SipsMapping.naming(SipsMapping.duplicateOutcome(.getTransactionData), reference)
-            case .outcome(let outcome): return SipsMapping.naming(outcome, reference)
+            case .duplicate: return SipsMapping.duplicateOutcome(.getTransactionData).naming(reference)
+            case .outcome(let outcome): return outcome.naming(reference)
             }
         }
         if SipsMapping.transactionStatusKind(transaction.transactionStatus) == .canceled {
             return Outcome(kind: .canceled, providerPaymentId: reference, providerStatus: "CANCELLED")
         }
-        guard let remaining = transaction.currentAmount, let currency = SipsMapping.safeCode(transaction.currencyCode)
+        guard let remaining = transaction.currentAmount, let currency = ProviderText.safeCode(transaction.currencyCode)
         else {
-            return SipsMapping.unknown(
+            return Outcome.unknown(
                 code: "unparsable_response", message: "Worldline Sips did not say what remains to cancel",
                 providerPaymentId: reference)
         }
-        let body = SipsMapping.cashManagementRequest(
-            reference: reference, amount: remaining, currencyCode: currency, keys: keys, account: account)
-        let exchange = try await exchange(
-            .cancel, body: body, keys: keys, account: account, as: SipsCashManagementResponse.self)
-        return SipsMapping.cashOutcome(exchange, service: .cancel, reference: reference) {
-            SipsMapping.cancelOutcome($0, amount: remaining, reference: reference)
-        }
+        return try await cashOperation(
+            .cancel, reference: reference, amount: remaining, currencyCode: currency, keys: keys, account: account,
+            success: SipsMapping.cancelOutcome)
     }
 
     /// `cashManagement/refund` of the refund's amount: succeeded, named by the transaction reference (Sips has
@@ -76,15 +65,37 @@ extension WorldlineSipsProvider {
     ///
     /// - Throws: `bad_request` (nothing sent) for an unsupported currency.
     public func refund(_ request: RefundRequest, account: AccountContext) async throws -> Outcome {
+        try await moveCash(
+            .refund, payment: request.payment, amount: request.amount, currency: request.currency,
+            account: account, success: SipsMapping.refundOutcome)
+    }
+
+    /// A capture or refund of `amount` (`validate`, `refund`) on the payment's transaction.
+    ///
+    /// - Throws: `bad_request` (nothing sent) for an unsupported currency or an unusable reference.
+    func moveCash(
+        _ service: SipsService, payment: PaymentLocator, amount: Int64, currency: String, account: AccountContext,
+        success: (SipsCashManagementResponse, Int64, String) -> Outcome
+    ) async throws -> Outcome {
         let keys = try keys(of: account)
-        let reference = try SipsMapping.transactionReference(request.payment)
+        let reference = try SipsMapping.transactionReference(payment)
+        return try await cashOperation(
+            service, reference: reference, amount: amount, currencyCode: try SipsMapping.currencyCode(currency),
+            keys: keys, account: account, success: success)
+    }
+
+    /// One cash management call for `amount`, mapped by `success` (given the answer, the amount and the
+    /// reference) when Sips accepts it.
+    func cashOperation(
+        _ service: SipsService, reference: String, amount: Int64, currencyCode: String, keys: SipsAccountKeys,
+        account: AccountContext, success: (SipsCashManagementResponse, Int64, String) -> Outcome
+    ) async throws -> Outcome {
         let body = SipsMapping.cashManagementRequest(
-            reference: reference, amount: request.amount, currencyCode: try SipsMapping.currencyCode(request.currency),
-            keys: keys, account: account)
+            reference: reference, amount: amount, currencyCode: currencyCode, keys: keys, account: account)
         let exchange = try await exchange(
-            .refund, body: body, keys: keys, account: account, as: SipsCashManagementResponse.self)
-        return SipsMapping.cashOutcome(exchange, service: .refund, reference: reference) {
-            SipsMapping.refundOutcome($0, amount: request.amount, reference: reference)
+            service, body: body, keys: keys, account: account, as: SipsCashManagementResponse.self)
+        return SipsMapping.cashOutcome(exchange, service: service, reference: reference) {
+            success($0, amount, reference)
         }
     }
 }

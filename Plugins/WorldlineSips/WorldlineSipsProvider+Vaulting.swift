@@ -14,18 +14,14 @@ extension WorldlineSipsProvider {
         let keys = try keys(of: account)
         let wallet = try SipsMapping.merchantWalletId(vaultingId: request.vaultingId)
         let body = SipsMapping.walletInitializeRequest(merchantWalletId: wallet, keys: keys, account: account)
-        let now = Date(timeIntervalSince1970: host.now().timeIntervalSince1970.rounded(.down))
-        let lifetime = SipsMapping.sessionLifetime(options: account.options)
+        let expiresAt = sessionExpiry(account)
         let exchange = try await exchange(
             .walletInitialize, body: body, keys: keys, account: account, as: SipsInitializeResponse.self)
         switch exchange {
         case .outcome(let outcome):
             return VaultingSessionResult(outcome: outcome)
-        case .answer(let response):
-            let verdict = SipsMapping.classify(
-                code: response.redirectionStatusCode, acquirer: nil, errorField: response.errorFieldName,
-                service: .walletInitialize)
-            switch verdict {
+        case .success(let response):
+            switch SipsMapping.classify(response, service: .walletInitialize) {
             case .accepted:
                 let extra: [String: JSONValue] = [
                     "sdkOperationName": .string(body.sdkOperationName), "merchantWalletId": .string(wallet),
@@ -33,7 +29,7 @@ extension WorldlineSipsProvider {
                 return VaultingSessionResult(
                     outcome: SipsMapping.initializeOutcome(
                         response, actionType: SipsMapping.walletActionType, extra: extra,
-                        expiresAt: now.addingTimeInterval(TimeInterval(lifetime)), providerPaymentId: nil))
+                        expiresAt: expiresAt, providerPaymentId: nil))
             case .duplicate:
                 return VaultingSessionResult(outcome: SipsMapping.duplicateOutcome(.walletInitialize))
             case .outcome(let outcome):

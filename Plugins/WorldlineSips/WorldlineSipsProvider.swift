@@ -26,17 +26,17 @@ public struct WorldlineSipsProvider: Provider {
         honoursIdempotencyKey: false,
         usesAccessToken: false,
         credentials: [
-            CredentialField(name: Credential.merchantId, secret: false),
-            CredentialField(name: Credential.secretKey, secret: true),
-            CredentialField(name: Credential.keyVersion, secret: false, required: false),
+            Credential.merchantId,
+            Credential.secretKey,
+            Credential.keyVersion,
         ]
     )
 
-    /// Credential field names.
+    /// The account's credential fields, as the manifest declares them.
     enum Credential {
-        static let merchantId = "merchant_id"
-        static let secretKey = "secret_key"
-        static let keyVersion = "key_version"
+        static let merchantId = CredentialField(name: "merchant_id", secret: false)
+        static let secretKey = CredentialField(name: "secret_key", secret: true)
+        static let keyVersion = CredentialField(name: "key_version", secret: false, required: false)
     }
 
     let host: any HostServices
@@ -64,18 +64,14 @@ public struct WorldlineSipsProvider: Provider {
         let walletCard = try request.storedCredential.map(SipsMapping.walletCard)
         let body = try SipsMapping.orderInitializeRequest(
             request, reference: reference, walletCard: walletCard, keys: keys, account: account)
-        let now = Date(timeIntervalSince1970: host.now().timeIntervalSince1970.rounded(.down))
-        let lifetime = SipsMapping.sessionLifetime(options: account.options)
+        let expiresAt = sessionExpiry(account)
         let exchange = try await exchange(
             .orderInitialize, body: body, keys: keys, account: account, as: SipsInitializeResponse.self)
         switch exchange {
         case .outcome(let outcome):
-            return SipsMapping.naming(outcome, reference)
-        case .answer(let response):
-            let verdict = SipsMapping.classify(
-                code: response.redirectionStatusCode, acquirer: nil, errorField: response.errorFieldName,
-                service: .orderInitialize)
-            switch verdict {
+            return outcome.naming(reference)
+        case .success(let response):
+            switch SipsMapping.classify(response, service: .orderInitialize) {
             case .accepted:
                 var extra: [String: JSONValue] = [
                     "sdkOperationName": .string(body.sdkOperationName), "transactionReference": .string(reference),
@@ -83,13 +79,20 @@ public struct WorldlineSipsProvider: Provider {
                 extra["paymentMeanId"] = walletCard.map { .string($0.paymentMeanId) }
                 return SipsMapping.initializeOutcome(
                     response, actionType: SipsMapping.orderActionType, extra: extra,
-                    expiresAt: now.addingTimeInterval(TimeInterval(lifetime)), providerPaymentId: reference)
+                    expiresAt: expiresAt, providerPaymentId: reference)
             case .duplicate:
                 let inquiry = try await transactionData(reference, keys: keys, account: account)
                 return SipsMapping.duplicateInquiryOutcome(inquiry, reference: reference)
             case .outcome(let outcome):
-                return SipsMapping.naming(outcome, reference)
+                return outcome.naming(reference)
             }
         }
+    }
+
+    /// When an In-App session initialised now ends: the account's announced lifetime from the host's clock
+    /// (whole seconds).
+    func sessionExpiry(_ account: AccountContext) -> Date {
+        let lifetime = SipsMapping.sessionLifetime(options: account.options)
+        return ProviderTime.wholeSeconds(host.now()).addingTimeInterval(TimeInterval(lifetime))
     }
 }

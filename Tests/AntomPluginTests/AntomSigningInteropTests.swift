@@ -1,4 +1,5 @@
 import Foundation
+import ProviderKit
 import ProviderTestSupport
 import SwitchyardCrypto
 import Testing
@@ -19,14 +20,14 @@ import Testing
         #expect(cli.count == 256)
         let ours = try AntomSigning.sign(Self.content, with: Fixtures.merchantKey)
         // RSASSA-PKCS1-v1_5 is deterministic: both sides produce the same bytes.
-        #expect(ours == AntomSigning.urlEncode(Base64.encode(cli)))
+        #expect(ours == FormEncoding.quotePlus(Base64.encode(cli)))
     }
 
     @Test func theCLIVerifiesOurSignature() throws {
         let tool = try OpenSSLCLI()
         defer { tool.cleanUp() }
         let encoded = try AntomSigning.sign(Self.content, with: Fixtures.merchantKey)
-        let signature = try #require(AntomSigning.urlDecode(encoded).flatMap(Base64.decode))
+        let signature = try #require(FormEncoding.percentDecode(encoded).flatMap(Base64.decode))
         try tool.write("public.pem", Array(Fixtures.merchantKey.publicKey.pem.utf8))
         try tool.write("content.bin", Self.content)
         try tool.write("sig.bin", signature)
@@ -47,7 +48,7 @@ import Testing
         try tool.write("antom.pem", Array(Fixtures.antomKey.pkcs8PEM.utf8))
         try tool.write("content.bin", content)
         let signature = try tool.mustRun(["dgst", "-sha256", "-sign", "antom.pem", "content.bin"])
-        let header = "algorithm=RSA256, keyVersion=1, signature=" + AntomSigning.urlEncode(Base64.encode(signature))
+        let header = "algorithm=RSA256, keyVersion=1, signature=" + FormEncoding.quotePlus(Base64.encode(signature))
         #expect(AntomSigning.verify(content, headerValue: header, key: Fixtures.antomKey.publicKey))
     }
 }

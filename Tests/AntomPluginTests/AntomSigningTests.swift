@@ -37,20 +37,20 @@ import Testing
     @Test func signatureIsBase64ThenURLEncoded() throws {
         let encoded = try AntomSigning.sign(Array("abc".utf8), with: Fixtures.merchantKey)
         #expect(!encoded.contains("+") && !encoded.contains("/") && !encoded.contains("="))
-        let decoded = try #require(AntomSigning.urlDecode(encoded))
+        let decoded = try #require(FormEncoding.percentDecode(encoded))
         let raw = try #require(Base64.decode(decoded))
         #expect(raw.count == 256)
         #expect(Fixtures.merchantKey.publicKey.verifySHA256(signature: raw, message: Array("abc".utf8)))
     }
 
     @Test func urlEncodingIsQuotePlus() {
-        #expect(AntomSigning.urlEncode("a+b/c=d") == "a%2Bb%2Fc%3Dd")
-        #expect(AntomSigning.urlEncode("AZaz09_.-~") == "AZaz09_.-~")
-        #expect(AntomSigning.urlEncode("a b&é") == "a+b%26%C3%A9")
-        #expect(AntomSigning.urlDecode("a%2Bb%2fc%3Dd") == "a+b/c=d")
-        #expect(AntomSigning.urlDecode("raw+base64/==") == "raw+base64/==")
-        #expect(AntomSigning.urlDecode("bad%2") == nil)
-        #expect(AntomSigning.urlDecode("bad%zz") == nil)
+        #expect(FormEncoding.quotePlus("a+b/c=d") == "a%2Bb%2Fc%3Dd")
+        #expect(FormEncoding.quotePlus("AZaz09_.-~") == "AZaz09_.-~")
+        #expect(FormEncoding.quotePlus("a b&é") == "a+b%26%C3%A9")
+        #expect(FormEncoding.percentDecode("a%2Bb%2fc%3Dd") == "a+b/c=d")
+        #expect(FormEncoding.percentDecode("raw+base64/==") == "raw+base64/==")
+        #expect(FormEncoding.percentDecode("bad%2") == nil)
+        #expect(FormEncoding.percentDecode("bad%zz") == nil)
     }
 
     @Test func headerParsingIsTolerant() {

@@ -111,7 +111,7 @@ import Testing
 
     // MARK: Transport and seal
 
-    static func classify(_ result: OutboundResult) -> SipsExchange<SipsCashManagementResponse> {
+    static func classify(_ result: OutboundResult) -> ExchangeResult<SipsCashManagementResponse> {
         SipsMapping.classify(result, secret: Fixtures.secretKey, as: SipsCashManagementResponse.self)
     }
 
@@ -141,7 +141,7 @@ import Testing
         let otherKey = Self.classify(Fixtures.sealed(["responseCode": .string("00")], secret: "other_KEY1")).outcome
         #expect(otherKey?.code == "bad_response_seal")
 
-        guard case .answer(let answer) = Self.classify(Fixtures.cashAnswer("00", newStatus: "CAPTURED")) else {
+        guard case .success(let answer) = Self.classify(Fixtures.cashAnswer("00", newStatus: "CAPTURED")) else {
             Issue.record("a sealed answer must decode")
             return
         }
@@ -151,14 +151,6 @@ import Testing
 
 extension SipsCodeClass {
     /// The outcome, when classified as one.
-    var outcome: Outcome? {
-        if case .outcome(let outcome) = self { return outcome }
-        return nil
-    }
-}
-
-extension SipsExchange {
-    /// The outcome, when the exchange ended in one.
     var outcome: Outcome? {
         if case .outcome(let outcome) = self { return outcome }
         return nil
