@@ -58,18 +58,20 @@ extension InMemoryPaymentRepository: SettlementRepository {
     ) async throws {
         transact { state in
             switch operation.kind {
-            case .refund:
-                guard var row = state.refunds[operation.id] else { return }
-                (row.syncs, row.nextSyncAt) = (syncs, nextSyncAt)
-                row.reviewReason = reviewReason ?? row.reviewReason
-                state.refunds[operation.id] = row
-            case .capture:
-                guard var row = state.operations[operation.id] else { return }
-                (row.syncs, row.nextSyncAt) = (syncs, nextSyncAt)
-                row.reviewReason = reviewReason ?? row.reviewReason
-                state.operations[operation.id] = row
+            case .refund: Self.schedule(&state.refunds, operation.id, syncs, nextSyncAt, reviewReason)
+            case .capture: Self.schedule(&state.operations, operation.id, syncs, nextSyncAt, reviewReason)
             }
         }
+    }
+
+    /// Records a look at the open row `id` of `rows`; a review reason, once given, is kept.
+    private static func schedule<V>(
+        _ rows: inout [String: OpenRow<V>], _ id: String, _ syncs: Int, _ nextSyncAt: Date?, _ reviewReason: String?
+    ) {
+        guard var row = rows[id] else { return }
+        (row.syncs, row.nextSyncAt) = (syncs, nextSyncAt)
+        row.reviewReason = reviewReason ?? row.reviewReason
+        rows[id] = row
     }
 
     /// The review reason recorded for an open refund or capture (for assertions).
