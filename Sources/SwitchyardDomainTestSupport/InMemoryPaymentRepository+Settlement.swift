@@ -19,37 +19,35 @@ extension InMemoryPaymentRepository: SettlementRepository {
     public func claimOpenOperations(now: Date, firstDelay: TimeInterval, leaseUntil: Date, limit: Int) async throws
         -> [OpenOperation]
     {
-        let limit = max(0, limit)
-        return transact { state in
+        transact { state in
             func due<V>(_ row: OpenRow<V>, createdAt: Date) -> Bool {
                 (row.syncs == 0 && row.nextSyncAt == nil && createdAt.addingTimeInterval(firstDelay) <= now)
                     || (row.nextSyncAt.map { $0 <= now } ?? false)
             }
-            let refunds = state.refunds.values.filter {
+            let refunds = Self.claim(&state.refunds, .refund, limit: limit, leaseUntil: leaseUntil) {
                 ($0.value.status == .pending || $0.value.status == .unknown) && due($0, createdAt: $0.value.createdAt)
-            }.sorted { ($0.value.createdAt, $0.value.id) < ($1.value.createdAt, $1.value.id) }.prefix(limit)
-            let captures = state.operations.values.filter {
+            }
+            let captures = Self.claim(&state.operations, .capture, limit: limit, leaseUntil: leaseUntil) {
                 $0.value.kind == .capture && ($0.value.outcome == .pending || $0.value.outcome == .unknown)
                     && due($0, createdAt: $0.value.createdAt)
-            }.sorted { ($0.value.createdAt, $0.value.id) < ($1.value.createdAt, $1.value.id) }.prefix(limit)
-            var claimed: [OpenOperation] = []
-            for row in refunds {
-                state.refunds[row.value.id]?.nextSyncAt = leaseUntil
-                let r = row.value
-                claimed.append(
-                    OpenOperation(
-                        kind: .refund, tenant: r.tenantId, paymentId: r.paymentId, id: r.id, syncs: row.syncs,
-                        since: r.createdAt))
             }
-            for row in captures {
-                state.operations[row.value.id]?.nextSyncAt = leaseUntil
-                let o = row.value
-                claimed.append(
-                    OpenOperation(
-                        kind: .capture, tenant: o.tenantId, paymentId: o.paymentId, id: o.id, syncs: row.syncs,
-                        since: o.createdAt))
-            }
-            return claimed
+            return refunds + captures
+        }
+    }
+
+    /// Claims up to `limit` rows of `rows` that are `due`, oldest first, leasing them until `leaseUntil`.
+    private static func claim<V: OpenValue>(
+        _ rows: inout [String: OpenRow<V>], _ kind: OpenOperation.Kind, limit: Int, leaseUntil: Date,
+        due: (OpenRow<V>) -> Bool
+    ) -> [OpenOperation] {
+        let claimed = rows.values.filter(due).sorted {
+            ($0.value.createdAt, $0.value.id) < ($1.value.createdAt, $1.value.id)
+        }.prefix(max(0, limit))
+        return claimed.map { row in
+            rows[row.value.id]?.nextSyncAt = leaseUntil
+            let v = row.value
+            return OpenOperation(
+                kind: kind, tenant: v.tenantId, paymentId: v.paymentId, id: v.id, syncs: row.syncs, since: v.createdAt)
         }
     }
 
@@ -79,3 +77,14 @@ extension InMemoryPaymentRepository: SettlementRepository {
         transact { $0.refunds[operationId]?.reviewReason ?? $0.operations[operationId]?.reviewReason }
     }
 }
+
+/// What the janitor's claim reads of a refund or an operation.
+protocol OpenValue {
+    var id: String { get }
+    var paymentId: String { get }
+    var tenantId: UUID { get }
+    var createdAt: Date { get }
+}
+
+extension Refund: OpenValue {}
+extension PaymentOperation: OpenValue {}
