@@ -240,3 +240,23 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// In-memory repositories, a scripted provider gateway and a manual clock: the domain tested without
+// PostgreSQL, sandboxes or plugins; and the repository contract both stores must keep.
+package.targets += [
+    .target(name: "SwitchyardDomainTestSupport", dependencies: ["SwitchyardCore", "ProviderKit"]),
+    .testTarget(
+        name: "SwitchyardDomainTests",
+        dependencies: [
+            "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+    .testTarget(
+        name: "RepositoryContractTests",
+        dependencies: [
+            "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport", "SwitchyardStore", "SwitchyardTestSupport",
+            "SwitchyardCrypto", .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+]

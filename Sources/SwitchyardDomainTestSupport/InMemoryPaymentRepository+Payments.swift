@@ -1,0 +1,137 @@
+import Foundation
+import ProviderKit
+import SwitchyardCore
+
+extension InMemoryPaymentRepository: PaymentRepository {
+    public func commit(_ changes: PaymentChanges) async throws {
+        try transact { try $0.write(changes) }
+    }
+
+    public func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws -> IdempotencyClaim {
+        guard changes.payment != nil else {
+            throw CoreError.invalid("invalid_request", "a payment create needs its payment")
+        }
+        let now = clock()
+        let result = try transact { state -> IdempotencyClaim in
+            guard let claim else {
+                try state.write(changes)
+                return .proceed
+            }
+            let result = state.claim(
+                tenant: claim.tenant, key: claim.key, requestHash: claim.requestHash, owner: claim.owner, now: now,
+                until: now.addingTimeInterval(claim.lease))
+            guard result == .proceed || result == .resume(resourceId: nil) else { return result }
+            try state.write(changes)
+            if let id = changes.payment?.id {
+                state.link(tenant: claim.tenant, key: claim.key, owner: claim.owner, resourceId: id)
+            }
+            return result
+        }
+        if let claim, result == .proceed || result == .resume(resourceId: nil) { claim.reached(.claimed(result)) }
+        return result
+    }
+
+    public func transition<T: Sendable>(
+        tenant: UUID, paymentId: String, with changes: PaymentChanges,
+        _ body: @escaping @Sendable (inout Payment) throws -> T
+    ) async throws -> T {
+        try await transition(
+            tenant: tenant, paymentId: paymentId, with: changes, concluding: { _ in false }, answer: { _ in nil }, body
+        ).0
+    }
+
+    public func transition<T: Sendable>(
+        tenant: UUID, paymentId: String, with changes: PaymentChanges,
+        concluding: @escaping @Sendable (T) -> Bool,
+        answer: @escaping @Sendable (PaymentRecord) throws -> IdempotentAnswer?,
+        _ body: @escaping @Sendable (inout Payment) throws -> T
+    ) async throws -> (T, PaymentRecord?) {
+        var parts = changes
+        parts.payment = nil
+        return try transact { state in
+            guard var payment = state.payment(paymentId, tenant: tenant) else { throw CoreError.notFound("payment") }
+            let result = try body(&payment)
+            try state.upsert(payment)
+            try state.write(parts)
+            guard concluding(result) else { return (result, nil) }
+            let record = state.record(paymentId)
+            if let record, let answer = try answer(record) {
+                state.finish(
+                    tenant: tenant, key: answer.key, owner: answer.owner, status: answer.status, body: answer.body)
+            }
+            return (result, record)
+        }
+    }
+
+    public func reserveRefund(_ refund: Refund) async throws {
+        try transact { state in
+            guard let payment = state.payment(refund.paymentId, tenant: refund.tenantId) else {
+                throw CoreError.notFound("payment")
+            }
+            var reserved: Int64 = 0
+            for row in state.refunds.values where row.value.paymentId == refund.paymentId {
+                if row.value.status == .pending || row.value.status == .unknown { reserved += row.value.amount }
+            }
+            let refundable = payment.amountCaptured - payment.amountRefunded - reserved
+            guard refund.amount <= refundable else {
+                throw CoreError.unprocessable(
+                    "refund_exceeds_captured", "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
+                )
+            }
+            try state.upsert(refund)
+        }
+    }
+
+    public func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord? {
+        transact { state in state.payment(paymentId, tenant: tenant) == nil ? nil : state.record(paymentId) }
+    }
+
+    public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
+        transact { state in
+            var page = state.payments.values.map(\.stored).filter {
+                $0.tenantId == tenant && (reference == nil || $0.reference == reference)
+            }
+            if let startingAfter {
+                guard let cursor = state.payment(startingAfter, tenant: tenant) else { return [] }
+                page = page.filter { ($0.createdAt, $0.id) < (cursor.createdAt, cursor.id) }
+            }
+            return Array(page.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.prefix(max(0, limit)))
+        }
+    }
+
+    public func attempt(accountId: UUID, attemptId: String) async throws -> Attempt? {
+        transact { state in state.attempts[attemptId].flatMap { $0.accountId == accountId ? $0 : nil } }
+    }
+
+    public func attempt(accountId: UUID, providerPaymentId: String) async throws -> Attempt? {
+        transact { state in
+            state.attempts.values.filter { $0.accountId == accountId && $0.providerPaymentId == providerPaymentId }
+                .max { $0.startedAt < $1.startedAt }
+        }
+    }
+
+    public func refund(id: String) async throws -> Refund? {
+        transact { state in state.refunds[id]?.value }
+    }
+
+    public func openPayments(accountId: UUID, limit: Int) async throws -> [(tenant: UUID, paymentId: String)] {
+        let open: Set<PaymentStatus> = [.processing, .requiresAction, .unknown]
+        return transact { state in
+            state.payments.values.map(\.payment).filter {
+                $0.providerAccountId == accountId && open.contains($0.status)
+            }.sorted { $0.updatedAt > $1.updatedAt }.prefix(max(0, limit)).map {
+                (tenant: $0.tenantId, paymentId: $0.id)
+            }
+        }
+    }
+
+    public func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment] {
+        transact { state in
+            state.payments.values.map(\.stored).filter {
+                $0.resolution?.reviewRequired == true && (tenant == nil || $0.tenantId == tenant)
+            }.sorted {
+                ($0.resolution?.since ?? .distantFuture, $0.id) < ($1.resolution?.since ?? .distantFuture, $1.id)
+            }.prefix(max(0, limit)).map { $0 }
+        }
+    }
+}

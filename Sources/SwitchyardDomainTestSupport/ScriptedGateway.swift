@@ -1,0 +1,186 @@
+import Foundation
+import ProviderKit
+import SwitchyardCore
+
+/// A ``ProviderGateway`` whose answers each test scripts per flow (and, optionally, per account), and
+/// which records every call it receives, so a test can count provider calls.
+///
+/// An answer is taken from the queue of the flow at the called account, else from the flow's queue for
+/// any account; a call with no scripted answer is recorded in ``unscripted`` and answered `unknown`
+/// (code `unscripted`), which neither fails over nor settles anything.
+public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
+    /// One call the gateway received.
+    public struct Call: Sendable, Equatable {
+        public var flow: Flow
+        public var accountId: UUID
+        /// The payment's id (authorize), else the attempt's id the call locates the payment by.
+        public var reference: String?
+        /// The operation's own id: the attempt, capture, void, refund or completion id.
+        public var operationId: String?
+        public var amount: Int64?
+        /// The stored credential an authorize pays with.
+        public var storedCredentialId: String?
+        /// The correlation id of the credential an authorize asks the provider to set up.
+        public var setupCorrelationId: String?
+    }
+
+    private struct Key: Hashable {
+        var flow: Flow
+        var accountId: UUID?
+    }
+
+    private let lock = NSLock()
+    private var manifests: [String: PluginManifest] = [:]
+    private var answers: [Key: [Outcome]] = [:]
+    private var vaultingSyncs: [VaultingSyncResult] = []
+    private var revocations: [RevokeCredentialResult] = []
+    private var recorded: [Call] = []
+    private var missing: [Call] = []
+
+    public init() {}
+
+    /// Declares a plugin: its manifest is what routing and the service read.
+    public func register(_ manifest: PluginManifest) {
+        lock.withLock { manifests[manifest.id] = manifest }
+    }
+
+    /// Queues answers to `flow` calls, at `account` only when given.
+    public func script(_ flow: Flow, at account: UUID? = nil, _ outcomes: Outcome...) {
+        lock.withLock { answers[Key(flow: flow, accountId: account), default: []].append(contentsOf: outcomes) }
+    }
+
+    /// Queues answers to vaulting inquiries.
+    public func scriptVaultingSync(_ results: VaultingSyncResult...) {
+        lock.withLock { vaultingSyncs.append(contentsOf: results) }
+    }
+
+    /// Queues answers to credential revocations.
+    public func scriptRevocation(_ results: RevokeCredentialResult...) {
+        lock.withLock { revocations.append(contentsOf: results) }
+    }
+
+    /// Every call so far, in order.
+    public var calls: [Call] { lock.withLock { recorded } }
+
+    /// The calls of one flow so far.
+    public func calls(_ flow: Flow) -> [Call] { calls.filter { $0.flow == flow } }
+
+    /// Calls that found no scripted answer.
+    public var unscripted: [Call] { lock.withLock { missing } }
+
+    /// A manifest for a test plugin: every flow by default, paying with `methods` in any country and currency.
+    public static func manifest(
+        _ id: String, flows: [Flow] = Flow.allCases, methods: [String] = ["card", "alipay"],
+        honoursIdempotencyKey: Bool = true
+    ) -> PluginManifest {
+        PluginManifest(
+            id: id, version: "1.0.0", provider: id, abiVersion: 1, flows: flows, methods: methods, countries: [],
+            currencies: [], honoursIdempotencyKey: honoursIdempotencyKey, usesAccessToken: false, credentials: [])
+    }
+
+    public func manifest(pluginId: String) async -> PluginManifest? {
+        lock.withLock { manifests[pluginId] }
+    }
+
+    public func authorize(_ request: AuthorizeRequest, account: ProviderAccount) async -> Outcome {
+        answer(
+            Call(
+                flow: .authorize, accountId: account.id, reference: request.paymentId, operationId: request.attemptId,
+                amount: request.amount, storedCredentialId: request.storedCredential?.id,
+                setupCorrelationId: request.credentialSetup?.correlationId))
+    }
+
+    public func complete(_ request: CompleteRequest, account: ProviderAccount) async -> Outcome {
+        answer(call(.complete, account, request.payment, request.operationId, request.amount))
+    }
+
+    public func capture(_ request: CaptureRequest, account: ProviderAccount) async -> Outcome {
+        answer(call(.capture, account, request.payment, request.operationId, request.amount))
+    }
+
+    public func void(_ request: VoidRequest, account: ProviderAccount) async -> Outcome {
+        answer(call(.void, account, request.payment, request.operationId, nil))
+    }
+
+    public func refund(_ request: RefundRequest, account: ProviderAccount) async -> Outcome {
+        answer(call(.refund, account, request.payment, request.refundId, request.amount))
+    }
+
+    public func sync(_ request: SyncRequest, account: ProviderAccount) async -> Outcome {
+        answer(call(.sync, account, request.payment, nil, nil))
+    }
+
+    public func syncRefund(_ request: SyncRefundRequest, account: ProviderAccount) async -> Outcome {
+        guard await supports(.syncRefund, account) else {
+            return Outcome(kind: .notSent, code: "not_supported", message: "the plugin has no refund inquiry")
+        }
+        return answer(call(.syncRefund, account, request.payment, request.refundId, nil))
+    }
+
+    public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
+        -> NotificationResult
+    {
+        record(Call(flow: .notification, accountId: account.id), found: false)
+        return NotificationResult(
+            verified: false, reply: NotificationReply(status: 400, body: ""), events: [],
+            failureReason: "no scripted notification")
+    }
+
+    public func vaultingSession(_ request: VaultingSessionRequest, account: ProviderAccount) async -> Outcome {
+        answer(Call(flow: .vaultingSession, accountId: account.id, reference: request.vaultingId))
+    }
+
+    public func syncVaulting(_ request: VaultingSyncRequest, account: ProviderAccount) async -> VaultingSyncResult {
+        let call = Call(flow: .syncVaulting, accountId: account.id, reference: request.vaultingId)
+        let next: VaultingSyncResult? = lock.withLock { vaultingSyncs.isEmpty ? nil : vaultingSyncs.removeFirst() }
+        record(call, found: next != nil)
+        return next ?? VaultingSyncResult(event: nil, failure: .unknown("unscripted"))
+    }
+
+    public func revokeCredential(_ request: RevokeCredentialRequest, account: ProviderAccount) async
+        -> RevokeCredentialResult
+    {
+        guard await supports(.revokeCredential, account) else {
+            return RevokeCredentialResult(status: .notSupported)
+        }
+        let call = Call(flow: .revokeCredential, accountId: account.id, operationId: request.operationId)
+        let next: RevokeCredentialResult? = lock.withLock { revocations.isEmpty ? nil : revocations.removeFirst() }
+        record(call, found: next != nil)
+        return next ?? RevokeCredentialResult(status: .unknown, code: "unscripted")
+    }
+
+    private func supports(_ flow: Flow, _ account: ProviderAccount) async -> Bool {
+        await manifest(pluginId: account.pluginId)?.flows.contains(flow) == true
+    }
+
+    private func call(
+        _ flow: Flow, _ account: ProviderAccount, _ payment: PaymentLocator, _ id: String?, _ amount: Int64?
+    )
+        -> Call
+    {
+        Call(flow: flow, accountId: account.id, reference: payment.attemptId, operationId: id, amount: amount)
+    }
+
+    /// Records `call` and takes its scripted answer.
+    private func answer(_ call: Call) -> Outcome {
+        let outcome: Outcome? = lock.withLock {
+            for key in [Key(flow: call.flow, accountId: call.accountId), Key(flow: call.flow, accountId: nil)] {
+                if var queue = answers[key], !queue.isEmpty {
+                    let first = queue.removeFirst()
+                    answers[key] = queue
+                    return first
+                }
+            }
+            return nil
+        }
+        record(call, found: outcome != nil)
+        return outcome ?? Outcome(kind: .unknown, code: "unscripted", message: "no scripted answer")
+    }
+
+    private func record(_ call: Call, found: Bool) {
+        lock.withLock {
+            recorded.append(call)
+            if !found { missing.append(call) }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import ProviderKit
+import SwitchyardCore
+import SwitchyardDomainTestSupport
+import Testing
+
+/// What both payment repositories promise: transitions serialized per payment and all or nothing, reads
+/// scoped by tenant, refunds reserved within the remainder, and the upsert rules that keep what is known.
+struct PaymentContractTests {
+    @Test(arguments: Backend.allCases)
+    func concurrentTransitionsNeverOverwriteEachOther(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1", status: .authorized)))
+        let (tenant, payments) = (s.tenant, s.payments)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await payments.transition(tenant: tenant, paymentId: "pay_1", with: PaymentChanges()) {
+                        $0.amountCaptured += 1
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await s.payments.record(tenant: s.tenant, paymentId: "pay_1")?.payment.amountCaptured == 20)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aTransitionThatThrowsChangesNothing(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1")))
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await s.payments.transition(
+                tenant: s.tenant, paymentId: "pay_1", with: PaymentChanges(attempts: [s.attempt("att_1", of: "pay_1")])
+            ) { payment -> Void in
+                payment.status = .failed
+                throw Refused()
+            }
+        }
+        let record = try #require(try await s.payments.record(tenant: s.tenant, paymentId: "pay_1"))
+        #expect(record.payment.status == .processing)
+        #expect(record.attempts.isEmpty)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anotherTenantSeesNothing(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1")))
+        let stranger = UUID()
+        #expect(try await s.payments.record(tenant: stranger, paymentId: "pay_1") == nil)
+        #expect(try await s.payments.list(tenant: stranger, reference: nil, startingAfter: nil, limit: 10).isEmpty)
+        await #expect(throws: CoreError.self) {
+            try await s.payments.transition(tenant: stranger, paymentId: "pay_1", with: PaymentChanges()) {
+                $0.status = .failed
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func reserveRefundRefusesOverRefundCountingOpenRefunds(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1", status: .succeeded)))
+        try await s.payments.reserveRefund(s.refund("re_1", of: "pay_1", amount: 600))
+        await #expect(throws: CoreError.self) {
+            try await s.payments.reserveRefund(s.refund("re_2", of: "pay_1", amount: 500))
+        }
+        // A failed refund frees its amount; a succeeded one is counted in the payment's refunded amount.
+        try await s.payments.commit(
+            PaymentChanges(refunds: [s.refund("re_1", of: "pay_1", amount: 600, status: .failed)]))
+        try await s.payments.reserveRefund(s.refund("re_3", of: "pay_1", amount: 1_000))
+        try await s.payments.commit(
+            PaymentChanges(refunds: [s.refund("re_3", of: "pay_1", amount: 1_000, status: .succeeded)]))
+        #expect(try await s.payments.record(tenant: s.tenant, paymentId: "pay_1")?.payment.amountRefunded == 1_000)
+        await #expect(throws: CoreError.self) {
+            try await s.payments.reserveRefund(s.refund("re_4", of: "pay_1", amount: 1))
+        }
+        #expect(try await s.payments.refund(id: "re_4") == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func concurrentReservationsNeverExceedTheCapturedAmount(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1", status: .succeeded)))
+        let subject = s
+        let reserved = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<10 {
+                group.addTask {
+                    do {
+                        try await subject.payments.reserveRefund(
+                            subject.refund("re_\(index)", of: "pay_1", amount: 300))
+                        return true
+                    } catch is CoreError {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(reserved == 3)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aFinalRefundStaysFinal(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1", status: .succeeded)))
+        var refund = s.refund("re_1", of: "pay_1", amount: 400, status: .succeeded)
+        refund.providerRefundId = "psp-re"
+        try await s.payments.commit(PaymentChanges(refunds: [refund]))
+        var late = s.refund("re_1", of: "pay_1", amount: 400, status: .unknown)
+        late.failureCode = "timeout"
+        try await s.payments.commit(PaymentChanges(refunds: [late]))
+        let stored = try #require(try await s.payments.refund(id: "re_1"))
+        #expect(stored.status == .succeeded)
+        #expect(stored.failureCode == nil)
+        #expect(stored.providerRefundId == "psp-re")
+        #expect(try await s.payments.record(tenant: s.tenant, paymentId: "pay_1")?.payment.amountRefunded == 400)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func knownOutcomesAndProviderIdsAreKept(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        var attempt = s.attempt("att_1", of: "pay_1")
+        attempt.providerPaymentId = "psp-1"
+        var capture = PaymentOperation(
+            id: "cap_1", paymentId: "pay_1", tenantId: s.tenant, kind: .capture, amount: 100, createdAt: s.clock.date)
+        capture.outcome = .succeeded
+        try await s.payments.commit(
+            PaymentChanges(payment: s.payment("pay_1"), attempts: [attempt], operations: [capture]))
+        attempt.providerPaymentId = nil
+        attempt.outcome = .unknown
+        capture.outcome = .unknown
+        try await s.payments.commit(PaymentChanges(attempts: [attempt], operations: [capture]))
+        let record = try #require(try await s.payments.record(tenant: s.tenant, paymentId: "pay_1"))
+        #expect(record.attempts.first?.providerPaymentId == "psp-1")
+        #expect(record.attempts.first?.outcome == .unknown)
+        #expect(record.operations.first?.outcome == .succeeded)
+        #expect(try await s.payments.attempt(accountId: s.account, providerPaymentId: "psp-1")?.id == "att_1")
+    }
+
+    @Test(arguments: Backend.allCases)
+    func listIsNewestFirstAndPages(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        for index in 0..<5 {
+            try await s.payments.commit(PaymentChanges(payment: s.payment("pay_\(index)")))
+            s.clock.advance(1)
+        }
+        let first = try await s.payments.list(tenant: s.tenant, reference: nil, startingAfter: nil, limit: 2)
+        #expect(first.map(\.id) == ["pay_4", "pay_3"])
+        let next = try await s.payments.list(tenant: s.tenant, reference: nil, startingAfter: "pay_3", limit: 2)
+        #expect(next.map(\.id) == ["pay_2", "pay_1"])
+        let named = try await s.payments.list(tenant: s.tenant, reference: "ref-pay_2", startingAfter: nil, limit: 9)
+        #expect(named.map(\.id) == ["pay_2"])
+    }
+}

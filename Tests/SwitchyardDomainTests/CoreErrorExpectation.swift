@@ -1,0 +1,17 @@
+import Foundation
+import SwitchyardCore
+import Testing
+
+/// Expects `body` to throw the ``CoreError`` with `code`.
+func expectCoreError(
+    _ code: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async {
+    do {
+        try await body()
+        Issue.record("expected \(code), nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as CoreError {
+        #expect(error.code == code, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
+    }
+}
