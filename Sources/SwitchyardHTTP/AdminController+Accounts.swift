@@ -7,7 +7,6 @@ import SwitchyardStore
 extension AdminController {
     func registerAccounts(on admin: RouterGroup<AppContext>) {
         admin.post("tenants/:tenant/provider-accounts") { request, context in
-            try auth.requireOperator(request)
             let tenant = try await tenant(context)
             let body = try JSONIO.decode(
                 AdminBodies.CreateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))
@@ -34,7 +33,6 @@ extension AdminController {
                 AdminBodies.AccountBody(created, notificationURL: gateway.notificationURL(accountId: created.id)))
         }
         admin.get("tenants/:tenant/provider-accounts") { request, context in
-            try auth.requireOperator(request)
             let tenant = try await tenant(context)
             let accounts = try await store.accounts(tenant: tenant.id)
             return JSONIO.response(
@@ -46,13 +44,11 @@ extension AdminController {
                 ])
         }
         admin.get("tenants/:tenant/provider-accounts/:account") { request, context in
-            try auth.requireOperator(request)
             let account = try await account(context)
             return JSONIO.response(
                 .ok, AdminBodies.AccountBody(account, notificationURL: gateway.notificationURL(accountId: account.id)))
         }
         admin.patch("tenants/:tenant/provider-accounts/:account") { request, context in
-            try auth.requireOperator(request)
             var account = try await account(context)
             let body = try JSONIO.decode(
                 AdminBodies.UpdateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))

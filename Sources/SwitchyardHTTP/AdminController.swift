@@ -9,7 +9,6 @@ import SwitchyardStore
 /// The operator's admin API under `/admin/v1`. Every change is audited by the store.
 struct AdminController: Sendable {
     let store: PostgresStore
-    let auth: Authenticator
     let registry: PluginRegistry
     let gateway: PluginGateway
     let bodyLimit: Int
@@ -18,10 +17,9 @@ struct AdminController: Sendable {
 
     static let actor = "operator"
 
-    func register(on router: Router<AppContext>) {
-        let admin = router.group("admin/v1")
+    /// Registers the routes on `admin`, the operator's `/admin/v1` group.
+    func register(on admin: RouterGroup<AppContext>) {
         admin.post("tenants") { request, _ in
-            try auth.requireOperator(request)
             let body = try JSONIO.decode(
                 AdminBodies.CreateTenant.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -31,16 +29,13 @@ struct AdminController: Sendable {
             let tenant = try await store.createTenant(name: name, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.TenantBody(tenant))
         }
-        admin.get("tenants") { request, _ in
-            try auth.requireOperator(request)
+        admin.get("tenants") { _, _ in
             return JSONIO.response(.ok, ["data": try await store.tenants().map(AdminBodies.TenantBody.init)])
         }
         admin.get("tenants/:tenant") { request, context in
-            try auth.requireOperator(request)
             return JSONIO.response(.ok, AdminBodies.TenantBody(try await tenant(context)))
         }
         admin.post("tenants/:tenant/api-keys") { request, context in
-            try auth.requireOperator(request)
             let tenant = try await tenant(context)
             let body = try JSONIO.decode(
                 AdminBodies.CreateKey.self, from: try await JSONIO.body(request, limit: bodyLimit))
@@ -55,13 +50,11 @@ struct AdminController: Sendable {
             return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
         }
         admin.get("tenants/:tenant/api-keys") { request, context in
-            try auth.requireOperator(request)
             let tenant = try await tenant(context)
             return JSONIO.response(
                 .ok, ["data": try await store.apiKeys(tenant: tenant.id).map { AdminBodies.KeyBody($0) }])
         }
         admin.delete("tenants/:tenant/api-keys/:key") { request, context in
-            try auth.requireOperator(request)
             let tenant = try await tenant(context)
             guard let id = context.parameters.get("key").flatMap(UUID.init(uuidString:)),
                 try await store.revokeAPIKey(tenant: tenant.id, id: id, actor: Self.actor)
@@ -69,7 +62,6 @@ struct AdminController: Sendable {
             return Response(status: .noContent)
         }
         admin.post("tenants/:tenant/api-keys/:key/rotate") { request, context in
-            try auth.requireOperator(request)
             let tenant = try await tenant(context)
             let data = try await JSONIO.body(request, limit: bodyLimit)
             let body =
@@ -87,17 +79,14 @@ struct AdminController: Sendable {
             return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
         }
         registerAccounts(on: admin)
-        admin.get("plugins") { request, _ in
-            try auth.requireOperator(request)
+        admin.get("plugins") { _, _ in
             return JSONIO.response(.ok, await registry.snapshot())
         }
-        admin.post("plugins/reload") { request, _ in
-            try auth.requireOperator(request)
+        admin.post("plugins/reload") { _, _ in
             _ = await registry.reload()
             return JSONIO.response(.ok, await registry.snapshot())
         }
         admin.get("audit") { request, _ in
-            try auth.requireOperator(request)
             let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))
             return JSONIO.response(.ok, ["data": try await store.auditLog(tenant: tenant, limit: 200)])
         }

@@ -7,7 +7,6 @@ import SwitchyardCore
 /// `/v1/customers/{customer}/vaulting-sessions`.
 struct CustomersController: Sendable {
     let service: PaymentService
-    let auth: Authenticator
     /// Runs writes under the merchant's `Idempotency-Key`, as for payments.
     let payments: PaymentsController
 
@@ -23,28 +22,29 @@ struct CustomersController: Sendable {
         }
     }
 
-    func register(on router: Router<AppContext>) {
-        let group = router.group("v1/customers/:customer")
+    /// Registers the routes on `merchant`, the `/v1` group of keys with the `payments` scope.
+    func register(on merchant: RouterGroup<AppContext>) {
+        let group = merchant.group("customers/:customer")
         group.get("payment-methods") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let methods = try await service.paymentMethods(tenant: key.tenantId, customerId: try customer(context))
             return JSONIO.response(
                 .ok, PaymentMethodList(data: methods.map { PaymentMethodResource($0, now: service.now()) }))
         }
         group.get("payment-methods/:pm") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let method = try await service.paymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.delete("payment-methods/:pm") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let method = try await service.revokePaymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("payment-methods/:pm/sync") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let method = try await service.syncPaymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))

@@ -24,7 +24,7 @@ extension PaymentsController {
         _ request: Request, _ context: AppContext, resume: IdempotentResume = .fresh, claimsInCreate: Bool = false,
         _ body: @escaping (APIKey, Data) async throws -> Encoded
     ) async throws -> Response {
-        let key = try await auth.requireTenant(request, scope: .payments)
+        let key = try context.apiKey
         let data = try await JSONIO.body(request, limit: bodyLimit)
         guard let idempotencyKey = request.headers[HTTPField.Name("Idempotency-Key")!] else {
             let encoded = try await body(key, data)

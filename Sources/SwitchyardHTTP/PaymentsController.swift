@@ -11,7 +11,6 @@ import SwitchyardStore
 struct PaymentsController: Sendable {
     let service: PaymentService
     let store: PostgresStore
-    let auth: Authenticator
     let bodyLimit: Int
 
     struct CreateBody: Decodable {
@@ -50,12 +49,13 @@ struct PaymentsController: Sendable {
         var reason: String?
     }
 
-    func register(on router: Router<AppContext>) {
-        let group = router.group("v1/payments")
+    /// Registers the routes on `merchant`, the `/v1` group of keys with the `payments` scope.
+    func register(on merchant: RouterGroup<AppContext>) {
+        let group = merchant.group("payments")
         group.post { request, context in try await create(request, context) }
         group.get { request, context in try await list(request, context) }
         group.get(":id") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let record = try await service.get(tenant: key.tenantId, paymentId: try id(context))
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
@@ -90,7 +90,7 @@ struct PaymentsController: Sendable {
             }
         }
         group.get(":id/session") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let session = try await service.session(tenant: key.tenantId, paymentId: try id(context))
             return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
         }
@@ -100,7 +100,7 @@ struct PaymentsController: Sendable {
             }
         }
         group.post(":id/sync") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let record = try await service.sync(tenant: key.tenantId, paymentId: try id(context))
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
@@ -149,7 +149,7 @@ struct PaymentsController: Sendable {
     }
 
     private func list(_ request: Request, _ context: AppContext) async throws -> Response {
-        let key = try await auth.requireTenant(request, scope: .payments)
+        let key = try context.apiKey
         let query = request.uri.queryParameters
         let limit = try ListQuery.limit(query.get("limit"))
         let page = try await store.records(

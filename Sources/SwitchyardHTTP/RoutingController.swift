@@ -10,7 +10,6 @@ struct RoutingController: Sendable {
     let store: PostgresStore
     let service: PaymentService
     let gateway: any ProviderGateway
-    let auth: Authenticator
     let bodyLimit: Int
 
     /// Who is acting on which tenant.
@@ -25,15 +24,14 @@ struct RoutingController: Sendable {
     }
 
     func register(operator admin: RouterGroup<AppContext>, tenant v1: RouterGroup<AppContext>) {
-        let asOperator: Resolve = { request, context in
-            try auth.requireOperator(request)
+        let asOperator: Resolve = { _, context in
             guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)),
                 try await store.tenant(id: id) != nil
             else { throw CoreError.notFound("tenant") }
             return (id, "operator")
         }
-        let asTenant: Resolve = { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        let asTenant: Resolve = { _, context in
+            let key = try context.apiKey
             return (key.tenantId, "api_key:\(key.prefix)")
         }
         for (group, path, resolve) in [

@@ -51,33 +51,34 @@ public enum SwitchyardServer {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: TenantLimitMiddleware(store: deps.store, policy: deps.service.policy))
+        router.add(middleware: TenantLimitMiddleware(tenants: deps.store, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())
-        let auth = Authenticator(operatorToken: deps.operatorToken, store: deps.store)
+        let auth = Authenticator(operatorToken: deps.operatorToken, keys: deps.store)
+        // Each group lets through only its callers and puts them in the context.
+        let operatorOnly = router.group().add(middleware: OperatorAuthentication(auth: auth))
+        let admin = router.group("admin/v1").add(middleware: OperatorAuthentication(auth: auth))
+        let merchant = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .payments))
+        let tenantAdmin = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .admin))
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
-        MetricsEndpoint(store: deps.store, service: deps.service, auth: auth).register(on: router)
-        let payments = PaymentsController(
-            service: deps.service, store: deps.store, auth: auth, bodyLimit: deps.bodyLimit)
-        payments.register(on: router)
-        CustomersController(service: deps.service, auth: auth, payments: payments).register(on: router)
+        MetricsEndpoint(store: deps.store, service: deps.service).register(on: operatorOnly)
+        let payments = PaymentsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit)
+        payments.register(on: merchant)
+        CustomersController(service: deps.service, payments: payments).register(on: merchant)
         NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
             on: router)
         AdminController(
-            store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit,
+            store: deps.store, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit,
             now: { [service = deps.service] in service.now() }
-        ).register(on: router)
-        let admin = router.group("admin/v1")
-        RoutingController(
-            store: deps.store, service: deps.service, gateway: deps.gateway, auth: auth, bodyLimit: deps.bodyLimit
-        ).register(operator: admin, tenant: router.group("v1"))
-        OrchestrationController(
-            store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit,
-            reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
-        WebhooksController(store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit).register(
-            on: router.group("v1"))
-        OperatorController(store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit).register(
-            on: admin)
+        RoutingController(
+            store: deps.store, service: deps.service, gateway: deps.gateway, bodyLimit: deps.bodyLimit
+        ).register(operator: admin, tenant: tenantAdmin)
+        OrchestrationController(
+            store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit, reloadPolicy: deps.reloadPolicy
+        ).register(on: admin)
+        WebhooksController(store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit).register(
+            on: tenantAdmin)
+        OperatorController(store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit).register(on: admin)
         ConsoleController().register(on: router)
         return router
     }

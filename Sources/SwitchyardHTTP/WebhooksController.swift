@@ -8,7 +8,6 @@ import SwitchyardStore
 struct WebhooksController: Sendable {
     let store: PostgresStore
     let service: PaymentService
-    let auth: Authenticator
     let bodyLimit: Int
     /// Resolves endpoint hosts when they are registered.
     var resolver: any HostResolver = SystemHostResolver()
@@ -33,8 +32,8 @@ struct WebhooksController: Sendable {
     }
 
     func register(on v1: RouterGroup<AppContext>) {
-        v1.post("webhook-endpoints") { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        v1.post("webhook-endpoints") { request, context in
+            let key = try context.apiKey
             let body = try JSONIO.decode(EndpointBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
             if let description = body.description, description.count > 256 {
                 throw APIError(.badRequest, "invalid_description", "description must be at most 256 characters")
@@ -51,28 +50,28 @@ struct WebhooksController: Sendable {
                 actor: "api_key:\(key.prefix)", maxEnabled: settings.maxEndpointsPerTenant)
             return JSONIO.response(.created, WebhookEndpointResource(endpoint, secret: secret))
         }
-        v1.get("webhook-endpoints") { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        v1.get("webhook-endpoints") { request, context in
+            let key = try context.apiKey
             let endpoints = try await store.webhookEndpoints(tenant: key.tenantId)
             return JSONIO.response(
                 .ok, ListResource(data: endpoints.map { WebhookEndpointResource($0) }, hasMore: false, nextCursor: nil))
         }
         v1.get("webhook-endpoints/:endpoint") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
+            let key = try context.apiKey
             guard let endpoint = try await store.webhookEndpoint(tenant: key.tenantId, id: try id(context, "endpoint"))
             else { throw CoreError.notFound("webhook endpoint") }
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
         }
         v1.delete("webhook-endpoints/:endpoint") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
+            let key = try context.apiKey
             guard
                 let endpoint = try await store.disableWebhookEndpoint(
                     tenant: key.tenantId, id: try id(context, "endpoint"), actor: "api_key:\(key.prefix)")
             else { throw CoreError.notFound("webhook endpoint") }
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
         }
-        v1.get("events") { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        v1.get("events") { request, context in
+            let key = try context.apiKey
             let query = request.uri.queryParameters
             let limit = try ListQuery.limit(query.get("limit"))
             let events = try await store.webhookEvents(
@@ -87,14 +86,14 @@ struct WebhooksController: Sendable {
                     nextCursor: hasMore ? page.last?.id : nil))
         }
         v1.get("events/:event") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
+            let key = try context.apiKey
             guard let event = try await store.webhookEvent(tenant: key.tenantId, id: try id(context, "event")) else {
                 throw CoreError.notFound("event")
             }
             return JSONIO.response(.ok, try WebhookEventResource(event))
         }
         v1.get("events/:event/deliveries") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
+            let key = try context.apiKey
             let eventId = try id(context, "event")
             guard try await store.webhookEvent(tenant: key.tenantId, id: eventId) != nil else {
                 throw CoreError.notFound("event")
@@ -105,14 +104,14 @@ struct WebhooksController: Sendable {
                 .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
         }
         v1.post("events/:event/replay") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
+            let key = try context.apiKey
             return try await Self.replay(
                 store: store, settings: service.policy.platform.webhooks, tenant: key.tenantId,
                 eventId: try id(context, "event"), actor: "api_key:\(key.prefix)", bodyLimit: bodyLimit,
                 request: request, context: context)
         }
-        v1.get("webhook-deliveries") { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        v1.get("webhook-deliveries") { request, context in
+            let key = try context.apiKey
             let query = request.uri.queryParameters
             let status = try query.get("status").map {
                 guard let status = WebhookDelivery.Status(rawValue: $0) else {
