@@ -62,8 +62,10 @@ public enum SwitchyardServer {
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
         MetricsEndpoint(store: deps.store, service: deps.service).register(on: operatorOnly)
         let payments = PaymentsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit)
-        payments.register(on: merchant)
-        CustomersController(service: deps.service, payments: payments).register(on: merchant)
+        let idempotency = IdempotencyMiddleware(
+            claims: deps.store, payments: deps.store, service: deps.service, bodyLimit: deps.bodyLimit)
+        payments.register(on: merchant, idempotency: idempotency)
+        CustomersController(service: deps.service).register(on: merchant, idempotency: idempotency)
         NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
             on: router)
         AdminController(
