@@ -8,6 +8,7 @@ import SwitchyardStore
 struct OrchestrationController: Sendable {
     let store: PostgresStore
     let service: PaymentService
+    let tenants: TenantAdminService
     let bodyLimit: Int
     let reloadPolicy: @Sendable () async throws -> PlatformPolicy
 
@@ -88,13 +89,8 @@ struct OrchestrationController: Sendable {
         admin.put("tenants/:tenant/policy") { request, context in
             let tenant = try await tenantId(context)
             let policy = try JSONIO.decode(TenantPolicy.self, from: try await JSONIO.body(request, limit: bodyLimit))
-            let problems = policy.loosening(service.policy.platform)
-            if let first = problems.first {
-                throw APIError(
-                    .unprocessableContent, "policy_loosened",
-                    problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more)")
-            }
-            try await store.setTenantPolicy(tenant: tenant, policy: policy, actor: "operator")
+            try await tenants.setTenantPolicy(
+                tenant: tenant, policy: policy, platform: service.policy.platform, actor: "operator")
             return JSONIO.response(.ok, try await policyBody(tenant: tenant))
         }
         admin.post("policy/reload") { _, _ in
@@ -109,14 +105,11 @@ struct OrchestrationController: Sendable {
 
     private func policyBody(tenant: UUID) async throws -> PolicyBody {
         PolicyBody(
-            tenant: try await store.tenantPolicy(tenant: tenant),
+            tenant: try await tenants.tenantPolicy(tenant: tenant),
             effective: try await service.effectivePolicy(tenant: tenant))
     }
 
     private func tenantId(_ context: AppContext) async throws -> UUID {
-        guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)),
-            try await store.tenant(id: id) != nil
-        else { throw CoreError.notFound("tenant") }
-        return id
+        try await tenants.tenant(id: AdminController.uuid(context, "tenant")).id
     }
 }

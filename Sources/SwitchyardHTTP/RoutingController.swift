@@ -9,6 +9,7 @@ import SwitchyardStore
 struct RoutingController: Sendable {
     let store: PostgresStore
     let service: PaymentService
+    let tenants: TenantAdminService
     let gateway: any ProviderGateway
     let bodyLimit: Int
 
@@ -25,10 +26,7 @@ struct RoutingController: Sendable {
 
     func register(operator admin: RouterGroup<AppContext>, tenant v1: RouterGroup<AppContext>) {
         let asOperator: Resolve = { _, context in
-            guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)),
-                try await store.tenant(id: id) != nil
-            else { throw CoreError.notFound("tenant") }
-            return (id, "operator")
+            (try await tenants.tenant(id: AdminController.uuid(context, "tenant")).id, "operator")
         }
         let asTenant: Resolve = { _, context in
             let key = try context.apiKey

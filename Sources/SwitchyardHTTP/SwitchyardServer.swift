@@ -68,15 +68,22 @@ public enum SwitchyardServer {
         CustomersController(service: deps.service).register(on: merchant, idempotency: idempotency)
         NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
             on: router)
+        let now: @Sendable () -> Date = { [service = deps.service] in service.now() }
+        let tenants = TenantAdminService(tenants: deps.store, now: now)
+        let accounts = ProviderAccountService(
+            accounts: deps.store, manifest: { [registry = deps.registry] in await registry.plugin(id: $0)?.manifest },
+            now: now)
         AdminController(
-            store: deps.store, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit,
-            now: { [service = deps.service] in service.now() }
+            tenants: tenants, accounts: accounts, registry: deps.registry, gateway: deps.gateway,
+            bodyLimit: deps.bodyLimit
         ).register(on: admin)
         RoutingController(
-            store: deps.store, service: deps.service, gateway: deps.gateway, bodyLimit: deps.bodyLimit
+            store: deps.store, service: deps.service, tenants: tenants, gateway: deps.gateway,
+            bodyLimit: deps.bodyLimit
         ).register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
-            store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit, reloadPolicy: deps.reloadPolicy
+            store: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
+            reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
         WebhooksController(store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit).register(
             on: tenantAdmin)
