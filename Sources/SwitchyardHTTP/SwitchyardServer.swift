@@ -85,8 +85,10 @@ public enum SwitchyardServer {
             store: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
             reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
-        WebhooksController(store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit).register(
-            on: tenantAdmin)
+        let endpoints = WebhookEndpointService(
+            endpoints: deps.store, policy: deps.service.policy, resolver: SystemHostResolver())
+        WebhooksController(store: deps.store, service: deps.service, endpoints: endpoints, bodyLimit: deps.bodyLimit)
+            .register(on: tenantAdmin)
         OperatorController(store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit).register(on: admin)
         ConsoleController().register(on: router)
         return router

@@ -25,18 +25,6 @@ struct ProviderAccountServiceTests {
             now: { Date(timeIntervalSince1970: 1_800_000_000) })
     }
 
-    func expectError(_ code: String, status: Int, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-            Issue.record("expected \(code)")
-        } catch let error as CoreError {
-            #expect(error.code == code)
-            #expect(error.status == status)
-        } catch {
-            Issue.record("unexpected \(error)")
-        }
-    }
-
     func new(
         plugin: String = "acme", baseURL: String = "https://acme.example",
         credentials: [String: String]? = ["merchant_id": "m1", "api_secret": "s3cret"]
@@ -45,19 +33,19 @@ struct ProviderAccountServiceTests {
     }
 
     @Test func anAccountNeedsALoadedPluginItsRequiredCredentialsOnlyAndAnHTTPBaseURL() async throws {
-        await expectError("unknown_plugin", status: 422) {
+        await expectCoreError("unknown_plugin", status: 422) {
             _ = try await service.create(tenant: tenant, new(plugin: "nope"), actor: "operator")
         }
-        await expectError("missing_credential", status: 400) {
+        await expectCoreError("missing_credential", status: 400) {
             _ = try await service.create(tenant: tenant, new(credentials: ["merchant_id": "m1"]), actor: "operator")
         }
-        await expectError("unknown_credential", status: 400) {
+        await expectCoreError("unknown_credential", status: 400) {
             _ = try await service.create(
                 tenant: tenant, new(credentials: ["merchant_id": "m", "api_secret": "s", "pin": "1"]),
                 actor: "operator")
         }
         for url in ["ftp://acme.example", "/relative", "https://"] {
-            await expectError("invalid_base_url", status: 400) {
+            await expectCoreError("invalid_base_url", status: 400) {
                 _ = try await service.create(tenant: tenant, new(baseURL: url), actor: "operator")
             }
         }
@@ -69,16 +57,18 @@ struct ProviderAccountServiceTests {
         #expect(account.name == "Acme" && account.environment == "sandbox" && account.enabled)
         #expect(account.pluginId == "acme" && account.secretFields == ["api_secret"])
         #expect(try await service.account(tenant: tenant, id: account.id) == account)
-        await expectError("not_found", status: 404) { _ = try await service.account(tenant: UUID(), id: account.id) }
-        await expectError("not_found", status: 404) { _ = try await service.account(tenant: tenant, id: nil) }
+        await expectCoreError("not_found", status: 404) {
+            _ = try await service.account(tenant: UUID(), id: account.id)
+        }
+        await expectCoreError("not_found", status: 404) { _ = try await service.account(tenant: tenant, id: nil) }
     }
 
     @Test func anUpdateChecksWhatChangesAndRecordsTheChangedFields() async throws {
         let account = try await service.create(tenant: tenant, new(), actor: "operator")
-        await expectError("invalid_base_url", status: 400) {
+        await expectCoreError("invalid_base_url", status: 400) {
             _ = try await service.update(account, .init(baseURL: "mailto:x"), actor: "operator")
         }
-        await expectError("unknown_credential", status: 400) {
+        await expectCoreError("unknown_credential", status: 400) {
             _ = try await service.update(account, .init(credentials: ["pin": "1"]), actor: "operator")
         }
         let updated = try await service.update(
