@@ -198,7 +198,7 @@ let package = Package(
                 "WorldlineSipsPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport", "SwitchyardCrypto",
             ]
         ),
-        .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"]),
+        .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore", "SwitchyardTestSupport"]),
         .testTarget(
             name: "SwitchyardStoreTests",
             dependencies: [

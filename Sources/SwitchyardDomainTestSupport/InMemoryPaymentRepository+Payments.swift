@@ -9,7 +9,7 @@ extension InMemoryPaymentRepository: PaymentRepository {
 
     public func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws -> IdempotencyClaim {
         guard changes.payment != nil else {
-            throw CoreError.invalid("invalid_request", "a payment create needs its payment")
+            throw CoreError(.invalidRequest, "a payment create needs its payment")
         }
         let now = clock()
         let result = try transact { state -> IdempotencyClaim in
@@ -74,8 +74,8 @@ extension InMemoryPaymentRepository: PaymentRepository {
             }
             let refundable = payment.amountCaptured - payment.amountRefunded - reserved
             guard refund.amount <= refundable else {
-                throw CoreError.unprocessable(
-                    "refund_exceeds_captured", "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
+                throw CoreError(
+                    .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
                 )
             }
             try state.upsert(refund)

@@ -4,116 +4,81 @@ import Hummingbird
 import Logging
 import PluginHost
 import SwitchyardCore
-import SwitchyardStore
 
-/// The operator's admin API under `/admin/v1`. Every change is audited by the store.
+/// The operator's admin API under `/admin/v1`: tenants, their API keys and provider accounts, plugins and
+/// the audit log. The rules live in the Core services; every change is audited.
 struct AdminController: Sendable {
-    let store: PostgresStore
-    let auth: Authenticator
+    let tenants: TenantAdminService
+    let accounts: ProviderAccountService
     let registry: PluginRegistry
     let gateway: PluginGateway
     let bodyLimit: Int
-    /// The server's clock (the store's and the payment service's).
-    var now: @Sendable () -> Date = { Date() }
 
     static let actor = "operator"
 
-    func register(on router: Router<AppContext>) {
-        let admin = router.group("admin/v1")
+    /// Registers the routes on `admin`, the operator's `/admin/v1` group.
+    func register(on admin: RouterGroup<AppContext>) {
         admin.post("tenants") { request, _ in
-            try auth.requireOperator(request)
             let body = try JSONIO.decode(
                 AdminBodies.CreateTenant.self, from: try await JSONIO.body(request, limit: bodyLimit))
-            let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !name.isEmpty, name.count <= 200 else {
-                throw APIError(.invalidName, "name must be 1 to 200 characters")
-            }
-            let tenant = try await store.createTenant(name: name, actor: Self.actor)
+            let tenant = try await tenants.createTenant(name: body.name, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.TenantBody(tenant))
         }
-        admin.get("tenants") { request, _ in
-            try auth.requireOperator(request)
-            return JSONIO.response(.ok, ["data": try await store.tenants().map(AdminBodies.TenantBody.init)])
+        admin.get("tenants") { _, _ in
+            JSONIO.response(.ok, ["data": try await tenants.tenants().map(AdminBodies.TenantBody.init)])
         }
-        admin.get("tenants/:tenant") { request, context in
-            try auth.requireOperator(request)
-            return JSONIO.response(.ok, AdminBodies.TenantBody(try await tenant(context)))
+        admin.get("tenants/:tenant") { _, context in
+            JSONIO.response(.ok, AdminBodies.TenantBody(try await tenant(context)))
         }
         admin.post("tenants/:tenant/api-keys") { request, context in
-            try auth.requireOperator(request)
             let tenant = try await tenant(context)
             let body = try JSONIO.decode(
                 AdminBodies.CreateKey.self, from: try await JSONIO.body(request, limit: bodyLimit))
-            let scopes = body.scopes ?? [.payments]
-            guard !scopes.isEmpty else {
-                throw APIError(.invalidScopes, "at least one scope is required")
-            }
-            try checkExpiry(body.expiresAt)
-            let created = try await store.createAPIKey(
-                tenant: tenant.id, name: body.name ?? "api key", scopes: scopes, expiresAt: body.expiresAt,
-                actor: Self.actor)
+            let created = try await tenants.createAPIKey(
+                tenant: tenant.id, name: body.name, scopes: body.scopes, expiresAt: body.expiresAt, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
         }
-        admin.get("tenants/:tenant/api-keys") { request, context in
-            try auth.requireOperator(request)
+        admin.get("tenants/:tenant/api-keys") { _, context in
             let tenant = try await tenant(context)
             return JSONIO.response(
-                .ok, ["data": try await store.apiKeys(tenant: tenant.id).map { AdminBodies.KeyBody($0) }])
+                .ok, ["data": try await tenants.apiKeys(tenant: tenant.id).map { AdminBodies.KeyBody($0) }])
         }
-        admin.delete("tenants/:tenant/api-keys/:key") { request, context in
-            try auth.requireOperator(request)
+        admin.delete("tenants/:tenant/api-keys/:key") { _, context in
             let tenant = try await tenant(context)
-            guard let id = context.parameters.get("key").flatMap(UUID.init(uuidString:)),
-                try await store.revokeAPIKey(tenant: tenant.id, id: id, actor: Self.actor)
-            else { throw CoreError.notFound("api key") }
+            try await tenants.revokeAPIKey(tenant: tenant.id, id: Self.uuid(context, "key"), actor: Self.actor)
             return Response(status: .noContent)
         }
         admin.post("tenants/:tenant/api-keys/:key/rotate") { request, context in
-            try auth.requireOperator(request)
             let tenant = try await tenant(context)
             let data = try await JSONIO.body(request, limit: bodyLimit)
             let body =
                 data.isEmpty ? AdminBodies.RotateKey() : try JSONIO.decode(AdminBodies.RotateKey.self, from: data)
-            let grace = body.graceSeconds ?? 86_400
-            guard (0...2_592_000).contains(grace) else {
-                throw APIError(.invalidGrace, "grace_seconds must be between 0 and 2592000 (30 days)")
-            }
-            try checkExpiry(body.expiresAt)
-            guard let id = context.parameters.get("key").flatMap(UUID.init(uuidString:)),
-                let created = try await store.rotateAPIKey(
-                    tenant: tenant.id, id: id, grace: Double(grace),
-                    expiresAt: body.expiresAt, actor: Self.actor)
-            else { throw CoreError.notFound("api key") }
+            let created = try await tenants.rotateAPIKey(
+                tenant: tenant.id, id: Self.uuid(context, "key"), graceSeconds: body.graceSeconds,
+                expiresAt: body.expiresAt, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
         }
         registerAccounts(on: admin)
-        admin.get("plugins") { request, _ in
-            try auth.requireOperator(request)
-            return JSONIO.response(.ok, await registry.snapshot())
+        admin.get("plugins") { _, _ in
+            JSONIO.response(.ok, await registry.snapshot())
         }
-        admin.post("plugins/reload") { request, _ in
-            try auth.requireOperator(request)
+        admin.post("plugins/reload") { _, _ in
             _ = await registry.reload()
             return JSONIO.response(.ok, await registry.snapshot())
         }
         admin.get("audit") { request, _ in
-            try auth.requireOperator(request)
             let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))
-            return JSONIO.response(.ok, ["data": try await store.auditLog(tenant: tenant, limit: 200)])
+            return JSONIO.response(.ok, ["data": try await tenants.auditLog(tenant: tenant, limit: 200)])
         }
     }
 
-    /// Refuses a key expiry that is not in the future: such a key would be unusable from the start.
-    func checkExpiry(_ expiresAt: Date?) throws {
-        if let expiresAt, expiresAt <= now() {
-            throw APIError(.invalidExpiresAt, "expires_at must be in the future")
-        }
-    }
-
+    /// The tenant named in the path; `404` when unknown.
     func tenant(_ context: AppContext) async throws -> Tenant {
-        guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)),
-            let tenant = try await store.tenant(id: id)
-        else { throw CoreError.notFound("tenant") }
-        return tenant
+        try await tenants.tenant(id: Self.uuid(context, "tenant"))
+    }
+
+    /// The path parameter `name` as a UUID; nil when absent or not a UUID.
+    static func uuid(_ context: AppContext, _ name: String) -> UUID? {
+        context.parameters.get(name).flatMap(UUID.init(uuidString:))
     }
 }

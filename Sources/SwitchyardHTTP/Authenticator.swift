@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import SwitchyardCore
 import SwitchyardCrypto
-import SwitchyardStore
 
 /// Who is calling: the platform operator, or a tenant's API key.
 public enum Principal: Sendable {
@@ -15,20 +14,11 @@ public enum Principal: Sendable {
 /// (looked up by hash; revoked or expired keys are refused).
 public struct Authenticator: Sendable {
     let operatorTokenHash: [UInt8]
-    let store: PostgresStore
+    let keys: any APIKeyAuthenticating
 
-    /// An API key already checked for the request being handled, with the secret it was checked for.
-    struct Verified: Sendable {
-        var secret: String
-        var key: APIKey
-    }
-
-    /// The key ``TenantLimitMiddleware`` checked for the current request, if any.
-    @TaskLocal static var verified: Verified?
-
-    public init(operatorToken: String, store: PostgresStore) {
+    public init(operatorToken: String, keys: any APIKeyAuthenticating) {
         self.operatorTokenHash = SHA2.sha256(Array(operatorToken.utf8))
-        self.store = store
+        self.keys = keys
     }
 
     static func bearer(_ request: Request) -> String? {
@@ -46,10 +36,11 @@ public struct Authenticator: Sendable {
         else { throw APIError.unauthorized }
     }
 
-    /// Requires a usable API key with `scope`; returns its tenant.
-    func requireTenant(_ request: Request, scope: APIKeyScope) async throws -> APIKey {
+    /// Requires a usable API key with `scope`; `presented` is the key already found for this request's
+    /// token, if any (it is looked up otherwise).
+    func requireTenant(_ request: Request, scope: APIKeyScope, presented: PresentedKey?) async throws -> APIKey {
         guard let token = Self.bearer(request) else { throw APIError.unauthorized }
-        guard Self.mayBeAPIKey(token), let key = try await key(for: token) else {
+        guard Self.mayBeAPIKey(token), let key = try await key(for: token, presented: presented) else {
             throw APIError(.invalidAPIKey, "the API key is unknown, revoked or expired")
         }
         guard key.scopes.contains(scope) else {
@@ -63,9 +54,9 @@ public struct Authenticator: Sendable {
         token.hasPrefix("sk_") && token.count < 200
     }
 
-    /// The usable key with secret `token`: the one checked earlier in this request, else the store's.
-    private func key(for token: String) async throws -> APIKey? {
-        if let verified = Self.verified, verified.secret == token { return verified.key }
-        return try await store.authenticate(secret: token)
+    /// The usable key with secret `token`: the one found earlier in this request, else the store's.
+    private func key(for token: String, presented: PresentedKey?) async throws -> APIKey? {
+        if let presented, presented.secret == token { return presented.key }
+        return try await keys.authenticate(secret: token)
     }
 }

@@ -7,9 +7,6 @@ import SwitchyardCore
 /// `/v1/customers/{customer}/vaulting-sessions`.
 struct CustomersController: Sendable {
     let service: PaymentService
-    let auth: Authenticator
-    /// Runs writes under the merchant's `Idempotency-Key`, as for payments.
-    let payments: PaymentsController
 
     struct VaultingBody: Decodable {
         var providerAccount: UUID?
@@ -23,41 +20,42 @@ struct CustomersController: Sendable {
         }
     }
 
-    func register(on router: Router<AppContext>) {
-        let group = router.group("v1/customers/:customer")
+    /// Registers the routes on `merchant`, the `/v1` group of keys with the `payments` scope; vaulting
+    /// sessions are created under `idempotency`.
+    func register(on merchant: RouterGroup<AppContext>, idempotency: IdempotencyMiddleware) {
+        let group = merchant.group("customers/:customer")
         group.get("payment-methods") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let methods = try await service.paymentMethods(tenant: key.tenantId, customerId: try customer(context))
             return JSONIO.response(
                 .ok, PaymentMethodList(data: methods.map { PaymentMethodResource($0, now: service.now()) }))
         }
         group.get("payment-methods/:pm") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let method = try await service.paymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.delete("payment-methods/:pm") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let method = try await service.revokePaymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("payment-methods/:pm/sync") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
+            let key = try context.apiKey
             let method = try await service.syncPaymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
-        group.post("vaulting-sessions") { request, context in
-            try await payments.idempotent(request, context) { key, data in
-                let body = data.isEmpty ? VaultingBody() : try JSONIO.decode(VaultingBody.self, from: data)
-                if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
-                let method = try await service.createVaultingSession(
-                    tenant: key.tenantId, customerId: try customer(context), accountId: body.providerAccount,
-                    returnURL: body.returnURL, country: body.country)
-                return try Encoded(.created, PaymentMethodResource(method, now: service.now()))
-            }
+        group.group().add(middleware: idempotency).post("vaulting-sessions") { request, context in
+            let data = try await JSONIO.body(request, limit: idempotency.bodyLimit)
+            let body = data.isEmpty ? VaultingBody() : try JSONIO.decode(VaultingBody.self, from: data)
+            if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
+            let method = try await service.createVaultingSession(
+                tenant: try context.tenant, customerId: try customer(context), accountId: body.providerAccount,
+                returnURL: body.returnURL, country: body.country)
+            return try Encoded(.created, PaymentMethodResource(method, now: service.now())).response
         }
     }
 

@@ -11,7 +11,6 @@ import SwitchyardStore
 struct PaymentsController: Sendable {
     let service: PaymentService
     let store: PostgresStore
-    let auth: Authenticator
     let bodyLimit: Int
 
     struct CreateBody: Decodable {
@@ -50,63 +49,62 @@ struct PaymentsController: Sendable {
         var reason: String?
     }
 
-    func register(on router: Router<AppContext>) {
-        let group = router.group("v1/payments")
-        group.post { request, context in try await create(request, context) }
+    /// Registers the routes on `merchant`, the `/v1` group of keys with the `payments` scope; writes run
+    /// under `idempotency`.
+    func register(on merchant: RouterGroup<AppContext>, idempotency: IdempotencyMiddleware) {
+        let group = merchant.group("payments")
+        group.group().add(middleware: idempotency.creating { [self] in try createdResponse($0) }).post {
+            request, context in try await create(request, context)
+        }
         group.get { request, context in try await list(request, context) }
-        group.get(":id") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
-            let record = try await service.get(tenant: key.tenantId, paymentId: try id(context))
+        group.get(":id") { _, context in
+            let record = try await service.get(tenant: try context.tenant, paymentId: try id(context))
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
-        group.post(":id/capture") { request, context in
-            try await idempotent(request, context, resume: .paymentState) { key, data in
-                let body = try JSONIO.decode(AmountBody.self, from: data)
-                return try respond(
-                    try await service.capture(
-                        tenant: key.tenantId, paymentId: try id(context), amount: body.amount?.value))
-            }
+        let operations = group.group().add(middleware: idempotency.resuming(.paymentState))
+        operations.post(":id/capture") { request, context in
+            let body = try JSONIO.decode(AmountBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            return try respond(
+                try await service.capture(
+                    tenant: try context.tenant, paymentId: try id(context), amount: body.amount?.value)
+            ).response
         }
-        group.post(":id/complete") { request, context in
-            try await idempotent(request, context, resume: .paymentState) { key, data in
-                let body = try JSONIO.decode(CompleteBody.self, from: data)
-                return try respond(
-                    try await service.complete(
-                        tenant: key.tenantId, paymentId: try id(context), paymentData: body.paymentData))
-            }
+        operations.post(":id/complete") { request, context in
+            let body = try JSONIO.decode(CompleteBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            return try respond(
+                try await service.complete(
+                    tenant: try context.tenant, paymentId: try id(context), paymentData: body.paymentData)
+            ).response
         }
-        group.post(":id/cancel") { request, context in
-            try await idempotent(request, context, resume: .paymentState) { key, _ in
-                try respond(try await service.cancel(tenant: key.tenantId, paymentId: try id(context)))
-            }
+        operations.post(":id/cancel") { _, context in
+            try respond(try await service.cancel(tenant: try context.tenant, paymentId: try id(context))).response
         }
-        group.post(":id/refunds") { request, context in
-            try await idempotent(request, context, resume: .createdRefund) { key, data in
-                let body = try JSONIO.decode(AmountBody.self, from: data)
-                let refund = try await service.refund(
-                    tenant: key.tenantId, paymentId: try id(context), amount: body.amount?.value, reason: body.reason)
-                PaymentMetrics.refunded(status: refund.status.rawValue, tenant: key.tenantId)
-                return try Encoded(.created, RefundResource(refund))
-            }
+        group.group().add(middleware: idempotency.resuming(.createdRefund)).post(":id/refunds") { request, context in
+            let tenant = try context.tenant
+            let body = try JSONIO.decode(AmountBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let refund = try await service.refund(
+                tenant: tenant, paymentId: try id(context), amount: body.amount?.value, reason: body.reason)
+            PaymentMetrics.refunded(status: refund.status.rawValue, tenant: tenant)
+            return try Encoded(.created, RefundResource(refund)).response
         }
-        group.get(":id/session") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
-            let session = try await service.session(tenant: key.tenantId, paymentId: try id(context))
+        group.get(":id/session") { _, context in
+            let session = try await service.session(tenant: try context.tenant, paymentId: try id(context))
             return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
         }
-        group.post(":id/session") { request, context in
-            try await idempotent(request, context, resume: .paymentState) { key, _ in
-                try respond(try await service.renewSession(tenant: key.tenantId, paymentId: try id(context)))
-            }
+        operations.post(":id/session") { _, context in
+            try respond(try await service.renewSession(tenant: try context.tenant, paymentId: try id(context)))
+                .response
         }
-        group.post(":id/sync") { request, context in
-            let key = try await auth.requireTenant(request, scope: .payments)
-            let record = try await service.sync(tenant: key.tenantId, paymentId: try id(context))
+        group.post(":id/sync") { _, context in
+            let record = try await service.sync(tenant: try context.tenant, paymentId: try id(context))
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
     }
 
-    func id(_ context: AppContext) throws -> String {
+    func id(_ context: AppContext) throws -> String { try Self.paymentId(context) }
+
+    /// The payment named in the path; `404` for an id no payment can have.
+    static func paymentId(_ context: AppContext) throws -> String {
         guard let id = context.parameters.get("id"), id.count <= 64 else { throw CoreError.notFound("payment") }
         return id.removingPercentEncoding ?? id
     }
@@ -116,14 +114,13 @@ struct PaymentsController: Sendable {
     }
 
     private func create(_ request: Request, _ context: AppContext) async throws -> Response {
-        try await idempotent(request, context, resume: .createdPayment, claimsInCreate: true) { key, data in
-            let payment = try Self.newPayment(data)
-            let record = try await service.create(tenant: key.tenantId, payment)
-            PaymentMetrics.created(
-                plugin: record.lastAttempt?.pluginId, outcome: record.lastAttempt?.outcome?.rawValue,
-                status: record.payment.status.rawValue, tenant: key.tenantId)
-            return try respond(record, status: .created)
-        }
+        let tenant = try context.tenant
+        let payment = try Self.newPayment(try await JSONIO.body(request, limit: bodyLimit))
+        let record = try await service.create(tenant: tenant, payment)
+        PaymentMetrics.created(
+            plugin: record.lastAttempt?.pluginId, outcome: record.lastAttempt?.outcome?.rawValue,
+            status: record.payment.status.rawValue, tenant: tenant)
+        return try respond(record, status: .created).response
     }
 
     /// The response a create stores for its `Idempotency-Key`: the payment, or the merchant's error.
@@ -134,7 +131,7 @@ struct PaymentsController: Sendable {
             return (Int(encoded.status.code), encoded.data)
         case .failure(let error):
             let api = APIError(error)
-            return (Int(api.status.code), try Self.envelope(api))
+            return (Int(api.status.code), try IdempotencyMiddleware.envelope(api))
         }
     }
 
@@ -149,11 +146,11 @@ struct PaymentsController: Sendable {
     }
 
     private func list(_ request: Request, _ context: AppContext) async throws -> Response {
-        let key = try await auth.requireTenant(request, scope: .payments)
+        let tenant = try context.tenant
         let query = request.uri.queryParameters
         let limit = try ListQuery.limit(query.get("limit"))
         let page = try await store.records(
-            tenant: key.tenantId, reference: query.get("reference"), startingAfter: query.get("starting_after"),
+            tenant: tenant, reference: query.get("reference"), startingAfter: query.get("starting_after"),
             limit: limit + 1)
         let records = Array(page.prefix(limit))
         let hasMore = page.count > limit
@@ -174,4 +171,7 @@ struct Encoded: Sendable {
         self.status = status
         self.data = try JSONIO.encoder.encode(value)
     }
+
+    /// The response that answers it.
+    var response: Response { JSONIO.raw(status, data) }
 }

@@ -9,8 +9,8 @@ import SwitchyardStore
 struct RoutingController: Sendable {
     let store: PostgresStore
     let service: PaymentService
+    let tenants: TenantAdminService
     let gateway: any ProviderGateway
-    let auth: Authenticator
     let bodyLimit: Int
 
     /// Who is acting on which tenant.
@@ -25,15 +25,11 @@ struct RoutingController: Sendable {
     }
 
     func register(operator admin: RouterGroup<AppContext>, tenant v1: RouterGroup<AppContext>) {
-        let asOperator: Resolve = { request, context in
-            try auth.requireOperator(request)
-            guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)),
-                try await store.tenant(id: id) != nil
-            else { throw CoreError.notFound("tenant") }
-            return (id, "operator")
+        let asOperator: Resolve = { _, context in
+            (try await tenants.tenant(id: AdminController.uuid(context, "tenant")).id, "operator")
         }
-        let asTenant: Resolve = { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        let asTenant: Resolve = { _, context in
+            let key = try context.apiKey
             return (key.tenantId, "api_key:\(key.prefix)")
         }
         for (group, path, resolve) in [

@@ -51,33 +51,45 @@ public enum SwitchyardServer {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: TenantLimitMiddleware(store: deps.store, policy: deps.service.policy))
+        router.add(middleware: TenantLimitMiddleware(tenants: deps.store, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())
-        let auth = Authenticator(operatorToken: deps.operatorToken, store: deps.store)
+        let auth = Authenticator(operatorToken: deps.operatorToken, keys: deps.store)
+        // Each group lets through only its callers and puts them in the context.
+        let operatorOnly = router.group().add(middleware: OperatorAuthentication(auth: auth))
+        let admin = router.group("admin/v1").add(middleware: OperatorAuthentication(auth: auth))
+        let merchant = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .payments))
+        let tenantAdmin = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .admin))
         HealthController(store: deps.store, registry: deps.registry).register(on: router)
-        MetricsEndpoint(store: deps.store, service: deps.service, auth: auth).register(on: router)
-        let payments = PaymentsController(
-            service: deps.service, store: deps.store, auth: auth, bodyLimit: deps.bodyLimit)
-        payments.register(on: router)
-        CustomersController(service: deps.service, auth: auth, payments: payments).register(on: router)
+        MetricsEndpoint(store: deps.store, service: deps.service).register(on: operatorOnly)
+        let payments = PaymentsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit)
+        let idempotency = IdempotencyMiddleware(
+            claims: deps.store, payments: deps.store, service: deps.service, bodyLimit: deps.bodyLimit)
+        payments.register(on: merchant, idempotency: idempotency)
+        CustomersController(service: deps.service).register(on: merchant, idempotency: idempotency)
         NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
             on: router)
+        let now: @Sendable () -> Date = { [service = deps.service] in service.now() }
+        let tenants = TenantAdminService(tenants: deps.store, now: now)
+        let accounts = ProviderAccountService(
+            accounts: deps.store, manifest: { [registry = deps.registry] in await registry.plugin(id: $0)?.manifest },
+            now: now)
         AdminController(
-            store: deps.store, auth: auth, registry: deps.registry, gateway: deps.gateway, bodyLimit: deps.bodyLimit,
-            now: { [service = deps.service] in service.now() }
-        ).register(on: router)
-        let admin = router.group("admin/v1")
+            tenants: tenants, accounts: accounts, registry: deps.registry, gateway: deps.gateway,
+            bodyLimit: deps.bodyLimit
+        ).register(on: admin)
         RoutingController(
-            store: deps.store, service: deps.service, gateway: deps.gateway, auth: auth, bodyLimit: deps.bodyLimit
-        ).register(operator: admin, tenant: router.group("v1"))
+            store: deps.store, service: deps.service, tenants: tenants, gateway: deps.gateway,
+            bodyLimit: deps.bodyLimit
+        ).register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
-            store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit,
+            store: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
             reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
-        WebhooksController(store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit).register(
-            on: router.group("v1"))
-        OperatorController(store: deps.store, service: deps.service, auth: auth, bodyLimit: deps.bodyLimit).register(
-            on: admin)
+        let endpoints = WebhookEndpointService(
+            endpoints: deps.store, policy: deps.service.policy, resolver: SystemHostResolver())
+        WebhooksController(store: deps.store, service: deps.service, endpoints: endpoints, bodyLimit: deps.bodyLimit)
+            .register(on: tenantAdmin)
+        OperatorController(store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit).register(on: admin)
         ConsoleController().register(on: router)
         return router
     }

@@ -1,36 +1,35 @@
 import Foundation
 import Hummingbird
 import SwitchyardCore
-import SwitchyardStore
 
 /// Holds each tenant to its request rate and its number of requests in progress (see
 /// ``PlatformPolicy/Tenants``), answering `429 rate_limited` or `429 too_many_concurrent_requests` with
 /// `Retry-After`.
 ///
 /// Applies to requests bearing a tenant API key, wherever they go; the operator API, `/health`,
-/// `/ready` and providers' notifications carry none and pass untouched. The key is checked here once:
-/// the route's own check (``Authenticator/requireTenant(_:scope:)``) reuses the result for this request.
-/// A request with an unknown key passes on, to be refused by its route.
+/// `/ready` and providers' notifications carry none and pass untouched. The key is looked up here once
+/// and put in the context (``AppContext/presentedKey``), where the route group's ``TenantAuthentication``
+/// finds it. A request with an unknown key passes on, to be refused by its route.
 struct TenantLimitMiddleware: RouterMiddleware {
     typealias Context = AppContext
 
-    let store: PostgresStore
+    let tenants: any TenantRepository
     let policy: PolicyCenter
     let limiter: TenantLimiter
     let tenantPolicies: TenantPolicyCache
 
-    init(store: PostgresStore, policy: PolicyCenter, limiter: TenantLimiter = TenantLimiter()) {
-        self.store = store
+    init(tenants: any TenantRepository, policy: PolicyCenter, limiter: TenantLimiter = TenantLimiter()) {
+        self.tenants = tenants
         self.policy = policy
         self.limiter = limiter
-        self.tenantPolicies = TenantPolicyCache(store: store)
+        self.tenantPolicies = TenantPolicyCache(tenants: tenants)
     }
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response)
         async throws -> Response
     {
         guard let token = Authenticator.bearer(request), Authenticator.mayBeAPIKey(token),
-            let key = try await store.authenticate(secret: token)
+            let key = try await tenants.authenticate(secret: token)
         else { return try await next(request, context) }
         let tenant = key.tenantId
         let limits = await tenantPolicies.policy(tenant).requestLimits(policy.platform.tenants)
@@ -45,9 +44,9 @@ struct TenantLimitMiddleware: RouterMiddleware {
             throw APIError.tooManyConcurrentRequests
         }
         defer { limiter.finish(tenant: tenant) }
-        return try await Authenticator.$verified.withValue(.init(secret: token, key: key)) {
-            try await next(request, context)
-        }
+        var context = context
+        context.presentedKey = PresentedKey(secret: token, key: key)
+        return try await next(request, context)
     }
 }
 
@@ -55,19 +54,19 @@ struct TenantLimitMiddleware: RouterMiddleware {
 /// policy takes effect within `maxAge`). A failed read counts as no tenant policy: the platform's
 /// limits apply.
 actor TenantPolicyCache {
-    private let store: PostgresStore
+    private let tenants: any TenantRepository
     private let maxAge: TimeInterval
     private var entries: [UUID: (policy: TenantPolicy, readAt: TimeInterval)] = [:]
 
-    init(store: PostgresStore, maxAge: TimeInterval = 5) {
-        self.store = store
+    init(tenants: any TenantRepository, maxAge: TimeInterval = 5) {
+        self.tenants = tenants
         self.maxAge = maxAge
     }
 
     func policy(_ tenant: UUID) async -> TenantPolicy {
         let now = ProcessInfo.processInfo.systemUptime
         if let entry = entries[tenant], now - entry.readAt < maxAge { return entry.policy }
-        let policy = (try? await store.tenantPolicy(tenant: tenant)) ?? TenantPolicy()
+        let policy = (try? await tenants.tenantPolicy(tenant: tenant)) ?? TenantPolicy()
         entries[tenant] = (policy, now)
         return policy
     }

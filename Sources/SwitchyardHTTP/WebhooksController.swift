@@ -8,14 +8,8 @@ import SwitchyardStore
 struct WebhooksController: Sendable {
     let store: PostgresStore
     let service: PaymentService
-    let auth: Authenticator
+    let endpoints: WebhookEndpointService
     let bodyLimit: Int
-    /// Resolves endpoint hosts when they are registered.
-    var resolver: any HostResolver = SystemHostResolver()
-
-    /// How long a registration waits for its host to resolve; a name that does not resolve in time is
-    /// accepted and checked again at each delivery.
-    static let resolveTimeout = Duration.seconds(2)
 
     struct EndpointBody: Decodable {
         var url: String
@@ -33,46 +27,33 @@ struct WebhooksController: Sendable {
     }
 
     func register(on v1: RouterGroup<AppContext>) {
-        v1.post("webhook-endpoints") { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        v1.post("webhook-endpoints") { request, context in
+            let key = try context.apiKey
             let body = try JSONIO.decode(EndpointBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
-            if let description = body.description, description.count > 256 {
-                throw APIError(.invalidDescription, "description must be at most 256 characters")
-            }
-            var seen = Set<String>()
-            let types = body.eventTypes.filter { seen.insert($0).inserted }
-            let settings = service.policy.platform.webhooks
-            // The scheme rule (https unless the host is trusted) belongs to the egress check.
-            try WebhookEndpoint.validate(url: body.url, eventTypes: types, requireHTTPS: false)
-            try await WebhookEgress(policy: settings, resolver: resolver)
-                .checkRegistration(body.url, timeout: Self.resolveTimeout)
-            let (endpoint, secret) = try await store.createWebhookEndpoint(
-                tenant: key.tenantId, url: body.url, description: body.description, eventTypes: types,
-                actor: "api_key:\(key.prefix)", maxEnabled: settings.maxEndpointsPerTenant)
+            let (endpoint, secret) = try await endpoints.create(
+                tenant: key.tenantId, url: body.url, description: body.description, eventTypes: body.eventTypes,
+                actor: "api_key:\(key.prefix)")
             return JSONIO.response(.created, WebhookEndpointResource(endpoint, secret: secret))
         }
-        v1.get("webhook-endpoints") { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
-            let endpoints = try await store.webhookEndpoints(tenant: key.tenantId)
+        v1.get("webhook-endpoints") { request, context in
+            let key = try context.apiKey
+            let list = try await endpoints.endpoints(tenant: key.tenantId)
             return JSONIO.response(
-                .ok, ListResource(data: endpoints.map { WebhookEndpointResource($0) }, hasMore: false, nextCursor: nil))
+                .ok, ListResource(data: list.map { WebhookEndpointResource($0) }, hasMore: false, nextCursor: nil))
         }
         v1.get("webhook-endpoints/:endpoint") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
-            guard let endpoint = try await store.webhookEndpoint(tenant: key.tenantId, id: try id(context, "endpoint"))
-            else { throw CoreError.notFound("webhook endpoint") }
+            let key = try context.apiKey
+            let endpoint = try await endpoints.endpoint(tenant: key.tenantId, id: try id(context, "endpoint"))
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
         }
         v1.delete("webhook-endpoints/:endpoint") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
-            guard
-                let endpoint = try await store.disableWebhookEndpoint(
-                    tenant: key.tenantId, id: try id(context, "endpoint"), actor: "api_key:\(key.prefix)")
-            else { throw CoreError.notFound("webhook endpoint") }
+            let key = try context.apiKey
+            let endpoint = try await endpoints.disable(
+                tenant: key.tenantId, id: try id(context, "endpoint"), actor: "api_key:\(key.prefix)")
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
         }
-        v1.get("events") { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        v1.get("events") { request, context in
+            let key = try context.apiKey
             let query = request.uri.queryParameters
             let limit = try ListQuery.limit(query.get("limit"))
             let events = try await store.webhookEvents(
@@ -87,14 +68,14 @@ struct WebhooksController: Sendable {
                     nextCursor: hasMore ? page.last?.id : nil))
         }
         v1.get("events/:event") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
+            let key = try context.apiKey
             guard let event = try await store.webhookEvent(tenant: key.tenantId, id: try id(context, "event")) else {
                 throw CoreError.notFound("event")
             }
             return JSONIO.response(.ok, try WebhookEventResource(event))
         }
         v1.get("events/:event/deliveries") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
+            let key = try context.apiKey
             let eventId = try id(context, "event")
             guard try await store.webhookEvent(tenant: key.tenantId, id: eventId) != nil else {
                 throw CoreError.notFound("event")
@@ -105,19 +86,19 @@ struct WebhooksController: Sendable {
                 .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
         }
         v1.post("events/:event/replay") { request, context in
-            let key = try await auth.requireTenant(request, scope: .admin)
+            let key = try context.apiKey
             return try await Self.replay(
                 store: store, settings: service.policy.platform.webhooks, tenant: key.tenantId,
                 eventId: try id(context, "event"), actor: "api_key:\(key.prefix)", bodyLimit: bodyLimit,
                 request: request, context: context)
         }
-        v1.get("webhook-deliveries") { request, _ in
-            let key = try await auth.requireTenant(request, scope: .admin)
+        v1.get("webhook-deliveries") { request, context in
+            let key = try context.apiKey
             let query = request.uri.queryParameters
             let status = try query.get("status").map {
                 guard let status = WebhookDelivery.Status(rawValue: $0) else {
                     throw APIError(
-                        .invalidStatus, "status must be pending, succeeded, dead or canceled")
+                        .badRequest, "invalid_status", "status must be pending, succeeded, dead or canceled")
                 }
                 return status
             }

@@ -2,23 +2,6 @@ import Foundation
 import SwitchyardCore
 import SwitchyardCrypto
 
-/// An API key as created: the secret is returned once and never stored.
-public struct CreatedAPIKey: Sendable {
-    public var key: APIKey
-    public var secret: String
-}
-
-/// An audit entry.
-public struct AuditEntry: Codable, Sendable, Equatable {
-    public var id: Int64
-    public var tenantId: UUID?
-    public var actor: String
-    public var action: String
-    public var target: String
-    public var details: [String: String]
-    public var at: Date
-}
-
 extension PostgresStore {
     // MARK: Tenants
 

@@ -17,8 +17,8 @@ import Testing
 
     /// The stored key of a payment create under `key`, and the hash of `body` as the server computes it.
     static func createKey(_ key: String, _ body: [String: Any]) throws -> (scoped: String, hash: String) {
-        let scoped = PaymentsController.scopedKey(method: .post, route: "/v1/payments", parameters: [:], key: key)
-        return (scoped, PaymentsController.requestHash(try JSONSerialization.data(withJSONObject: body)))
+        let scoped = IdempotencyMiddleware.scopedKey(method: .post, route: "/v1/payments", parameters: [:], key: key)
+        return (scoped, IdempotencyMiddleware.requestHash(try JSONSerialization.data(withJSONObject: body)))
     }
 
     static func withLeaseStack(_ body: @Sendable (TestStack, TestClock) async throws -> Void) async throws {

@@ -12,9 +12,9 @@ import Testing
     static let lease = IdempotencyLeaseTests.lease
 
     static func key(_ route: String, _ id: String, _ key: String, _ body: [String: Any]) throws -> (String, String) {
-        let scoped = PaymentsController.scopedKey(
+        let scoped = IdempotencyMiddleware.scopedKey(
             method: .post, route: route, parameters: ["id": Substring(id)], key: key)
-        return (scoped, PaymentsController.requestHash(try JSONSerialization.data(withJSONObject: body)))
+        return (scoped, IdempotencyMiddleware.requestHash(try JSONSerialization.data(withJSONObject: body)))
     }
 
     /// A Citcon payment paid by the app, in `expected` status.

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import SwitchyardCore
-import SwitchyardStore
 
 /// What a request that takes over an `Idempotency-Key` after its owner's lease ran out answers, per route.
 enum IdempotentResume: Sendable {
@@ -21,7 +20,7 @@ enum IdempotentResume: Sendable {
 
 /// One request's claim on an `Idempotency-Key`.
 struct IdempotencyClaimant: Sendable {
-    var store: PostgresStore
+    var claims: any IdempotencyRepository
     var tenant: UUID
     var key: String
     /// A random id naming this request as the key's owner.
@@ -30,8 +29,8 @@ struct IdempotencyClaimant: Sendable {
     /// Records what this request created under its key; throws when the key was taken over meanwhile, so
     /// the operation stops before the provider is called.
     var link: @Sendable (String) async throws -> Void {
-        { [store, tenant, key, owner] id in
-            guard try await store.linkIdempotent(tenant: tenant, key: key, owner: owner, resourceId: id) else {
+        { [claims, tenant, key, owner] id in
+            guard try await claims.linkIdempotent(tenant: tenant, key: key, owner: owner, resourceId: id) else {
                 throw APIError(
                     .idempotencyInProgress, "another request with this Idempotency-Key took it over")
             }
@@ -39,11 +38,9 @@ struct IdempotencyClaimant: Sendable {
     }
 }
 
-extension PaymentsController {
+extension IdempotencyMiddleware {
     /// The answer of a request that took a key over, or nil to run the request as a fresh one.
-    func resumedAnswer(
-        _ resume: IdempotentResume, takeover: IdempotencyTakeover?, tenant: UUID, _ context: AppContext
-    ) async throws -> Encoded? {
+    func resumedAnswer(takeover: IdempotencyTakeover?, tenant: UUID, _ context: AppContext) async throws -> Encoded? {
         guard let takeover else { return nil }
         switch resume {
         case .fresh:
@@ -52,15 +49,18 @@ extension PaymentsController {
             guard let id = takeover.resourceId else { return nil }
             return try Encoded(.created, PaymentResource(try await synced(tenant, id), now: service.now()))
         case .createdRefund:
-            let paymentId = try id(context)
+            let paymentId = try PaymentsController.paymentId(context)
             guard let refundId = takeover.resourceId else { return nil }
             _ = try await synced(tenant, paymentId)
-            guard let refund = try await store.refund(id: refundId), refund.tenantId == tenant,
+            guard let refund = try await payments.refund(id: refundId), refund.tenantId == tenant,
                 refund.paymentId == paymentId
             else { return nil }
             return try Encoded(.created, RefundResource(refund))
         case .paymentState:
-            return try Encoded(.ok, PaymentResource(try await synced(tenant, try id(context)), now: service.now()))
+            return try Encoded(
+                .ok,
+                PaymentResource(try await synced(tenant, try PaymentsController.paymentId(context)), now: service.now())
+            )
         }
     }
 

@@ -1,0 +1,100 @@
+import Foundation
+import SwitchyardCore
+
+/// Tenants, API keys, tenant policies and the audit log in memory, for fast tests of the services that
+/// use a ``TenantRepository``. Secrets are kept as given (this is no vault); keys are authenticated at
+/// `now()`.
+public actor InMemoryTenantRepository: TenantRepository {
+    private var tenantList: [Tenant] = []
+    private var keys: [(key: APIKey, secret: String)] = []
+    private var policies: [UUID: TenantPolicy] = [:]
+    private var audit: [AuditEntry] = []
+    private let now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+    }
+
+    /// Every audited change, oldest first.
+    public var auditEntries: [AuditEntry] { audit }
+
+    public func createTenant(name: String, actor: String) async throws -> Tenant {
+        let tenant = Tenant(id: UUID(), name: name, createdAt: now())
+        tenantList.append(tenant)
+        record(tenant.id, actor, "tenant.create", tenant.id.uuidString)
+        return tenant
+    }
+
+    public func tenants() async throws -> [Tenant] { tenantList }
+
+    public func tenant(id: UUID) async throws -> Tenant? { tenantList.first { $0.id == id } }
+
+    public func createAPIKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, actor: String)
+        async throws -> CreatedAPIKey
+    {
+        let created = newKey(tenant: tenant, name: name, scopes: scopes, expiresAt: expiresAt)
+        record(tenant, actor, "api_key.create", created.key.id.uuidString)
+        return created
+    }
+
+    public func apiKeys(tenant: UUID) async throws -> [APIKey] {
+        keys.map(\.key).filter { $0.tenantId == tenant }
+    }
+
+    public func revokeAPIKey(tenant: UUID, id: UUID, actor: String) async throws -> Bool {
+        guard let index = keys.firstIndex(where: { $0.key.tenantId == tenant && $0.key.id == id }) else {
+            return false
+        }
+        keys[index].key.revokedAt = keys[index].key.revokedAt ?? now()
+        record(tenant, actor, "api_key.revoke", id.uuidString)
+        return true
+    }
+
+    public func rotateAPIKey(tenant: UUID, id: UUID, grace: TimeInterval, expiresAt: Date?, actor: String)
+        async throws -> CreatedAPIKey?
+    {
+        guard let index = keys.firstIndex(where: { $0.key.tenantId == tenant && $0.key.id == id }) else {
+            return nil
+        }
+        let old = keys[index].key
+        guard old.isUsable(at: now()) else {
+            throw CoreError(.keyNotUsable, "a revoked or expired key cannot be rotated")
+        }
+        let graceUntil = now().addingTimeInterval(grace)
+        keys[index].key.expiresAt = min(old.expiresAt ?? graceUntil, graceUntil)
+        let created = newKey(tenant: tenant, name: old.name, scopes: old.scopes, expiresAt: expiresAt)
+        record(tenant, actor, "api_key.rotate", id.uuidString)
+        return created
+    }
+
+    public func authenticate(secret: String) async throws -> APIKey? {
+        keys.first { $0.secret == secret && $0.key.isUsable(at: now()) }?.key
+    }
+
+    public func auditLog(tenant: UUID?, limit: Int) async throws -> [AuditEntry] {
+        Array(audit.filter { tenant == nil || $0.tenantId == tenant }.reversed().prefix(limit))
+    }
+
+    public func tenantPolicy(tenant: UUID) async throws -> TenantPolicy { policies[tenant] ?? TenantPolicy() }
+
+    public func setTenantPolicy(tenant: UUID, policy: TenantPolicy, actor: String) async throws {
+        policies[tenant] = policy
+        record(tenant, actor, "tenant.policy", tenant.uuidString)
+    }
+
+    private func newKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?) -> CreatedAPIKey {
+        let secret = "sk_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let key = APIKey(
+            id: UUID(), tenantId: tenant, prefix: String(secret.prefix(11)), name: name, scopes: scopes,
+            createdAt: now(), expiresAt: expiresAt)
+        keys.append((key, secret))
+        return CreatedAPIKey(key: key, secret: secret)
+    }
+
+    private func record(_ tenant: UUID, _ actor: String, _ action: String, _ target: String) {
+        audit.append(
+            AuditEntry(
+                id: Int64(audit.count + 1), tenantId: tenant, actor: actor, action: action, target: target,
+                details: [:], at: now()))
+    }
+}
