@@ -6,7 +6,7 @@ import ProviderSandbox
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox", abstract: "Run the provider sandboxes on loopback.",
-        discussion: "Each provider's emulator takes its own options (every one repeatable):\n\n"
+        discussion: "Each provider's emulator takes its own options, as --name VALUE or --name=VALUE:\n\n"
             + SandboxConfiguration.commandLineOptions.map { "--\($0.name) <value>\n    \($0.help)" }
             .joined(separator: "\n"))
 
