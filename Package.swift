@@ -1,16 +1,45 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The provider plugins: one line each. A provider named `Citcon` is the dynamic library `CitconPlugin`
+/// built from `Plugins/Citcon` (its exported entry symbol in `Plugins/Citcon/Entry`, a target of its own
+/// linked only into the plugin's shared object, so several plugins' code can share one test binary) and
+/// its unit tests in `Tests/CitconPluginTests`. Its emulator lives in `Sources/ProviderSandbox/Citcon`.
+let providers = [
+    provider("Citcon"),
+    provider("WorldlineDirect"),
+    provider("Antom"),
+    provider("WorldlineSips"),
+]
+
+/// The product and targets of the provider `name`.
+func provider(_ name: String) -> (product: Product, targets: [Target]) {
+    let plugin = name + "Plugin"
+    return (
+        .library(name: plugin, type: .dynamic, targets: [plugin + "Entry"]),
+        [
+            .target(
+                name: plugin, dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
+                path: "Plugins/" + name, exclude: ["Entry"]),
+            .target(
+                name: plugin + "Entry", dependencies: [.target(name: plugin), "ProviderKit"],
+                path: "Plugins/\(name)/Entry"),
+            .testTarget(
+                name: plugin + "Tests",
+                dependencies: [
+                    .target(name: plugin), "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport",
+                    "SwitchyardCrypto",
+                ]),
+        ]
+    )
+}
+
 let package = Package(
     name: "Switchyard",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "switchyard", targets: ["switchyard"]),
-        .library(name: "CitconPlugin", type: .dynamic, targets: ["CitconPluginEntry"]),
-        .library(name: "WorldlineDirectPlugin", type: .dynamic, targets: ["WorldlineDirectPluginEntry"]),
-        .library(name: "AntomPlugin", type: .dynamic, targets: ["AntomPluginEntry"]),
-        .library(name: "WorldlineSipsPlugin", type: .dynamic, targets: ["WorldlineSipsPluginEntry"]),
-    ],
+        .executable(name: "switchyard", targets: ["switchyard"])
+    ] + providers.map(\.product),
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -140,64 +169,11 @@ let package = Package(
             name: "SwitchyardTestSupport",
             dependencies: ["SwitchyardStore", .product(name: "Logging", package: "swift-log")]
         ),
-        // Provider plugins: each a dynamic library loaded at run time.
-        .target(
-            name: "CitconPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
-            path: "Plugins/Citcon", exclude: ["Entry"]),
-        // Each plugin's exported entry symbol lives in a target of its own, linked only into the plugin's
-        // shared object, so several plugins' code can share one test binary.
-        .target(
-            name: "CitconPluginEntry", dependencies: ["CitconPlugin", "ProviderKit"], path: "Plugins/Citcon/Entry"
-        ),
         // The scripted host plugin unit tests share.
         .target(name: "ProviderTestSupport", dependencies: ["ProviderKit"]),
 
-        .target(
-            name: "WorldlineDirectPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
-            path: "Plugins/WorldlineDirect", exclude: ["Entry"]
-        ),
-        .target(
-            name: "WorldlineDirectPluginEntry", dependencies: ["WorldlineDirectPlugin", "ProviderKit"],
-            path: "Plugins/WorldlineDirect/Entry"
-        ),
-        .target(
-            name: "AntomPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
-            path: "Plugins/Antom", exclude: ["Entry"]
-        ),
-        .target(
-            name: "AntomPluginEntry", dependencies: ["AntomPlugin", "ProviderKit"], path: "Plugins/Antom/Entry"
-        ),
-        .target(
-            name: "WorldlineSipsPlugin", dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
-            path: "Plugins/WorldlineSips", exclude: ["Entry"]
-        ),
-        .target(
-            name: "WorldlineSipsPluginEntry", dependencies: ["WorldlineSipsPlugin", "ProviderKit"],
-            path: "Plugins/WorldlineSips/Entry"
-        ),
-
         .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto", "ProviderTestSupport"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
-        .testTarget(
-            name: "CitconPluginTests",
-            dependencies: ["CitconPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport"]
-        ),
-        .testTarget(
-            name: "WorldlineDirectPluginTests",
-            dependencies: ["WorldlineDirectPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport"]
-        ),
-        .testTarget(
-            name: "AntomPluginTests",
-            dependencies: [
-                "AntomPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport", "SwitchyardCrypto",
-            ]
-        ),
-        .testTarget(
-            name: "WorldlineSipsPluginTests",
-            dependencies: [
-                "WorldlineSipsPlugin", "ProviderKit", "CSwitchyardPlugin", "ProviderTestSupport", "SwitchyardCrypto",
-            ]
-        ),
         .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore", "SwitchyardTestSupport"]),
         .testTarget(
             name: "SwitchyardStoreTests",
@@ -237,7 +213,7 @@ let package = Package(
         ),
         // The pure parts of `switchyard bench` (statistics, table, plot, report, /proc parsing).
         .testTarget(name: "BenchTests", dependencies: ["switchyard"]),
-    ],
+    ] + providers.flatMap(\.targets),
     swiftLanguageModes: [.v6]
 )
 

@@ -85,13 +85,11 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
     /// A policy that loads nothing: the default when `policy.json` has no `plugins` section.
     public static let denyAll = PluginPolicy(mode: .pinned, allowed: [])
 
-    /// The ids of the plugins built with Switchyard.
-    public static let bundledIDs = ["citcon", "worldline-direct", "antom", "worldline-sips"]
-
-    /// The built-in development policy used when no policy file is given: the bundled plugins' ids,
-    /// any digest, and nothing else.
-    public static let builtInDevelopment = PluginPolicy(
-        mode: .development, allowed: bundledIDs.map { Entry(id: $0) })
+    /// The built-in development policy used when no policy file is given: the bundled plugins' ids
+    /// (`ids`, from the sandbox registrations), any digest, and nothing else.
+    public static func builtInDevelopment(allowing ids: [String]) -> PluginPolicy {
+        PluginPolicy(mode: .development, allowed: ids.map { Entry(id: $0) })
+    }
 
     /// What the policy says about a plugin file.
     public enum Decision: Sendable, Equatable {

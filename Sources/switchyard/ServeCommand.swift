@@ -129,7 +129,7 @@ struct ServeCommand: AsyncParsableCommand {
             let state = try await DemoSeed.seed(
                 store: runtime.store, dataDirectory: dataDirectory, serverURL: publicURL,
                 sandboxURL: "http://127.0.0.1:\(sandboxPort)", operatorToken: operatorToken, merchants: merchants,
-                logger: logger)
+                manifests: { await runtime.gateway.manifest(pluginId: $0) }, logger: logger)
             logger.info(
                 "embedded default ready",
                 metadata: ["demo.file": "\(dataDirectory)/demo.json", "sandbox.url": "\(state.sandboxURL)"])

@@ -58,7 +58,7 @@ struct PluginPolicyTests {
     }
 
     @Test func builtInDevelopmentPolicyAllowsTheBundledIDsOnly() {
-        let policy = PluginPolicy.builtInDevelopment
+        let policy = PluginPolicy.builtInDevelopment(allowing: ["citcon", "worldline-direct", "antom", "worldline-sips"])
         #expect(policy.mode == .development)
         #expect(!policy.allowsAnyID)
         for id in ["citcon", "worldline-direct", "antom", "worldline-sips"] {

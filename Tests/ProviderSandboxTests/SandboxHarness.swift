@@ -45,8 +45,7 @@ func withSandbox(
     _ body: (SandboxHarness) async throws -> Void
 ) async throws {
     let clock = TestClock()
-    let configuration = SandboxConfiguration(
-        citcon: CitconSandboxConfiguration(merchants: [TestMerchants.m1, TestMerchants.m2], ipnEncoding: ipnEncoding),
+    var configuration = SandboxConfiguration(
         notificationRetry: SandboxNotificationRetryPolicy(
             maxAttempts: 4,
             initialDelay: .milliseconds(50),
@@ -55,6 +54,8 @@ func withSandbox(
         ),
         clock: { clock.now }
     )
+    configuration.citcon = CitconSandboxConfiguration(
+        merchants: [TestMerchants.m1, TestMerchants.m2], ipnEncoding: ipnEncoding)
     let server = SandboxServer(configuration: configuration, logger: quietLogger)
     try await whileServing(server) { port in
         try await body(SandboxHarness(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock))

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PluginHost
+import ProviderSandbox
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore
@@ -37,6 +38,14 @@ struct EmbeddedDefaultTests {
             try await Task.sleep(for: .milliseconds(200))
         }
         try #require(FileManager.default.fileExists(atPath: data + "/demo.json"), "\(server.output)")
+        // One demo account per registered emulator, recorded under the registration's key.
+        let demo = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: data + "/demo.json")))
+                as? [String: Any])
+        for registration in SandboxRegistration.all {
+            let key = try registration.demo(secrets: SandboxDemoSecrets { _, make in make() }).stateKey
+            #expect((demo[key + "_account_id"] as? String).flatMap(UUID.init(uuidString:)) != nil, "\(key)")
+        }
 
         // The key-encryption key is where it was asked to be, and nowhere in the data directory.
         #expect(!FileManager.default.fileExists(atPath: data + "/kek"))
@@ -56,7 +65,7 @@ struct EmbeddedDefaultTests {
         let webhooks = raw?["webhooks"] as? [String: Any]
         #expect(webhooks?["allow_hosts"] as? [String] == ["127.0.0.1", "localhost", "::1"])
         // No policy file given: the built-in development policy (the bundled ids only), said at startup.
-        #expect(try PolicyFile.decode(policyData).plugins == PluginPolicy.builtInDevelopment)
+        #expect(try PolicyFile.decode(policyData).plugins == PluginPolicy.builtInDevelopment(allowing: TestStack.bundledPluginIDs))
         #expect(server.output.contains("built-in development policy"), "\(server.output)")
         // The bundled plugins were scanned in scanner processes and are served.
         #expect(server.output.contains("plugin scanned"), "\(server.output)")

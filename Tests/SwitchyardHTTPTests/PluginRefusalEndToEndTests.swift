@@ -51,7 +51,7 @@ struct PluginRefusalEndToEndTests {
         let citcon = try TestStack.citconPluginPath()
         // The operator's policy: the bundled ids, Citcon pinned to its real build.
         let digest = try FixturePlugins.sha256(of: citcon)
-        var policy = PluginPolicy.builtInDevelopment
+        var policy = PluginPolicy.builtInDevelopment(allowing: TestStack.bundledPluginIDs)
         policy.allowed = policy.allowed.map {
             $0.id == "citcon" ? PluginPolicy.Entry(id: "citcon", sha256: [digest]) : $0
         }
@@ -65,7 +65,7 @@ struct PluginRefusalEndToEndTests {
             #expect(refused["aaa.so"] == "digest_mismatch")
             #expect(refused["aab-crash.so"] == "scan_crashed")
             #expect(refused["aac-sneaky.so"] == "not_allowed")
-            #expect(Set(loaded.compactMap { $0["id"] as? String }) == Set(PluginPolicy.bundledIDs))
+            #expect(Set(loaded.compactMap { $0["id"] as? String }) == Set(TestStack.bundledPluginIDs))
             let served = loaded.first { $0["id"] as? String == "citcon" }
             #expect((served?["file"] as? String)?.hasSuffix("libCitconPlugin.so") == true)
             #expect(served?["version"] as? String != "6.6.6")

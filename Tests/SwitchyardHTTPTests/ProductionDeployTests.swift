@@ -61,7 +61,7 @@ struct ProductionDeployTests {
         let data = Data(run.output.utf8)
         let policy = try JSONDecoder().decode(PluginPolicy.self, from: data)
         #expect(policy.mode == .pinned)
-        #expect(Set(policy.allowed.map(\.id)) == Set(PluginPolicy.bundledIDs))
+        #expect(Set(policy.allowed.map(\.id)) == Set(TestStack.bundledPluginIDs))
         let raw = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let byID = Self.entries(raw)
         for library in TestStack.pluginLibraries {

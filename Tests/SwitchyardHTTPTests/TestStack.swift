@@ -26,24 +26,10 @@ struct TestStack: Sendable {
     let pluginsDirectory: String
     /// The test database as its owner sees it (for tests that change grants).
     let ownerURL: String
-    static let citconMerchant = CitconSandboxMerchant(
-        id: "m1", privateKey: "test_private_key_0123456789", ipnSecret: "test_ipn_secret_0123456789")
-    static let worldlineMerchant = WorldlineDirectSandboxMerchant(
-        merchantId: "wl1", apiKeyId: "KEY_WL_1", secretApiKey: "wl_secret_key_0123456789",
-        webhookKeyId: "WHK_WL_1", webhookSecret: "wl_webhook_secret_0123456789")
-    static let antomClientId = "SANDBOX_5Y00000000000001"
-    /// Two more Antom merchants whose wallet users approve every session at once (for failover tests).
-    static let antomInstantClients = ["SANDBOX_5Y00000000000002", "SANDBOX_5Y00000000000003"]
-    /// The Antom merchant's signing key (the sandbox knows its public half).
-    static let antomMerchantKey: RSAPrivateKey = {
-        do { return try RSAPrivateKey.generate() } catch { fatalError("RSA key generation failed: \(error)") }
-    }()
-    /// The plugin libraries the stack installs.
-    static let pluginLibraries = [
-        "libCitconPlugin.so", "libWorldlineDirectPlugin.so", "libAntomPlugin.so", "libWorldlineSipsPlugin.so",
-    ]
-    /// The Worldline Sips merchant: the first public SIMU test merchant.
-    static let sipsMerchant = WorldlineSipsSandboxMerchant.publicTestMerchants[0]
+    /// The plugin libraries the stack installs: those of every registered provider emulator.
+    static let pluginLibraries = SandboxRegistration.all.map(\.pluginLibrary)
+    /// The ids of the bundled plugins (the built-in development policy allows these).
+    static let bundledPluginIDs = SandboxRegistration.all.map(\.pluginID)
 
     /// The directory the test binary was built into, where `swift build` put the plugin `.so` files.
     static var buildDirectory: String { BuiltProducts.directory }
@@ -56,8 +42,6 @@ struct TestStack: Sendable {
         }
         return path
     }
-
-    static func citconPluginPath() throws -> String { try pluginPath("libCitconPlugin.so") }
 
     /// Starts everything, runs `body`, and stops everything.
     static func with(
@@ -91,23 +75,10 @@ struct TestStack: Sendable {
         platform.webhooks.requireHTTPS = false
         platform.webhooks.pollMs = 50
         configure(&platform)
-        let sandbox = SandboxServer(
-            configuration: SandboxConfiguration(
-                citcon: CitconSandboxConfiguration(merchants: [citconMerchant]),
-                worldlineDirect: WorldlineDirectSandboxConfiguration(merchants: [worldlineMerchant]),
-                // The providers' time moves with the server's.
-                clock: { clock.now() },
-                antom: AntomSandboxConfiguration(
-                    merchants: [
-                        AntomSandboxMerchant(clientId: antomClientId, merchantPublicKey: antomMerchantKey.publicKey.pem)
-                    ]
-                        + antomInstantClients.map {
-                            AntomSandboxMerchant(
-                                clientId: $0, merchantPublicKey: antomMerchantKey.publicKey.pem,
-                                approvesSessionsAtOnce: true)
-                        }),
-                sips: WorldlineSipsSandboxConfiguration(merchants: [sipsMerchant])),
-            logger: logger)
+        // Every registered emulator with its test merchants; the providers' time moves with the server's.
+        var sandboxConfiguration = SandboxConfiguration(clock: { clock.now() })
+        for registration in SandboxRegistration.all { registration.configureTestStack(&sandboxConfiguration) }
+        let sandbox = SandboxServer(configuration: sandboxConfiguration, logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
         do {
@@ -207,90 +178,6 @@ struct TestStack: Sendable {
         var apiKey: String
         var accountId: String
     }
-
-    /// A tenant with an API key, a Citcon account at `citconBaseURL` (default: the sandbox) and a route
-    /// for US/USD wallets to it.
-    func merchant(name: String = "Shop", citconBaseURL: String? = nil) async throws -> Merchant {
-        try await merchant(
-            name: name,
-            account: [
-                "plugin": "citcon", "base_url": citconBaseURL ?? sandboxURL + "/citcon", "environment": "sandbox",
-                "credentials": [
-                    "private_key": Self.citconMerchant.privateKey, "ipn_secret": Self.citconMerchant.ipnSecret,
-                ],
-            ],
-            match: ["countries": ["US"], "currencies": ["USD"]])
-    }
-
-    /// A tenant with an API key, a Worldline Direct account at `baseURL` (default: the sandbox) and a
-    /// route for EUR cards to it.
-    func worldlineMerchant(name: String = "Boutique", baseURL: String? = nil) async throws -> Merchant {
-        let merchant = Self.worldlineMerchant
-        return try await self.merchant(
-            name: name,
-            account: [
-                "plugin": "worldline-direct", "base_url": baseURL ?? sandboxURL + "/worldline-direct",
-                "environment": "sandbox",
-                "credentials": [
-                    "merchant_id": merchant.merchantId, "api_key_id": merchant.apiKeyId,
-                    "secret_api_key": merchant.secretApiKey, "webhook_key_id": merchant.webhookKeyId,
-                    "webhook_secret": merchant.webhookSecret,
-                ],
-            ],
-            match: ["currencies": ["EUR"], "methods": ["card"]])
-    }
-
-    /// A tenant with an API key, an Antom account at `baseURL` (default: the sandbox) and a route for
-    /// wallets to it.
-    func antomMerchant(
-        name: String = "Wallet Shop", baseURL: String? = nil, options: [String: String] = TestStack.antomOptions
-    ) async throws -> Merchant {
-        try await merchant(
-            name: name,
-            account: [
-                "plugin": "antom", "base_url": baseURL ?? sandboxURL + "/antom", "environment": "sandbox",
-                "credentials": [
-                    "client_id": Self.antomClientId, "private_key": Self.antomMerchantKey.pkcs8PEM,
-                    "antom_public_key": try await sandbox.antom.publicKeyBase64(),
-                ],
-                "options": options,
-            ],
-            match: ["methods": ["gcash", "dana", "alipay_cn", "card"]])
-    }
-
-    /// A tenant with an API key, a Worldline Sips account at `baseURL` (default: the sandbox) and a route
-    /// for cards to it.
-    func sipsMerchant(name: String = "Maison", baseURL: String? = nil, options: [String: String] = [:]) async throws
-        -> Merchant
-    {
-        try await merchant(
-            name: name,
-            account: [
-                "plugin": "worldline-sips", "base_url": baseURL ?? sandboxURL + "/sips", "environment": "sandbox",
-                "credentials": [
-                    "merchant_id": Self.sipsMerchant.merchantId, "secret_key": Self.sipsMerchant.secretKey,
-                    "key_version": String(Self.sipsMerchant.keyVersion),
-                ],
-                "options": options,
-            ],
-            match: ["methods": ["card"]])
-    }
-
-    /// The admin body of an Antom account for `clientId` at `baseURL` (default: the sandbox).
-    func antomAccountBody(clientId: String = Self.antomClientId, baseURL: String? = nil) async throws -> [String: Any] {
-        [
-            "plugin": "antom", "base_url": baseURL ?? sandboxURL + "/antom", "environment": "sandbox",
-            "name": clientId,
-            "credentials": [
-                "client_id": clientId, "private_key": Self.antomMerchantKey.pkcs8PEM,
-                "antom_public_key": try await sandbox.antom.publicKeyBase64(),
-            ],
-            "options": Self.antomOptions,
-        ]
-    }
-
-    /// The options of test Antom accounts: where shoppers return when a payment names no `return_url`.
-    static let antomOptions = ["return_url": "https://shop.example/return"]
 
     /// Adds a provider account to a tenant; returns its id.
     func addAccount(tenantId: String, _ body: [String: Any]) async throws -> String {

@@ -1,75 +1,40 @@
 import Foundation
 
 /// Settings of a ``SandboxServer`` and of every emulator it hosts.
+///
+/// Each emulator's own settings are kept by their type and read through a property its provider folder
+/// declares (e.g. `configuration.citcon`); an emulator whose settings were never set gets their defaults.
 public struct SandboxConfiguration: Sendable {
-    /// The Citcon UPI emulator's merchants and behaviour.
-    public var citcon: CitconSandboxConfiguration
-    /// The Worldline Direct emulator's merchants and behaviour.
-    public var worldlineDirect: WorldlineDirectSandboxConfiguration
-    /// The Antom emulator's merchants, key and behaviour.
-    public var antom: AntomSandboxConfiguration
-    /// The Worldline Sips emulator's merchants and behaviour.
-    public var sips: WorldlineSipsSandboxConfiguration
     /// How notifications (IPNs, webhooks) are retried until the receiver acknowledges them.
     public var notificationRetry: SandboxNotificationRetryPolicy
     /// The time source of every emulator (token lifetimes, pending-charge expiry, timestamps).
     /// Tests inject a controllable clock; retry backoff and fault latency always use real time.
     public var clock: @Sendable () -> Date
+    private var emulatorSettings: [ObjectIdentifier: any Sendable] = [:]
 
-    /// Creates a configuration.
+    /// Creates a configuration in which every emulator has its default settings.
     /// - Parameters:
-    ///   - citcon: the Citcon emulator's settings.
-    ///   - worldlineDirect: the Worldline Direct emulator's settings.
     ///   - notificationRetry: the retry schedule of outgoing notifications.
     ///   - clock: the time source; the system clock by default.
-    ///   - antom: the Antom emulator's settings.
-    ///   - sips: the Worldline Sips emulator's settings.
     public init(
-        citcon: CitconSandboxConfiguration = .init(),
-        worldlineDirect: WorldlineDirectSandboxConfiguration = .init(),
         notificationRetry: SandboxNotificationRetryPolicy = .init(),
-        clock: @escaping @Sendable () -> Date = { Date() },
-        antom: AntomSandboxConfiguration = .init(),
-        sips: WorldlineSipsSandboxConfiguration = .init()
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.citcon = citcon
-        self.worldlineDirect = worldlineDirect
-        self.antom = antom
-        self.sips = sips
         self.notificationRetry = notificationRetry
         self.clock = clock
     }
 
-    /// Creates a configuration for the Citcon emulator from its individual settings.
-    /// - Parameters:
-    ///   - citconMerchants: the merchants whose private keys are accepted.
-    ///   - tokenLifetime: lifetime of access tokens, in seconds (24 h by default).
-    ///   - pendingChargeLifetime: lifetime of unconfirmed charges, in seconds (30 min by default).
-    ///   - ipnEncoding: wire encoding of IPNs (form by default).
-    ///   - clock: the time source; the system clock by default.
-    ///   - antom: the Antom emulator's settings.
-    ///   - sips: the Worldline Sips emulator's settings.
-    public init(
-        citconMerchants: [CitconSandboxMerchant],
-        tokenLifetime: TimeInterval = 24 * 3600,
-        pendingChargeLifetime: TimeInterval = 30 * 60,
-        ipnEncoding: CitconIPNEncoding = .form,
-        clock: @escaping @Sendable () -> Date = { Date() },
-        antom: AntomSandboxConfiguration = .init(),
-        sips: WorldlineSipsSandboxConfiguration = .init()
-    ) {
-        self.init(
-            citcon: CitconSandboxConfiguration(
-                merchants: citconMerchants,
-                tokenLifetime: tokenLifetime,
-                pendingChargeLifetime: pendingChargeLifetime,
-                ipnEncoding: ipnEncoding
-            ),
-            clock: clock,
-            antom: antom,
-            sips: sips
-        )
+    /// One emulator's settings (their defaults until set).
+    public subscript<Settings: SandboxEmulatorSettings>(_ type: Settings.Type) -> Settings {
+        get { emulatorSettings[ObjectIdentifier(type)] as? Settings ?? Settings() }
+        set { emulatorSettings[ObjectIdentifier(type)] = newValue }
     }
+}
+
+/// The settings of one emulator, with defaults that make a working (if merchant-less) emulator.
+public protocol SandboxEmulatorSettings: Sendable {
+    /// The default settings.
+    init()
 }
 
 /// The retry schedule of outgoing notifications: `maxAttempts` tries in total, waiting

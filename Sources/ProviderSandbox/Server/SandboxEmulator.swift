@@ -1,11 +1,13 @@
+import Foundation
 import Hummingbird
+import Logging
 
 /// One provider emulator hosted by ``SandboxServer``.
 ///
 /// The server mounts the provider's wire API under `/<name>` behind a fault-injection middleware,
 /// and its admin surface under `/_sandbox/<name>` (the fault endpoints are added by the server for
-/// every emulator). Adding a provider means conforming to this protocol and listing the emulator in
-/// ``SandboxServer/emulators``.
+/// every emulator). Adding a provider means conforming to this protocol and declaring a
+/// ``SandboxRegistration`` that creates the emulator.
 protocol SandboxEmulator: SandboxFaultControl {
     /// Path segment of the emulator, e.g. `citcon`.
     var name: String { get }
@@ -28,4 +30,14 @@ extension SandboxEmulator {
     func unavailableResponse() -> Response {
         SandboxHTTP.text("service unavailable", status: .serviceUnavailable)
     }
+}
+
+/// An emulator the server creates from its registration: from its own settings, the shared clock, the
+/// notification sender and the logger.
+protocol RegisteredEmulator: SandboxEmulator {
+    /// The emulator's settings in ``SandboxConfiguration``.
+    associatedtype Settings: SandboxEmulatorSettings
+
+    init(
+        configuration: Settings, clock: @escaping @Sendable () -> Date, notifier: SandboxNotifier, logger: Logger)
 }

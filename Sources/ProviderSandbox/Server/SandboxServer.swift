@@ -2,24 +2,19 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// One HTTP server hosting every provider emulator on loopback.
+/// One HTTP server hosting every registered provider emulator on loopback.
 ///
 /// Each emulator answers under its own prefix (Citcon at `/citcon`, Worldline Direct at
-/// `/worldline-direct`, Antom at `/antom`), with fault injection in front of it, and exposes an admin
-/// surface under `/_sandbox/<provider>/…` (ledger, faults, helpers).
+/// `/worldline-direct`, Antom at `/antom`, …), with fault injection in front of it, and exposes an admin
+/// surface under `/_sandbox/<provider>/…` (ledger, faults, helpers). The emulators are those of
+/// ``SandboxRegistration/all``; each provider folder adds a typed accessor (e.g. ``citcon``).
 /// ``run(host:port:onRunning:)`` serves until the calling task is cancelled, so the server can run
 /// inside another process's task group or on its own.
 public struct SandboxServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: SandboxConfiguration
-    /// The Citcon UPI emulator.
-    public let citcon: CitconSandbox
-    /// The Worldline Direct emulator.
-    public let worldlineDirect: WorldlineDirectSandbox
-    /// The Antom (EasySafePay and vaulting) emulator.
-    public let antom: AntomSandbox
-    /// The Worldline Sips 2.0 (In-App and Office) emulator.
-    public let sips: WorldlineSipsSandbox
+    /// Every hosted emulator, in registration order.
+    let emulators: [any SandboxEmulator]
     private let notifier: SandboxNotifier
     private let logger: Logger
 
@@ -30,35 +25,18 @@ public struct SandboxServer: Sendable {
     public init(configuration: SandboxConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        self.notifier = SandboxNotifier(policy: configuration.notificationRetry, logger: logger)
-        self.citcon = CitconSandbox(
-            configuration: configuration.citcon,
-            clock: configuration.clock,
-            notifier: notifier,
-            logger: logger
-        )
-        self.worldlineDirect = WorldlineDirectSandbox(
-            configuration: configuration.worldlineDirect,
-            clock: configuration.clock,
-            notifier: notifier,
-            logger: logger
-        )
-        self.antom = AntomSandbox(
-            configuration: configuration.antom,
-            clock: configuration.clock,
-            notifier: notifier,
-            logger: logger
-        )
-        self.sips = WorldlineSipsSandbox(
-            configuration: configuration.sips,
-            clock: configuration.clock,
-            notifier: notifier,
-            logger: logger
-        )
+        let notifier = SandboxNotifier(policy: configuration.notificationRetry, logger: logger)
+        self.notifier = notifier
+        self.emulators = SandboxRegistration.all.map { $0.makeEmulator(configuration, notifier, logger) }
     }
 
-    /// Every hosted emulator; a new provider is added here.
-    var emulators: [any SandboxEmulator] { [citcon, worldlineDirect, antom, sips] }
+    /// The hosted emulator of type `Emulator` (every registered emulator is hosted).
+    func emulator<Emulator: SandboxEmulator>(_ type: Emulator.Type) -> Emulator {
+        guard let emulator = emulators.lazy.compactMap({ $0 as? Emulator }).first else {
+            preconditionFailure("\(Emulator.self) is not registered in SandboxRegistration.all")
+        }
+        return emulator
+    }
 
     /// Serves every emulator until the calling task is cancelled, then returns.
     /// - Parameters:

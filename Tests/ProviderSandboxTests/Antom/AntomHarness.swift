@@ -58,12 +58,12 @@ func withAntomSandbox(
     let merchant = AntomSandboxMerchant(
         clientId: clientId, merchantPublicKey: AntomTestKeys.merchantPublicBase64,
         authorizationNotifyURL: authorizationNotifyURL)
-    let configuration = SandboxConfiguration(
+    var configuration = SandboxConfiguration(
         notificationRetry: SandboxNotificationRetryPolicy(
             maxAttempts: 4, initialDelay: .milliseconds(50), maxDelay: .milliseconds(200), attemptTimeout: .seconds(2)),
-        clock: { clock.now },
-        antom: AntomSandboxConfiguration(
-            merchants: [merchant], privateKeyPEM: privateKeyPEM, failureCardVaults: failureCardVaults))
+        clock: { clock.now })
+    configuration.antom = AntomSandboxConfiguration(
+        merchants: [merchant], privateKeyPEM: privateKeyPEM, failureCardVaults: failureCardVaults)
     let server = SandboxServer(configuration: configuration, logger: quietLogger)
     try await whileServing(server) { port in
         try await body(

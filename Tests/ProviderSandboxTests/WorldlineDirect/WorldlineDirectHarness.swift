@@ -38,14 +38,14 @@ func withWorldlineSandbox(
     _ body: (WLSandbox) async throws -> Void
 ) async throws {
     let clock = TestClock()
-    let configuration = SandboxConfiguration(
-        worldlineDirect: WorldlineDirectSandboxConfiguration(
-            merchants: [WLMerchants.m1(webhookURL: webhookURL), WLMerchants.m2],
-            publicKeyBits: 2048,
-            processingDelay: processingDelay),
+    var configuration = SandboxConfiguration(
         notificationRetry: SandboxNotificationRetryPolicy(
             maxAttempts: 4, initialDelay: .milliseconds(50), maxDelay: .milliseconds(200), attemptTimeout: .seconds(2)),
         clock: { clock.now })
+    configuration.worldlineDirect = WorldlineDirectSandboxConfiguration(
+        merchants: [WLMerchants.m1(webhookURL: webhookURL), WLMerchants.m2],
+        publicKeyBits: 2048,
+        processingDelay: processingDelay)
     let server = SandboxServer(configuration: configuration, logger: quietLogger)
     try await whileServing(server) { port in
         try await body(WLSandbox(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock))

@@ -42,11 +42,11 @@ func withSipsSandbox(
     let clock = TestClock()
     var sips = WorldlineSipsSandboxConfiguration(merchants: [SipsTestMerchants.m1, SipsTestMerchants.m2])
     configure(&sips)
-    let configuration = SandboxConfiguration(
+    var configuration = SandboxConfiguration(
         notificationRetry: SandboxNotificationRetryPolicy(
             maxAttempts: 4, initialDelay: .milliseconds(50), maxDelay: .milliseconds(200), attemptTimeout: .seconds(2)),
-        clock: { clock.now },
-        sips: sips)
+        clock: { clock.now })
+    configuration.sips = sips
     let server = SandboxServer(configuration: configuration, logger: quietLogger)
     try await whileServing(server) { port in
         try await body(SipsTestSandbox(server: server, baseURL: "http://127.0.0.1:\(port)", clock: clock))
