@@ -174,7 +174,10 @@ let package = Package(
 
         .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto", "ProviderTestSupport"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
-        .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore", "SwitchyardTestSupport"]),
+        .testTarget(
+            name: "SwitchyardCoreTests",
+            dependencies: ["SwitchyardCore", "SwitchyardDomainTestSupport"]
+        ),
         .testTarget(
             name: "SwitchyardStoreTests",
             dependencies: [

@@ -20,10 +20,10 @@ extension IdempotencyMiddleware {
             return .respond(JSONIO.raw(HTTPResponse.Status(code: status), current ?? stored, headers: headers))
         case .mismatch:
             throw APIError(
-                .conflict, "idempotency_key_reused", "this Idempotency-Key was used with a different request body")
+                .idempotencyKeyReused, "this Idempotency-Key was used with a different request body")
         case .held(let until):
             var error = APIError(
-                .conflict, "idempotency_in_progress", "a request with this Idempotency-Key is still running")
+                .idempotencyInProgress, "a request with this Idempotency-Key is still running")
             let remaining = until.map { $0.timeIntervalSince(service.now()) } ?? lease
             error.retryAfter = Int(min(max(1, remaining.rounded(.up)), lease.rounded(.up)))
             throw error
@@ -54,7 +54,7 @@ extension IdempotencyMiddleware {
     /// The 4xx an error answers, which is stored for its key; nil for anything else.
     static func storable(_ error: any Error) -> APIError? {
         if let error = error as? APIError, error.status.code < 500 { return error }
-        if let error = error as? CoreError, error.status < 500 { return APIError(error) }
+        if let error = error as? CoreError, error.code.httpStatus.code < 500 { return APIError(error) }
         return nil
     }
 

@@ -98,7 +98,7 @@ struct WebhooksController: Sendable {
             let status = try query.get("status").map {
                 guard let status = WebhookDelivery.Status(rawValue: $0) else {
                     throw APIError(
-                        .badRequest, "invalid_status", "status must be pending, succeeded, dead or canceled")
+                        .invalidStatus, "status must be pending, succeeded, dead or canceled")
                 }
                 return status
             }

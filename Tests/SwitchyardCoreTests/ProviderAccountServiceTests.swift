@@ -1,6 +1,6 @@
 import Foundation
 import ProviderKit
-import SwitchyardTestSupport
+import SwitchyardDomainTestSupport
 import Testing
 
 @testable import SwitchyardCore
@@ -33,19 +33,19 @@ struct ProviderAccountServiceTests {
     }
 
     @Test func anAccountNeedsALoadedPluginItsRequiredCredentialsOnlyAndAnHTTPBaseURL() async throws {
-        await expectCoreError("unknown_plugin", status: 422) {
+        await expectCoreError(.unknownPlugin) {
             _ = try await service.create(tenant: tenant, new(plugin: "nope"), actor: "operator")
         }
-        await expectCoreError("missing_credential", status: 400) {
+        await expectCoreError(.missingCredential) {
             _ = try await service.create(tenant: tenant, new(credentials: ["merchant_id": "m1"]), actor: "operator")
         }
-        await expectCoreError("unknown_credential", status: 400) {
+        await expectCoreError(.unknownCredential) {
             _ = try await service.create(
                 tenant: tenant, new(credentials: ["merchant_id": "m", "api_secret": "s", "pin": "1"]),
                 actor: "operator")
         }
         for url in ["ftp://acme.example", "/relative", "https://"] {
-            await expectCoreError("invalid_base_url", status: 400) {
+            await expectCoreError(.invalidBaseURL) {
                 _ = try await service.create(tenant: tenant, new(baseURL: url), actor: "operator")
             }
         }
@@ -57,18 +57,18 @@ struct ProviderAccountServiceTests {
         #expect(account.name == "Acme" && account.environment == "sandbox" && account.enabled)
         #expect(account.pluginId == "acme" && account.secretFields == ["api_secret"])
         #expect(try await service.account(tenant: tenant, id: account.id) == account)
-        await expectCoreError("not_found", status: 404) {
+        await expectCoreError(.notFound) {
             _ = try await service.account(tenant: UUID(), id: account.id)
         }
-        await expectCoreError("not_found", status: 404) { _ = try await service.account(tenant: tenant, id: nil) }
+        await expectCoreError(.notFound) { _ = try await service.account(tenant: tenant, id: nil) }
     }
 
     @Test func anUpdateChecksWhatChangesAndRecordsTheChangedFields() async throws {
         let account = try await service.create(tenant: tenant, new(), actor: "operator")
-        await expectCoreError("invalid_base_url", status: 400) {
+        await expectCoreError(.invalidBaseURL) {
             _ = try await service.update(account, .init(baseURL: "mailto:x"), actor: "operator")
         }
-        await expectCoreError("unknown_credential", status: 400) {
+        await expectCoreError(.unknownCredential) {
             _ = try await service.update(account, .init(credentials: ["pin": "1"]), actor: "operator")
         }
         let updated = try await service.update(

@@ -1,5 +1,5 @@
 import Foundation
-import SwitchyardTestSupport
+import SwitchyardDomainTestSupport
 import Testing
 
 @testable import SwitchyardCore
@@ -18,11 +18,11 @@ struct TenantAdminServiceTests {
     @Test func aTenantNameIsTrimmedAndMustHoldOneToTwoHundredCharacters() async throws {
         let tenant = try await service.createTenant(name: "  Shop  ", actor: "operator")
         #expect(tenant.name == "Shop")
-        await expectCoreError("invalid_name", status: 400) {
+        await expectCoreError(.invalidName) {
             _ = try await service.createTenant(name: " \n", actor: "o")
         }
         let long = String(repeating: "x", count: 201)
-        await expectCoreError("invalid_name", status: 400) {
+        await expectCoreError(.invalidName) {
             _ = try await service.createTenant(name: long, actor: "o")
         }
         #expect(try await service.tenants().map(\.name) == ["Shop"])
@@ -30,18 +30,18 @@ struct TenantAdminServiceTests {
     }
 
     @Test func anUnknownOrMissingTenantIsNotFound() async throws {
-        await expectCoreError("not_found", status: 404) { _ = try await service.tenant(id: nil) }
-        await expectCoreError("not_found", status: 404) { _ = try await service.tenant(id: UUID()) }
+        await expectCoreError(.notFound) { _ = try await service.tenant(id: nil) }
+        await expectCoreError(.notFound) { _ = try await service.tenant(id: UUID()) }
         let tenant = try await service.createTenant(name: "Shop", actor: "operator")
         #expect(try await service.tenant(id: tenant.id) == tenant)
     }
 
     @Test func aKeyNeedsAScopeAndAFutureExpiryAndDefaultsToPayments() async throws {
         let tenant = try await service.createTenant(name: "Shop", actor: "operator").id
-        await expectCoreError("invalid_scopes", status: 400) {
+        await expectCoreError(.invalidScopes) {
             _ = try await service.createAPIKey(tenant: tenant, name: nil, scopes: [], expiresAt: nil, actor: "o")
         }
-        await expectCoreError("invalid_expires_at", status: 400) {
+        await expectCoreError(.invalidExpiresAt) {
             _ = try await service.createAPIKey(tenant: tenant, name: nil, scopes: nil, expiresAt: start, actor: "o")
         }
         let created = try await service.createAPIKey(
@@ -54,15 +54,15 @@ struct TenantAdminServiceTests {
 
     @Test func revokingAnUnknownKeyIsNotFoundAndARevokedKeyNoLongerAuthenticates() async throws {
         let tenant = try await service.createTenant(name: "Shop", actor: "operator").id
-        await expectCoreError("not_found", status: 404) {
+        await expectCoreError(.notFound) {
             try await service.revokeAPIKey(tenant: tenant, id: nil, actor: "o")
         }
-        await expectCoreError("not_found", status: 404) {
+        await expectCoreError(.notFound) {
             try await service.revokeAPIKey(tenant: tenant, id: UUID(), actor: "o")
         }
         let created = try await service.createAPIKey(tenant: tenant, name: "k", scopes: nil, expiresAt: nil, actor: "o")
         let other = try await service.createTenant(name: "Other", actor: "operator").id
-        await expectCoreError("not_found", status: 404) {
+        await expectCoreError(.notFound) {
             try await service.revokeAPIKey(tenant: other, id: created.key.id, actor: "o")
         }
         try await service.revokeAPIKey(tenant: tenant, id: created.key.id, actor: "o")
@@ -74,16 +74,16 @@ struct TenantAdminServiceTests {
         let old = try await service.createAPIKey(
             tenant: tenant, name: "k", scopes: [.admin], expiresAt: nil, actor: "o")
         for grace in [-1, 2_592_001] {
-            await expectCoreError("invalid_grace", status: 400) {
+            await expectCoreError(.invalidGrace) {
                 _ = try await service.rotateAPIKey(
                     tenant: tenant, id: old.key.id, graceSeconds: grace, expiresAt: nil, actor: "o")
             }
         }
-        await expectCoreError("invalid_expires_at", status: 400) {
+        await expectCoreError(.invalidExpiresAt) {
             _ = try await service.rotateAPIKey(
                 tenant: tenant, id: old.key.id, graceSeconds: nil, expiresAt: start, actor: "o")
         }
-        await expectCoreError("not_found", status: 404) {
+        await expectCoreError(.notFound) {
             _ = try await service.rotateAPIKey(
                 tenant: tenant, id: UUID(), graceSeconds: nil, expiresAt: nil, actor: "o")
         }
@@ -98,7 +98,7 @@ struct TenantAdminServiceTests {
         let tenant = try await service.createTenant(name: "Shop", actor: "operator").id
         let platform = PlatformPolicy()
         let looser = TenantPolicy(attemptLimit: platform.failover.attemptLimit + 1)
-        await expectCoreError("policy_loosened", status: 422) {
+        await expectCoreError(.policyLoosened) {
             try await service.setTenantPolicy(tenant: tenant, policy: looser, platform: platform, actor: "operator")
         }
         #expect(try await service.tenantPolicy(tenant: tenant) == TenantPolicy())

@@ -1,5 +1,5 @@
 import Foundation
-import SwitchyardTestSupport
+import SwitchyardDomainTestSupport
 import Testing
 
 @testable import SwitchyardCore
@@ -33,14 +33,14 @@ struct WebhookEndpointServiceTests {
 
     @Test func anEndpointNeedsAShortDescriptionAValidURLAndAPublicHost() async throws {
         let long = String(repeating: "d", count: 257)
-        await expectCoreError("invalid_description", status: 400) {
+        await expectCoreError(.invalidDescription) {
             _ = try await create("https://hooks.example/in", description: long)
         }
-        await expectCoreError("invalid_webhook_url", status: 400) { _ = try await create("ftp://hooks.example/in") }
-        await expectCoreError("invalid_event_types", status: 400) {
+        await expectCoreError(.invalidWebhookURL) { _ = try await create("ftp://hooks.example/in") }
+        await expectCoreError(.invalidEventTypes) {
             _ = try await create("https://hooks.example/in", types: ["payment.nope"])
         }
-        await expectCoreError("endpoint_address_forbidden", status: 400) {
+        await expectCoreError(.endpointAddressForbidden) {
             _ = try await create("https://inside.example/")
         }
         #expect(try await service.endpoints(tenant: tenant).isEmpty)
@@ -51,7 +51,7 @@ struct WebhookEndpointServiceTests {
             "https://later.example/in", types: ["payment.succeeded", "payment.failed", "payment.succeeded"])
         #expect(endpoint.eventTypes == ["payment.succeeded", "payment.failed"])
         #expect(try await service.endpoint(tenant: tenant, id: endpoint.id) == endpoint)
-        await expectCoreError("not_found", status: 404) {
+        await expectCoreError(.notFound) {
             _ = try await service.endpoint(tenant: UUID(), id: endpoint.id)
         }
     }
@@ -59,12 +59,12 @@ struct WebhookEndpointServiceTests {
     @Test func thePlatformsQuotaCountsEnabledEndpointsOnly() async throws {
         let first = try await create("https://hooks.example/1")
         _ = try await create("https://hooks.example/2")
-        await expectCoreError("endpoint_quota_exceeded", status: 409) {
+        await expectCoreError(.endpointQuotaExceeded) {
             _ = try await create("https://hooks.example/3")
         }
         #expect(try await service.disable(tenant: tenant, id: first.id, actor: "k").enabled == false)
         _ = try await create("https://hooks.example/3")
-        await expectCoreError("not_found", status: 404) {
+        await expectCoreError(.notFound) {
             _ = try await service.disable(tenant: tenant, id: "we_x", actor: "k")
         }
     }

@@ -16,7 +16,7 @@ struct MoneyMovementTests {
         let rest = try await world.service.refund(tenant: world.tenant, paymentId: id, amount: nil, reason: nil)
         #expect(rest.amount == 600)
         #expect(try await world.service.get(tenant: world.tenant, paymentId: id).payment.amountRefunded == 1_000)
-        await expectCoreError("refund_exceeds_captured") {
+        await expectCoreError(.refundExceedsCaptured) {
             _ = try await world.service.refund(tenant: world.tenant, paymentId: id, amount: 1, reason: nil)
         }
         #expect(world.gateway.calls(.refund).map(\.amount) == [400, 600])
@@ -28,7 +28,7 @@ struct MoneyMovementTests {
         world.gateway.script(.refund, Outcome(kind: .pending), .declined(code: "refused", message: "no"))
         let pending = try await world.service.refund(tenant: world.tenant, paymentId: id, amount: 600, reason: nil)
         #expect(pending.status == .pending)
-        await expectCoreError("refund_exceeds_captured") {
+        await expectCoreError(.refundExceedsCaptured) {
             _ = try await world.service.refund(tenant: world.tenant, paymentId: id, amount: 500, reason: nil)
         }
         let declined = try await world.service.refund(tenant: world.tenant, paymentId: id, amount: 400, reason: nil)
@@ -45,7 +45,7 @@ struct MoneyMovementTests {
     @Test func aPaymentNotSucceededCannotBeRefunded() async throws {
         let world = DomainWorld()
         let id = try await world.create(.authorized(), try world.request(capture: .manual)).payment.id
-        await expectCoreError("invalid_state") {
+        await expectCoreError(.invalidState) {
             _ = try await world.service.refund(tenant: world.tenant, paymentId: id, amount: nil, reason: nil)
         }
         #expect(world.gateway.calls(.refund).isEmpty)
@@ -67,7 +67,7 @@ struct MoneyMovementTests {
         let world = DomainWorld()
         let id = try await world.create(.authorized(), try world.request(capture: .manual)).payment.id
         world.gateway.script(.capture, .declined(code: "expired", message: "authorization expired"))
-        await expectCoreError("provider_declined") {
+        await expectCoreError(.providerDeclined) {
             _ = try await world.service.capture(tenant: world.tenant, paymentId: id, amount: nil)
         }
         let payment = try await world.service.get(tenant: world.tenant, paymentId: id).payment
@@ -81,7 +81,7 @@ struct MoneyMovementTests {
         world.gateway.script(.void, Outcome(kind: .canceled))
         let record = try await world.service.cancel(tenant: world.tenant, paymentId: id)
         #expect(record.payment.status == .canceled)
-        await expectCoreError("invalid_state") {
+        await expectCoreError(.invalidState) {
             _ = try await world.service.cancel(tenant: world.tenant, paymentId: id)
         }
         #expect(world.gateway.calls(.void).count == 1)
@@ -91,7 +91,7 @@ struct MoneyMovementTests {
         let world = DomainWorld()
         let id = try await world.create(.unknown("timeout")).payment.id
         world.gateway.script(.sync, .unknown("still"))
-        await expectCoreError("outcome_unknown") {
+        await expectCoreError(.outcomeUnknown) {
             _ = try await world.service.refund(tenant: world.tenant, paymentId: id, amount: nil, reason: nil)
         }
         #expect(world.gateway.calls(.refund).isEmpty)

@@ -37,7 +37,7 @@ struct SessionSweepTests {
         let id = try await waiting(world, expiresIn: 60)
         _ = try await world.service.session(tenant: world.tenant, paymentId: id)
         world.clock.advance(61)
-        await expectCoreError("session_expired") {
+        await expectCoreError(.sessionExpired) {
             _ = try await world.service.session(tenant: world.tenant, paymentId: id)
         }
     }

@@ -35,7 +35,7 @@ struct StoredCredentialTests {
     @Test func anotherCustomersCredentialCannotPay() async throws {
         let world = DomainWorld()
         let id = try await activeCredential(world, at: world.accounts[0])
-        await expectCoreError("unknown_payment_method") {
+        await expectCoreError(.unknownPaymentMethod) {
             _ = try await world.service.create(
                 tenant: world.tenant, try world.request(customer: "cus_2", paymentMethodId: id))
         }
@@ -52,7 +52,7 @@ struct StoredCredentialTests {
         // Revoking again asks the provider nothing.
         _ = try await world.service.revokePaymentMethod(tenant: world.tenant, customerId: "cus_1", id: id)
         #expect(world.gateway.calls(.revokeCredential).count == 1)
-        await expectCoreError("payment_method_unusable") {
+        await expectCoreError(.paymentMethodUnusable) {
             _ = try await world.service.create(
                 tenant: world.tenant, try world.request(customer: "cus_1", paymentMethodId: id))
         }

@@ -3,8 +3,8 @@ import SwitchyardCore
 import Testing
 
 /// Expects `body` to throw the ``CoreError`` with `code`.
-func expectCoreError(
-    _ code: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+public func expectCoreError(
+    _ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
 ) async {
     do {
         try await body()
