@@ -56,13 +56,6 @@ public protocol PaymentRepository: Sendable {
     func abandonIdempotent(tenant: UUID, key: String) async throws
     /// Upserts all changes in one transaction.
     func commit(_ changes: PaymentChanges) async throws
-    /// Applies `body` to the current stored payment with its row locked, then stores the result and the
-    /// other `changes` in the same transaction, so concurrent transitions (a notification arriving while a
-    /// provider call is in flight) never overwrite each other.
-    func transition<T: Sendable>(
-        tenant: UUID, paymentId: String, with changes: PaymentChanges,
-        _ body: @escaping @Sendable (inout Payment) throws -> T
-    ) async throws -> T
     /// Stores a new payment's first changes (the payment, and its first attempt when there is one) in one
     /// transaction. With `claim`, that transaction first claims the request's `Idempotency-Key`, stores the
     /// changes only when the claim lets the request go on (``IdempotencyClaim/proceed``, or a takeover of a
@@ -116,6 +109,20 @@ public protocol PaymentRepository: Sendable {
     /// its life (see ``SessionHalfLife``) but not expired and was not synced since that point, skipping rows
     /// another replica holds, and marks them synced.
     func claimHalfLifeSessions(now: Date, limit: Int) async throws -> [(tenant: UUID, paymentId: String)]
+}
+
+extension PaymentRepository {
+    /// Applies `body` to the current stored payment with its row locked, then stores the result and the
+    /// other `changes` in the same transaction, so concurrent transitions (a notification arriving while a
+    /// provider call is in flight) never overwrite each other.
+    public func transition<T: Sendable>(
+        tenant: UUID, paymentId: String, with changes: PaymentChanges,
+        _ body: @escaping @Sendable (inout Payment) throws -> T
+    ) async throws -> T {
+        try await transition(
+            tenant: tenant, paymentId: paymentId, with: changes, concluding: { _ in false }, answer: { _ in nil }, body
+        ).0
+    }
 }
 
 /// Storage of provider accounts and routing rules.

@@ -33,15 +33,6 @@ extension InMemoryPaymentRepository: PaymentRepository {
 
     public func transition<T: Sendable>(
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
-        _ body: @escaping @Sendable (inout Payment) throws -> T
-    ) async throws -> T {
-        try await transition(
-            tenant: tenant, paymentId: paymentId, with: changes, concluding: { _ in false }, answer: { _ in nil }, body
-        ).0
-    }
-
-    public func transition<T: Sendable>(
-        tenant: UUID, paymentId: String, with changes: PaymentChanges,
         concluding: @escaping @Sendable (T) -> Bool,
         answer: @escaping @Sendable (PaymentRecord) throws -> IdempotentAnswer?,
         _ body: @escaping @Sendable (inout Payment) throws -> T

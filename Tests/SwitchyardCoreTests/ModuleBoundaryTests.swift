@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Every first-party `import` in Sources/ and Plugins/ is one that ARCHITECTURE.md's table of allowed imports
+/// permits, so the module diagram stays true as the code changes.
+@Suite struct ModuleBoundaryTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The table's rows: module (or `Plugins/*`) → the first-party modules it may import.
+    static func allowedImports() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: root.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
+        var rows: [String: Set<String>] = [:]
+        var inTable = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("<!-- allowed-imports -->") { inTable = true; continue }
+            if line.hasPrefix("<!-- /allowed-imports -->") { break }
+            guard inTable, line.hasPrefix("|") else { continue }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2, let module = cells.first?.trimmingCharacters(in: CharacterSet(charactersIn: "`")),
+                !module.isEmpty, module != "Module", !module.hasPrefix("-")
+            else { continue }
+            let allowed = cells[1].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            }.filter { !$0.isEmpty && $0 != "—" }
+            rows[module] = Set(allowed)
+        }
+        return rows
+    }
+
+    static func swiftFiles(under directory: URL) -> [URL] {
+        let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        var files: [URL] = []
+        while let url = walker?.nextObject() as? URL {
+            if url.pathExtension == "swift" { files.append(url) }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    static func imports(of file: URL) throws -> [String] {
+        try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+            guard words.count >= 2, words[0] == "import" else { return nil }
+            return String(words[1].split(separator: ".")[0])
+        }
+    }
+
+    /// The first-party modules: the folders of Sources/ and every plugin module (`…Plugin`, `…PluginEntry`).
+    static func firstParty() throws -> Set<String> {
+        let sources = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)
+        return Set(sources)
+    }
+
+    static func isPluginModule(_ name: String) -> Bool { name.hasSuffix("Plugin") || name.hasSuffix("PluginEntry") }
+
+    @Test func everyModuleHasARow() throws {
+        let rows = try Self.allowedImports()
+        let modules = try Self.firstParty().filter {
+            !Self.swiftFiles(under: Self.root.appendingPathComponent("Sources/\($0)")).isEmpty
+        }
+        #expect(!rows.isEmpty, "ARCHITECTURE.md has no allowed-imports table")
+        for module in modules.sorted() {
+            #expect(rows[module] != nil, "ARCHITECTURE.md's allowed-imports table has no row for \(module)")
+        }
+        #expect(rows["Plugins/*"] != nil, "ARCHITECTURE.md's allowed-imports table has no row for Plugins/*")
+    }
+
+    @Test func everyImportIsAllowed() throws {
+        let rows = try Self.allowedImports()
+        let firstParty = try Self.firstParty()
+        var violations: [String] = []
+        for module in firstParty.sorted() {
+            let allowed = rows[module] ?? []
+            for file in Self.swiftFiles(under: Self.root.appendingPathComponent("Sources/\(module)")) {
+                for imported in try Self.imports(of: file)
+                where (firstParty.contains(imported) || Self.isPluginModule(imported)) && imported != module
+                    && !allowed.contains(imported)
+                {
+                    violations.append("\(file.path.dropFirst(Self.root.path.count + 1)) imports \(imported)")
+                }
+            }
+        }
+        let pluginAllowed = rows["Plugins/*"] ?? []
+        let plugins = Self.root.appendingPathComponent("Plugins")
+        for file in Self.swiftFiles(under: plugins) {
+            for imported in try Self.imports(of: file)
+            where firstParty.contains(imported) && !pluginAllowed.contains(imported) {
+                violations.append("\(file.path.dropFirst(Self.root.path.count + 1)) imports \(imported)")
+            }
+        }
+        #expect(violations.isEmpty, "imports ARCHITECTURE.md does not allow:\n\(violations.joined(separator: "\n"))")
+    }
+}
