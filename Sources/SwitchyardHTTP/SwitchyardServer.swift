@@ -77,10 +77,11 @@ public enum SwitchyardServer {
             tenants: tenants, accounts: accounts, registry: deps.registry, gateway: deps.gateway,
             bodyLimit: deps.bodyLimit
         ).register(on: admin)
-        RoutingController(
-            store: deps.store, service: deps.service, tenants: tenants, gateway: deps.gateway,
-            bodyLimit: deps.bodyLimit
-        ).register(operator: admin, tenant: tenantAdmin)
+        let routing = RoutingAdminService(
+            routing: deps.store, accounts: deps.store,
+            manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) })
+        RoutingController(routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit)
+            .register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
             store: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
             reloadPolicy: deps.reloadPolicy
