@@ -1,11 +1,11 @@
 import Foundation
 import Hummingbird
 import PluginHost
-import SwitchyardStore
+import SwitchyardCore
 
 /// Liveness, readiness and the OpenAPI document.
 struct HealthController: Sendable {
-    let store: PostgresStore
+    let probes: any OperationalProbes
     let registry: PluginRegistry
 
     struct Readiness: Encodable {
@@ -19,7 +19,7 @@ struct HealthController: Sendable {
             JSONIO.response(.ok, ["status": "ok"])
         }
         router.get("ready") { _, _ in
-            let database = await store.ping()
+            let database = await probes.ping()
             let plugins = await registry.snapshot().loaded.count
             let ready = database && plugins > 0
             return JSONIO.response(

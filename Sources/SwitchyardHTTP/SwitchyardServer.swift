@@ -59,9 +59,9 @@ public enum SwitchyardServer {
         let admin = router.group("admin/v1").add(middleware: OperatorAuthentication(auth: auth))
         let merchant = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .payments))
         let tenantAdmin = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .admin))
-        HealthController(store: deps.store, registry: deps.registry).register(on: router)
-        MetricsEndpoint(store: deps.store, service: deps.service).register(on: operatorOnly)
-        let payments = PaymentsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit)
+        HealthController(probes: deps.store, registry: deps.registry).register(on: router)
+        MetricsEndpoint(probes: deps.store, service: deps.service).register(on: operatorOnly)
+        let payments = PaymentsController(service: deps.service, records: deps.store, bodyLimit: deps.bodyLimit)
         let idempotency = IdempotencyMiddleware(
             claims: deps.store, payments: deps.store, service: deps.service, bodyLimit: deps.bodyLimit)
         payments.register(on: merchant, idempotency: idempotency)
@@ -83,7 +83,7 @@ public enum SwitchyardServer {
         RoutingController(routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit)
             .register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
-            store: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
+            review: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
             reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
         let endpoints = WebhookEndpointService(
