@@ -1,12 +1,11 @@
 import Foundation
 import Hummingbird
-import PluginHost
 import SwitchyardCore
 
 /// Liveness, readiness and the OpenAPI document.
 struct HealthController: Sendable {
     let probes: any OperationalProbes
-    let registry: PluginRegistry
+    let registry: any PluginCatalog
 
     struct Readiness: Encodable {
         var status: String
@@ -20,7 +19,7 @@ struct HealthController: Sendable {
         }
         router.get("ready") { _, _ in
             let database = await probes.ping()
-            let plugins = await registry.snapshot().loaded.count
+            let plugins = await registry.loadedCount()
             let ready = database && plugins > 0
             return JSONIO.response(
                 ready ? .ok : .serviceUnavailable,
