@@ -74,8 +74,8 @@ public enum SwitchyardServer {
         let now: @Sendable () -> Date = { [service = deps.service] in service.now() }
         let tenants = TenantAdminService(tenants: deps.store, now: now)
         let accounts = ProviderAccountService(
-            accounts: deps.store, manifest: { [registry = deps.registry] in await registry.loadedManifest(pluginId: $0) },
-            now: now)
+            accounts: deps.store,
+            manifest: { [registry = deps.registry] in await registry.loadedManifest(pluginId: $0) }, now: now)
         AdminController(
             tenants: tenants, accounts: accounts, registry: deps.registry, notificationURL: deps.notificationURL,
             bodyLimit: deps.bodyLimit
