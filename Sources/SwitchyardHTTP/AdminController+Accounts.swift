@@ -45,6 +45,6 @@ extension AdminController {
     }
 
     private func accountBody(_ account: ProviderAccount) -> AdminBodies.AccountBody {
-        AdminBodies.AccountBody(account, notificationURL: gateway.notificationURL(accountId: account.id))
+        AdminBodies.AccountBody(account, notificationURL: notificationURL(account.id))
     }
 }

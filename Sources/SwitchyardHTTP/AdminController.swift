@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import PluginHost
 import SwitchyardCore
 
 /// The operator's admin API under `/admin/v1`: tenants, their API keys and provider accounts, plugins and
@@ -10,8 +9,9 @@ import SwitchyardCore
 struct AdminController: Sendable {
     let tenants: TenantAdminService
     let accounts: ProviderAccountService
-    let registry: PluginRegistry
-    let gateway: PluginGateway
+    let registry: any PluginCatalog
+    /// The notification URL of an account, shown with it.
+    let notificationURL: @Sendable (UUID) -> String
     let bodyLimit: Int
 
     static let actor = "operator"
@@ -60,11 +60,10 @@ struct AdminController: Sendable {
         }
         registerAccounts(on: admin)
         admin.get("plugins") { _, _ in
-            JSONIO.response(.ok, await registry.snapshot())
+            JSONIO.response(.ok, await registry.catalog())
         }
         admin.post("plugins/reload") { _, _ in
-            _ = await registry.reload()
-            return JSONIO.response(.ok, await registry.snapshot())
+            JSONIO.response(.ok, await registry.reloadCatalog())
         }
         admin.get("audit") { request, _ in
             let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))

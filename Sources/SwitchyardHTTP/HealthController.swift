@@ -1,12 +1,11 @@
 import Foundation
 import Hummingbird
-import PluginHost
-import SwitchyardStore
+import SwitchyardCore
 
 /// Liveness, readiness and the OpenAPI document.
 struct HealthController: Sendable {
-    let store: PostgresStore
-    let registry: PluginRegistry
+    let probes: any OperationalProbes
+    let registry: any PluginCatalog
 
     struct Readiness: Encodable {
         var status: String
@@ -19,8 +18,8 @@ struct HealthController: Sendable {
             JSONIO.response(.ok, ["status": "ok"])
         }
         router.get("ready") { _, _ in
-            let database = await store.ping()
-            let plugins = await registry.snapshot().loaded.count
+            let database = await probes.ping()
+            let plugins = await registry.loadedCount()
             let ready = database && plugins > 0
             return JSONIO.response(
                 ready ? .ok : .serviceUnavailable,

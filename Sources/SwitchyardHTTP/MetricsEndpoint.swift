@@ -4,13 +4,12 @@ import Hummingbird
 import Metrics
 import SwitchyardCore
 import SwitchyardObservability
-import SwitchyardStore
 
 /// `GET /metrics`: the process's metrics in the Prometheus text format, for the operator token only.
 /// Gauges that describe shared state (breakers, the janitor's backlog, webhook deliveries) are read at
 /// scrape time.
 public struct MetricsEndpoint: Sendable {
-    let store: PostgresStore
+    let probes: any OperationalProbes
     let service: PaymentService
 
     /// Registers `GET /metrics` on `group`, which lets only the operator through.
@@ -41,7 +40,7 @@ public struct MetricsEndpoint: Sendable {
             Gauge(label: MetricName.breakerState, dimensions: [("account", entry.accountId.uuidString.lowercased())])
                 .record(value)
         }
-        guard let gauges = try? await store.gauges() else { return }
+        guard let gauges = try? await probes.gauges() else { return }
         Gauge(label: MetricName.unknownPayments).record(gauges.unknownPayments)
         let age = gauges.oldestUnknownSince.map { max(0, service.now().timeIntervalSince($0)) } ?? 0
         Gauge(label: MetricName.unknownOldestAge).record(age)

@@ -1,6 +1,5 @@
 import Foundation
 import SwitchyardCore
-import SwitchyardStore
 
 extension OrchestrationController {
     /// The review list: payments still unknown at the horizon (`data`, as before), verified notifications
@@ -50,13 +49,13 @@ extension OrchestrationController {
     }
 
     func reviewList(_ payments: [ReviewBody], tenant: UUID?) async throws -> ReviewList {
-        let notifications = try await store.notificationsForReview(tenant: tenant, limit: 200).map { n in
+        let notifications = try await review.notificationsForReview(tenant: tenant, limit: 200).map { n in
             NotificationReviewBody(
                 notificationId: n.id, tenantId: n.tenantId.uuidString.lowercased(),
                 providerAccountId: n.accountId.uuidString.lowercased(), paymentId: n.paymentId, reason: n.code,
                 message: n.message, at: n.receivedAt)
         }
-        let operations = try await store.operationsForReview(tenant: tenant, limit: 200).map { o in
+        let operations = try await review.operationsForReview(tenant: tenant, limit: 200).map { o in
             OperationReviewBody(
                 kind: o.kind.rawValue, id: o.id, tenantId: o.tenantId.uuidString.lowercased(), paymentId: o.paymentId,
                 amount: o.amount, status: o.status, reason: o.reason, syncs: o.syncs, at: o.createdAt)

@@ -1,12 +1,11 @@
 import Foundation
 import Hummingbird
 import SwitchyardCore
-import SwitchyardStore
 
 /// The operator's view of the orchestration engine: provider health (circuit breakers), payments
 /// waiting for manual review, tenants' own limits and reloading `policy.json`.
 struct OrchestrationController: Sendable {
-    let store: PostgresStore
+    let review: any ReviewRepository
     let service: PaymentService
     let tenants: TenantAdminService
     let bodyLimit: Int
@@ -58,7 +57,7 @@ struct OrchestrationController: Sendable {
 
     func register(on admin: RouterGroup<AppContext>) {
         admin.get("providers/health") { _, _ in
-            let accounts = try await store.accountSummaries()
+            let accounts = try await review.accountSummaries()
             let breakers = Dictionary(
                 uniqueKeysWithValues: await service.health.snapshot().map { ($0.accountId, $0) })
             let data = accounts.map { a in
@@ -73,7 +72,7 @@ struct OrchestrationController: Sendable {
         }
         admin.get("payments/review") { request, _ in
             let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))
-            let payments = try await store.paymentsForReview(tenant: tenant, limit: 200)
+            let payments = try await review.paymentsForReview(tenant: tenant, limit: 200)
             let data = payments.map { p in
                 ReviewBody(
                     id: p.id, tenantId: p.tenantId.uuidString.lowercased(), amount: p.amount, currency: p.currency,

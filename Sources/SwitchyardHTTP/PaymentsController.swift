@@ -5,12 +5,11 @@ import ProviderKit
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardObservability
-import SwitchyardStore
 
 /// The merchant API: `/v1/payments` and its operations.
 struct PaymentsController: Sendable {
     let service: PaymentService
-    let store: PostgresStore
+    let records: any PaymentRecordListing
     let bodyLimit: Int
 
     struct CreateBody: Decodable {
@@ -149,7 +148,7 @@ struct PaymentsController: Sendable {
         let tenant = try context.tenant
         let query = request.uri.queryParameters
         let limit = try ListQuery.limit(query.get("limit"))
-        let page = try await store.records(
+        let page = try await records.records(
             tenant: tenant, reference: query.get("reference"), startingAfter: query.get("starting_after"),
             limit: limit + 1)
         let records = Array(page.prefix(limit))

@@ -1,16 +1,14 @@
 import Foundation
 import Hummingbird
 import SwitchyardCore
-import SwitchyardStore
 
 /// A tenant's routing: read, replace (validated, versioned, audited), history and simulation. Served to
 /// the operator under `/admin/v1/tenants/{tenant}/routing…` and to the tenant itself, with an
 /// `admin`-scoped API key, under `/v1/routing…`.
 struct RoutingController: Sendable {
-    let store: PostgresStore
+    let routing: RoutingAdminService
     let service: PaymentService
     let tenants: TenantAdminService
-    let gateway: any ProviderGateway
     let bodyLimit: Int
 
     /// Who is acting on which tenant.
@@ -37,7 +35,7 @@ struct RoutingController: Sendable {
         ] {
             group.get(RouterPath(path)) { request, context in
                 let (tenant, _) = try await resolve(request, context)
-                return JSONIO.response(.ok, Self.body(try await store.routingConfiguration(tenant: tenant)))
+                return JSONIO.response(.ok, Self.body(try await routing.configuration(tenant: tenant)))
             }
             group.put(RouterPath(path)) { request, context in
                 let (tenant, actor) = try await resolve(request, context)
@@ -45,7 +43,7 @@ struct RoutingController: Sendable {
             }
             group.get(RouterPath(path + "/versions")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
-                let versions = try await store.routingHistory(tenant: tenant, limit: 100)
+                let versions = try await routing.history(tenant: tenant)
                 return JSONIO.response(
                     .ok,
                     [
@@ -65,25 +63,15 @@ struct RoutingController: Sendable {
 
     private func replace(tenant: UUID, actor: String, request: Request) async throws -> Response {
         let body = try JSONIO.decode(AdminBodies.Routing.self, from: try await JSONIO.body(request, limit: bodyLimit))
-        let rules = Self.rules(body)
-        var candidates: [UUID: RoutingCandidate] = [:]
-        for account in try await store.accounts(tenant: tenant) {
-            candidates[account.id] = RoutingCandidate(
-                account: account, manifest: await gateway.manifest(pluginId: account.pluginId))
+        let replaced: RoutingAdminService.Replaced
+        do {
+            replaced = try await routing.replace(
+                tenant: tenant, rules: Self.rules(body), expectedVersion: body.version, actor: actor)
+        } catch let rejection as RoutingAdminService.Rejection {
+            throw APIError(.invalidRouting, rejection.message, issues: rejection.issues.map(APIError.Issue.init))
         }
-        let issues = RoutingValidator.validate(rules, accounts: candidates)
-        let errors = issues.filter { $0.severity == .error }
-        if let first = errors.first {
-            throw APIError(
-                .invalidRouting,
-                errors.count == 1 ? first.message : "\(first.message) (and \(errors.count - 1) more)",
-                issues: errors.map(APIError.Issue.init))
-        }
-        let saved = try await store.replaceRoutingRules(
-            tenant: tenant, rules: rules, actor: actor, expectedVersion: body.version)
-        var response = Self.body(saved)
-        let warnings = issues.filter { $0.severity == .warning }
-        if !warnings.isEmpty { response.warnings = warnings.map(APIError.Issue.init) }
+        var response = Self.body(replaced.configuration)
+        if !replaced.warnings.isEmpty { response.warnings = replaced.warnings.map(APIError.Issue.init) }
         return JSONIO.response(.ok, response)
     }
 

@@ -3,7 +3,6 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import PluginHost
 import SwitchyardCore
 import SwitchyardObservability
 import SwitchyardStore
@@ -12,8 +11,10 @@ import SwitchyardStore
 public struct ServerDependencies: Sendable {
     public var store: PostgresStore
     public var service: PaymentService
-    public var registry: PluginRegistry
-    public var gateway: PluginGateway
+    public var registry: any PluginCatalog
+    public var gateway: any ProviderGateway
+    /// The notification URL of an account, shown with it.
+    public var notificationURL: @Sendable (UUID) -> String
     public var operatorToken: String
     /// Largest request body accepted, in bytes.
     public var bodyLimit: Int
@@ -22,7 +23,8 @@ public struct ServerDependencies: Sendable {
     public var reloadPolicy: @Sendable () async throws -> PlatformPolicy
 
     public init(
-        store: PostgresStore, service: PaymentService, registry: PluginRegistry, gateway: PluginGateway,
+        store: PostgresStore, service: PaymentService, registry: any PluginCatalog, gateway: any ProviderGateway,
+        notificationURL: @escaping @Sendable (UUID) -> String,
         operatorToken: String, bodyLimit: Int, logger: Logger,
         reloadPolicy: @escaping @Sendable () async throws -> PlatformPolicy = {
             throw CoreError(.policyNotReloadable, "no policy file")
@@ -33,6 +35,7 @@ public struct ServerDependencies: Sendable {
         self.service = service
         self.registry = registry
         self.gateway = gateway
+        self.notificationURL = notificationURL
         self.operatorToken = operatorToken
         self.bodyLimit = bodyLimit
         self.logger = logger
@@ -59,9 +62,9 @@ public enum SwitchyardServer {
         let admin = router.group("admin/v1").add(middleware: OperatorAuthentication(auth: auth))
         let merchant = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .payments))
         let tenantAdmin = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .admin))
-        HealthController(store: deps.store, registry: deps.registry).register(on: router)
-        MetricsEndpoint(store: deps.store, service: deps.service).register(on: operatorOnly)
-        let payments = PaymentsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit)
+        HealthController(probes: deps.store, registry: deps.registry).register(on: router)
+        MetricsEndpoint(probes: deps.store, service: deps.service).register(on: operatorOnly)
+        let payments = PaymentsController(service: deps.service, records: deps.store, bodyLimit: deps.bodyLimit)
         let idempotency = IdempotencyMiddleware(
             claims: deps.store, payments: deps.store, service: deps.service, bodyLimit: deps.bodyLimit)
         payments.register(on: merchant, idempotency: idempotency)
@@ -71,18 +74,19 @@ public enum SwitchyardServer {
         let now: @Sendable () -> Date = { [service = deps.service] in service.now() }
         let tenants = TenantAdminService(tenants: deps.store, now: now)
         let accounts = ProviderAccountService(
-            accounts: deps.store, manifest: { [registry = deps.registry] in await registry.plugin(id: $0)?.manifest },
-            now: now)
+            accounts: deps.store,
+            manifest: { [registry = deps.registry] in await registry.loadedManifest(pluginId: $0) }, now: now)
         AdminController(
-            tenants: tenants, accounts: accounts, registry: deps.registry, gateway: deps.gateway,
+            tenants: tenants, accounts: accounts, registry: deps.registry, notificationURL: deps.notificationURL,
             bodyLimit: deps.bodyLimit
         ).register(on: admin)
-        RoutingController(
-            store: deps.store, service: deps.service, tenants: tenants, gateway: deps.gateway,
-            bodyLimit: deps.bodyLimit
-        ).register(operator: admin, tenant: tenantAdmin)
+        let routing = RoutingAdminService(
+            routing: deps.store, accounts: deps.store,
+            manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) })
+        RoutingController(routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit)
+            .register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
-            store: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
+            review: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
             reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
         let endpoints = WebhookEndpointService(

@@ -196,15 +196,6 @@ extension PostgresStore: ConfigurationRepository {
     }
 }
 
-/// What the operator's health view shows of an account: nothing secret, nothing decrypted.
-public struct AccountSummary: Sendable, Equatable {
-    public var id: UUID
-    public var tenantId: UUID
-    public var name: String
-    public var pluginId: String
-    public var enabled: Bool
-}
-
 extension PostgresStore {
     /// System scope: every tenant's accounts, without their credentials.
     public func accountSummaries() async throws -> [AccountSummary] {

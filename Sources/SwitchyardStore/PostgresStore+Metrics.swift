@@ -2,16 +2,6 @@ import Foundation
 import SwitchyardCore
 import SwitchyardObservability
 
-/// What the operator's metrics read from the database at scrape time (counts over all tenants).
-public struct StoreGauges: Sendable, Equatable {
-    /// Payments whose outcome is unknown.
-    public var unknownPayments: Int64
-    /// When the oldest of them became unknown.
-    public var oldestUnknownSince: Date?
-    /// Webhook deliveries by status (`pending`, `succeeded`, `failed`, `dead`, …).
-    public var webhookDeliveries: [String: Int64]
-}
-
 extension PostgresStore {
     /// The janitor's backlog and the webhook deliveries by status, read in one transaction.
     public func gauges() async throws -> StoreGauges {

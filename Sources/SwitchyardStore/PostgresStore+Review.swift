@@ -1,30 +1,6 @@
 import Foundation
 import SwitchyardCore
 
-/// A verified notification that was not applied because the payment's state rejected its report.
-public struct RejectedNotification: Sendable, Equatable {
-    public var id: Int64
-    public var tenantId: UUID
-    public var accountId: UUID
-    public var paymentId: String?
-    public var code: String
-    public var message: String?
-    public var receivedAt: Date
-}
-
-/// A refund or capture still open that a person should look at.
-public struct OperationForReview: Sendable, Equatable {
-    public var kind: OpenOperation.Kind
-    public var id: String
-    public var tenantId: UUID
-    public var paymentId: String
-    public var amount: Int64?
-    public var status: String
-    public var reason: String
-    public var syncs: Int
-    public var createdAt: Date
-}
-
 extension PostgresStore {
     public func markRejected(
         id: Int64, tenantId: UUID, paymentId: String, rejection: ReportRejection, at time: Date

@@ -1,0 +1,3 @@
+import SwitchyardCore
+
+extension PostgresStore: RoutingRepository {}
