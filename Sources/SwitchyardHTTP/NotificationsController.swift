@@ -4,13 +4,12 @@ import Hummingbird
 import NIOCore
 import ProviderKit
 import SwitchyardCore
-import SwitchyardStore
 
 /// Provider notification intake: `POST /notifications/{account}`. The account's plugin verifies the
 /// provider's signature; the raw body is recorded with the result; the reply is what the provider expects.
 struct NotificationsController: Sendable {
     let service: PaymentService
-    let store: PostgresStore
+    let log: any NotificationLog
     let bodyLimit: Int
 
     func register(on router: Router<AppContext>) {
@@ -24,7 +23,7 @@ struct NotificationsController: Sendable {
             let notification = NotificationRequest(
                 method: request.method.rawValue, path: path,
                 headers: request.headers.map { HTTPHeader($0.name.rawName, $0.value) }, body: body)
-            let reply = try await service.handleNotification(accountId: accountId, request: notification, log: store)
+            let reply = try await service.handleNotification(accountId: accountId, request: notification, log: log)
             var headers = HTTPFields()
             for header in reply.headers {
                 if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }

@@ -1,14 +1,15 @@
 import Foundation
 import Hummingbird
 import SwitchyardCore
-import SwitchyardStore
 
 /// The operator's cross-tenant views under `/admin/v1`: payment search by id or merchant reference (with
 /// attempts and the routing decision), outbound webhook deliveries by status (dead letters) and their
 /// replay. Every route needs the operator token.
 struct OperatorController: Sendable {
-    let store: PostgresStore
-    let service: PaymentService
+    let operations: OperatorService
+    let events: WebhookEventService
+    /// The clock payments are rendered against.
+    let now: @Sendable () -> Date
     let bodyLimit: Int
 
     /// A payment found by the search, with its tenant.
@@ -45,12 +46,12 @@ struct OperatorController: Sendable {
             return JSONIO.response(.ok, ["data": try await deliveries(request)])
         }
         admin.post("tenants/:tenant/events/:event/replay") { request, context in
-            let tenant = try await tenantId(context.parameters.get("tenant"), notFound: true)
+            let tenant = try await tenantId(context.parameters.get("tenant"))
             guard let event = context.parameters.get("event"), event.count <= 64 else {
                 throw CoreError.notFound("event")
             }
             return try await WebhooksController.replay(
-                store: store, settings: service.policy.platform.webhooks, tenant: tenant, eventId: event,
+                events: events, tenant: tenant, eventId: event,
                 actor: "operator", bodyLimit: bodyLimit, request: request, context: context)
         }
     }
@@ -66,17 +67,11 @@ struct OperatorController: Sendable {
         if let value = id ?? reference, value.count > 255 {
             throw APIError(.invalidQuery, "the search term must be at most 255 characters")
         }
-        let names = Dictionary(uniqueKeysWithValues: try await store.tenants().map { ($0.id, $0.name) })
-        var hits: [PaymentHit] = []
-        for location in try await store.paymentLocations(id: id, reference: reference, limit: 20) {
-            guard let record = try await store.record(tenant: location.tenant, paymentId: location.paymentId)
-            else { continue }
-            hits.append(
-                PaymentHit(
-                    tenantId: location.tenant.uuidString.lowercased(), tenantName: names[location.tenant],
-                    payment: PaymentResource(record, now: service.now())))
+        return try await operations.searchPayments(id: id, reference: reference).map { hit in
+            PaymentHit(
+                tenantId: hit.tenantId.uuidString.lowercased(), tenantName: hit.tenantName,
+                payment: PaymentResource(hit.record, now: now()))
         }
-        return hits
     }
 
     /// `?status=` (pending, succeeded, dead, canceled; default dead), optional `?tenant=`, `?limit=`
@@ -87,34 +82,22 @@ struct OperatorController: Sendable {
             throw APIError(.invalidStatus, "status must be pending, succeeded, dead or canceled")
         }
         let limit = try ListQuery.limit(query.get("limit"))
-        var tenants = try await store.tenants()
-        if let text = query.get("tenant") {
-            let id = try await tenantId(text, notFound: false)
-            tenants = tenants.filter { $0.id == id }
-        }
-        var hits: [DeliveryHit] = []
-        for tenant in tenants {
-            for delivery in try await store.webhookDeliveries(
-                tenant: tenant.id, eventId: nil, status: status, limit: limit)
-            {
-                hits.append(
-                    DeliveryHit(
-                        tenantId: tenant.id.uuidString.lowercased(), tenantName: tenant.name,
-                        delivery: WebhookDeliveryResource(delivery)))
+        let tenant = try query.get("tenant").map { text in
+            guard let id = UUID(uuidString: text) else {
+                throw APIError(.invalidTenant, "tenant must be a tenant id")
             }
+            return id
         }
-        hits.sort { ($0.delivery.createdAt, $0.delivery.id) > ($1.delivery.createdAt, $1.delivery.id) }
-        return Array(hits.prefix(limit))
+        return try await operations.deliveries(status: status, tenant: tenant, limit: limit).map { hit in
+            DeliveryHit(
+                tenantId: hit.tenant.id.uuidString.lowercased(), tenantName: hit.tenant.name,
+                delivery: WebhookDeliveryResource(hit.delivery))
+        }
     }
 
-    /// A tenant named in a path (`404 not_found` when unknown) or a query (`400 invalid_tenant` when not
-    /// a UUID, `404` when unknown).
-    private func tenantId(_ text: String?, notFound: Bool) async throws -> UUID {
-        guard let id = text.flatMap(UUID.init(uuidString:)) else {
-            if notFound { throw CoreError.notFound("tenant") }
-            throw APIError(.invalidTenant, "tenant must be a tenant id")
-        }
-        guard try await store.tenant(id: id) != nil else { throw CoreError.notFound("tenant") }
-        return id
+    /// A tenant named in a path: `404 not_found` when not a UUID or unknown.
+    private func tenantId(_ text: String?) async throws -> UUID {
+        guard let id = text.flatMap(UUID.init(uuidString:)) else { throw CoreError.notFound("tenant") }
+        return try await operations.requireTenant(id).id
     }
 }

@@ -69,7 +69,7 @@ public enum SwitchyardServer {
             claims: deps.store, payments: deps.store, service: deps.service, bodyLimit: deps.bodyLimit)
         payments.register(on: merchant, idempotency: idempotency)
         CustomersController(service: deps.service).register(on: merchant, idempotency: idempotency)
-        NotificationsController(service: deps.service, store: deps.store, bodyLimit: deps.bodyLimit).register(
+        NotificationsController(service: deps.service, log: deps.store, bodyLimit: deps.bodyLimit).register(
             on: router)
         let now: @Sendable () -> Date = { [service = deps.service] in service.now() }
         let tenants = TenantAdminService(tenants: deps.store, now: now)
@@ -91,9 +91,12 @@ public enum SwitchyardServer {
         ).register(on: admin)
         let endpoints = WebhookEndpointService(
             endpoints: deps.store, policy: deps.service.policy, resolver: SystemHostResolver())
-        WebhooksController(store: deps.store, service: deps.service, endpoints: endpoints, bodyLimit: deps.bodyLimit)
-            .register(on: tenantAdmin)
-        OperatorController(store: deps.store, service: deps.service, bodyLimit: deps.bodyLimit).register(on: admin)
+        let events = WebhookEventService(events: deps.store, policy: deps.service.policy)
+        WebhooksController(events: events, endpoints: endpoints, bodyLimit: deps.bodyLimit).register(on: tenantAdmin)
+        OperatorController(
+            operations: OperatorService(tenants: deps.store, payments: deps.store, events: deps.store),
+            events: events, now: now, bodyLimit: deps.bodyLimit
+        ).register(on: admin)
         ConsoleController().register(on: router)
         return router
     }

@@ -1,13 +1,11 @@
 import Foundation
 import Hummingbird
 import SwitchyardCore
-import SwitchyardStore
 
 /// A tenant's outbound webhooks, with an `admin`-scoped key: endpoints (`/v1/webhook-endpoints`), the
 /// events of its payments, refunds and credentials (`/v1/events`), their deliveries and replays.
 struct WebhooksController: Sendable {
-    let store: PostgresStore
-    let service: PaymentService
+    let events: WebhookEventService
     let endpoints: WebhookEndpointService
     let bodyLimit: Int
 
@@ -56,11 +54,9 @@ struct WebhooksController: Sendable {
             let key = try context.apiKey
             let query = request.uri.queryParameters
             let limit = try ListQuery.limit(query.get("limit"))
-            let events = try await store.webhookEvents(
+            let (page, hasMore) = try await events.events(
                 tenant: key.tenantId, type: query.get("type"), objectId: query.get("object"),
-                startingAfter: query.get("starting_after"), limit: limit + 1)
-            let page = Array(events.prefix(limit))
-            let hasMore = events.count > limit
+                startingAfter: query.get("starting_after"), limit: limit)
             return JSONIO.response(
                 .ok,
                 ListResource(
@@ -69,26 +65,19 @@ struct WebhooksController: Sendable {
         }
         v1.get("events/:event") { request, context in
             let key = try context.apiKey
-            guard let event = try await store.webhookEvent(tenant: key.tenantId, id: try id(context, "event")) else {
-                throw CoreError.notFound("event")
-            }
+            let event = try await events.event(tenant: key.tenantId, id: try id(context, "event"))
             return JSONIO.response(.ok, try WebhookEventResource(event))
         }
         v1.get("events/:event/deliveries") { request, context in
             let key = try context.apiKey
-            let eventId = try id(context, "event")
-            guard try await store.webhookEvent(tenant: key.tenantId, id: eventId) != nil else {
-                throw CoreError.notFound("event")
-            }
-            let deliveries = try await store.webhookDeliveries(
-                tenant: key.tenantId, eventId: eventId, status: nil, limit: 100)
+            let deliveries = try await events.deliveries(tenant: key.tenantId, eventId: try id(context, "event"))
             return JSONIO.response(
                 .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
         }
         v1.post("events/:event/replay") { request, context in
             let key = try context.apiKey
             return try await Self.replay(
-                store: store, settings: service.policy.platform.webhooks, tenant: key.tenantId,
+                events: events, tenant: key.tenantId,
                 eventId: try id(context, "event"), actor: "api_key:\(key.prefix)", bodyLimit: bodyLimit,
                 request: request, context: context)
         }
@@ -102,8 +91,8 @@ struct WebhooksController: Sendable {
                 }
                 return status
             }
-            let deliveries = try await store.webhookDeliveries(
-                tenant: key.tenantId, eventId: nil, status: status, limit: try ListQuery.limit(query.get("limit")))
+            let deliveries = try await events.deliveries(
+                tenant: key.tenantId, status: status, limit: try ListQuery.limit(query.get("limit")))
             return JSONIO.response(
                 .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
         }

@@ -3,10 +3,8 @@ import SwitchyardCore
 
 extension PostgresStore {
     /// The payments with this id or this merchant reference, across every tenant, newest first: for the
-    /// operator's search. Read the full record with ``record(tenant:paymentId:)``.
-    public func paymentLocations(id: String?, reference: String?, limit: Int) async throws
-        -> [(tenant: UUID, paymentId: String)]
-    {
+    /// operator's search. Read the full records with ``records(tenant:paymentIds:)``.
+    public func paymentLocations(id: String?, reference: String?, limit: Int) async throws -> [PaymentLocation] {
         let rows = try await system { c in
             try c.query(
                 """
@@ -17,6 +15,6 @@ extension PostgresStore {
                 [id.pg, reference.pg, .int(Int64(limit))]
             ).rows
         }
-        return try rows.map { (tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
+        return try rows.map { PaymentLocation(tenant: try $0.uuid("tenant_id"), paymentId: try $0.string("id")) }
     }
 }

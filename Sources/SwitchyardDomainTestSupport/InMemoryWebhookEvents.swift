@@ -1,0 +1,76 @@
+import Foundation
+import SwitchyardCore
+
+/// Tenants' webhook events and deliveries in memory, for fast tests of the services over a
+/// ``WebhookEventRepository``. A replay makes one delivery per endpoint given to ``subscribe(tenant:endpointId:)``
+/// (or only the one asked for) and keeps the quota over every replay made so far.
+public actor InMemoryWebhookEvents: WebhookEventRepository {
+    private var events: [WebhookEvent] = []
+    private var deliveries: [(tenant: UUID, delivery: WebhookDelivery)] = []
+    private var endpoints: [UUID: [String]] = [:]
+    private var replays: [(tenant: UUID, at: Date)] = []
+    private let now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+    }
+
+    /// Adds an event.
+    public func add(_ event: WebhookEvent) { events.append(event) }
+
+    /// Adds a delivery of an event of `tenant`.
+    public func add(_ delivery: WebhookDelivery, tenant: UUID) { deliveries.append((tenant, delivery)) }
+
+    /// Gives `tenant` an enabled endpoint that receives every event.
+    public func subscribe(tenant: UUID, endpointId: String) { endpoints[tenant, default: []].append(endpointId) }
+
+    public func webhookEvents(tenant: UUID, type: String?, objectId: String?, startingAfter: String?, limit: Int)
+        async throws -> [WebhookEvent]
+    {
+        var list = events.filter {
+            $0.tenantId == tenant && (type == nil || $0.type == type) && (objectId == nil || $0.objectId == objectId)
+        }.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+        if let startingAfter, let index = list.firstIndex(where: { $0.id == startingAfter }) {
+            list = Array(list[(index + 1)...])
+        }
+        return Array(list.prefix(limit))
+    }
+
+    public func webhookEvent(tenant: UUID, id: String) async throws -> WebhookEvent? {
+        events.first { $0.tenantId == tenant && $0.id == id }
+    }
+
+    public func webhookDeliveries(tenant: UUID, eventId: String?, status: WebhookDelivery.Status?, limit: Int)
+        async throws -> [WebhookDelivery]
+    {
+        deliveries.filter {
+            $0.tenant == tenant && (eventId == nil || $0.delivery.eventId == eventId)
+                && (status == nil || $0.delivery.status == status)
+        }.map(\.delivery).sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.prefix(limit).map { $0 }
+    }
+
+    public func replayEvent(
+        tenant: UUID, eventId: String, endpointId: String?, actor: String, limit: Int, window: TimeInterval
+    ) async throws -> WebhookReplayResult {
+        let time = now()
+        let earlier = replays.filter { $0.tenant == tenant && $0.at > time.addingTimeInterval(-window) }
+        if earlier.count >= limit {
+            let oldest = earlier.map(\.at).min() ?? time
+            let wait = oldest.addingTimeInterval(window).timeIntervalSince(time)
+            return .quotaExceeded(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+        }
+        guard try await webhookEvent(tenant: tenant, id: eventId) != nil else { throw CoreError.notFound("event") }
+        let targets = (endpoints[tenant] ?? []).filter { endpointId == nil || $0 == endpointId }
+        let made = targets.map { endpoint in
+            WebhookDelivery(
+                id: "whd_\(deliveries.count)_\(endpoint)", eventId: eventId, endpointId: endpoint, status: .pending,
+                attemptCount: 0, nextAttemptAt: time, lastStatusCode: nil, lastError: nil, replayOf: nil,
+                createdAt: time, updatedAt: time, deliveredAt: nil)
+        }
+        for delivery in made {
+            deliveries.append((tenant, delivery))
+            replays.append((tenant, time))
+        }
+        return .delivered(made)
+    }
+}

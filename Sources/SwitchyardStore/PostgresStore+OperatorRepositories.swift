@@ -1,0 +1,33 @@
+import Foundation
+import SwitchyardCore
+
+extension PostgresStore: PaymentSearchRepository, WebhookEventRepository {
+    /// The records of these payments of `tenant`, in the order of `paymentIds`, in one transaction of
+    /// four queries whatever their number.
+    public func records(tenant: UUID, paymentIds: [String]) async throws -> [PaymentRecord] {
+        guard !paymentIds.isEmpty else { return [] }
+        return try await tenantScoped(tenant) { c in
+            let ids = PGValue.json(String(decoding: try JSONEncoder().encode(paymentIds), as: UTF8.self))
+            let payments = try c.query(
+                "SELECT * FROM payments WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))", [ids]
+            ).rows.map(Self.payment)
+            let byId = Dictionary(payments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return try self.records(paymentIds.compactMap { byId[$0] }, on: c)
+        }
+    }
+
+    /// ``replayWebhookEvent(tenant:eventId:endpointId:actor:limit:window:)`` with its quota refusal as a
+    /// result.
+    public func replayEvent(
+        tenant: UUID, eventId: String, endpointId: String?, actor: String, limit: Int, window: TimeInterval
+    ) async throws -> WebhookReplayResult {
+        do {
+            return .delivered(
+                try await replayWebhookEvent(
+                    tenant: tenant, eventId: eventId, endpointId: endpointId, actor: actor, limit: limit,
+                    window: window))
+        } catch let error as WebhookReplayQuotaExceeded {
+            return .quotaExceeded(retryAfterSeconds: error.retryAfterSeconds)
+        }
+    }
+}
