@@ -19,12 +19,16 @@ public struct PaymentService: Sendable {
     public let policy: PolicyCenter
     /// The provider accounts' circuit breakers.
     public let health: ProviderHealth
+    /// The authorisation statistics adaptive rules rank accounts by (none: every account lacks data).
+    let routingStats: (any RoutingStatsRepository)?
 
     public init(
         payments: any PaymentRepository, configuration: any ConfigurationRepository, gateway: any ProviderGateway,
         credentials: any CredentialRepository, ids: IdentifierGenerator, clock: @escaping @Sendable () -> Date,
-        logger: Logger, policy: PolicyCenter = PolicyCenter(PlatformPolicy()), health: ProviderHealth? = nil
+        logger: Logger, policy: PolicyCenter = PolicyCenter(PlatformPolicy()), health: ProviderHealth? = nil,
+        routingStats: (any RoutingStatsRepository)? = nil
     ) {
+        self.routingStats = routingStats
         self.policy = policy
         self.health = health ?? ProviderHealth(clock: clock)
         self.credentials = credentials

@@ -86,6 +86,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var database = Database()
     public var caching = Caching()
     public var metrics = Metrics()
+    public var adaptiveRouting = AdaptiveRouting()
 
     public init() {}
 
@@ -106,6 +107,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         database = try Database.section(of: decoder)
         caching = try Caching.section(of: decoder)
         metrics = try Metrics.section(of: decoder)
+        adaptiveRouting = try AdaptiveRouting.section(of: decoder)
     }
 
     enum CodingKeys: String, CodingKey {

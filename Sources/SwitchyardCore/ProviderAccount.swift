@@ -19,6 +19,8 @@ public struct ProviderAccount: Codable, Sendable, Equatable {
     public var options: [String: String]
     public var enabled: Bool
     public var createdAt: Date
+    /// What the account charges per payment, by currency code; adaptive routing compares these.
+    public var fees: [String: FeeModel] = [:]
 
     public init(
         id: UUID, tenantId: UUID, name: String, pluginId: String, environment: String, baseURL: String,
