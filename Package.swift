@@ -136,7 +136,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
-        // Emulators of the providers' servers; never imports a plugin's wire types.
+        // Emulators of the providers' servers; never imports a plugin's wire types. The list of emulators
+        // is generated from the provider folders (BuildTools/RegistrationList).
         .target(
             name: "ProviderSandbox",
             dependencies: [
@@ -145,8 +146,13 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["RegistrationList"]
         ),
+        .executableTarget(name: "RegistrationListGenerator", path: "BuildTools/RegistrationListGenerator"),
+        .plugin(
+            name: "RegistrationList", capability: .buildTool(), dependencies: ["RegistrationListGenerator"],
+            path: "BuildTools/RegistrationList"),
         .executableTarget(
             name: "switchyard",
             dependencies: [

@@ -1,7 +1,8 @@
 extension SandboxRegistration {
-    /// Every provider emulator, in the order of the embedded default's routing rules (the first rule that
-    /// matches a payment wins, so narrower demo routes come first). A new provider adds one line here.
-    public static let all: [SandboxRegistration] = [.citcon, .worldlineSips, .worldlineDirect, .antom]
+    /// Every provider emulator: one per provider folder (`<Provider>/<Provider>Registration.swift`), listed
+    /// at build time, in folder-name order. Nothing here names a provider; the embedded default orders its
+    /// demo routing rules by how narrow each is (``SandboxDemo/Route/specificity``).
+    public static let all: [SandboxRegistration] = discovered
 
     /// The registration named `name`, if any.
     public static func named(_ name: String) -> SandboxRegistration? {

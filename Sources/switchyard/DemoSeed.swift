@@ -9,14 +9,17 @@ import SwitchyardStore
 /// The sandbox merchants of the embedded default, one per registered emulator, with secrets kept in the
 /// data directory so they stay the same across restarts.
 struct DemoSandboxMerchants {
-    /// Each registered emulator with its demo merchant and account, in registration order.
+    /// Each registered emulator with its demo merchant and account, narrowest routing rule first (then by
+    /// name), so a wider rule never hides a narrower one.
     var demos: [(registration: SandboxRegistration, demo: SandboxDemo)]
 
     init(dataDirectory: String) throws {
         let secrets = SandboxDemoSecrets { name, make in
             try StateFile.secret(at: dataDirectory + "/" + name, make: make)
         }
-        demos = try SandboxRegistration.all.map { ($0, try $0.demo(secrets: secrets)) }
+        demos = try SandboxRegistration.all.map { ($0, try $0.demo(secrets: secrets)) }.sorted {
+            ($0.demo.route.specificity, $1.registration.name) > ($1.demo.route.specificity, $0.registration.name)
+        }
     }
 
     /// The sandbox configuration that knows these merchants.

@@ -124,7 +124,8 @@ import Testing
         }
 
         let configuration = SandboxConfiguration.demo(demos)
-        #expect(configuration.citcon.merchants.map(\.privateKey) == [demos[0].credentials["private_key"]])
+        let citcon = try #require(demos.first { $0.stateKey == "citcon" })
+        #expect(configuration.citcon.merchants.map(\.privateKey) == [citcon.credentials["private_key"]])
         #expect(configuration.worldlineDirect.merchants.count == 1)
         #expect(configuration.antom.merchants.count == 1)
         #expect(configuration.antom.privateKeyPEM != nil)
@@ -140,5 +141,27 @@ import Testing
         #expect(
             demo.credentialMismatch(fields: ["private_key", "ipn_secret", "key"], required: ["key", "private_key"])
                 == "required by the plugin's manifest but missing: key")
+    }
+
+    @Test func everyProviderFolderIsListedByTheBuild() throws {
+        let sandbox = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/ProviderSandbox").standardized
+        let folders = try FileManager.default.contentsOfDirectory(atPath: sandbox.path).filter {
+            FileManager.default.fileExists(atPath: sandbox.appendingPathComponent("\($0)/\($0)Registration.swift").path)
+        }
+        #expect(folders.count >= 4)
+        #expect(SandboxRegistration.all.count == folders.count)
+        let products = Set(SandboxRegistration.all.map(\.pluginProduct))
+        for folder in folders { #expect(products.contains(folder + "Plugin"), "\(folder)") }
+    }
+
+    @Test func narrowerDemoRoutesAreMoreSpecific() throws {
+        let secrets = Secrets().store
+        let routes = try SandboxRegistration.all.map { try $0.demo(secrets: secrets).route }
+        let byName = Dictionary(uniqueKeysWithValues: zip(SandboxRegistration.all.map(\.name), routes))
+        // Cards in France must be tried before cards in euros anywhere.
+        let sips = try #require(byName.first { $0.value.countries == ["FR"] }?.value)
+        let euros = try #require(byName.first { $0.value.countries.isEmpty && $0.value.currencies == ["EUR"] }?.value)
+        #expect(sips.specificity > euros.specificity)
     }
 }

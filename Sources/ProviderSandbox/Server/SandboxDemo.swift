@@ -44,6 +44,12 @@ public struct SandboxDemo: Sendable {
         public var currencies: [String] = []
         /// Payment methods the rule matches (empty: any).
         public var methods: [String] = []
+
+        /// How many of the rule's dimensions are restricted: a narrower rule must come before a wider one
+        /// it overlaps, since the first matching rule wins.
+        public var specificity: Int {
+            [countries, currencies, methods].filter { !$0.isEmpty }.count
+        }
     }
 }
 
