@@ -10,8 +10,9 @@ struct CredentialFieldsTests {
         case merchantId = "merchant_id"
         case apiKey = "api_key"
         case keyVersion = "key_version"
+        case webhookSecret = "webhook_secret"
 
-        var isSecret: Bool { self == .apiKey }
+        var isSecret: Bool { self == .apiKey || self == .webhookSecret }
         var isRequired: Bool { self != .keyVersion }
     }
 
@@ -27,6 +28,7 @@ struct CredentialFieldsTests {
                 CredentialField(name: "merchant_id", secret: false),
                 CredentialField(name: "api_key", secret: true),
                 CredentialField(name: "key_version", secret: false, required: false),
+                CredentialField(name: "webhook_secret", secret: true),
             ])
         #expect(AllSecret.manifestFields == [CredentialField(name: "token", secret: true, required: true)])
     }
