@@ -1,4 +1,3 @@
-import CSwitchyardPlugin
 import Foundation
 import ProviderKit
 
@@ -10,38 +9,6 @@ import ProviderKit
 /// Every call is RSA-signed with the merchant's key, every answer's signature is checked with Antom's key,
 /// and everything goes through the host's HTTP service; the plugin keeps no state.
 public struct AntomProvider: Provider {
-    /// The plugin's manifest.
-    public static let manifest = PluginManifest(
-        id: "antom",
-        version: "1.0.0",
-        provider: "Antom",
-        abiVersion: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
-        flows: [
-            .authorize, .capture, .void, .refund, .sync, .syncRefund, .notification, .vaultingSession, .syncVaulting,
-        ],
-        methods: ["alipay_cn", "alipay_hk", "gcash", "dana", "kakaopay", "tng", "truemoney", "card"],
-        countries: [],
-        currencies: [
-            "USD", "EUR", "GBP", "HKD", "CNY", "PHP", "IDR", "MYR", "THB", "KRW", "SGD", "JPY", "AUD",
-        ],
-        honoursIdempotencyKey: true,
-        usesAccessToken: false,
-        credentials: [
-            Credential.clientId,
-            Credential.privateKey,
-            Credential.antomPublicKey,
-            Credential.keyVersion,
-        ]
-    )
-
-    /// The account's credential fields, as the manifest declares them.
-    enum Credential {
-        static let clientId = CredentialField(name: "client_id", secret: false)
-        static let privateKey = CredentialField(name: "private_key", secret: true)
-        static let antomPublicKey = CredentialField(name: "antom_public_key", secret: false)
-        static let keyVersion = CredentialField(name: "key_version", secret: false, required: false)
-    }
-
     let host: any HostServices
 
     /// Creates the provider over the host's services.

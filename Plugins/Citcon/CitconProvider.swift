@@ -1,4 +1,3 @@
-import CSwitchyardPlugin
 import Foundation
 import ProviderKit
 
@@ -7,33 +6,6 @@ import ProviderKit
 ///
 /// Every call goes through the host's HTTP service; the plugin keeps no state across calls.
 public struct CitconProvider: Provider {
-    /// The plugin's manifest.
-    public static let manifest = PluginManifest(
-        id: "citcon",
-        version: "1.0.0",
-        provider: "Citcon UPI",
-        abiVersion: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
-        flows: [.authorize, .capture, .void, .refund, .sync, .accessToken, .notification],
-        methods: ["alipay", "wechatpay", "upop", "paypal", "venmo", "card", "cashapp"],
-        countries: [],
-        currencies: [
-            "USD", "CAD", "CNY", "HKD", "EUR", "GBP", "JPY", "AUD", "NZD", "SGD", "KRW", "TWD", "MYR", "THB",
-            "PHP", "MOP",
-        ],
-        honoursIdempotencyKey: true,
-        usesAccessToken: true,
-        credentials: [
-            Credential.privateKey,
-            Credential.ipnSecret,
-        ]
-    )
-
-    /// The account's credential fields, as the manifest declares them.
-    enum Credential {
-        static let privateKey = CredentialField(name: "private_key", secret: true)
-        static let ipnSecret = CredentialField(name: "ipn_secret", secret: true)
-    }
-
     let host: any HostServices
 
     /// Creates the provider over the host's services.

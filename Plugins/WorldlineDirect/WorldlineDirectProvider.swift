@@ -1,4 +1,3 @@
-import CSwitchyardPlugin
 import Foundation
 import ProviderKit
 
@@ -7,39 +6,6 @@ import ProviderKit
 ///
 /// Every call is signed with `v1HMAC` and goes through the host's HTTP service; the plugin keeps no state.
 public struct WorldlineDirectProvider: Provider {
-    /// The plugin's manifest.
-    public static let manifest = PluginManifest(
-        id: "worldline-direct",
-        version: "1.0.0",
-        provider: "Worldline Direct",
-        abiVersion: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
-        flows: [.authorize, .complete, .capture, .void, .refund, .sync, .notification],
-        methods: ["card"],
-        countries: [],
-        currencies: [
-            "EUR", "USD", "GBP", "CHF", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "RON", "CAD", "AUD", "NZD",
-            "JPY", "HKD", "SGD",
-        ],
-        honoursIdempotencyKey: true,
-        usesAccessToken: false,
-        credentials: [
-            Credential.merchantId,
-            Credential.apiKeyId,
-            Credential.secretApiKey,
-            Credential.webhookKeyId,
-            Credential.webhookSecret,
-        ]
-    )
-
-    /// The account's credential fields, as the manifest declares them.
-    enum Credential {
-        static let merchantId = CredentialField(name: "merchant_id", secret: false)
-        static let apiKeyId = CredentialField(name: "api_key_id", secret: false)
-        static let secretApiKey = CredentialField(name: "secret_api_key", secret: true)
-        static let webhookKeyId = CredentialField(name: "webhook_key_id", secret: false, required: false)
-        static let webhookSecret = CredentialField(name: "webhook_secret", secret: true, required: false)
-    }
-
     /// The `X-GCS-ServerMetaInfo` value: base64 of a fixed JSON object naming the integration.
     static let serverMetaInfo = Data(
         (#"{"platformIdentifier":"Linux","sdkCreator":"Switchyard","#

@@ -1,4 +1,3 @@
-import CSwitchyardPlugin
 import Foundation
 import ProviderKit
 
@@ -10,35 +9,6 @@ import ProviderKit
 /// Every request is sealed with the merchant's secret key and every answer's seal is checked with it; everything
 /// goes through the host's HTTP service and the plugin keeps no state.
 public struct WorldlineSipsProvider: Provider {
-    /// The plugin's manifest.
-    public static let manifest = PluginManifest(
-        id: "worldline-sips",
-        version: "1.0.0",
-        provider: "Worldline Sips",
-        abiVersion: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
-        flows: [
-            .authorize, .complete, .capture, .void, .refund, .sync, .notification, .vaultingSession, .syncVaulting,
-            .revokeCredential,
-        ],
-        methods: ["card"],
-        countries: [],
-        currencies: ["EUR", "USD", "GBP", "CHF", "JPY", "SEK", "DKK", "NOK", "PLN", "AUD", "CAD"],
-        honoursIdempotencyKey: false,
-        usesAccessToken: false,
-        credentials: [
-            Credential.merchantId,
-            Credential.secretKey,
-            Credential.keyVersion,
-        ]
-    )
-
-    /// The account's credential fields, as the manifest declares them.
-    enum Credential {
-        static let merchantId = CredentialField(name: "merchant_id", secret: false)
-        static let secretKey = CredentialField(name: "secret_key", secret: true)
-        static let keyVersion = CredentialField(name: "key_version", secret: false, required: false)
-    }
-
     let host: any HostServices
 
     /// Creates the provider over the host's services.

@@ -3,7 +3,7 @@ import ProviderKit
 
 /// A scripted host for plugin unit tests: answers requests by `METHOD /path` from a table, and records the
 /// requests and log lines so tests can check request shapes and that nothing secret was logged.
-public final class ScriptedProviderHost: HostServices, @unchecked Sendable {
+open class ScriptedProviderHost: HostServices, @unchecked Sendable {
     /// One line a plugin logged.
     public struct LogLine: Sendable {
         public var level: PluginLogLevel

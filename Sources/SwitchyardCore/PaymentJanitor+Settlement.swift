@@ -69,8 +69,11 @@ extension PaymentJanitor {
             let next = janitor.nextSync(after: syncs, unknownSince: operation.since, now: now)
             var reason: String?
             if case .unanswerable(let why) = look { reason = why }
-            if next == nil {
-                reason = reason ?? "unresolved_at_horizon"
+            if next == nil { reason = reason ?? "unresolved_at_horizon" }
+            if operation.kind == .refund, let given = reason {
+                reason = try await giveUpRefund(operation, reason: given)
+            }
+            if next == nil, reason != nil {
                 logger.warning("open \(operation.kind.rawValue) needs manual review", metadata: metadata)
             }
             try await settlement.scheduleOpenOperation(operation, syncs: syncs, nextSyncAt: next, reviewReason: reason)

@@ -4,7 +4,9 @@ import ProviderKit
 /// The refund state machine: a pure value type. A refund is reserved `pending` (within the payment's
 /// refundable remainder, see ``PaymentMachine/validateRefund(amount:pendingRefunds:)``), then the provider's
 /// answer, its notification, a refund inquiry or the payment's refunded total move it on. `succeeded` and
-/// `failed` are final: nothing moves a final refund again. No I/O, no clock of its own.
+/// `failed` are final: nothing moves a final refund again. When the janitor gives up on an open refund, the
+/// machine lists it for review and keeps its status: nobody can say whether money moved. No I/O, no clock of
+/// its own.
 public struct RefundMachine: Sendable, Equatable {
     /// Something that happened to the refund.
     public enum Event: Sendable, Equatable {
@@ -17,6 +19,10 @@ public struct RefundMachine: Sendable, Equatable {
         /// The payment's refunded total at the provider proves the refund succeeded (see
         /// ``RefundSettlement/succeededByRefundedTotal(_:refunds:)``).
         case provenByRefundedTotal
+        /// The janitor stops settling the refund by itself: its schedule reached the horizon
+        /// (`unresolved_at_horizon`) or the provider cannot tell (`refund_inquiry_unsupported`). An open refund
+        /// keeps its status and is listed for review with `reason`; a later answer still settles it.
+        case gaveUp(reason: String)
     }
 
     /// What the caller must do next.
@@ -25,6 +31,8 @@ public struct RefundMachine: Sendable, Equatable {
         case syncLater
         /// The refund moved to this status: its `refund.<status>` webhook event goes out with the change.
         case announce(Refund.Status)
+        /// An operator must settle the refund: it is listed for review with this reason.
+        case listForReview(String)
     }
 
     public private(set) var refund: Refund
@@ -69,6 +77,8 @@ public struct RefundMachine: Sendable, Equatable {
             }
         case .provenByRefundedTotal:
             move(to: .succeeded, at: time)
+        case .gaveUp(let reason):
+            return [.listForReview(reason)]
         }
         var actions: [Action] = []
         if refund.status != before { actions.append(.announce(refund.status)) }

@@ -1,12 +1,16 @@
 import Foundation
 import ProviderKit
+import ProviderTestSupport
 import SwitchyardCrypto
 import Testing
 
 @testable import AntomPlugin
 
+/// This target's scripted host.
+typealias FakeHost = PluginFakeHost<Fixtures>
+
 /// Shared test values. Keys are generated once per test run; tokens are distinctive so a leak is easy to find.
-enum Fixtures {
+enum Fixtures: PluginTestFixtures {
     static let baseURL = "http://127.0.0.1:9999/antom"
     static let clientId = "SANDBOX_5X00000000000000"
     static let apiPrefix = "/ams/sandbox/api/v1/"

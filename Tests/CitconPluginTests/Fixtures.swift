@@ -1,12 +1,17 @@
 import Foundation
 import ProviderKit
+import ProviderTestSupport
 import Testing
 
 @testable import CitconPlugin
 
+/// This target's scripted host.
+typealias FakeHost = PluginFakeHost<Fixtures>
+
 /// Shared test values. The secrets are distinctive so that any leak is easy to find.
-enum Fixtures {
+enum Fixtures: PluginTestFixtures {
     static let baseURL = "http://127.0.0.1:9999/citcon"
+    static let now = Date(timeIntervalSince1970: 1_762_600_000)
     static let privateKey = "pk_SECRET_private_key_0001"
     static let ipnSecret = "ipn_SECRET_0002"
     static let serverToken = "UPI_server_SECRET_token_0003"

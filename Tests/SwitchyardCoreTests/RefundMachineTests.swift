@@ -30,7 +30,7 @@ struct RefundMachineTests {
     var events: [RefundMachine.Event] {
         Self.kinds.flatMap { kind in
             [.providerAnswered(outcome(kind)), .notified(outcome(kind)), .inquiryAnswered(outcome(kind))]
-        } + [.provenByRefundedTotal]
+        } + [.provenByRefundedTotal, .gaveUp(reason: "unresolved_at_horizon")]
     }
 
     /// The status an open refund takes, written out by hand (nil: it stays as it is).
@@ -58,7 +58,19 @@ struct RefundMachineTests {
             }
         case .provenByRefundedTotal:
             return .succeeded
+        case .gaveUp:
+            return nil
         }
+    }
+
+    /// The actions an open refund in `state` gets for `event`, written out by hand.
+    func expectedActions(_ event: RefundMachine.Event, from state: Refund.Status) -> [RefundMachine.Action] {
+        if case .gaveUp(let reason) = event { return [.listForReview(reason)] }
+        let expected = expectedStatus(event) ?? state
+        var wanted: [RefundMachine.Action] = []
+        if expected != state { wanted.append(.announce(expected)) }
+        if expected == .pending || expected == .unknown { wanted.append(.syncLater) }
+        return wanted
     }
 
     @Test func everyStateAgainstEveryEvent() {
@@ -74,10 +86,7 @@ struct RefundMachineTests {
                 }
                 let expected = expectedStatus(event) ?? state
                 #expect(after == expected, "\(state) × \(event)")
-                var wanted: [RefundMachine.Action] = []
-                if expected != state { wanted.append(.announce(expected)) }
-                if expected == .pending || expected == .unknown { wanted.append(.syncLater) }
-                #expect(actions == wanted, "\(state) × \(event)")
+                #expect(actions == expectedActions(event, from: state), "\(state) × \(event)")
                 #expect((machine.refund.updatedAt == t1) == (machine.refund != refund(state)), "\(state) × \(event)")
             }
         }
@@ -159,5 +168,23 @@ struct RefundMachineTests {
         #expect(RefundMachine.apply(.notified(outcome(.declined)), to: &r, at: t1).isEmpty)
         #expect(RefundMachine.apply(.inquiryAnswered(outcome(.declined)), to: &r, at: t1).isEmpty)
         #expect(r.status == .succeeded)
+    }
+
+    @Test func givingUpListsAnOpenRefundForReviewAndChangesNothingElse() {
+        for state in [Refund.Status.pending, .unknown] {
+            var open = refund(state)
+            open.providerRefundId = "prv_open"
+            let before = open
+            #expect(
+                RefundMachine.apply(.gaveUp(reason: "refund_inquiry_unsupported"), to: &open, at: t1) == [
+                    .listForReview("refund_inquiry_unsupported")
+                ])
+            #expect(open == before, "no status, id or time changes: \(state)")
+            // A later answer still settles a refund listed for review.
+            #expect(RefundMachine.apply(.notified(outcome(.succeeded)), to: &open, at: t1) == [.announce(.succeeded)])
+            #expect(open.status == .succeeded)
+            // Giving up on a final refund lists nothing.
+            #expect(RefundMachine.apply(.gaveUp(reason: "unresolved_at_horizon"), to: &open, at: t1).isEmpty)
+        }
     }
 }

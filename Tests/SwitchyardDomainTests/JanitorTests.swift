@@ -90,4 +90,35 @@ struct JanitorTests {
         #expect(world.gateway.calls(.sync).map(\.reference) == ["att_open"])
         #expect(world.gateway.calls(.authorize).isEmpty)
     }
+
+    @Test func aRefundStillUnknownAtTheHorizonIsGivenUpThroughItsMachine() async throws {
+        var policy = PlatformPolicy()
+        policy.janitor.scheduleMs = [5_000]
+        policy.janitor.horizonMs = 60_000
+        let world = DomainWorld(policy: policy)
+        let id = try await world.create(.succeeded()).payment.id
+        world.gateway.script(.refund, .unknown("timeout"))
+        let refund = try await world.service.refund(tenant: world.tenant, paymentId: id, amount: 400, reason: nil)
+        #expect(refund.status == .unknown)
+        world.gateway.script(.syncRefund, .unknown("busy"), .unknown("busy"))
+        // Before the horizon the inquiry is asked and the refund is not listed.
+        world.clock.advance(31)
+        _ = await world.janitor.runOnce()
+        #expect(world.gateway.calls(.syncRefund).count == 1)
+        #expect(world.payments.reviewReason(of: refund.id) == nil)
+        // Past the horizon the janitor gives up: listed for review, still unknown, never asked again.
+        world.clock.advance(60)
+        _ = await world.janitor.runOnce()
+        #expect(world.gateway.calls(.syncRefund).count == 2)
+        #expect(world.payments.reviewReason(of: refund.id) == "unresolved_at_horizon")
+        let stored = try await world.service.get(tenant: world.tenant, paymentId: id).refunds.first {
+            $0.id == refund.id
+        }
+        #expect(stored?.status == .unknown)
+        #expect(stored == refund, "giving up changes nothing in the refund but its review listing")
+        world.clock.advance(3_600)
+        _ = await world.janitor.runOnce()
+        #expect(world.gateway.calls(.syncRefund).count == 2)
+        #expect(world.gateway.calls(.refund).count == 1)
+    }
 }

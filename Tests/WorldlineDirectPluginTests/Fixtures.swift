@@ -1,11 +1,15 @@
 import Foundation
 import ProviderKit
+import ProviderTestSupport
 import Testing
 
 @testable import WorldlineDirectPlugin
 
+/// This target's scripted host.
+typealias FakeHost = PluginFakeHost<Fixtures>
+
 /// Shared test values. The secrets are distinctive so that any leak is easy to find.
-enum Fixtures {
+enum Fixtures: PluginTestFixtures {
     static let baseURL = "http://127.0.0.1:9999"
     static let merchantId = "MERCH1"
     static let apiKeyId = "KEYID123"

@@ -1,12 +1,16 @@
 import Foundation
 import ProviderKit
+import ProviderTestSupport
 import SwitchyardCrypto
 import Testing
 
 @testable import WorldlineSipsPlugin
 
+/// This target's scripted host.
+typealias FakeHost = PluginFakeHost<Fixtures>
+
 /// Shared test values: the public SIMU merchant and its key, an account at a loopback base URL.
-enum Fixtures {
+enum Fixtures: PluginTestFixtures {
     static let baseURL = "http://127.0.0.1:9999/sips"
     static let merchantId = "002001000000001"
     static let secretKey = "002001000000001_KEY1"
