@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "SwitchyardHTTP",
             dependencies: [
-                "SwitchyardCore", "SwitchyardStore", "SwitchyardCrypto", "ProviderKit",
+                "SwitchyardCore", "SwitchyardCrypto", "ProviderKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
