@@ -239,3 +239,17 @@ package.targets += [
         ]
     ),
 ]
+
+// The HTTP router in process (Hummingbird's test client) over in-memory repositories: no PostgreSQL,
+// sandboxes or plugins.
+package.targets += [
+    .testTarget(
+        name: "SwitchyardRouterTests",
+        dependencies: [
+            "SwitchyardHTTP", "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    )
+]
