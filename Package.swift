@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "SwitchyardHTTP",
             dependencies: [
-                "SwitchyardCore", "SwitchyardStore", "SwitchyardCrypto", "ProviderKit",
+                "SwitchyardCore", "SwitchyardCrypto", "ProviderKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -244,4 +244,18 @@ package.targets += [
             "SwitchyardCrypto", .product(name: "Logging", package: "swift-log"),
         ]
     ),
+]
+
+// The HTTP router in process (Hummingbird's test client) over in-memory repositories: no PostgreSQL,
+// sandboxes or plugins.
+package.targets += [
+    .testTarget(
+        name: "SwitchyardRouterTests",
+        dependencies: [
+            "SwitchyardHTTP", "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    )
 ]

@@ -186,7 +186,7 @@ public final class SwitchyardRuntime: Sendable {
     /// What the HTTP surface needs.
     public var dependencies: ServerDependencies {
         ServerDependencies(
-            store: store, service: service, registry: registry, gateway: gateway,
+            repositories: ServerRepositories(store), service: service, registry: registry, gateway: gateway,
             notificationURL: { [gateway] in gateway.notificationURL(accountId: $0) },
             operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,
             logger: configuration.logger, reloadPolicy: { [self] in try await self.reloadPolicy() })

@@ -4,7 +4,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import SwitchyardCore
-import SwitchyardStore
 
 /// An error of the HTTP API, rendered as `{"error":{"code":…,"message":…}}` with its code's status.
 public struct APIError: HTTPResponseError, Sendable, Equatable {
@@ -89,10 +88,10 @@ struct ErrorMiddleware: RouterMiddleware {
                 .response(from: request, context: context)
         } catch is CancellationError {
             throw CancellationError()
-        } catch let error as PGError where error.isBusy {  // a pool or statement timeout
+        } catch let error as any StorageFailure where error.isBusy {  // a pool or statement timeout
             context.logger.warning("database busy", metadata: ["http.path": "\(request.uri.path)"])
             return try APIError.databaseBusy.response(from: request, context: context)
-        } catch let error as PGError where error.isUnstorableText {
+        } catch let error as any StorageFailure where error.isUnstorableText {
             // Input checks refuse NUL characters up front; this catches any path they miss.
             return try APIError(.invalidText, "a text value contains a character that cannot be stored")
                 .response(from: request, context: context)
@@ -100,19 +99,11 @@ struct ErrorMiddleware: RouterMiddleware {
             var metadata: Logger.Metadata = [
                 "error.type": "\(String(describing: type(of: error)))", "http.path": "\(request.uri.path)",
             ]
-            // Database errors carry no parameter values, so their text is safe to log.
-            if let error = error as? PGError { metadata["error.message"] = "\(error.description)" }
+            // Storage failures carry no parameter values, so their text is safe to log.
+            if let error = error as? any StorageFailure { metadata["error.message"] = "\(error.description)" }
             context.logger.error("request failed", metadata: metadata)
             return try APIError(.internalError, "the request could not be completed")
                 .response(from: request, context: context)
         }
-    }
-}
-
-extension PGError {
-    /// Whether the database refused a text value itself (a NUL character, an invalid byte sequence or an
-    /// unsupported `\u0000` escape in JSON): bad input, not a server fault.
-    var isUnstorableText: Bool {
-        code == .invalidParameter || sqlState == "22021" || sqlState == "22P05"
     }
 }

@@ -5,11 +5,11 @@ import Logging
 import NIOCore
 import SwitchyardCore
 import SwitchyardObservability
-import SwitchyardStore
 
 /// Everything the HTTP surface needs.
 public struct ServerDependencies: Sendable {
-    public var store: PostgresStore
+    /// The repositories the routes read and write through.
+    public var repositories: ServerRepositories
     public var service: PaymentService
     public var registry: any PluginCatalog
     public var gateway: any ProviderGateway
@@ -23,7 +23,8 @@ public struct ServerDependencies: Sendable {
     public var reloadPolicy: @Sendable () async throws -> PlatformPolicy
 
     public init(
-        store: PostgresStore, service: PaymentService, registry: any PluginCatalog, gateway: any ProviderGateway,
+        repositories: ServerRepositories, service: PaymentService, registry: any PluginCatalog,
+        gateway: any ProviderGateway,
         notificationURL: @escaping @Sendable (UUID) -> String,
         operatorToken: String, bodyLimit: Int, logger: Logger,
         reloadPolicy: @escaping @Sendable () async throws -> PlatformPolicy = {
@@ -31,7 +32,7 @@ public struct ServerDependencies: Sendable {
         }
     ) {
         self.reloadPolicy = reloadPolicy
-        self.store = store
+        self.repositories = repositories
         self.service = service
         self.registry = registry
         self.gateway = gateway
@@ -47,6 +48,7 @@ public enum SwitchyardServer {
     /// The router with every route.
     public static func router(_ deps: ServerDependencies) -> Router<AppContext> {
         SwitchyardMetrics.bootstrap()
+        let store = deps.repositories
         PaymentMetrics.tenantLabels = deps.service.policy.platform.metrics.tenantLabels
         let router = Router(context: AppContext.self)
         router.add(middleware: RequestIDMiddleware())
@@ -54,47 +56,47 @@ public enum SwitchyardServer {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: TenantLimitMiddleware(tenants: deps.store, policy: deps.service.policy))
+        router.add(middleware: TenantLimitMiddleware(tenants: store.tenants, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())
-        let auth = Authenticator(operatorToken: deps.operatorToken, keys: deps.store)
+        let auth = Authenticator(operatorToken: deps.operatorToken, keys: store.tenants)
         // Each group lets through only its callers and puts them in the context.
         let operatorOnly = router.group().add(middleware: OperatorAuthentication(auth: auth))
         let admin = router.group("admin/v1").add(middleware: OperatorAuthentication(auth: auth))
         let merchant = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .payments))
         let tenantAdmin = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .admin))
-        HealthController(probes: deps.store, registry: deps.registry).register(on: router)
-        MetricsEndpoint(probes: deps.store, service: deps.service).register(on: operatorOnly)
-        let payments = PaymentsController(service: deps.service, records: deps.store, bodyLimit: deps.bodyLimit)
+        HealthController(probes: store.probes, registry: deps.registry).register(on: router)
+        MetricsEndpoint(probes: store.probes, service: deps.service).register(on: operatorOnly)
+        let payments = PaymentsController(service: deps.service, records: store.records, bodyLimit: deps.bodyLimit)
         let idempotency = IdempotencyMiddleware(
-            claims: deps.store, payments: deps.store, service: deps.service, bodyLimit: deps.bodyLimit)
+            claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit)
         payments.register(on: merchant, idempotency: idempotency)
         CustomersController(service: deps.service).register(on: merchant, idempotency: idempotency)
-        NotificationsController(service: deps.service, log: deps.store, bodyLimit: deps.bodyLimit).register(
+        NotificationsController(service: deps.service, log: store.notifications, bodyLimit: deps.bodyLimit).register(
             on: router)
         let now: @Sendable () -> Date = { [service = deps.service] in service.now() }
-        let tenants = TenantAdminService(tenants: deps.store, now: now)
+        let tenants = TenantAdminService(tenants: store.tenants, now: now)
         let accounts = ProviderAccountService(
-            accounts: deps.store,
+            accounts: store.accounts,
             manifest: { [registry = deps.registry] in await registry.loadedManifest(pluginId: $0) }, now: now)
         AdminController(
             tenants: tenants, accounts: accounts, registry: deps.registry, notificationURL: deps.notificationURL,
             bodyLimit: deps.bodyLimit
         ).register(on: admin)
         let routing = RoutingAdminService(
-            routing: deps.store, accounts: deps.store,
+            routing: store.routing, accounts: store.accounts,
             manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) })
         RoutingController(routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit)
             .register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
-            review: deps.store, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
+            review: store.review, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
             reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
         let endpoints = WebhookEndpointService(
-            endpoints: deps.store, policy: deps.service.policy, resolver: SystemHostResolver())
-        let events = WebhookEventService(events: deps.store, policy: deps.service.policy)
+            endpoints: store.endpoints, policy: deps.service.policy, resolver: SystemHostResolver())
+        let events = WebhookEventService(events: store.events, policy: deps.service.policy)
         WebhooksController(events: events, endpoints: endpoints, bodyLimit: deps.bodyLimit).register(on: tenantAdmin)
         OperatorController(
-            operations: OperatorService(tenants: deps.store, payments: deps.store, events: deps.store),
+            operations: OperatorService(tenants: store.tenants, payments: store.search, events: store.events),
             events: events, now: now, bodyLimit: deps.bodyLimit
         ).register(on: admin)
         ConsoleController().register(on: router)

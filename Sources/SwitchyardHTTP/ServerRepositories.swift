@@ -1,0 +1,58 @@
+import SwitchyardCore
+
+/// Every repository port the HTTP surface reads or writes through, in one value: `SwitchyardApp` hands
+/// it the PostgreSQL store, router tests hand it in-memory repositories.
+public struct ServerRepositories: Sendable {
+    /// Tenants, their API keys (also used to authenticate callers), policies and audit log.
+    public var tenants: any TenantRepository
+    public var accounts: any AccountRepository
+    public var routing: any RoutingRepository
+    /// Payments and refunds, read when an `Idempotency-Key` replay renders its resource.
+    public var payments: any PaymentRepository
+    /// `Idempotency-Key` claims.
+    public var claims: any IdempotencyRepository
+    /// The merchant's payment listing.
+    public var records: any PaymentRecordListing
+    /// The operator's payment search across tenants.
+    public var search: any PaymentSearchRepository
+    public var events: any WebhookEventRepository
+    public var endpoints: any WebhookEndpointRepository
+    /// Inbound provider notifications.
+    public var notifications: any NotificationLog
+    /// The operator's review and provider-health views.
+    public var review: any ReviewRepository
+    /// Readiness and scrape-time gauges.
+    public var probes: any OperationalProbes
+
+    public init(
+        tenants: any TenantRepository, accounts: any AccountRepository, routing: any RoutingRepository,
+        payments: any PaymentRepository, claims: any IdempotencyRepository, records: any PaymentRecordListing,
+        search: any PaymentSearchRepository, events: any WebhookEventRepository,
+        endpoints: any WebhookEndpointRepository, notifications: any NotificationLog, review: any ReviewRepository,
+        probes: any OperationalProbes
+    ) {
+        self.tenants = tenants
+        self.accounts = accounts
+        self.routing = routing
+        self.payments = payments
+        self.claims = claims
+        self.records = records
+        self.search = search
+        self.events = events
+        self.endpoints = endpoints
+        self.notifications = notifications
+        self.review = review
+        self.probes = probes
+    }
+
+    /// Every port served by one store.
+    public init(
+        _ store: some TenantRepository & AccountRepository & RoutingRepository & PaymentRepository
+            & IdempotencyRepository & PaymentRecordListing & PaymentSearchRepository & WebhookEventRepository
+            & WebhookEndpointRepository & NotificationLog & ReviewRepository & OperationalProbes
+    ) {
+        self.init(
+            tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
+            search: store, events: store, endpoints: store, notifications: store, review: store, probes: store)
+    }
+}
