@@ -5,7 +5,8 @@ import Foundation
 /// repository it is given (the server passes the store itself, uncached, so a listing is always current).
 public struct RoutingStatsService: Sendable {
     let stats: any RoutingStatsRepository
-    let accounts: any AccountRepository
+    /// Where the accounts' names are read from (descriptors: no secret is opened).
+    let accounts: any ConfigurationRepository
     let policy: PolicyCenter
     let now: @Sendable () -> Date
 
@@ -27,7 +28,7 @@ public struct RoutingStatsService: Sendable {
     }
 
     public init(
-        stats: any RoutingStatsRepository, accounts: any AccountRepository, policy: PolicyCenter,
+        stats: any RoutingStatsRepository, accounts: any ConfigurationRepository, policy: PolicyCenter,
         now: @escaping @Sendable () -> Date
     ) {
         self.stats = stats
@@ -42,7 +43,7 @@ public struct RoutingStatsService: Sendable {
         let settings = policy.platform.adaptiveRouting
         let found = try await stats.authorizationStats(tenant: tenant, window: settings.window(at: now()))
         var names: [UUID: String] = [:]
-        for account in try await accounts.accounts(tenant: tenant) { names[account.id] = account.name }
+        for account in try await accounts.accountDescriptors(tenant: tenant) { names[account.id] = account.name }
         let entries = found.map { s in
             let interval = s.wilsonInterval(z: settings.confidenceZ)
             return Entry(
