@@ -104,10 +104,12 @@ public final class SwitchyardRuntime: Sendable {
             clock: configuration.clock, logger: logger)
         gateway = PluginGateway(
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
+        let policy = PolicyCenter(configuration.platform)
         service = PaymentService(
             payments: store, configuration: configurationCache, gateway: gateway, credentials: store,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
-            logger: logger, policy: PolicyCenter(configuration.platform))
+            logger: logger, policy: policy,
+            routingStats: CachedRoutingStats(store, policy: policy, clock: { Date() }))
         janitor = PaymentJanitor(
             service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store,
             settlement: store)

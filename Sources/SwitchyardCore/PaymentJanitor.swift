@@ -63,6 +63,7 @@ public struct PaymentJanitor: Sendable {
         // Sessions are swept on every look; they do not make the janitor look again sooner.
         await service.sweepSessions(limit: janitor.batchSize)
         await sweepNotifications(now: now)
+        await pruneRoutingOutcomes(now: now)
         return claimed.count + stale + settled
     }
 

@@ -20,11 +20,15 @@ public struct ProviderAccountService: Sendable {
         public var credentials: [String: String]?
         public var options: [String: String]?
         public var enabled: Bool?
+        /// What the account charges, by currency code (see ``ProviderAccountService/validateFees(_:)``).
+        public var fees: [String: FeeModel]?
 
         public init(
             name: String? = nil, plugin: String, environment: String? = nil, baseURL: String,
-            credentials: [String: String]? = nil, options: [String: String]? = nil, enabled: Bool? = nil
+            credentials: [String: String]? = nil, options: [String: String]? = nil, enabled: Bool? = nil,
+            fees: [String: FeeModel]? = nil
         ) {
+            self.fees = fees
             self.name = name
             self.plugin = plugin
             self.environment = environment
@@ -43,11 +47,15 @@ public struct ProviderAccountService: Sendable {
         public var credentials: [String: String]?
         public var options: [String: String]?
         public var enabled: Bool?
+        /// Replaces every fee model of the account.
+        public var fees: [String: FeeModel]?
 
         public init(
             name: String? = nil, environment: String? = nil, baseURL: String? = nil,
-            credentials: [String: String]? = nil, options: [String: String]? = nil, enabled: Bool? = nil
+            credentials: [String: String]? = nil, options: [String: String]? = nil, enabled: Bool? = nil,
+            fees: [String: FeeModel]? = nil
         ) {
+            self.fees = fees
             self.name = name
             self.environment = environment
             self.baseURL = baseURL
@@ -68,7 +76,7 @@ public struct ProviderAccountService: Sendable {
 
     /// Creates an account of `tenant`: `422 unknown_plugin` when its plugin is not loaded,
     /// `400 missing_credential` / `400 unknown_credential` for credentials that are not the plugin's,
-    /// `400 invalid_base_url`.
+    /// `400 invalid_base_url`, `400 invalid_currency` / `400 invalid_field` for fees out of bounds.
     public func create(tenant: UUID, _ new: NewAccount, actor: String) async throws -> ProviderAccount {
         guard let manifest = await manifest(new.plugin) else {
             throw CoreError(.unknownPlugin, "no plugin with id '\(new.plugin)' is loaded")
@@ -82,11 +90,13 @@ public struct ProviderAccountService: Sendable {
             throw CoreError(.unknownCredential, "the plugin has no credential named '\(unknown)'")
         }
         try Self.validateBaseURL(new.baseURL)
-        let account = ProviderAccount(
+        try Self.validateFees(new.fees ?? [:])
+        var account = ProviderAccount(
             id: UUID(), tenantId: tenant, name: new.name ?? manifest.provider, pluginId: manifest.id,
             environment: new.environment ?? "sandbox", baseURL: new.baseURL, credentials: credentials,
             secretFields: manifest.credentials.filter(\.secret).map(\.name), options: new.options ?? [:],
             enabled: new.enabled ?? true, createdAt: now())
+        account.fees = new.fees ?? [:]
         return try await accounts.createAccount(account, actor: actor)
     }
 
@@ -104,7 +114,7 @@ public struct ProviderAccountService: Sendable {
 
     /// Applies `changes` to `account` and stores it, recording which fields changed: `400 invalid_base_url`,
     /// `400 unknown_credential` for a credential its plugin does not have (or, when the plugin is not
-    /// loaded, that the account does not have).
+    /// loaded, that the account does not have), `400 invalid_currency` / `400 invalid_field` for fees.
     public func update(_ account: ProviderAccount, _ changes: AccountChanges, actor: String) async throws
         -> ProviderAccount
     {
@@ -130,6 +140,11 @@ public struct ProviderAccountService: Sendable {
         if let options = changes.options {
             account.options = options
             changed.append("options")
+        }
+        if let fees = changes.fees {
+            try Self.validateFees(fees)
+            account.fees = fees
+            changed.append("fees")
         }
         if let credentials = changes.credentials {
             let manifest = await manifest(account.pluginId)

@@ -47,6 +47,7 @@ extension InMemoryPaymentRepository.State {
         guard payments[attempt.paymentId] != nil else {
             throw InMemoryConstraintViolation(description: "attempt \(attempt.id) of a missing payment")
         }
+        recordOutcome(of: attempt)
         guard var stored = attempts[attempt.id] else {
             if attempts.values.contains(where: { $0.paymentId == attempt.paymentId && $0.sequence == attempt.sequence })
             {

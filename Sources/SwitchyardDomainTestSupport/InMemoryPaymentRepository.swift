@@ -62,6 +62,8 @@ public final class InMemoryPaymentRepository: @unchecked Sendable {
         var refunds: [String: OpenRow<Refund>] = [:]
         var operations: [String: OpenRow<PaymentOperation>] = [:]
         var keys: [KeyID: KeyRow] = [:]
+        /// Each attempt's definite answer, recorded once (the `routing_outcomes` ledger).
+        var outcomes: [String: RoutingOutcome] = [:]
         var changes: [StatusChange] = []
     }
 

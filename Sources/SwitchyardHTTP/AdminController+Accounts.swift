@@ -13,7 +13,7 @@ extension AdminController {
                 tenant: tenant.id,
                 .init(
                     name: body.name, plugin: body.plugin, environment: body.environment, baseURL: body.baseURL,
-                    credentials: body.credentials, options: body.options, enabled: body.enabled),
+                    credentials: body.credentials, options: body.options, enabled: body.enabled, fees: body.fees),
                 actor: Self.actor)
             return JSONIO.response(.created, accountBody(created))
         }
@@ -32,7 +32,7 @@ extension AdminController {
                 account,
                 .init(
                     name: body.name, environment: body.environment, baseURL: body.baseURL,
-                    credentials: body.credentials, options: body.options, enabled: body.enabled),
+                    credentials: body.credentials, options: body.options, enabled: body.enabled, fees: body.fees),
                 actor: Self.actor)
             return JSONIO.response(.ok, accountBody(updated))
         }

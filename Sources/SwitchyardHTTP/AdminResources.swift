@@ -88,9 +88,10 @@ enum AdminBodies {
         var credentials: [String: String]?
         var options: [String: String]?
         var enabled: Bool?
+        var fees: [String: FeeModel]?
 
         enum CodingKeys: String, CodingKey {
-            case name, plugin, environment, credentials, options, enabled
+            case name, plugin, environment, credentials, options, enabled, fees
             case baseURL = "base_url"
         }
     }
@@ -102,9 +103,10 @@ enum AdminBodies {
         var credentials: [String: String]?
         var options: [String: String]?
         var enabled: Bool?
+        var fees: [String: FeeModel]?
 
         enum CodingKeys: String, CodingKey {
-            case name, environment, credentials, options, enabled
+            case name, environment, credentials, options, enabled, fees
             case baseURL = "base_url"
         }
     }
@@ -121,9 +123,11 @@ enum AdminBodies {
         var enabled: Bool
         var notificationURL: String
         var createdAt: Date
+        /// What the account charges, by currency code.
+        var fees: [String: FeeModel]
 
         enum CodingKeys: String, CodingKey {
-            case id, name, plugin, environment, credentials, options, enabled
+            case id, name, plugin, environment, credentials, options, enabled, fees
             case baseURL = "base_url"
             case notificationURL = "notification_url"
             case createdAt = "created_at"
@@ -140,6 +144,7 @@ enum AdminBodies {
             enabled = a.enabled
             self.notificationURL = notificationURL
             createdAt = a.createdAt
+            fees = a.fees
         }
     }
 

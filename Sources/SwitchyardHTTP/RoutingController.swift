@@ -10,6 +10,8 @@ struct RoutingController: Sendable {
     let service: PaymentService
     let tenants: TenantAdminService
     let bodyLimit: Int
+    /// The authorisation statistics listed under `…/routing/stats`.
+    let stats: RoutingStatsService
 
     /// Who is acting on which tenant.
     typealias Resolve = @Sendable (Request, AppContext) async throws -> (tenant: UUID, actor: String)
@@ -30,6 +32,7 @@ struct RoutingController: Sendable {
             let key = try context.apiKey
             return (key.tenantId, "api_key:\(key.prefix)")
         }
+        registerStats([(admin, "tenants/:tenant/routing", asOperator), (v1, "routing", asTenant)])
         for (group, path, resolve) in [
             (admin, "tenants/:tenant/routing", asOperator), (v1, "routing", asTenant),
         ] {

@@ -85,8 +85,12 @@ public enum SwitchyardServer {
         let routing = RoutingAdminService(
             routing: store.routing, accounts: store.accounts,
             manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) })
-        RoutingController(routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit)
-            .register(operator: admin, tenant: tenantAdmin)
+        let stats = RoutingStatsService(
+            stats: deps.store, accounts: deps.store, policy: deps.service.policy, now: now)
+        RoutingController(
+            routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit, stats: stats
+        )
+        .register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
             review: store.review, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
             reloadPolicy: deps.reloadPolicy

@@ -9,14 +9,15 @@ extension PostgresStore: ConfigurationRepository {
             try c.query(
                 """
                 INSERT INTO provider_accounts (id, tenant_id, name, plugin_id, environment, base_url, credentials,
-                    secret_credentials, options, enabled, created_at, updated_at)
+                    secret_credentials, options, enabled, created_at, updated_at, fees)
                 VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::boolean,
-                    $11::timestamptz, $11::timestamptz)
+                    $11::timestamptz, $11::timestamptz, $12::jsonb)
                 """,
                 [
                     .uuid(account.id), .uuid(account.tenantId), .text(account.name), .text(account.pluginId),
                     .text(account.environment), .text(account.baseURL), .json(columns.plain), .json(columns.sealed),
                     .json(try StoreJSON.encode(account.options)), .bool(account.enabled), .timestamp(account.createdAt),
+                    .json(try StoreJSON.encode(account.fees)),
                 ])
             try Self.audit(
                 c, tenant: account.tenantId, actor: actor, action: "provider_account.create",
@@ -35,13 +36,14 @@ extension PostgresStore: ConfigurationRepository {
             try c.query(
                 """
                 UPDATE provider_accounts SET name = $2, environment = $3, base_url = $4, credentials = $5::jsonb,
-                    secret_credentials = $6::jsonb, options = $7::jsonb, enabled = $8::boolean, updated_at = $9::timestamptz
+                    secret_credentials = $6::jsonb, options = $7::jsonb, enabled = $8::boolean, updated_at = $9::timestamptz,
+                    fees = $10::jsonb
                 WHERE id = $1::uuid
                 """,
                 [
                     .uuid(account.id), .text(account.name), .text(account.environment), .text(account.baseURL),
                     .json(columns.plain), .json(columns.sealed), .json(try StoreJSON.encode(account.options)),
-                    .bool(account.enabled), .timestamp(now),
+                    .bool(account.enabled), .timestamp(now), .json(try StoreJSON.encode(account.fees)),
                 ])
             try Self.audit(
                 c, tenant: account.tenantId, actor: actor, action: "provider_account.update",
@@ -187,12 +189,14 @@ extension PostgresStore: ConfigurationRepository {
         for (name, value) in sealed where decrypt {
             credentials[name] = try secrets.open(value, context: "\(id.uuidString.lowercased())/\(name)")
         }
-        return ProviderAccount(
+        var account = ProviderAccount(
             id: id, tenantId: try row.uuid("tenant_id"), name: try row.string("name"),
             pluginId: try row.string("plugin_id"), environment: try row.string("environment"),
             baseURL: try row.string("base_url"), credentials: credentials, secretFields: sealed.keys.sorted(),
             options: try StoreJSON.decode([String: String].self, try row.string("options")),
             enabled: try row.bool("enabled"), createdAt: try row.date("created_at"))
+        account.fees = try StoreJSON.decode([String: FeeModel].self, try row.string("fees"))
+        return account
     }
 }
 

@@ -9,6 +9,7 @@ extension PostgresStore {
         let changes: PaymentChanges
         let paymentParams: [PGValue]?
         let attemptParams: [[PGValue]]
+        let outcomeParams: [[PGValue]]
         let refundParams: [[PGValue]]
         let operationParams: [[PGValue]]
 
@@ -17,6 +18,7 @@ extension PostgresStore {
             self.changes = changes
             paymentParams = try changes.payment.map(PostgresStore.paymentParameters)
             attemptParams = changes.attempts.map(PostgresStore.attemptParameters)
+            outcomeParams = changes.attempts.compactMap(PostgresStore.routingOutcomeParameters)
             refundParams = changes.refunds.map(PostgresStore.refundParameters)
             operationParams = try changes.operations.map(store.operationParameters)
         }
@@ -32,6 +34,7 @@ extension PostgresStore {
                 try store.announce(payment, previous: previous, on: c)
             }
             for params in attemptParams { try c.query(PostgresStore.upsertAttempt, params) }
+            for params in outcomeParams { try c.query(PostgresStore.recordRoutingOutcome, params) }
             try store.upsertAnnouncing(changes.refunds, refundParams, on: c)
             for params in operationParams { try c.query(PostgresStore.upsertOperation, params) }
             for id in refundedPayments { try c.query(PostgresStore.recomputeRefunded, [.text(id)]) }

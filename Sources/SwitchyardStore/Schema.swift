@@ -73,6 +73,7 @@ public enum Schema {
                 """),
         Migration(version: 13, name: "settlement of every open state", sql: settlement),
         Migration(version: 14, name: "configuration change notifications", sql: configurationNotifications),
+        Migration(version: 15, name: "routing outcomes and account fees", sql: routingOutcomes),
     ]
 
     static let coreTables = """

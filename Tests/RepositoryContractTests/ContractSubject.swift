@@ -20,6 +20,7 @@ struct ContractSubject {
     let clock: ManualClock
     let payments: any PaymentRepository & SettlementRepository
     let credentials: any CredentialRepository
+    let stats: any RoutingStatsRepository & RoutingOutcomeRetention
     let tenant: UUID
     let account: UUID
 
@@ -29,8 +30,8 @@ struct ContractSubject {
         case .memory:
             let payments = InMemoryPaymentRepository(clock: clock.now)
             return ContractSubject(
-                clock: clock, payments: payments, credentials: InMemoryCredentials(payments: payments), tenant: UUID(),
-                account: UUID())
+                clock: clock, payments: payments, credentials: InMemoryCredentials(payments: payments),
+                stats: payments, tenant: UUID(), account: UUID())
         case .postgres:
             let logger = Logger(label: "contract", factory: { _ in SwiftLogNoOpLogHandler() })
             let url = try await TestPostgres.freshSwitchyardDatabase().appURL
@@ -45,7 +46,7 @@ struct ContractSubject {
                     createdAt: clock.date),
                 actor: "test")
             return ContractSubject(
-                clock: clock, payments: store, credentials: store, tenant: tenant, account: account.id)
+                clock: clock, payments: store, credentials: store, stats: store, tenant: tenant, account: account.id)
         }
     }
 

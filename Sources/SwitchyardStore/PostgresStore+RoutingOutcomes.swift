@@ -1,0 +1,39 @@
+import Foundation
+import SwitchyardCore
+
+/// The ledger of definite answers that the authorisation statistics count.
+extension PostgresStore {
+    /// Records an attempt's definite answer once: a later write of the same attempt (authorized, then
+    /// succeeded; a replay; another replica) finds the row and changes nothing. Method, currency and country
+    /// are the payment's.
+    static let recordRoutingOutcome = """
+        INSERT INTO routing_outcomes (attempt_id, tenant_id, account_id, method, currency, country, approved, decided_at)
+        SELECT $1, p.tenant_id, $2::uuid, p.method, p.currency, p.country, $3::boolean, $4::timestamptz
+        FROM payments p WHERE p.id = $5
+        ON CONFLICT (attempt_id) DO NOTHING
+        """
+
+    /// The parameters of ``recordRoutingOutcome`` for an attempt whose outcome counts, else nil.
+    static func routingOutcomeParameters(_ a: Attempt) -> [PGValue]? {
+        guard let approved = AuthorizationStats.counts(a.outcome) else { return nil }
+        return [
+            .text(a.id), .uuid(a.accountId), .bool(approved), .timestamp(a.finishedAt ?? a.startedAt),
+            .text(a.paymentId),
+        ]
+    }
+
+    /// Deletes answers decided before `cutoff`, at most `limit` of them; returns how many.
+    public func pruneRoutingOutcomes(before cutoff: Date, limit: Int) async throws -> Int {
+        try await system { c in
+            try c.query(
+                """
+                DELETE FROM routing_outcomes WHERE attempt_id IN (
+                    SELECT attempt_id FROM routing_outcomes WHERE decided_at < $1::timestamptz LIMIT $2::bigint)
+                """,
+                [.timestamp(cutoff), .int(Int64(max(0, limit)))]
+            ).affectedRows
+        }
+    }
+}
+
+extension PostgresStore: RoutingOutcomeRetention {}
