@@ -146,6 +146,16 @@ public struct Attempt: Codable, Sendable, Equatable {
         self.startedAt = startedAt
     }
 
+    /// Learns the provider's later answer about the attempt (an inquiry or a notification): an attempt whose
+    /// outcome is still open (none, `pending` or `unknown`) takes the answer's class, so a definite answer
+    /// counts in the routing statistics; a known outcome stays. `unknown`, `notSent` and an expired
+    /// authorisation say nothing new about the attempt.
+    public mutating func learn(_ answer: Outcome) {
+        guard answer.kind != .unknown, answer.kind != .notSent, answer.kind != .authExpired else { return }
+        providerStatus = answer.providerStatus ?? providerStatus
+        if outcome == nil || outcome == .pending || outcome == .unknown { outcome = answer.kind }
+    }
+
     /// Records a provider outcome on the attempt.
     public mutating func record(_ outcome: Outcome, at time: Date) {
         self.outcome = outcome.kind

@@ -133,6 +133,7 @@ extension PaymentService {
             }
             if attempt.providerPaymentId == nil { attempt.providerPaymentId = event.providerPaymentId }
             attempt.providerStatus = event.outcome.providerStatus ?? attempt.providerStatus
+            attempt.learn(event.outcome)
             let time = clock()
             let outcome = event.outcome
             let status: PaymentStatus

@@ -161,12 +161,7 @@ extension PaymentService {
         if let providerId = outcome.providerPaymentId, updated.providerPaymentId == nil {
             updated.providerPaymentId = providerId
         }
-        if outcome.kind != .unknown && outcome.kind != .notSent && outcome.kind != .authExpired {
-            updated.providerStatus = outcome.providerStatus ?? updated.providerStatus
-            if updated.outcome == .unknown || updated.outcome == .pending || updated.outcome == nil {
-                updated.outcome = outcome.kind
-            }
-        }
+        updated.learn(outcome)
         let time = clock()
         changes.attempts = [updated]
         let status = try await payments.transition(tenant: tenant, paymentId: paymentId, with: changes) {

@@ -34,6 +34,7 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
     private var answers: [Key: [Outcome]] = [:]
     private var vaultingSyncs: [VaultingSyncResult] = []
     private var revocations: [RevokeCredentialResult] = []
+    private var notifications: [[NotificationEvent]] = []
     private var recorded: [Call] = []
     private var missing: [Call] = []
 
@@ -47,6 +48,12 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
     /// Queues answers to `flow` calls, at `account` only when given.
     public func script(_ flow: Flow, at account: UUID? = nil, _ outcomes: Outcome...) {
         lock.withLock { answers[Key(flow: flow, accountId: account), default: []].append(contentsOf: outcomes) }
+    }
+
+    /// Queues one verified notification carrying `events`; an unscripted notification is refused as
+    /// unverifiable.
+    public func scriptNotification(_ events: NotificationEvent...) {
+        lock.withLock { notifications.append(events) }
     }
 
     /// Queues answers to vaulting inquiries.
@@ -120,7 +127,11 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
     public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
         -> NotificationResult
     {
-        record(Call(flow: .notification, accountId: account.id), found: false)
+        let events: [NotificationEvent]? = lock.withLock { notifications.isEmpty ? nil : notifications.removeFirst() }
+        record(Call(flow: .notification, accountId: account.id), found: events != nil)
+        if let events {
+            return NotificationResult(verified: true, reply: NotificationReply(status: 200, body: "ok"), events: events)
+        }
         return NotificationResult(
             verified: false, reply: NotificationReply(status: 400, body: ""), events: [],
             failureReason: "no scripted notification")

@@ -23,13 +23,17 @@ public struct ServerRepositories: Sendable {
     public var review: any ReviewRepository
     /// Readiness and scrape-time gauges.
     public var probes: any OperationalProbes
+    /// The authorisation statistics adaptive routing decides on, and the account names they are listed with.
+    public var routingStats: any RoutingStatsRepository
+    public var configuration: any ConfigurationRepository
 
     public init(
         tenants: any TenantRepository, accounts: any AccountRepository, routing: any RoutingRepository,
         payments: any PaymentRepository, claims: any IdempotencyRepository, records: any PaymentRecordListing,
         search: any PaymentSearchRepository, events: any WebhookEventRepository,
         endpoints: any WebhookEndpointRepository, notifications: any NotificationLog, review: any ReviewRepository,
-        probes: any OperationalProbes
+        probes: any OperationalProbes, routingStats: any RoutingStatsRepository,
+        configuration: any ConfigurationRepository
     ) {
         self.tenants = tenants
         self.accounts = accounts
@@ -43,6 +47,8 @@ public struct ServerRepositories: Sendable {
         self.notifications = notifications
         self.review = review
         self.probes = probes
+        self.routingStats = routingStats
+        self.configuration = configuration
     }
 
     /// Every port served by one store.
@@ -50,9 +56,11 @@ public struct ServerRepositories: Sendable {
         _ store: some TenantRepository & AccountRepository & RoutingRepository & PaymentRepository
             & IdempotencyRepository & PaymentRecordListing & PaymentSearchRepository & WebhookEventRepository
             & WebhookEndpointRepository & NotificationLog & ReviewRepository & OperationalProbes
+            & RoutingStatsRepository & ConfigurationRepository
     ) {
         self.init(
             tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
-            search: store, events: store, endpoints: store, notifications: store, review: store, probes: store)
+            search: store, events: store, endpoints: store, notifications: store, review: store, probes: store,
+            routingStats: store, configuration: store)
     }
 }

@@ -86,7 +86,7 @@ public enum SwitchyardServer {
             routing: store.routing, accounts: store.accounts,
             manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) })
         let stats = RoutingStatsService(
-            stats: deps.store, accounts: deps.store, policy: deps.service.policy, now: now)
+            stats: store.routingStats, accounts: store.configuration, policy: deps.service.policy, now: now)
         RoutingController(
             routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit, stats: stats
         )

@@ -36,9 +36,9 @@ struct RouterWorld: Sendable {
         let manifest = ScriptedGateway.manifest(Self.pluginId)
         gateway.register(manifest)
         let logger = Logger(label: "router-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let configuration = InMemoryAdminConfiguration(tenants: tenants, accounts: accounts, routing: routing)
         let service = PaymentService(
-            payments: payments,
-            configuration: InMemoryAdminConfiguration(tenants: tenants, accounts: accounts, routing: routing),
+            payments: payments, configuration: configuration,
             gateway: gateway, credentials: InMemoryCredentials(payments: payments), ids: TestIdentifiers.random,
             clock: clock.now, logger: logger, policy: PolicyCenter(policy))
         let repositories = ServerRepositories(
@@ -46,7 +46,8 @@ struct RouterWorld: Sendable {
             records: records ?? payments, search: InMemoryPaymentSearch(),
             events: InMemoryWebhookEvents(now: clock.now),
             endpoints: InMemoryWebhookEndpointRepository(now: clock.now), notifications: InMemoryNotificationLog(),
-            review: InMemoryReview(payments: payments), probes: InMemoryProbes())
+            review: InMemoryReview(payments: payments), probes: InMemoryProbes(),
+            routingStats: payments, configuration: configuration)
         dependencies = ServerDependencies(
             repositories: repositories, service: service, registry: StaticPluginCatalog([manifest]),
             gateway: gateway, notificationURL: { "https://switchyard.invalid/notifications/\($0)" },
