@@ -82,7 +82,7 @@ public enum SwitchyardServer {
         ).register(on: admin)
         let routing = RoutingAdminService(
             routing: deps.store, accounts: deps.store,
-            manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) })
+            manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) }, policy: deps.service.policy)
         RoutingController(routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit)
             .register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
