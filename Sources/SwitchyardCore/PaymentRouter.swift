@@ -39,10 +39,14 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     public var version: Int?
     /// Whether the first candidate was drawn by the rule's weights.
     public var weighted: Bool
+    /// How the matched rule ordered its accounts (nil without a rule, e.g. a stored payment method).
+    public var strategy: RoutingStrategy?
+    /// Every account of the matched rule as ranked, with its estimate, fee and reason.
+    public var ranking: [Rank]
 
     public init(
         ruleId: UUID?, ruleName: String?, candidates: [UUID], skipped: [Skip], version: Int? = nil,
-        weighted: Bool = false
+        weighted: Bool = false, strategy: RoutingStrategy? = nil, ranking: [Rank] = []
     ) {
         self.ruleId = ruleId
         self.ruleName = ruleName
@@ -50,10 +54,12 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
         self.skipped = skipped
         self.version = version
         self.weighted = weighted
+        self.strategy = strategy
+        self.ranking = ranking
     }
 
     enum CodingKeys: String, CodingKey {
-        case ruleId, ruleName, candidates, skipped, version, weighted
+        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,6 +70,8 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
         skipped = try c.decode([Skip].self, forKey: .skipped)
         version = try c.decodeIfPresent(Int.self, forKey: .version)
         weighted = try c.decodeIfPresent(Bool.self, forKey: .weighted) ?? false
+        strategy = try c.decodeIfPresent(RoutingStrategy.self, forKey: .strategy)
+        ranking = try c.decodeIfPresent([Rank].self, forKey: .ranking) ?? []
     }
 }
 
@@ -125,24 +133,15 @@ public enum PaymentRouter {
     }
 
     /// Explains how a payment would be routed, without throwing.
+    /// - Parameter adaptive: the statistics and knobs rules with `strategy: "adaptive"` rank by.
     public static func explain(
         _ payment: PaymentDescription, routingKey: String = "", rules: [RoutingRule],
-        accounts: [UUID: RoutingCandidate], version: Int? = nil
+        accounts: [UUID: RoutingCandidate], version: Int? = nil, adaptive: AdaptiveInput = AdaptiveInput()
     ) -> RoutingExplanation {
         let labels = accounts.mapValues {
             RoutingExplanation.Label(name: $0.account.name, plugin: $0.account.pluginId)
         }
-        var checks: [RoutingExplanation.RuleCheck] = []
-        var matched: RoutingRule?
-        for rule in rules {
-            if let reason = rule.match.mismatch(payment) {
-                checks.append(.init(ruleId: rule.id, ruleName: rule.name, matched: false, reason: reason))
-            } else {
-                checks.append(.init(ruleId: rule.id, ruleName: rule.name, matched: true, reason: nil))
-                matched = rule
-                break
-            }
-        }
+        let (checks, matched) = matching(payment, rules: rules)
         guard let rule = matched else {
             let failure = CoreError(
                 .noRoute,
@@ -183,11 +182,23 @@ public enum PaymentRouter {
                 rules: checks, decision: nil, failure: failure, skipped: skipped, otherAccounts: others,
                 labels: labels)
         }
-        let weighted = rule.weights != nil
-        let order = weighted ? weightedOrder(suitable, key: routingKey) : suitable.map(\.id)
+        let ranking = ranking(
+            rule, suitable: suitable, payment: payment, routingKey: routingKey, accounts: accounts,
+            adaptive: adaptive)
+        let order = ranking.filter { $0.position != nil }.map(\.accountId)
+        let breakers = skipped.compactMap { skip in
+            accounts[skip.accountId].flatMap { candidate in
+                candidate.unhealthy.map {
+                    RoutingDecision.Rank(
+                        accountId: skip.accountId, position: nil,
+                        fee: candidate.account.fees[payment.currency]?.fee(for: payment.amount),
+                        reason: "breaker open: \($0)")
+                }
+            }
+        }
         let decision = RoutingDecision(
             ruleId: rule.id, ruleName: rule.name, candidates: order, skipped: skipped, version: version,
-            weighted: weighted)
+            weighted: rule.strategy == .weighted, strategy: rule.strategy, ranking: ranking + breakers)
         return RoutingExplanation(
             rules: checks, decision: decision, failure: nil, skipped: skipped, otherAccounts: others, labels: labels)
     }

@@ -66,7 +66,8 @@ public struct PaymentService: Sendable {
                 unhealthy: await health.unavailability(of: account.id))
         }
         let explanation = PaymentRouter.explain(
-            payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version)
+            payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version,
+            adaptive: try await adaptiveInput(tenant: tenant, payment: payment, rules: routing.rules))
         var accounts: [UUID: ProviderAccount] = [:]
         for id in resolve ? explanation.decision?.candidates ?? [] : [] {
             accounts[id] = try await configuration.account(tenant: tenant, id: id)

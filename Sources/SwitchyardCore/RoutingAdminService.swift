@@ -8,6 +8,8 @@ public struct RoutingAdminService: Sendable {
     let accounts: any AccountRepository
     /// The manifest of a loaded plugin, by id.
     let manifest: @Sendable (String) async -> PluginManifest?
+    /// The platform policy whose limits rules are validated against.
+    let policy: PolicyCenter
 
     /// A routing refused by validation: every error found, in rule order.
     public struct Rejection: Error, Sendable, Equatable {
@@ -28,8 +30,9 @@ public struct RoutingAdminService: Sendable {
 
     public init(
         routing: any RoutingRepository, accounts: any AccountRepository,
-        manifest: @escaping @Sendable (String) async -> PluginManifest?
+        manifest: @escaping @Sendable (String) async -> PluginManifest?, policy: PolicyCenter? = nil
     ) {
+        self.policy = policy ?? PolicyCenter(PlatformPolicy())
         self.routing = routing
         self.accounts = accounts
         self.manifest = manifest
@@ -54,7 +57,8 @@ public struct RoutingAdminService: Sendable {
         for account in try await accounts.accounts(tenant: tenant) {
             candidates[account.id] = RoutingCandidate(account: account, manifest: await manifest(account.pluginId))
         }
-        let issues = RoutingValidator.validate(rules, accounts: candidates)
+        let issues = RoutingValidator.validate(
+            rules, accounts: candidates, maxRateLossLimit: policy.platform.adaptiveRouting.maxRateLossLimit)
         let errors = issues.filter { $0.severity == .error }
         if !errors.isEmpty { throw Rejection(issues: errors) }
         let saved = try await routing.replaceRoutingRules(

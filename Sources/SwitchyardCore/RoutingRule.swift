@@ -38,16 +38,60 @@ public struct RoutingRule: Codable, Sendable, Equatable {
     /// drawn by weight, deterministically per payment; the others follow as fallbacks. An account with
     /// weight 0 is only ever a fallback.
     public var weights: [Int]?
+    /// How the accounts are ordered for a payment.
+    public var strategy: RoutingStrategy
+    /// Adaptive only: how many percentage points of estimated authorisation rate a cheaper account may
+    /// lose against the best one and still go first.
+    public var maxRateLoss: Double?
 
     /// The largest weight, and the largest sum of a rule's weights.
     public static let maximumWeight = 1_000_000
 
-    public init(id: UUID, name: String, match: Match, accounts: [UUID], weights: [Int]? = nil) {
+    public init(
+        id: UUID, name: String, match: Match, accounts: [UUID], weights: [Int]? = nil,
+        strategy: RoutingStrategy? = nil, maxRateLoss: Double? = nil
+    ) {
         self.id = id
         self.name = name
         self.match = match
         self.accounts = accounts
         self.weights = weights
+        self.strategy = strategy ?? RoutingStrategy.implied(weights: weights)
+        self.maxRateLoss = maxRateLoss
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, match, accounts, weights, strategy, maxRateLoss
+    }
+
+    /// Decodes rules stored before strategies existed too: no strategy means `weighted` with weights,
+    /// else `ordered`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UUID.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        match = try c.decode(Match.self, forKey: .match)
+        accounts = try c.decode([UUID].self, forKey: .accounts)
+        weights = try c.decodeIfPresent([Int].self, forKey: .weights)
+        strategy =
+            try c.decodeIfPresent(RoutingStrategy.self, forKey: .strategy) ?? RoutingStrategy.implied(weights: weights)
+        maxRateLoss = try c.decodeIfPresent(Double.self, forKey: .maxRateLoss)
+    }
+}
+
+/// How a routing rule orders its accounts.
+public enum RoutingStrategy: String, Codable, Sendable, Equatable, CaseIterable {
+    /// In the rule's order.
+    case ordered
+    /// The first account drawn by the rule's weights, deterministically per payment.
+    case weighted
+    /// By estimated authorisation rate with a confidence bound, with an exploration share and an
+    /// optional cost step.
+    case adaptive
+
+    /// The strategy of a rule that names none: `weighted` when it has weights, else `ordered`.
+    public static func implied(weights: [Int]?) -> RoutingStrategy {
+        weights == nil ? .ordered : .weighted
     }
 }
 

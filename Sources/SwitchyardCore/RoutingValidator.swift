@@ -28,7 +28,11 @@ public struct RoutingIssue: Codable, Sendable, Equatable {
 /// Checks a tenant's routing rules before they are stored: pure, no I/O.
 public enum RoutingValidator {
     /// All problems of `rules` against the tenant's accounts (with their plugins' manifests).
-    public static func validate(_ rules: [RoutingRule], accounts: [UUID: RoutingCandidate]) -> [RoutingIssue] {
+    /// - Parameter maxRateLossLimit: the largest `max_rate_loss` an adaptive rule may set (percentage points).
+    public static func validate(
+        _ rules: [RoutingRule], accounts: [UUID: RoutingCandidate],
+        maxRateLossLimit: Double = PlatformPolicy.AdaptiveRouting().maxRateLossLimit
+    ) -> [RoutingIssue] {
         var issues: [RoutingIssue] = []
         for (index, rule) in rules.enumerated() {
             func report(_ code: String, _ message: String, _ severity: RoutingIssue.Severity = .error) {
@@ -37,7 +41,9 @@ public enum RoutingValidator {
                         ruleIndex: index, ruleName: rule.name, code: code,
                         message: "rule \(index) ('\(rule.name)'): \(message)", severity: severity))
             }
-            for problem in shapeProblems(rule) { report(problem.code, problem.message) }
+            for problem in shapeProblems(rule) + strategyProblems(rule, maxRateLossLimit: maxRateLossLimit) {
+                report(problem.code, problem.message)
+            }
             for accountId in rule.accounts where accounts[accountId] == nil {
                 report("unknown_account", "names unknown account \(accountId.uuidString.lowercased())")
             }

@@ -14,6 +14,8 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
     public var requestsPerSecond: Double?
     public var burst: Int?
     public var maxConcurrentRequests: Int?
+    /// The tenant's exploration share for adaptive routing rules.
+    public var adaptiveRouting: AdaptiveRouting?
 
     enum CodingKeys: String, CodingKey {
         case attemptLimit = "attempt_limit"
@@ -25,6 +27,7 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
         case requestsPerSecond = "requests_per_second"
         case burst
         case maxConcurrentRequests = "max_concurrent_requests"
+        case adaptiveRouting = "adaptive_routing"
     }
 
     public init(
@@ -64,6 +67,7 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
             problems.append("review_after_ms must be between 1 and the platform's \(platform.janitor.horizonMs)")
         }
         problems += looseningRequestLimits(platform.tenants)
+        problems += looseningAdaptiveRouting(platform.adaptiveRouting)
         return problems
     }
 
@@ -80,6 +84,7 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
         if let v = breakerCoolDownMs { p.breaker.coolDownMs = max(v, platform.breaker.coolDownMs) }
         if let v = reviewAfterMs { p.janitor.horizonMs = max(1, min(v, platform.janitor.horizonMs)) }
         p.tenants = requestLimits(platform.tenants)
+        p.adaptiveRouting = effectiveAdaptiveRouting(platform.adaptiveRouting)
         return p
     }
 }

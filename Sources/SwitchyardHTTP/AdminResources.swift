@@ -168,6 +168,13 @@ enum AdminBodies {
         var match: Match?
         var accounts: [UUID]
         var weights: [Int]?
+        var strategy: RoutingStrategy?
+        var maxRateLoss: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, match, accounts, weights, strategy
+            case maxRateLoss = "max_rate_loss"
+        }
     }
 
     struct Routing: Codable {

@@ -35,13 +35,15 @@ struct SimulationBody: Encodable {
     var fallbacks: [AccountRef]
     var skipped: [AccountRef]
     var weighted: Bool
+    var strategy: RoutingStrategy?
+    var ranking: [RoutingDecision.Rank]
     var rules: [RuleRef]
     var error: Failure?
 
     enum CodingKeys: String, CodingKey {
         case routingVersion = "routing_version"
         case matchedRule = "matched_rule"
-        case chosen, fallbacks, skipped, weighted, rules, error
+        case chosen, fallbacks, skipped, weighted, strategy, ranking, rules, error
     }
 
     init(_ explanation: RoutingExplanation) {
@@ -62,6 +64,8 @@ struct SimulationBody: Encodable {
             explanation.skipped.map { ref($0.accountId, reason: $0.reason) }
             + explanation.otherAccounts.map { ref($0.accountId, reason: $0.reason) }
         weighted = decision?.weighted ?? false
+        strategy = decision?.strategy
+        ranking = decision?.ranking ?? []
         error = explanation.failure.map {
             Failure(code: $0.code.rawValue, message: $0.message, status: $0.code.httpStatus.code)
         }

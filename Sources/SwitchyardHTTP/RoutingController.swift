@@ -87,7 +87,7 @@ struct RoutingController: Sendable {
                     countries: rule.match?.countries ?? [], currencies: rule.match?.currencies ?? [],
                     methods: rule.match?.methods ?? [], minAmount: rule.match?.minAmount?.value,
                     maxAmount: rule.match?.maxAmount?.value),
-                accounts: rule.accounts, weights: rule.weights)
+                accounts: rule.accounts, weights: rule.weights, strategy: rule.strategy, maxRateLoss: rule.maxRateLoss)
         }
     }
 
@@ -122,7 +122,7 @@ struct RoutingController: Sendable {
                 countries: rule.match.countries, currencies: rule.match.currencies, methods: rule.match.methods,
                 minAmount: rule.match.minAmount.map(MinorUnits.init),
                 maxAmount: rule.match.maxAmount.map(MinorUnits.init)),
-            accounts: rule.accounts, weights: rule.weights)
+            accounts: rule.accounts, weights: rule.weights, strategy: rule.strategy, maxRateLoss: rule.maxRateLoss)
     }
 
     struct VersionBody: Encodable {

@@ -84,7 +84,7 @@ public enum SwitchyardServer {
         ).register(on: admin)
         let routing = RoutingAdminService(
             routing: store.routing, accounts: store.accounts,
-            manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) })
+            manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) }, policy: deps.service.policy)
         let stats = RoutingStatsService(
             stats: store.routingStats, accounts: store.configuration, policy: deps.service.policy, now: now)
         RoutingController(

@@ -88,12 +88,20 @@ extension PostgresStore: ConfigurationRepository {
     /// A tenant's routing rules with the version they were written as (0 before any write).
     public func routingConfiguration(tenant: UUID) async throws -> RoutingConfiguration {
         try await tenantScoped(tenant) { c in
+            // A rule's strategy and max_rate_loss live in the version snapshot written with the rows.
+            let snapshot =
+                try c.query("SELECT rules FROM routing_versions ORDER BY version DESC LIMIT 1").first?
+                .optionalString("rules").map { try StoreJSON.decode([RoutingRule].self, $0) } ?? []
             let rules = try c.query("SELECT * FROM routing_rules ORDER BY position").rows.map { row in
-                RoutingRule(
-                    id: try row.uuid("id"), name: try row.string("name"),
+                let id = try row.uuid("id")
+                let stored = snapshot.first { $0.id == id }
+                let weights = try row.optionalString("weights").map { try StoreJSON.decode([Int].self, $0) }
+                return RoutingRule(
+                    id: id, name: try row.string("name"),
                     match: try StoreJSON.decode(RoutingRule.Match.self, try row.string("match")),
-                    accounts: try StoreJSON.decode([UUID].self, try row.string("accounts")),
-                    weights: try row.optionalString("weights").map { try StoreJSON.decode([Int].self, $0) })
+                    accounts: try StoreJSON.decode([UUID].self, try row.string("accounts")), weights: weights,
+                    strategy: stored?.strategy ?? RoutingStrategy.implied(weights: weights),
+                    maxRateLoss: stored?.maxRateLoss)
             }
             let version = try c.query("SELECT max(version) AS v FROM routing_versions").first?.optionalString("v")
             return RoutingConfiguration(version: version.flatMap { Int($0) } ?? 0, rules: rules)

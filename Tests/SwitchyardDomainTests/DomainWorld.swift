@@ -18,7 +18,10 @@ struct DomainWorld {
     /// The accounts, in routing order.
     let accounts: [UUID]
 
-    init(accounts count: Int = 2, policy: PlatformPolicy = PlatformPolicy()) {
+    init(
+        accounts count: Int = 2, policy: PlatformPolicy = PlatformPolicy(),
+        routingStats: (any RoutingStatsRepository)? = nil
+    ) {
         payments = InMemoryPaymentRepository(clock: clock.now)
         credentials = InMemoryCredentials(payments: payments)
         gateway.register(ScriptedGateway.manifest("scripted"))
@@ -37,7 +40,8 @@ struct DomainWorld {
         let logger = Logger(label: "domain-test", factory: { _ in SwiftLogNoOpLogHandler() })
         service = PaymentService(
             payments: payments, configuration: configuration, gateway: gateway, credentials: credentials,
-            ids: TestIdentifiers.random, clock: clock.now, logger: logger, policy: PolicyCenter(policy))
+            ids: TestIdentifiers.random, clock: clock.now, logger: logger, policy: PolicyCenter(policy),
+            routingStats: routingStats)
         janitor = PaymentJanitor(
             service: service, payments: payments, clock: clock.now, logger: logger, settlement: payments)
     }
