@@ -9,7 +9,8 @@ import SwitchyardStore
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure payments/s, latency and server cost against the database and provider references.")
+        abstract: "Measure payments/s, latency and server cost against the database and provider references.",
+        subcommands: [BenchRoutingCommand.self])
 
     @Option(help: "A running server to measure (default: start the embedded default in a child process).")
     var url: String?

@@ -29,8 +29,14 @@ struct BenchTable {
 
     /// The table's text, columns padded to their widest cell, numbers right-aligned.
     func render() -> String {
-        let rows = [Self.header] + steps.map(Self.row)
-        var widths = [Int](repeating: 0, count: Self.header.count)
+        Self.render(header: Self.header, rows: steps.map(Self.row))
+    }
+
+    /// A Markdown table of `rows` under `header`, columns padded to their widest cell, all but the first
+    /// right-aligned.
+    static func render(header: [String], rows body: [[String]]) -> String {
+        let rows = [header] + body
+        var widths = [Int](repeating: 0, count: header.count)
         for row in rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }

@@ -7,7 +7,8 @@
 /// rules match, the first one added wins. Admin routes are never subject to faults.
 ///
 /// JSON form (admin surface): `{"kind":"http500","method":"POST","pathPrefix":"/v1/charges",
-/// "merchant":"m1","count":1,"latencyMs":250}`; only `kind` is required.
+/// "merchant":"m1","count":1,"latencyMs":250}`; only `kind` is required. A decline-rate fault:
+/// `{"kind":"decline","merchant":"m1","probability":0.3,"seed":7}`.
 public struct SandboxFault: Sendable, Codable, Equatable {
     /// What the fault does.
     public enum Kind: String, Sendable, Codable, CaseIterable {
@@ -36,6 +37,12 @@ public struct SandboxFault: Sendable, Codable, Equatable {
         /// Loses the notifications meant for the merchant: they are never sent. Only `merchant` and
         /// `count` apply (count = number of notifications lost).
         case dropNotification
+        /// Processes a payment request as the provider's real decline: the emulator's own decline answer,
+        /// status and (absent) ledger movement, exactly as for its declined test card. Only payment
+        /// creation is affected; `merchant`, `count`, `probability` and `seed` apply. With a `seed`, the
+        /// draw is derived from the seed and the payment's merchant reference, so the same payment always
+        /// gets the same answer. Emulators that cannot decline on request refuse rules of this kind.
+        case decline
     }
 
     /// HTTP method to match, e.g. `POST`; nil matches any.
@@ -53,6 +60,9 @@ public struct SandboxFault: Sendable, Codable, Equatable {
     /// The share (0…1) of matching requests the rule applies to, drawn at random per request; nil: all.
     /// A request the draw spares does not consume `count`.
     public var probability: Double?
+    /// Makes `probability` a deterministic draw for `decline`: derived from this seed and the payment's
+    /// merchant reference (see ``draw(seed:reference:)``); nil: a random draw per request.
+    public var seed: Int?
 
     /// Creates a rule.
     public init(
@@ -62,9 +72,11 @@ public struct SandboxFault: Sendable, Codable, Equatable {
         merchant: String? = nil,
         count: Int? = nil,
         latencyMs: Int? = nil,
-        probability: Double? = nil
+        probability: Double? = nil,
+        seed: Int? = nil
     ) {
         self.probability = probability
+        self.seed = seed
         self.kind = kind
         self.method = method
         self.pathPrefix = pathPrefix

@@ -1,6 +1,19 @@
 /// The fault rules of one emulator, consumed as matching requests arrive.
 public actor SandboxFaultInjector {
     private var rules: [SandboxFault] = []
+    /// Whether the emulator applies `decline` rules to its payment requests.
+    public nonisolated let declinesPayments: Bool
+
+    /// Creates an empty rule list; `declinesPayments` when the emulator asks
+    /// ``takeDecline(merchant:reference:)`` while creating a payment.
+    public init(declinesPayments: Bool = false) {
+        self.declinesPayments = declinesPayments
+    }
+
+    /// The kinds among `rules` this emulator cannot apply (the admin surface refuses them).
+    public nonisolated func unsupportedKinds(in rules: [SandboxFault]) -> [SandboxFault.Kind] {
+        declinesPayments ? [] : rules.map(\.kind).filter { $0 == .decline }
+    }
 
     /// The rules still active, with their remaining counts.
     public var activeRules: [SandboxFault] { rules }
@@ -27,13 +40,23 @@ public actor SandboxFaultInjector {
     ///   - merchant: the merchant identified by the request, if any.
     func takeRequestFault(method: String, path: String, fullPath: String, merchant: String?) -> SandboxFault? {
         take { rule in
-            guard rule.kind != .badSignature, rule.kind != .dropNotification else { return false }
+            guard ![.badSignature, .dropNotification, .decline].contains(rule.kind) else { return false }
             if let wanted = rule.method, wanted.uppercased() != method.uppercased() { return false }
             if let prefix = rule.pathPrefix, !path.hasPrefix(prefix), !fullPath.hasPrefix(prefix) { return false }
             if let wanted = rule.merchant, wanted != merchant { return false }
-            if let probability = rule.probability, Double.random(in: 0..<1) >= probability { return false }
-            return true
+            return rule.selects(reference: nil)
         }
+    }
+
+    /// Whether the payment `reference` of `merchant` must be declined (consumes a count).
+    /// - Parameters:
+    ///   - merchant: the merchant creating the payment.
+    ///   - reference: the merchant's reference of the payment, for a seeded rule's deterministic draw.
+    public func takeDecline(merchant: String, reference: String?) -> Bool {
+        take { rule in
+            rule.kind == .decline && (rule.merchant == nil || rule.merchant == merchant)
+                && rule.selects(reference: reference)
+        } != nil
     }
 
     /// Whether the next notification to `merchant` must carry a wrong signature (consumes a count).

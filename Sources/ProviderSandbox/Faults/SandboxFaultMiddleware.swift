@@ -60,7 +60,7 @@ struct SandboxFaultMiddleware: RouterMiddleware {
                 status: .ok,
                 contentType: "application/json"
             )
-        case .badSignature, .dropNotification:
+        case .badSignature, .dropNotification, .decline:
             return try await next(request, context)
         case .unavailable:
             return unavailable()

@@ -108,6 +108,10 @@ public struct SandboxServer: Sendable {
             } else {
                 return SandboxHTTP.json(["error": "expected a fault rule or a list of rules"], status: .badRequest)
             }
+            if let refused = injector.unsupportedKinds(in: rules).first {
+                return SandboxHTTP.json(
+                    ["error": "this emulator does not support the fault kind \(refused.rawValue)"], status: .badRequest)
+            }
             await injector.add(rules)
             return SandboxHTTP.json(await injector.activeRules)
         }

@@ -115,11 +115,13 @@ extension WorldlineDirectSandbox: SandboxEmulator {
                 "cardPaymentMethodSpecificInput.card", "card or encryptedCustomerInput required")
         }
         try Self.validate(card)
+        let reference = request.order?.references?.merchantReference
         let input = WorldlineDirectPaymentInput(
             amount: amount, currency: currency, authorizationMode: mode,
-            merchantReference: request.order?.references?.merchantReference, card: card, encrypted: encrypted,
+            merchantReference: reference, card: card, encrypted: encrypted,
             returnURL: cardInput?.threeDSecure?.redirectionData?.returnUrl ?? cardInput?.returnUrl,
-            webhookURL: request.feedbacks?.first)
+            webhookURL: request.feedbacks?.first,
+            declined: await faults.takeDecline(merchant: merchant.merchantId, reference: reference))
         let (payment, event) = await state.createPayment(merchantId: merchant.merchantId, input: input)
         logger.info(
             "worldline.payment.created",

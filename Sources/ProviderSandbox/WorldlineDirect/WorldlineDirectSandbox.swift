@@ -24,8 +24,8 @@ public struct WorldlineDirectSandbox: Sendable {
     let name = "worldline-direct"
     let configuration: WorldlineDirectSandboxConfiguration
     let state: WorldlineDirectState
-    /// Fault rules applied to this emulator's wire API.
-    public let faults = SandboxFaultInjector()
+    /// Fault rules applied to this emulator's wire API (`decline` included: see `createPayment`).
+    public let faults = SandboxFaultInjector(declinesPayments: true)
     let notifier: SandboxNotifier
     let logger: Logger
     let merchantsByKeyId: [String: WorldlineDirectSandboxMerchant]

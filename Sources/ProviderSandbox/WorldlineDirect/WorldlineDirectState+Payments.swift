@@ -18,17 +18,20 @@ struct WorldlineDirectPaymentInput: Sendable {
     var encrypted: Bool
     var returnURL: String?
     var webhookURL: String?
+    /// Declined whatever the card (a `decline` fault drew this payment).
+    var declined = false
 }
 
 extension WorldlineDirectState {
-    /// Creates a payment and decides its first status from the test card.
+    /// Creates a payment and decides its first status from the test card (rejected whatever the card
+    /// when a `decline` fault drew it).
     func createPayment(merchantId: String, input: WorldlineDirectPaymentInput) -> (
         WorldlineDirectPayment, WorldlineDirectEvent
     ) {
         let pan = input.card.cardNumber
         let status: WorldlineDirectPaymentStatus
         switch pan {
-        case WorldlineDirectTestCard.declined: status = .rejected
+        case _ where input.declined, WorldlineDirectTestCard.declined: status = .rejected
         case WorldlineDirectTestCard.challenge: status = .redirected
         case WorldlineDirectTestCard.pending: status = .authorizationRequested
         default: status = Self.authorisedStatus(mode: input.authorizationMode)
