@@ -55,6 +55,7 @@ extension PaymentService {
         var updated = attempt
         if let providerId = outcome.providerPaymentId { updated.providerPaymentId = providerId }
         updated.providerStatus = outcome.providerStatus ?? updated.providerStatus
+        updated.learn(outcome)
         let time = clock()
         _ = try await payments.transition(
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [updated], operations: [operation])

@@ -11,7 +11,7 @@ extension PlatformPolicy {
         public var minExplorationShare: Double = 0.01
         public var maxExplorationShare: Double = 0.2
         /// Most recent definite answers per account × method × currency counted.
-        public var windowAttempts: Int = 200
+        public var windowAttempts: Int = 50
         /// Oldest answer counted, in seconds.
         public var windowSeconds: Int = 3_600
         /// Fewest answers for an account's rate to count; below it the account has "not enough data".

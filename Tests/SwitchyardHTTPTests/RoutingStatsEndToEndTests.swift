@@ -36,7 +36,7 @@ struct RoutingStatsEndToEndTests {
                 let listed = try await stack.send(.GET, "/v1/routing/stats", token: m.apiKey)
                 #expect(listed.status == 200, "\(String(decoding: listed.body, as: UTF8.self))")
                 let window = listed.json["window"] as? [String: Any]
-                #expect(window?["attempts"] as? Int == 200)
+                #expect(window?["attempts"] as? Int == 50)
                 #expect(window?["seconds"] as? Int == 3_600)
                 let data = listed.json["data"] as? [[String: Any]] ?? []
                 #expect(data.map { $0["country"] as? String } == [nil, "DE", "FR"], "\(data)")
