@@ -47,6 +47,9 @@ struct BenchRoutingCommand: AsyncParsableCommand {
     @Option(help: "Share of B's payments the sandbox declines (and A's in the fee phase).")
     var declineB: Double = 0.05
 
+    @Option(help: "Share of A's payments the sandbox declines in the fee phase: a little more than B's, within max_rate_loss.")
+    var feeDeclineA: Double = 0.07
+
     @Option(help: "Seed of the sandbox's decline draws (the same seed and references give the same declines).")
     var seed: Int = 19
 
@@ -70,8 +73,8 @@ struct BenchRoutingCommand: AsyncParsableCommand {
             throw ValidationError("--phase-payments, --window and --recovery-limit must be positive")
         }
         guard (1...256).contains(inFlight) else { throw ValidationError("--in-flight must be 1 to 256") }
-        guard (0...1).contains(declineA), (0...1).contains(declineB) else {
-            throw ValidationError("--decline-a and --decline-b are shares between 0 and 1")
+        guard (0...1).contains(declineA), (0...1).contains(declineB), (0...1).contains(feeDeclineA) else {
+            throw ValidationError("--decline-a, --decline-b and --fee-decline-a are shares between 0 and 1")
         }
         if server != nil && operatorToken == nil { throw ValidationError("--server needs --operator-token") }
         if sandboxURL != nil && (merchantA == nil || merchantB == nil) {
@@ -109,7 +112,7 @@ struct BenchRoutingCommand: AsyncParsableCommand {
             http: http, serverURL: serverURL, operatorToken: token, sandbox: sandbox,
             settings: .init(
                 payments: phasePayments, window: window, recoveryLimit: recoveryLimit, declineA: declineA,
-                declineB: declineB, seed: seed, maxRateLoss: maxRateLoss, explorationShare: explorationShare,
+                declineB: declineB, feeDeclineA: feeDeclineA, seed: seed, maxRateLoss: maxRateLoss, explorationShare: explorationShare,
                 concurrency: inFlight))
         let report: BenchRoutingReport
         do {

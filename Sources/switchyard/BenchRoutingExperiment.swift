@@ -10,6 +10,7 @@ struct BenchRoutingExperiment: Sendable {
         var recoveryLimit: Int
         var declineA: Double
         var declineB: Double
+        var feeDeclineA: Double
         var seed: Int
         var maxRateLoss: Double
         var explorationShare: Double?
@@ -82,8 +83,8 @@ struct BenchRoutingExperiment: Sendable {
         declines.a = 0
         report.phases.append(await recovery(declines: declines, payer: payer))
 
-        // (d) A much cheaper at B's decline rate: within max_rate_loss, the cheaper account wins.
-        declines.a = settings.declineB
+        // (d) A much cheaper and declining a little more than B: within max_rate_loss, the cheaper account wins.
+        declines.a = settings.feeDeclineA
         try await setDecline(sandbox.merchantA.merchantId, declines.a)
         do {
             try await setFees(tenantId, a, fixed: 0, basisPoints: 50)

@@ -68,7 +68,7 @@ struct AdaptiveRoutingExperimentTests {
                 stack,
                 [
                     "--phase-payments", "200", "--window", "40", "--recovery-limit", "600", "--max-rate-loss", "5",
-                    "--in-flight", "4",
+                    "--in-flight", "4", "--fee-decline-a", "0.05",
                 ])
             let ordered = try Self.phase(report, "ordered")
             let adaptive = try Self.phase(report, "adaptive")
