@@ -67,7 +67,7 @@ struct AdaptiveRoutingExperimentTests {
             let report = try await Self.runBench(
                 stack,
                 [
-                    "--phase-payments", "200", "--window", "40", "--recovery-limit", "600", "--max-rate-loss", "5",
+                    "--phase-payments", "200", "--window", "40", "--recovery-limit", "600", "--max-rate-loss", "10",
                     "--in-flight", "4", "--fee-decline-a", "0.05",
                 ])
             let ordered = try Self.phase(report, "ordered")
@@ -99,7 +99,8 @@ struct AdaptiveRoutingExperimentTests {
                 (recovery["recovered_after"] as? NSNumber)?.intValue, "A's share did not return: \(summary)")
             #expect(recoveredAfter <= 600)
 
-            // Equal decline rates, A much cheaper, max_rate_loss 5 pp: A takes the last windows.
+            // Equal decline rates, A much cheaper, max_rate_loss 10 pp (wide enough for the noise of a 40-answer
+            // window): A takes the last windows.
             for window in Self.windows(fees).suffix(2) {
                 #expect(Self.number(window, "share_a") > 0.5, "fee window \(window)")
             }
