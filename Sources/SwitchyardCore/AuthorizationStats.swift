@@ -30,8 +30,11 @@ public struct AuthorizationStats: Codable, Sendable, Equatable {
         self.newest = newest
     }
 
-    /// Answers counted.
-    public var samples: Int { approved + declined }
+    /// Answers counted (saturating: counts read from a store never trap).
+    public var samples: Int {
+        let (sum, overflow) = approved.addingReportingOverflow(declined)
+        return overflow ? Int.max : sum
+    }
 
     /// How an attempt's outcome counts in the statistics: approved, declined, or not at all (`notSent`,
     /// `unknown`, `pending` and `canceled` are not answers about the payment's chance; they feed the
