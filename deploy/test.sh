@@ -18,4 +18,7 @@ bash Tests/Conformance/run.sh || status=$?
 bash Tests/Console/run.sh || status=$?
 # The deployment files and the README walkthroughs.
 bash Tests/Deploy/run.sh || status=$?
+# The release build users run: walkthroughs, Idempotency-Keys and the bench smoke against it.
+bash Tests/Release/run.sh || status=$?
+echo "total: $(( $(date +%s) - started )) s"
 exit $status

@@ -35,8 +35,19 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Payments per flow sent before measuring (not counted).")
     var warmup: Int = 100
 
-    @Option(help: "Flows, comma-separated: citcon (session flow), antom (stored-credential charge).")
-    var flow: String = "citcon,antom"
+    @Option(
+        help: """
+            Flows, comma-separated: citcon (session flow), antom (stored-credential charge), worldline (card \
+            encrypted by the app, then /complete).
+            """)
+    var flow: String = "citcon,antom,worldline"
+
+    @Flag(
+        help: """
+            Run the sandboxes inside the embedded server, as `switchyard serve` alone does (by default they run \
+            in a process of their own, so the server's CPU excludes them).
+            """)
+    var inProcessSandbox = false
 
     @Flag(help: "Send payments without an Idempotency-Key (by default each carries one).")
     var noIdempotencyKey = false
@@ -102,7 +113,7 @@ struct BenchCommand: AsyncParsableCommand {
         } else {
             let directory = dataDir.map(CommandSupport.absolute) ?? workDirectory + "/data"
             BenchProgress.write("starting the embedded default in \(directory) …\n")
-            let started = try await BenchServer(dataDirectory: directory)
+            let started = try await BenchServer(dataDirectory: directory, inProcessSandbox: inProcessSandbox)
             server = started
             target = try started.target()
             if let pgbenchBinary {
@@ -124,6 +135,13 @@ struct BenchCommand: AsyncParsableCommand {
             }
         }
 
+        let rest = server.flatMap { ProcessSample.read(pid: $0.pid) }
+        if let rest {
+            note(
+                String(
+                    format: "server and plugin workers at rest, before the first payment: %.0f MiB RSS",
+                    Double(rest.rssKiB) / 1024))
+        }
         target.idempotencyKeys = !noIdempotencyKey
         let levels = concurrencies ?? [1]
         let http = BenchHTTP(connections: levels.max() ?? 1)
@@ -131,10 +149,12 @@ struct BenchCommand: AsyncParsableCommand {
         var prepared: [BenchFlow] = []
         for name in flows {
             do {
-                let ready =
-                    name == "citcon"
-                    ? try await BenchFlows.citcon(target: target, http: http)
-                    : try await BenchFlows.antom(target: target, http: http, run: run)
+                let ready: BenchFlow
+                switch name {
+                case "citcon": ready = try await BenchFlows.citcon(target: target, http: http)
+                case "worldline": ready = try await BenchFlows.worldline(target: target, http: http)
+                default: ready = try await BenchFlows.antom(target: target, http: http, run: run)
+                }
                 if let skipped = ready.providerSkipped { note(skipped) }
                 prepared.append(ready)
             } catch {
@@ -143,13 +163,14 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let report = await sweep(
             flows: prepared, levels: levels, run: String(run), http: http, pgbench: pgbench, serverPid: server?.pid,
-            note: note)
+            sandboxPid: server?.sandboxPid, note: note)
         await http.shutdown()
         await pgbench?.cleanUp(logger: logger)
         let full = BenchReport(
             command: "switchyard " + CommandLine.arguments.dropFirst().joined(separator: " "),
             mode: url == nil ? "embedded" : "url", payments: payments,
-            startedAt: ISO8601DateFormatter().string(from: Date()), steps: report, notes: notes)
+            startedAt: ISO8601DateFormatter().string(from: Date()), steps: report, notes: notes,
+            restRSSMiB: rest.map { Double($0.rssKiB) / 1024 })
         print(BenchTable(steps: report).render(), terminator: "")
         if let json { try full.json().write(to: URL(fileURLWithPath: CommandSupport.absolute(json))) }
         if let plot {
@@ -162,7 +183,7 @@ struct BenchCommand: AsyncParsableCommand {
     /// Measures every flow at every concurrency, then the references.
     private func sweep(
         flows: [BenchFlow], levels: [Int], run: String, http: BenchHTTP, pgbench: BenchPgbench?, serverPid: Int32?,
-        note: (String) -> Void
+        sandboxPid: Int32?, note: (String) -> Void
     ) async -> [BenchStep] {
         for flow in flows where warmup > 0 {
             _ = await BenchLoad.run(
@@ -184,10 +205,12 @@ struct BenchCommand: AsyncParsableCommand {
             }
             for flow in flows {
                 let before = serverPid.flatMap(ProcessSample.read(pid:))
+                let sandboxBefore = sandboxPid.flatMap(ProcessSample.read(pid:))
                 let measured = await BenchLoad.run(
                     label: "\(flow.name) c=\(level)", total: payments, concurrency: level
                 ) { await flow.switchyard("bench-\(run)-\(flow.name)-c\(level)-\($0)") }
                 let after = serverPid.flatMap(ProcessSample.read(pid:))
+                let sandboxAfter = sandboxPid.flatMap(ProcessSample.read(pid:))
                 var alone: LoadMeasure?
                 if let provider = flow.provider {
                     alone = await BenchLoad.run(
@@ -196,7 +219,8 @@ struct BenchCommand: AsyncParsableCommand {
                 }
                 var usage: ServerUsage?
                 if let before, let after {
-                    usage = ProcessSample.usage(from: before, to: after, payments: payments)
+                    let sandbox = sandboxBefore.flatMap { from in sandboxAfter.map { (from, $0) } }
+                    usage = ProcessSample.usage(from: before, to: after, payments: payments, sandbox: sandbox)
                 }
                 steps.append(
                     BenchStep(

@@ -11,6 +11,8 @@ struct BenchTarget: Sendable {
     var citconPrivateKey: String?
     var antomClientId: String?
     var antomMerchantKey: String?
+    /// The demo Worldline Direct merchant's secret API key, to sign the provider-alone calls.
+    var worldlineSecretAPIKey: String?
     /// Whether each payment carries an `Idempotency-Key` (its reference), as a careful merchant sends it.
     var idempotencyKeys = true
 
@@ -36,7 +38,7 @@ struct BenchFailure: Error, CustomStringConvertible {
 }
 
 enum BenchFlows {
-    static let names = ["citcon", "antom"]
+    static let names = ["citcon", "antom", "worldline"]
 
     /// The Citcon session flow: `POST /v1/payments` routed to Citcon (US, USD, alipay); alone, the charge
     /// with the server token (fetched once, as the cached token is) and the client token call.

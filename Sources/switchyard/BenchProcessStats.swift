@@ -1,21 +1,26 @@
 import Foundation
 
-/// CPU time and peak memory of a process and its descendants of the same executable (plugin workers),
+/// CPU time and memory of a process and its descendants of Switchyard's executables (plugin workers),
 /// read from `/proc`.
 struct ProcessSample: Equatable, Sendable {
     /// User + system CPU seconds.
     var cpuSeconds: Double
     /// Sum of the processes' peak resident set sizes (VmHWM), in KiB.
     var peakRSSKiB: Int
+    /// Sum of the processes' resident set sizes now (VmRSS), in KiB.
+    var rssKiB: Int = 0
 
-    /// A sample of `pid` and its descendants named like it; nil when the process is gone.
+    /// A sample of `pid` and its descendants whose name starts like Switchyard's executables (`switchyard`,
+    /// `switchyard-plugin-worker`, truncated to 15 characters by the kernel); nil when the process is gone.
     static func read(pid: Int32) -> ProcessSample? {
-        guard let root = stat(of: pid) else { return nil }
+        guard stat(of: pid) != nil else { return nil }
         var sample = ProcessSample(cpuSeconds: 0, peakRSSKiB: 0)
-        for process in [pid] + descendants(of: pid, named: root.name) {
+        for process in [pid] + descendants(of: pid, namedLike: "switchyard") {
             guard let stat = stat(of: process) else { continue }
             sample.cpuSeconds += stat.cpuSeconds
-            sample.peakRSSKiB += peakRSS(of: process) ?? 0
+            let memory = memory(of: process)
+            sample.peakRSSKiB += memory?.peak ?? 0
+            sample.rssKiB += memory?.now ?? 0
         }
         return sample
     }
@@ -38,22 +43,27 @@ struct ProcessSample: Equatable, Sendable {
         return (name, parent, (user + system) / ticksPerSecond)
     }
 
-    /// VmHWM of `/proc/<pid>/status`, in KiB.
-    static func peakRSS(of pid: Int32) -> Int? {
+    /// VmHWM and VmRSS of `/proc/<pid>/status`, in KiB.
+    static func memory(of pid: Int32) -> (peak: Int, now: Int)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        return parseHighWaterMark(text)
+        return (parseHighWaterMark(text) ?? 0, parseField("VmRSS:", text) ?? 0)
     }
 
     /// The `VmHWM:` value (KiB) of a `/proc/<pid>/status` text.
     static func parseHighWaterMark(_ text: String) -> Int? {
-        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        parseField("VmHWM:", text)
+    }
+
+    /// The value (KiB) of the field `name` (with its colon) of a `/proc/<pid>/status` text.
+    static func parseField(_ name: String, _ text: String) -> Int? {
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
+            return Int(line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
         return nil
     }
 
-    /// Every live descendant of `pid` whose name is `name`.
-    static func descendants(of pid: Int32, named name: String) -> [Int32] {
+    /// Every live descendant of `pid` whose name starts with `prefix`.
+    static func descendants(of pid: Int32, namedLike prefix: String) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         var children: [Int32: [Int32]] = [:]
         var names: [Int32: String] = [:]
@@ -65,16 +75,23 @@ struct ProcessSample: Equatable, Sendable {
         var found: [Int32] = []
         var queue = children[pid] ?? []
         while let next = queue.popLast() {
-            if names[next] == name { found.append(next) }
+            if names[next]?.hasPrefix(prefix) == true { found.append(next) }
             queue += children[next] ?? []
         }
         return found
     }
 
-    /// The usage between `before` and `after` for `payments` payments.
-    static func usage(from before: ProcessSample, to after: ProcessSample, payments: Int) -> ServerUsage {
-        ServerUsage(
-            peakRSSMiB: Double(after.peakRSSKiB) / 1024,
-            cpuSecondsPer1000: payments > 0 ? (after.cpuSeconds - before.cpuSeconds) * 1000 / Double(payments) : 0)
+    /// The usage between `before` and `after` for `payments` payments; the sandbox's CPU when its samples
+    /// are given.
+    static func usage(
+        from before: ProcessSample, to after: ProcessSample, payments: Int,
+        sandbox: (ProcessSample, ProcessSample)? = nil
+    ) -> ServerUsage {
+        func per1000(_ from: ProcessSample, _ to: ProcessSample) -> Double {
+            payments > 0 ? (to.cpuSeconds - from.cpuSeconds) * 1000 / Double(payments) : 0
+        }
+        return ServerUsage(
+            peakRSSMiB: Double(after.peakRSSKiB) / 1024, cpuSecondsPer1000: per1000(before, after),
+            rssMiB: Double(after.rssKiB) / 1024, sandboxCPUSecondsPer1000: sandbox.map { per1000($0.0, $0.1) })
     }
 }

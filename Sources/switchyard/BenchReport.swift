@@ -6,10 +6,16 @@ struct ServerUsage: Codable, Equatable, Sendable {
     var peakRSSMiB: Double
     /// CPU seconds (user + system) the server and its plugin workers spent per 1000 payments of the step.
     var cpuSecondsPer1000: Double
+    /// Resident set size of the server and its plugin workers at the end of the step, in MiB.
+    var rssMiB: Double?
+    /// CPU seconds the sandbox process spent per 1000 payments; nil when it runs inside the server.
+    var sandboxCPUSecondsPer1000: Double?
 
     enum CodingKeys: String, CodingKey {
         case peakRSSMiB = "peak_rss_mib"
         case cpuSecondsPer1000 = "cpu_seconds_per_1000"
+        case rssMiB = "rss_mib"
+        case sandboxCPUSecondsPer1000 = "sandbox_cpu_seconds_per_1000"
     }
 }
 
@@ -85,10 +91,13 @@ struct BenchReport: Codable, Equatable, Sendable {
     var steps: [BenchStep]
     /// Why a reference was skipped, and other remarks printed during the run.
     var notes: [String]
+    /// Resident set size of the server and its plugin workers before the first payment, in MiB.
+    var restRSSMiB: Double?
 
     enum CodingKeys: String, CodingKey {
         case command, mode, payments, steps, notes
         case startedAt = "started_at"
+        case restRSSMiB = "rest_rss_mib"
     }
 
     /// Pretty, key-sorted JSON.

@@ -3,9 +3,13 @@ import SwitchyardStore
 
 /// The embedded default started for a bench run: `switchyard serve` in a child process of this
 /// executable (so its CPU and memory can be read from `/proc/<pid>`), in a data directory of its own,
-/// with a policy whose tenant rate limits do not cap the load.
+/// with a policy whose tenant rate limits do not cap the load. The provider sandboxes run in a process of
+/// their own (`switchyard sandbox --demo-data-dir`), so the server's CPU is the server's alone, unless
+/// `inProcessSandbox` keeps them inside the server as `switchyard serve` alone does.
 final class BenchServer {
     let process: Process
+    /// The sandboxes' own process; nil when they run inside the server.
+    let sandbox: Process?
     let dataDirectory: String
     let port: Int
     let log: String
@@ -20,7 +24,7 @@ final class BenchServer {
     }
 
     /// Starts the server in `dataDirectory` and waits (at most `timeout` seconds) until it answers.
-    init(dataDirectory: String, timeout: Double = 180) async throws {
+    init(dataDirectory: String, inProcessSandbox: Bool = false, timeout: Double = 180) async throws {
         self.dataDirectory = dataDirectory
         try StateFile.makePrivateDirectory(dataDirectory)
         let policyPath = dataDirectory + "/bench-policy.json"
@@ -28,27 +32,75 @@ final class BenchServer {
         port = PostgresCluster.freePort()
         log = dataDirectory + "/serve.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        var arguments = ["serve", "--data-dir", dataDirectory, "--port", "\(port)", "--policy", policyPath]
+        if inProcessSandbox {
+            sandbox = nil
+            arguments += ["--sandbox-port", "\(PostgresCluster.freePort())"]
+        } else {
+            let (started, sandboxPort) = try await Self.startSandbox(dataDirectory: dataDirectory, output: handle)
+            sandbox = started
+            arguments += ["--sandbox-url", "http://127.0.0.1:\(sandboxPort)"]
+        }
+        let process = Self.childProcess(arguments, output: handle)
+        do {
+            try process.run()
+        } catch {
+            Self.stop(sandbox)
+            throw error
+        }
+        self.process = process
+        do {
+            try await waitUntilReady(timeout: timeout)
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+    var pid: Int32 { process.processIdentifier }
+    /// The sandboxes' process id, when they run in a process of their own.
+    var sandboxPid: Int32? { sandbox?.processIdentifier }
+
+    /// `switchyard <arguments>` with the bench's environment (never a deployment's secrets) and `output`.
+    private static func childProcess(_ arguments: [String], output: FileHandle) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandSupport.executableDirectory() + "/switchyard")
-        process.arguments = [
-            "serve", "--data-dir", dataDirectory, "--port", "\(port)", "--policy", policyPath,
-            "--sandbox-port", "\(PostgresCluster.freePort())",
-        ]
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         for name in ["SWITCHYARD_DATABASE_URL", "SWITCHYARD_KEK", "SWITCHYARD_OPERATOR_TOKEN"] {
             environment[name] = nil
         }
         process.environment = environment
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        self.process = process
-        try await waitUntilReady(timeout: timeout)
+        process.standardOutput = output
+        process.standardError = output
+        return process
     }
 
-    var url: String { "http://127.0.0.1:\(port)" }
-    var pid: Int32 { process.processIdentifier }
+    /// Starts `switchyard sandbox` with the demo merchants of `dataDirectory` and waits (at most 60 s) for
+    /// its port.
+    private static func startSandbox(dataDirectory: String, output: FileHandle) async throws -> (Process, Int) {
+        let portFile = dataDirectory + "/sandbox.port"
+        try? FileManager.default.removeItem(atPath: portFile)
+        let process = childProcess(
+            ["sandbox", "--port", "0", "--port-file", portFile, "--demo-data-dir", dataDirectory], output: output)
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8),
+                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return (process, port)
+            }
+            guard process.isRunning else {
+                throw BenchFailure("the sandbox exited (status \(process.terminationStatus))")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        stop(process)
+        throw BenchFailure("the sandbox did not listen within 60 s")
+    }
 
     /// The demo tenant's state the server wrote.
     func demo() throws -> DemoState {
@@ -69,7 +121,10 @@ final class BenchServer {
             serverURL: serverURL ?? demo.serverURL, apiKey: demo.apiKey, sandboxURL: demo.sandboxURL,
             citconPrivateKey: demo.citconPrivateKey, antomClientId: demo.antomClientId,
             antomMerchantKey: try? String(
-                contentsOfFile: demoDirectory + "/sandbox-antom-merchant-key.pem", encoding: .utf8))
+                contentsOfFile: demoDirectory + "/sandbox-antom-merchant-key.pem", encoding: .utf8),
+            worldlineSecretAPIKey: try? String(
+                contentsOfFile: demoDirectory + "/sandbox-worldline-secret-api-key", encoding: .utf8
+            ).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The superuser's connection string to a database of the private cluster (port from `postmaster.pid`).
@@ -102,9 +157,14 @@ final class BenchServer {
         throw BenchFailure("the server did not answer within \(Int(timeout)) s; see \(log)")
     }
 
-    /// Stops the server (SIGTERM, then SIGKILL after 60 s).
+    /// Stops the server, then its sandboxes (SIGTERM, then SIGKILL after 60 s each).
     func stop() {
-        guard process.isRunning else { return }
+        Self.stop(process)
+        Self.stop(sandbox)
+    }
+
+    private static func stop(_ process: Process?) {
+        guard let process, process.isRunning else { return }
         process.terminate()
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(100_000) }

@@ -5,7 +5,8 @@ import Foundation
 struct BenchTable {
     static let header = [
         "flow", "conc", "payments/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "provider p50/p99",
-        "overhead p50/p99", "pgbench tps", "pgbench p50/p99", "of ceiling", "CPU s/1000", "peak RSS MiB",
+        "overhead p50/p99", "pgbench tps", "pgbench p50/p99", "of ceiling", "CPU s/1000",
+        "sandbox CPU s/1000", "RSS MiB", "peak RSS MiB",
     ]
 
     var steps: [BenchStep]
@@ -23,6 +24,8 @@ struct BenchTable {
             step.pgbench.map { pair($0.latency.p50, $0.latency.p99) } ?? missing,
             step.ceilingRatio.map { number($0 * 100, 0) + " %" } ?? missing,
             step.server.map { number($0.cpuSecondsPer1000, 2) } ?? missing,
+            step.server?.sandboxCPUSecondsPer1000.map { number($0, 2) } ?? missing,
+            step.server?.rssMiB.map { number($0, 0) } ?? missing,
             step.server.map { number($0.peakRSSMiB, 0) } ?? missing,
         ]
     }

@@ -16,17 +16,32 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "Write the bound port to this file once listening.")
     var portFile: String?
 
+    @Option(
+        help: """
+            Serve the demo merchants of this embedded-default data directory (their secrets are made there when \
+            missing), for `switchyard serve --data-dir <dir> --sandbox-url <this sandbox>`.
+            """)
+    var demoDataDir: String?
+
     /// The emulators' own options (see the discussion), as given.
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var emulatorOptions: [String] = []
 
     func validate() throws {
         _ = try emulatorConfiguration()
+        if demoDataDir != nil && !emulatorOptions.isEmpty {
+            throw ValidationError("--demo-data-dir configures the emulators itself: give no emulator options with it")
+        }
     }
 
     func run() async throws {
         let logger = CommandSupport.logger("switchyard.sandbox")
-        let server = SandboxServer(configuration: try emulatorConfiguration(), logger: logger)
+        let configuration =
+            try demoDataDir.map { directory in
+                try StateFile.makePrivateDirectory(CommandSupport.absolute(directory))
+                return try DemoSandboxMerchants(dataDirectory: CommandSupport.absolute(directory)).sandboxConfiguration
+            } ?? emulatorConfiguration()
+        let server = SandboxServer(configuration: configuration, logger: logger)
         let portFile = self.portFile
         try await server.run(host: "127.0.0.1", port: port) { port in
             if let portFile { try? StateFile.write("\(port)\n", to: portFile) }

@@ -34,6 +34,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port of the embedded sandboxes (default: any free port).")
     var sandboxPort: Int?
 
+    @Option(
+        help: """
+            With the embedded default: use the sandboxes already running at this URL (`switchyard sandbox \
+            --demo-data-dir` with the same data directory) instead of running them in this process.
+            """)
+    var sandboxURL: String?
+
     @Flag(help: "Do not apply pending migrations at start (they are then an error); see `switchyard migrate`.")
     var noMigrate = false
 
@@ -47,6 +54,18 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Also serve GET /metrics, without authentication, on this port (default: only on --port).")
     var metricsPort: Int?
+
+    func validate() throws {
+        guard let sandboxURL else { return }
+        guard database.databaseURL == nil else {
+            throw ValidationError("--sandbox-url belongs to the embedded default: it cannot go with --database-url")
+        }
+        guard let url = URLComponents(string: sandboxURL), ["http", "https"].contains(url.scheme ?? ""),
+            url.host?.isEmpty == false
+        else {
+            throw ValidationError("--sandbox-url must be an http:// or https:// URL, e.g. http://127.0.0.1:8090")
+        }
+    }
 
     func run() async throws {
         _ = try OpenAPIDocument.load()  // the resource bundle must be installed beside the binary
@@ -119,16 +138,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if embedded {
             let merchants = try DemoSandboxMerchants(dataDirectory: dataDirectory)
-            let sandboxPort = self.sandboxPort ?? PostgresCluster.freePort()
-            let sandbox = SandboxServer(
-                configuration: merchants.sandboxConfiguration, logger: Logger(label: "switchyard.sandbox"))
-            services.append(
-                TaskService(name: "sandbox") {
-                    try await sandbox.run(host: "127.0.0.1", port: sandboxPort) { _ in }
-                })
+            let sandboxURL: String
+            if let external = self.sandboxURL {
+                sandboxURL = external
+            } else {
+                let sandboxPort = self.sandboxPort ?? PostgresCluster.freePort()
+                let sandbox = SandboxServer(
+                    configuration: merchants.sandboxConfiguration, logger: Logger(label: "switchyard.sandbox"))
+                services.append(
+                    TaskService(name: "sandbox") {
+                        try await sandbox.run(host: "127.0.0.1", port: sandboxPort) { _ in }
+                    })
+                sandboxURL = "http://127.0.0.1:\(sandboxPort)"
+            }
             let state = try await DemoSeed.seed(
                 store: runtime.store, dataDirectory: dataDirectory, serverURL: publicURL,
-                sandboxURL: "http://127.0.0.1:\(sandboxPort)", operatorToken: operatorToken, merchants: merchants,
+                sandboxURL: sandboxURL, operatorToken: operatorToken, merchants: merchants,
                 manifests: { await runtime.gateway.manifest(pluginId: $0) }, logger: logger)
             logger.info(
                 "embedded default ready",

@@ -41,10 +41,20 @@ struct BenchProcessTests {
         let status = "Name:\tswitchyard\nVmPeak:\t  900000 kB\nVmHWM:\t   51200 kB\nVmRSS:\t   40000 kB\n"
         #expect(ProcessSample.parseHighWaterMark(status) == 51200)
         #expect(ProcessSample.parseHighWaterMark("Name:\tx\n") == nil)
+        #expect(ProcessSample.parseField("VmRSS:", status) == 40000)
         let usage = ProcessSample.usage(
-            from: ProcessSample(cpuSeconds: 10, peakRSSKiB: 0), to: ProcessSample(cpuSeconds: 15, peakRSSKiB: 51200),
-            payments: 500)
-        #expect(usage == ServerUsage(peakRSSMiB: 50, cpuSecondsPer1000: 10))
+            from: ProcessSample(cpuSeconds: 10, peakRSSKiB: 0),
+            to: ProcessSample(cpuSeconds: 15, peakRSSKiB: 51200, rssKiB: 40960), payments: 500)
+        #expect(usage == ServerUsage(peakRSSMiB: 50, cpuSecondsPer1000: 10, rssMiB: 40))
+    }
+
+    @Test func theSandboxCPUIsCountedApartFromTheServer() {
+        let usage = ProcessSample.usage(
+            from: ProcessSample(cpuSeconds: 10, peakRSSKiB: 0), to: ProcessSample(cpuSeconds: 11, peakRSSKiB: 1024),
+            payments: 500,
+            sandbox: (ProcessSample(cpuSeconds: 3, peakRSSKiB: 0), ProcessSample(cpuSeconds: 4.5, peakRSSKiB: 0)))
+        #expect(usage.cpuSecondsPer1000 == 2)
+        #expect(usage.sandboxCPUSecondsPer1000 == 3)
     }
 
     @Test func thisProcessCanBeSampled() throws {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the README's walkthrough blocks (each a ```sh block right after a `<!-- walkthrough -->` line), in
 # order, as one script against a fresh embedded default on a free port, stopping at the first command
-# that fails. Expects `swift build` to have built .build/debug/switchyard.
+# that fails. Runs SWITCHYARD_BIN (default: .build/debug/switchyard, built by `swift build`). With
+# WALKTHROUGH_AFTER, that command then runs with the server's base URL and data directory as arguments.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repository=$(pwd)
@@ -34,7 +35,7 @@ PY
 PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
 DATA="$work/data"
 export PORT DATA
-"$repository/.build/debug/switchyard" serve --port "$PORT" --data-dir "$DATA" >"$work/serve.log" 2>&1 &
+"${SWITCHYARD_BIN:-$repository/.build/debug/switchyard}" serve --port "$PORT" --data-dir "$DATA" >"$work/serve.log" 2>&1 &
 server_pid=$!
 ready=""
 for _ in $(seq 1 600); do
@@ -52,6 +53,9 @@ if [ -z "$ready" ]; then
 fi
 status=0
 (cd "$work" && bash "$work/walkthrough.sh") || status=$?
+if [ "$status" -eq 0 ] && [ -n "${WALKTHROUGH_AFTER:-}" ]; then
+  $WALKTHROUGH_AFTER "http://127.0.0.1:$PORT" "$DATA" || status=$?
+fi
 if [ "$status" -ne 0 ]; then
   echo "walkthrough: a README command failed (status $status); the server's log ends with:" >&2
   tail -30 "$work/serve.log" >&2

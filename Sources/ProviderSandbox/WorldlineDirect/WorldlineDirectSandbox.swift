@@ -71,7 +71,7 @@ public struct WorldlineDirectSandbox: Sendable {
     }
 
     /// Builds the SDK's JWE for `card` with an already fetched public key.
-    static func encrypt(
+    public static func encrypt(
         card: WorldlineDirectCardInput, clientSessionId: String, keyId: String, publicKey: RSAPublicKey
     ) throws -> String {
         var values: [[String: String]] = [
