@@ -114,7 +114,8 @@ extension IdempotencyGate {
         switch resource.kind {
         case .payment:
             return try Encoded(
-                status, PaymentResource(try await service.get(tenant: tenant, paymentId: resource.id), now: service.now()))
+                status,
+                PaymentResource(try await service.get(tenant: tenant, paymentId: resource.id), now: service.now()))
         case .refund:
             guard let refund = try await payments.refund(id: resource.id), refund.tenantId == tenant else {
                 throw CoreError.notFound("refund")
@@ -163,7 +164,7 @@ extension IdempotencyGate {
 
 /// What a claim on an `Idempotency-Key` lets a request do.
 enum ClaimVerdict {
-    /// Answer this (a stored response replayed).
+    /// Answer this (a stored outcome replayed).
     case respond(Response)
     /// Run, resuming what a takeover names (nil for a new key).
     case run(IdempotencyTakeover?)

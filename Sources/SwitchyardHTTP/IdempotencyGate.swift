@@ -178,7 +178,8 @@ struct IdempotentReply: Sendable {
     /// A created payment method (`201`), as of `now`.
     static func paymentMethod(_ method: StoredPaymentMethod, now: Date) throws -> IdempotentReply {
         IdempotentReply(
-            .resource(IdempotentResource(kind: .paymentMethod, id: method.id, parent: method.customerId, created: true)),
+            .resource(
+                IdempotentResource(kind: .paymentMethod, id: method.id, parent: method.customerId, created: true)),
             try Encoded(.created, PaymentMethodResource(method, now: now)))
     }
 }

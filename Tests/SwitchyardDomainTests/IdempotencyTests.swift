@@ -83,7 +83,8 @@ struct IdempotencyTests {
         let world = DomainWorld()
         let other = UUID()
         func claim(_ tenant: UUID, _ hash: String) async throws -> IdempotencyClaim {
-            try await world.payments.claimIdempotent(tenant: tenant, key: "k", requestHash: hash, owner: hash, lease: 60)
+            try await world.payments.claimIdempotent(
+                tenant: tenant, key: "k", requestHash: hash, owner: hash, lease: 60)
         }
         #expect(try await claim(world.tenant, "h") == .proceed)
         #expect(try await claim(other, "x") == .proceed)
