@@ -8,8 +8,8 @@ public enum IdempotencyClaim: Sendable, Equatable {
     /// to this request, which must resume: `resourceId` is what the previous owner recorded as created
     /// (a payment or refund id), nil when it recorded nothing.
     case resume(resourceId: String?)
-    /// The same request completed before: replay its stored response.
-    case replay(status: Int, body: Data)
+    /// The same request completed before: replay what it answered.
+    case replay(IdempotentOutcome)
     /// The key was used with a different request body.
     case mismatch
     /// Another request holds the key; its lease runs until `until` (nil when unknown).

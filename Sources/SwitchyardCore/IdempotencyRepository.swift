@@ -10,9 +10,9 @@ public protocol IdempotencyRepository: Sendable {
     /// owns the key.
     @discardableResult
     func linkIdempotent(tenant: UUID, key: String, owner: String, resourceId: String) async throws -> Bool
-    /// Stores the response of `key`; false when `owner` no longer owns it.
+    /// Stores what the request under `key` answered; false when `owner` no longer owns it.
     @discardableResult
-    func finishIdempotent(tenant: UUID, key: String, owner: String, status: Int, body: Data) async throws -> Bool
+    func finishIdempotent(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome) async throws -> Bool
     /// Gives up `owner`'s claim on `key` after a failure with no response to store.
     func releaseIdempotent(tenant: UUID, key: String, owner: String) async throws
 }

@@ -10,6 +10,6 @@ extension PaymentService {
         var account: ProviderAccount
         var sequence: Int
         var reason: String
-        var claim: IdempotentCreate?
+        var claim: IdempotencyScope?
     }
 }

@@ -6,6 +6,53 @@ extension PaymentService {
     /// failover: only `notSent` (and, where the tenant allows it, a decline the provider marks retryable)
     /// moves on, within the policy's attempt limit and time budget and past open circuit breakers.
     public func create(tenant: UUID, _ request: NewPayment) async throws -> PaymentRecord {
+        var progress = KeyProgress.unclaimed
+        return try await creating(tenant: tenant, request, claim: nil, progress: &progress)
+    }
+
+    /// ``create(tenant:_:)`` under an `Idempotency-Key`: the key is claimed in the create's first
+    /// transaction, with the payment and its first attempt, and answered in its last one, with the
+    /// attempt's outcome (the created payment, or the merchant's error). Never throws: what it did with the
+    /// key and the payment comes back as an ``IdempotentCreation``.
+    public func create(tenant: UUID, _ request: NewPayment, idempotency scope: IdempotencyScope) async
+        -> IdempotentCreation
+    {
+        guard scope.tenant == tenant else {
+            return .unclaimed(CoreError(.invalidRequest, "the Idempotency-Key belongs to another tenant"))
+        }
+        var progress = KeyProgress.unclaimed
+        let result: Result<PaymentRecord, any Error>
+        do {
+            result = .success(try await creating(tenant: tenant, request, claim: scope, progress: &progress))
+        } catch let interruption as IdempotencyInterruption {
+            return .interrupted(interruption.claim)
+        } catch {
+            result = .failure(error)
+        }
+        switch progress {
+        case .unclaimed:
+            if case .failure(let error) = result { return .unclaimed(error) }
+            return .unclaimed(CoreError(.internalError, "the payment was created without its Idempotency-Key"))
+        case .claimed(let claim): return .claimed(claim, result)
+        case .answered: return .answered(result)
+        }
+    }
+
+    /// How far a create got with its `Idempotency-Key`.
+    enum KeyProgress: Sendable, Equatable {
+        /// Not claimed yet (nothing stored).
+        case unclaimed
+        /// Claimed with this result, with the payment stored; no answer stored yet.
+        case claimed(IdempotencyClaim)
+        /// Answered in the same transaction as the payment's outcome.
+        case answered
+    }
+
+    /// A create, claiming `claim` (when not nil) with its payment and answering it with its outcome;
+    /// `progress` says how far it got with the key.
+    private func creating(
+        tenant: UUID, _ request: NewPayment, claim: IdempotencyScope?, progress: inout KeyProgress
+    ) async throws -> PaymentRecord {
         let now = clock()
         let policy = try await effectivePolicy(tenant: tenant)
         var stored: StoredPaymentMethod?
@@ -50,7 +97,6 @@ extension PaymentService {
             accounts = routed.accounts
         }
         payment.routing = decision
-        let claim = IdempotentCreate.current.flatMap { $0.tenant == tenant ? $0 : nil }
 
         let candidates = Array(decision.candidates.prefix(max(1, policy.failover.attemptLimit)))
         let deadline = now.addingTimeInterval(Double(policy.failover.timeBudgetMs) / 1000)
@@ -70,9 +116,9 @@ extension PaymentService {
                         "tenant.id": "\(tenant)", "payment.id": "\(payment.id)", "provider.account": "\(accountId)",
                     ])
                 if !more {
-                    if !saved { try await begin(PaymentChanges(payment: payment), claim: claim) }
+                    if !saved { try await begin(PaymentChanges(payment: payment), claim: claim, &progress) }
                     saved = true
-                    try await failUnreached(tenant: tenant, paymentId: payment.id)
+                    record = try await failUnreached(tenant: tenant, paymentId: payment.id, claim: claim, &progress)
                 }
                 continue
             }
@@ -82,7 +128,7 @@ extension PaymentService {
                 sequence: attempts, reason: Self.reason(index: index, previous: previous, decision: decision),
                 claim: claim)
             let (outcome, actions, concluded) = try await attempt(
-                step, newPayment: !saved, settings: policy.breaker.settings,
+                step, newPayment: !saved, settings: policy.breaker.settings, progress: &progress,
                 event: { outcome in
                     .authorizeFinished(
                         outcome, moreCandidates: more && clock() < deadline,
@@ -95,7 +141,7 @@ extension PaymentService {
             // The state machine alone decides whether the next candidate is tried.
             if !actions.contains(.tryNextCandidate) { break }
         }
-        if !saved { try await begin(PaymentChanges(payment: payment), claim: claim) }
+        if !saved { try await begin(PaymentChanges(payment: payment), claim: claim, &progress) }
         if record == nil { record = try await payments.record(tenant: tenant, paymentId: payment.id) }
         guard let final = record else { throw CoreError.notFound("payment") }
         return try Self.answer(final, last: previous).get()
@@ -111,6 +157,15 @@ extension PaymentService {
             return .failure(CoreError(code, previous.message ?? "the request lacks what the provider needs"))
         }
         return .success(record)
+    }
+
+    /// What a create under an `Idempotency-Key` stores for its key: the created payment, or the error
+    /// ``answer(_:last:)`` gives.
+    static func outcome(_ record: PaymentRecord, last previous: Outcome?) -> IdempotentOutcome {
+        switch answer(record, last: previous) {
+        case .success(let record): return .createdPayment(record.payment.id)
+        case .failure(let error): return .failure(error)
+        }
     }
 
     /// The error for a plugin refusal (nothing sent) that names something missing from the merchant's
@@ -139,7 +194,7 @@ extension PaymentService {
     /// its outcome applied after, in the same transaction as the payment's record is read and the
     /// request's `Idempotency-Key` answered when no other candidate follows.
     private func attempt(
-        _ step: AttemptStep, newPayment: Bool, settings: CircuitBreaker.Settings,
+        _ step: AttemptStep, newPayment: Bool, settings: CircuitBreaker.Settings, progress: inout KeyProgress,
         event: (Outcome) -> PaymentMachine.Event
     ) async throws -> (Outcome, [PaymentMachine.Action], PaymentRecord?) {
         let payment = step.payment
@@ -155,7 +210,7 @@ extension PaymentService {
             do {
                 try await begin(
                     PaymentChanges(payment: first, attempts: request.savePaymentMethod ? [] : [attempt]),
-                    claim: step.claim)
+                    claim: step.claim, &progress)
             } catch {
                 // Nothing was sent: give the breaker's probe back.
                 await health.record(account.id, outcome: .authExpired, settings: settings)
@@ -185,12 +240,12 @@ extension PaymentService {
         let machineEvent = event(outcome)
         let time = clock()
         let claim = step.claim
-        let (actions, record) = try await payments.transition(
+        let (actions, record, _) = try await payments.transition(
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt]),
             concluding: { !$0.contains(.tryNextCandidate) },
-            answer: { record in try claim?.answer(Self.answer(record, last: outcome)) }
+            answer: { record in claim?.answer(Self.outcome(record, last: outcome)) }
         ) { PaymentMachine.apply(machineEvent, to: &$0, at: time) }
-        if record != nil { claim?.reached(.answered) }
+        if claim != nil, record != nil { progress = .answered }
         logger.info(
             "payment attempt finished",
             metadata: [
@@ -218,19 +273,29 @@ extension PaymentService {
 
     /// Stores a new payment's first changes, claiming the request's `Idempotency-Key` in the same
     /// transaction; throws ``IdempotencyInterruption`` when the key's claim does not let the create go on.
-    private func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws {
+    private func begin(_ changes: PaymentChanges, claim: IdempotencyScope?, _ progress: inout KeyProgress)
+        async throws
+    {
         let result = try await payments.begin(changes, claim: claim)
         guard result == .proceed || result == .resume(resourceId: nil) else {
             throw IdempotencyInterruption(claim: result)
         }
-        if claim == nil, let id = changes.payment?.id { try await IdempotencyLink.created(id) }
+        if claim != nil { progress = .claimed(result) }
     }
 
-    /// Marks a payment failed when no candidate could even be tried (nothing was sent anywhere).
-    private func failUnreached(tenant: UUID, paymentId: String) async throws {
+    /// Marks a payment failed when no candidate could even be tried (nothing was sent anywhere), answering
+    /// the request's `Idempotency-Key` in the same transaction; returns the payment's record.
+    private func failUnreached(
+        tenant: UUID, paymentId: String, claim: IdempotencyScope?, _ progress: inout KeyProgress
+    ) async throws -> PaymentRecord? {
         let time = clock()
-        _ = try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges()) {
+        let (_, record, _) = try await payments.transition(
+            tenant: tenant, paymentId: paymentId, with: PaymentChanges(), concluding: { _ in true },
+            answer: { record in claim?.answer(Self.outcome(record, last: nil)) }
+        ) {
             PaymentMachine.apply(.authorizeFinished(.notSent("circuit open"), moreCandidates: false), to: &$0, at: time)
         }
+        if claim != nil, record != nil { progress = .answered }
+        return record
     }
 }

@@ -101,8 +101,16 @@ extension PaymentService {
         return try await get(tenant: tenant, paymentId: paymentId)
     }
 
-    /// Refunds `amount` (default: the refundable remainder) of a succeeded payment.
-    public func refund(tenant: UUID, paymentId: String, amount: Int64?, reason: String?) async throws -> Refund {
+    /// Refunds `amount` (default: the refundable remainder) of a succeeded payment. Under an
+    /// `Idempotency-Key` (`idempotency`), the refund is recorded under the key in the transaction that
+    /// reserves it, before its provider is called, so a request that takes the key over after a crash
+    /// finds it instead of refunding again; nothing is reserved when the request no longer owns the key.
+    public func refund(
+        tenant: UUID, paymentId: String, amount: Int64?, reason: String?, idempotency: IdempotencyScope? = nil
+    ) async throws -> Refund {
+        if let idempotency, idempotency.tenant != tenant {
+            throw CoreError(.invalidRequest, "the Idempotency-Key belongs to another tenant")
+        }
         let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
         let pending = record.refunds.filter { $0.status == .pending || $0.status == .unknown }.reduce(0) {
             $0 + $1.amount
@@ -113,11 +121,10 @@ extension PaymentService {
         let refund = Refund(
             id: ids.make("re"), paymentId: paymentId, tenantId: tenant, amount: amount,
             currency: record.payment.currency, reason: reason, createdAt: clock())
-        // Linked to its Idempotency-Key before it exists: a retry that takes the key over after a crash finds
-        // either this refund or none (then nothing reached the provider), never an unlinked one to repeat.
-        try await IdempotencyLink.created(refund.id)
-        // Reserved under a row lock: concurrent refunds can never exceed what was captured.
-        try await payments.reserveRefund(refund)
+        // Reserved under a row lock (concurrent refunds can never exceed what was captured) and linked to its
+        // Idempotency-Key in the same transaction: a retry that takes the key over after a crash finds either
+        // this refund or none (then nothing reached the provider), never an unlinked one to repeat.
+        try await payments.reserveRefund(refund, linking: idempotency)
         let outcome = await gateway.refund(
             RefundRequest(
                 payment: locator(attempt), refundId: refund.id, amount: amount, currency: refund.currency,

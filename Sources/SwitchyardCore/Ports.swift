@@ -18,18 +18,6 @@ public struct PaymentChanges: Sendable {
     }
 }
 
-/// The first step of an idempotent request.
-public enum IdempotencyStart: Sendable, Equatable {
-    /// The key is new and now reserved for this request.
-    case proceed
-    /// The same request completed before: replay its stored response.
-    case replay(status: Int, body: Data)
-    /// The key was used with a different request body.
-    case mismatch
-    /// The first request with this key is still running.
-    case inProgress
-}
-
 /// A payment with everything that hangs off it.
 public struct PaymentRecord: Sendable, Equatable {
     public var payment: Payment
@@ -50,10 +38,6 @@ public struct PaymentRecord: Sendable, Equatable {
 
 /// Storage of payments and their parts. Every method commits before it returns.
 public protocol PaymentRepository: Sendable {
-    func startIdempotent(tenant: UUID, key: String, requestHash: String) async throws -> IdempotencyStart
-    func finishIdempotent(tenant: UUID, key: String, status: Int, body: Data) async throws
-    /// Forgets a reserved key whose request failed before anything was stored.
-    func abandonIdempotent(tenant: UUID, key: String) async throws
     /// Upserts all changes in one transaction.
     func commit(_ changes: PaymentChanges) async throws
     /// Stores a new payment's first changes (the payment, and its first attempt when there is one) in one
@@ -61,18 +45,21 @@ public protocol PaymentRepository: Sendable {
     /// changes only when the claim lets the request go on (``IdempotencyClaim/proceed``, or a takeover of a
     /// key under which nothing was created) and records the payment under the key. Returns the claim
     /// (``IdempotencyClaim/proceed`` without one).
-    func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws -> IdempotencyClaim
+    func begin(_ changes: PaymentChanges, claim: IdempotencyScope?) async throws -> IdempotencyClaim
     /// ``transition(tenant:paymentId:with:_:)`` that, when `concluding` holds for `body`'s result, also reads
     /// the payment's record in the same transaction and stores `answer(record)` (when not nil) as the
-    /// response of its `Idempotency-Key`, if the answer's owner still owns the key.
+    /// outcome of its `Idempotency-Key`, if the answer's owner still owns the key. Returns the record
+    /// read, and whether the answer was stored.
     func transition<T: Sendable>(
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
         concluding: @escaping @Sendable (T) -> Bool,
-        answer: @escaping @Sendable (PaymentRecord) throws -> IdempotentAnswer?,
+        answer: @escaping @Sendable (PaymentRecord) -> IdempotentAnswer?,
         _ body: @escaping @Sendable (inout Payment) throws -> T
-    ) async throws -> (T, PaymentRecord?)
+    ) async throws -> (T, PaymentRecord?, answered: Bool)
     /// Inserts a refund only if it fits the payment's refundable remainder, with the payment row locked.
-    func reserveRefund(_ refund: Refund) async throws
+    /// With `linking`, the same transaction records the refund under that `Idempotency-Key`, and nothing
+    /// is stored (``ErrorCode/idempotencyInProgress``) when its request no longer owns the key.
+    func reserveRefund(_ refund: Refund, linking: IdempotencyScope?) async throws
     /// Applies `body` to the stored refund with its payment's row and its own row locked, then stores the
     /// result (and the payment's refunded amount) in the same transaction when it changed, so a notification
     /// and a provider answer never overwrite each other. Returns `body`'s result, or nil when the tenant
@@ -122,6 +109,11 @@ extension PaymentRepository {
         try await transition(
             tenant: tenant, paymentId: paymentId, with: changes, concluding: { _ in false }, answer: { _ in nil }, body
         ).0
+    }
+
+    /// ``reserveRefund(_:linking:)`` outside any `Idempotency-Key`.
+    public func reserveRefund(_ refund: Refund) async throws {
+        try await reserveRefund(refund, linking: nil)
     }
 }
 

@@ -3,36 +3,6 @@ import SwitchyardCore
 
 /// `Idempotency-Key`s per tenant, with the PostgreSQL store's lease semantics: a request owns the key it
 /// claimed until its lease ends, and every later change to the key is conditional on still owning it.
-extension InMemoryPaymentRepository {
-    public func startIdempotent(tenant: UUID, key: String, requestHash: String) async throws -> IdempotencyStart {
-        transact { state in
-            let id = KeyID(tenant: tenant, key: key)
-            guard let row = state.keys[id] else {
-                state.keys[id] = KeyRow(requestHash: requestHash)
-                return .proceed
-            }
-            if row.requestHash != requestHash { return .mismatch }
-            guard let status = row.status else { return .inProgress }
-            return .replay(status: status, body: row.body ?? Data())
-        }
-    }
-
-    public func finishIdempotent(tenant: UUID, key: String, status: Int, body: Data) async throws {
-        transact { state in
-            let id = KeyID(tenant: tenant, key: key)
-            state.keys[id]?.status = status
-            state.keys[id]?.body = body
-        }
-    }
-
-    public func abandonIdempotent(tenant: UUID, key: String) async throws {
-        transact { state in
-            let id = KeyID(tenant: tenant, key: key)
-            if state.keys[id]?.status == nil { state.keys[id] = nil }
-        }
-    }
-}
-
 extension InMemoryPaymentRepository.State {
     /// Claims `key` for `owner` until `until`: a new key, or one whose previous owner's lease ran out
     /// without a response (taken over, resuming with what that owner recorded as created).
@@ -45,7 +15,7 @@ extension InMemoryPaymentRepository.State {
             return .proceed
         }
         if row.requestHash != requestHash { return .mismatch }
-        if let status = row.status { return .replay(status: status, body: row.body ?? Data()) }
+        if let outcome = row.outcome { return .replay(outcome) }
         if let lockedUntil = row.lockedUntil, lockedUntil >= now { return .held(until: lockedUntil) }
         row.owner = owner
         row.lockedUntil = until
@@ -57,18 +27,17 @@ extension InMemoryPaymentRepository.State {
     @discardableResult
     mutating func link(tenant: UUID, key: String, owner: String, resourceId: String) -> Bool {
         let id = InMemoryPaymentRepository.KeyID(tenant: tenant, key: key)
-        guard let row = keys[id], row.owner == owner, row.status == nil else { return false }
+        guard let row = keys[id], row.owner == owner, row.outcome == nil else { return false }
         keys[id]?.resourceId = resourceId
         return true
     }
 
-    /// Stores `owner`'s response for `key`; false when it no longer owns the key.
+    /// Stores what `owner` answered for `key`; false when it no longer owns the key.
     @discardableResult
-    mutating func finish(tenant: UUID, key: String, owner: String, status: Int, body: Data) -> Bool {
+    mutating func finish(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome) -> Bool {
         let id = InMemoryPaymentRepository.KeyID(tenant: tenant, key: key)
-        guard let row = keys[id], row.owner == owner, row.status == nil else { return false }
-        keys[id]?.status = status
-        keys[id]?.body = body
+        guard let row = keys[id], row.owner == owner, row.outcome == nil else { return false }
+        keys[id]?.outcome = outcome
         keys[id]?.lockedUntil = nil
         return true
     }

@@ -21,10 +21,10 @@ extension InMemoryPaymentRepository: IdempotencyRepository {
     }
 
     @discardableResult
-    public func finishIdempotent(tenant: UUID, key: String, owner: String, status: Int, body: Data) async throws
-        -> Bool
+    public func finishIdempotent(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome)
+        async throws -> Bool
     {
-        transact { $0.finish(tenant: tenant, key: key, owner: owner, status: status, body: body) }
+        transact { $0.finish(tenant: tenant, key: key, owner: owner, outcome: outcome) }
     }
 
     /// A key under which nothing was created is forgotten; one under which something was created has its
@@ -33,7 +33,7 @@ extension InMemoryPaymentRepository: IdempotencyRepository {
         let now = clock()
         transact { state in
             let id = KeyID(tenant: tenant, key: key)
-            guard let row = state.keys[id], row.owner == owner, row.status == nil else { return }
+            guard let row = state.keys[id], row.owner == owner, row.outcome == nil else { return }
             if row.resourceId == nil {
                 state.keys[id] = nil
             } else {

@@ -7,12 +7,12 @@ extension InMemoryPaymentRepository: PaymentRepository {
         try transact { try $0.write(changes) }
     }
 
-    public func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws -> IdempotencyClaim {
+    public func begin(_ changes: PaymentChanges, claim: IdempotencyScope?) async throws -> IdempotencyClaim {
         guard changes.payment != nil else {
             throw CoreError(.invalidRequest, "a payment create needs its payment")
         }
         let now = clock()
-        let result = try transact { state -> IdempotencyClaim in
+        return try transact { state -> IdempotencyClaim in
             guard let claim else {
                 try state.write(changes)
                 return .proceed
@@ -27,16 +27,14 @@ extension InMemoryPaymentRepository: PaymentRepository {
             }
             return result
         }
-        if let claim, result == .proceed || result == .resume(resourceId: nil) { claim.reached(.claimed(result)) }
-        return result
     }
 
     public func transition<T: Sendable>(
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
         concluding: @escaping @Sendable (T) -> Bool,
-        answer: @escaping @Sendable (PaymentRecord) throws -> IdempotentAnswer?,
+        answer: @escaping @Sendable (PaymentRecord) -> IdempotentAnswer?,
         _ body: @escaping @Sendable (inout Payment) throws -> T
-    ) async throws -> (T, PaymentRecord?) {
+    ) async throws -> (T, PaymentRecord?, answered: Bool) {
         var parts = changes
         parts.payment = nil
         return try transact { state in
@@ -44,17 +42,15 @@ extension InMemoryPaymentRepository: PaymentRepository {
             let result = try body(&payment)
             try state.upsert(payment)
             try state.write(parts)
-            guard concluding(result) else { return (result, nil) }
+            guard concluding(result) else { return (result, nil, false) }
             let record = state.record(paymentId)
-            if let record, let answer = try answer(record) {
-                state.finish(
-                    tenant: tenant, key: answer.key, owner: answer.owner, status: answer.status, body: answer.body)
-            }
-            return (result, record)
+            guard let record, let answer = answer(record) else { return (result, record, false) }
+            let answered = state.finish(tenant: tenant, key: answer.key, owner: answer.owner, outcome: answer.outcome)
+            return (result, record, answered)
         }
     }
 
-    public func reserveRefund(_ refund: Refund) async throws {
+    public func reserveRefund(_ refund: Refund, linking claim: IdempotencyScope?) async throws {
         try transact { state in
             guard let payment = state.payment(refund.paymentId, tenant: refund.tenantId) else {
                 throw CoreError.notFound("payment")
@@ -68,6 +64,9 @@ extension InMemoryPaymentRepository: PaymentRepository {
                 throw CoreError(
                     .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
                 )
+            }
+            if let claim, !state.link(tenant: claim.tenant, key: claim.key, owner: claim.owner, resourceId: refund.id) {
+                throw CoreError(.idempotencyInProgress, "another request with this Idempotency-Key took it over")
             }
             try state.upsert(refund)
         }

@@ -52,8 +52,8 @@ public final class InMemoryPaymentRepository: @unchecked Sendable {
         var owner: String?
         var lockedUntil: Date?
         var resourceId: String?
-        var status: Int?
-        var body: Data?
+        /// What the key's request answered; nil while it runs.
+        var outcome: IdempotentOutcome?
     }
 
     struct State {

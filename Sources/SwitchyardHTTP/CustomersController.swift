@@ -21,8 +21,8 @@ struct CustomersController: Sendable {
     }
 
     /// Registers the routes on `merchant`, the `/v1` group of keys with the `payments` scope; vaulting
-    /// sessions are created under `idempotency`.
-    func register(on merchant: RouterGroup<AppContext>, idempotency: IdempotencyMiddleware) {
+    /// sessions are created through `idempotency`.
+    func register(on merchant: RouterGroup<AppContext>, idempotency: IdempotencyGate) {
         let group = merchant.group("customers/:customer")
         group.get("payment-methods") { request, context in
             let key = try context.apiKey
@@ -48,14 +48,15 @@ struct CustomersController: Sendable {
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
-        group.group().add(middleware: idempotency).post("vaulting-sessions") { request, context in
-            let data = try await JSONIO.body(request, limit: idempotency.bodyLimit)
-            let body = data.isEmpty ? VaultingBody() : try JSONIO.decode(VaultingBody.self, from: data)
-            if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
-            let method = try await service.createVaultingSession(
-                tenant: try context.tenant, customerId: try customer(context), accountId: body.providerAccount,
-                returnURL: body.returnURL, country: body.country)
-            return try Encoded(.created, PaymentMethodResource(method, now: service.now())).response
+        group.post("vaulting-sessions") { request, context in
+            try await idempotency.run(request, context, resume: .fresh) { data, _ in
+                let body = data.isEmpty ? VaultingBody() : try JSONIO.decode(VaultingBody.self, from: data)
+                if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
+                let method = try await service.createVaultingSession(
+                    tenant: try context.tenant, customerId: try customer(context), accountId: body.providerAccount,
+                    returnURL: body.returnURL, country: body.country)
+                return try .paymentMethod(method, now: service.now())
+            }
         }
     }
 

@@ -49,50 +49,62 @@ struct PaymentsController: Sendable {
     }
 
     /// Registers the routes on `merchant`, the `/v1` group of keys with the `payments` scope; writes run
-    /// under `idempotency`.
-    func register(on merchant: RouterGroup<AppContext>, idempotency: IdempotencyMiddleware) {
+    /// through `idempotency`.
+    func register(on merchant: RouterGroup<AppContext>, idempotency: IdempotencyGate) {
         let group = merchant.group("payments")
-        group.group().add(middleware: idempotency.creating { [self] in try createdResponse($0) }).post {
-            request, context in try await create(request, context)
+        group.post { request, context in
+            try await idempotency.create(request, context, decode: Self.newPayment) { record in
+                PaymentMetrics.created(
+                    plugin: record.lastAttempt?.pluginId, outcome: record.lastAttempt?.outcome?.rawValue,
+                    status: record.payment.status.rawValue, tenant: record.payment.tenantId)
+                return try respond(record, status: .created)
+            }
         }
         group.get { request, context in try await list(request, context) }
         group.get(":id") { _, context in
             let record = try await service.get(tenant: try context.tenant, paymentId: try id(context))
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
-        let operations = group.group().add(middleware: idempotency.resuming(.paymentState))
-        operations.post(":id/capture") { request, context in
-            let body = try JSONIO.decode(AmountBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
-            return try respond(
-                try await service.capture(
-                    tenant: try context.tenant, paymentId: try id(context), amount: body.amount?.value)
-            ).response
+        group.post(":id/capture") { request, context in
+            try await idempotency.run(request, context, resume: .paymentState) { data, _ in
+                let body = try JSONIO.decode(AmountBody.self, from: data)
+                return try reply(
+                    try await service.capture(
+                        tenant: try context.tenant, paymentId: try id(context), amount: body.amount?.value))
+            }
         }
-        operations.post(":id/complete") { request, context in
-            let body = try JSONIO.decode(CompleteBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
-            return try respond(
-                try await service.complete(
-                    tenant: try context.tenant, paymentId: try id(context), paymentData: body.paymentData)
-            ).response
+        group.post(":id/complete") { request, context in
+            try await idempotency.run(request, context, resume: .paymentState) { data, _ in
+                let body = try JSONIO.decode(CompleteBody.self, from: data)
+                return try reply(
+                    try await service.complete(
+                        tenant: try context.tenant, paymentId: try id(context), paymentData: body.paymentData))
+            }
         }
-        operations.post(":id/cancel") { _, context in
-            try respond(try await service.cancel(tenant: try context.tenant, paymentId: try id(context))).response
+        group.post(":id/cancel") { request, context in
+            try await idempotency.run(request, context, resume: .paymentState) { _, _ in
+                try reply(try await service.cancel(tenant: try context.tenant, paymentId: try id(context)))
+            }
         }
-        group.group().add(middleware: idempotency.resuming(.createdRefund)).post(":id/refunds") { request, context in
-            let tenant = try context.tenant
-            let body = try JSONIO.decode(AmountBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
-            let refund = try await service.refund(
-                tenant: tenant, paymentId: try id(context), amount: body.amount?.value, reason: body.reason)
-            PaymentMetrics.refunded(status: refund.status.rawValue, tenant: tenant)
-            return try Encoded(.created, RefundResource(refund)).response
+        group.post(":id/refunds") { request, context in
+            try await idempotency.run(request, context, resume: .createdRefund) { data, scope in
+                let tenant = try context.tenant
+                let body = try JSONIO.decode(AmountBody.self, from: data)
+                let refund = try await service.refund(
+                    tenant: tenant, paymentId: try id(context), amount: body.amount?.value, reason: body.reason,
+                    idempotency: scope)
+                PaymentMetrics.refunded(status: refund.status.rawValue, tenant: tenant)
+                return try .refund(refund)
+            }
         }
         group.get(":id/session") { _, context in
             let session = try await service.session(tenant: try context.tenant, paymentId: try id(context))
             return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
         }
-        operations.post(":id/session") { _, context in
-            try respond(try await service.renewSession(tenant: try context.tenant, paymentId: try id(context)))
-                .response
+        group.post(":id/session") { request, context in
+            try await idempotency.run(request, context, resume: .paymentState) { _, _ in
+                try reply(try await service.renewSession(tenant: try context.tenant, paymentId: try id(context)))
+            }
         }
         group.post(":id/sync") { _, context in
             let record = try await service.sync(tenant: try context.tenant, paymentId: try id(context))
@@ -112,26 +124,9 @@ struct PaymentsController: Sendable {
         try Encoded(status, PaymentResource(record, now: service.now()))
     }
 
-    private func create(_ request: Request, _ context: AppContext) async throws -> Response {
-        let tenant = try context.tenant
-        let payment = try Self.newPayment(try await JSONIO.body(request, limit: bodyLimit))
-        let record = try await service.create(tenant: tenant, payment)
-        PaymentMetrics.created(
-            plugin: record.lastAttempt?.pluginId, outcome: record.lastAttempt?.outcome?.rawValue,
-            status: record.payment.status.rawValue, tenant: tenant)
-        return try respond(record, status: .created).response
-    }
-
-    /// The response a create stores for its `Idempotency-Key`: the payment, or the merchant's error.
-    func createdResponse(_ result: Result<PaymentRecord, CoreError>) throws -> (status: Int, body: Data) {
-        switch result {
-        case .success(let record):
-            let encoded = try respond(record, status: .created)
-            return (Int(encoded.status.code), encoded.data)
-        case .failure(let error):
-            let api = APIError(error)
-            return (Int(api.status.code), try IdempotencyMiddleware.envelope(api))
-        }
+    /// A payment acted on, as answered and stored for its `Idempotency-Key`.
+    private func reply(_ record: PaymentRecord) throws -> IdempotentReply {
+        try .payment(record, now: service.now())
     }
 
     /// A create body, decoded and validated; throws a 4xx ``APIError`` or ``CoreError``.
@@ -161,7 +156,7 @@ struct PaymentsController: Sendable {
     }
 }
 
-/// A response body already encoded, so it can be stored for idempotent replay.
+/// A response body already encoded, rendered once.
 struct Encoded: Sendable {
     var status: HTTPResponse.Status
     var data: Data

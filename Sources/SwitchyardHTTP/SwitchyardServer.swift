@@ -67,7 +67,7 @@ public enum SwitchyardServer {
         HealthController(probes: store.probes, registry: deps.registry).register(on: router)
         MetricsEndpoint(probes: store.probes, service: deps.service).register(on: operatorOnly)
         let payments = PaymentsController(service: deps.service, records: store.records, bodyLimit: deps.bodyLimit)
-        let idempotency = IdempotencyMiddleware(
+        let idempotency = IdempotencyGate(
             claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit)
         payments.register(on: merchant, idempotency: idempotency)
         CustomersController(service: deps.service).register(on: merchant, idempotency: idempotency)

@@ -3,10 +3,12 @@ import SwitchyardCore
 
 /// `Idempotency-Key`s under a lease: the request that owns a key in progress is named by `owner`, a random
 /// id per request, and holds it until `locked_until`. Every change a request makes to its key is conditional
-/// on still owning it, so a request that lost its key to a takeover can no longer change it.
+/// on still owning it, so a request that lost its key to a takeover can no longer change it. A key is
+/// answered once `completed_at` is set; what it answered is stored as an outcome (see
+/// ``IdempotentOutcome`` and ``Schema`` migration 16), never as a response body.
 extension PostgresStore {
     /// Claims `key` for `owner` for `lease` seconds: a new key, or one whose previous owner's lease ran out
-    /// without a response (taken over atomically: of several retries exactly one resumes).
+    /// without an answer (taken over atomically: of several retries exactly one resumes).
     public func claimIdempotent(
         tenant: UUID, key: String, requestHash: String, owner: String, lease: TimeInterval
     ) async throws -> IdempotencyClaim {
@@ -32,27 +34,45 @@ extension PostgresStore {
         guard
             let row = try c.query(
                 """
-                SELECT request_hash, response_status, response_body, locked_until
+                SELECT request_hash, response_status, response_body, resource_kind, resource_id, resource_parent,
+                    error_code, error_message, completed_at, locked_until
                 FROM idempotency_keys WHERE key = $1
                 """,
                 [.text(key)]
             ).first
         else { return .held(until: nil) }
         if try row.string("request_hash") != requestHash { return .mismatch }
-        if let status = row.optionalInt64("response_status") {
-            return .replay(status: Int(status), body: Data(try row.bytes("response_body")))
-        }
+        if row.optionalDate("completed_at") != nil { return .replay(try Self.outcome(row)) }
         // Re-checked under the row lock, so a concurrent takeover leaves this one with no row.
         let taken = try c.query(
             """
             UPDATE idempotency_keys SET owner = $2, locked_until = $3::timestamptz
-            WHERE key = $1 AND response_status IS NULL
+            WHERE key = $1 AND completed_at IS NULL
                 AND (locked_until IS NULL OR locked_until < $4::timestamptz)
             RETURNING resource_id
             """,
             [.text(key), .text(owner), .timestamp(until), .timestamp(now)])
         if let row = taken.rows.first { return .resume(resourceId: row.optionalString("resource_id")) }
         return .held(until: row.optionalDate("locked_until"))
+    }
+
+    /// The outcome an answered key's row stores; a row answered before migration 16 replays its stored
+    /// status and body.
+    static func outcome(_ row: PGRow) throws -> IdempotentOutcome {
+        let status = row.optionalInt64("response_status").map { Int($0) }
+        if let code = row.optionalString("error_code") {
+            return .failure(
+                code: ErrorCode(rawValue: code) ?? .internalError, message: row.optionalString("error_message") ?? "",
+                status: status)
+        }
+        if let kind = row.optionalString("resource_kind").flatMap(IdempotentResource.Kind.init(rawValue:)),
+            let id = row.optionalString("resource_id")
+        {
+            return .resource(
+                IdempotentResource(
+                    kind: kind, id: id, parent: row.optionalString("resource_parent"), created: status == 201))
+        }
+        return .stored(status: status ?? 500, body: Data(row.optionalBytes("response_body") ?? []))
     }
 
     /// Records what the owner of `key` created (a payment or refund id), so a request that takes the key over
@@ -68,56 +88,76 @@ extension PostgresStore {
         try c.query(
             """
             UPDATE idempotency_keys SET resource_id = $3
-            WHERE key = $1 AND owner = $2 AND response_status IS NULL
+            WHERE key = $1 AND owner = $2 AND completed_at IS NULL
             """,
             [.text(key), .text(owner), .text(resourceId)]
         ).affectedRows == 1
     }
 
-    /// Stores the response of the request that still owns `key`; false (nothing stored) when another
-    /// request took the key over.
+    /// Stores what the request that still owns `key` answered; false (nothing stored) when another request
+    /// took the key over.
     @discardableResult
-    public func finishIdempotent(
-        tenant: UUID, key: String, owner: String, status: Int, body: Data
-    ) async throws -> Bool {
+    public func finishIdempotent(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome)
+        async throws -> Bool
+    {
         let now = clock()
         return try await tenantScoped(tenant) { c in
-            try Self.finish(key: key, owner: owner, status: status, body: body, now: now, on: c)
+            try Self.finish(key: key, owner: owner, outcome: outcome, now: now, on: c)
         }
     }
 
-    /// Stores a response for `key` inside the caller's transaction; false when `owner` no longer owns it.
+    /// Stores an outcome for `key` inside the caller's transaction; false when `owner` no longer owns it.
     @discardableResult
-    static func finish(key: String, owner: String, status: Int, body: Data, now: Date, on c: PGConnection) throws
-        -> Bool
+    static func finish(key: String, owner: String, outcome: IdempotentOutcome, now: Date, on c: PGConnection)
+        throws -> Bool
     {
-        try c.query(
+        var status: Int?
+        var kind: String?
+        var resourceId: String?
+        var parent: String?
+        var code: String?
+        var message: String?
+        var body: [UInt8]?
+        switch outcome {
+        case .resource(let resource):
+            (kind, resourceId, parent) = (resource.kind.rawValue, resource.id, resource.parent)
+            status = resource.created ? 201 : 200
+        case .failure(let errorCode, let text, let answered):
+            (code, message, status) = (errorCode.rawValue, text, answered)
+        case .stored(let answered, let data):
+            (status, body) = (answered, [UInt8](data))
+        }
+        return try c.query(
             """
-            UPDATE idempotency_keys SET response_status = $3::integer, response_body = $4::bytea,
-                completed_at = $5::timestamptz, locked_until = NULL
-            WHERE key = $1 AND owner = $2 AND response_status IS NULL
+            UPDATE idempotency_keys SET response_status = $3::integer, resource_kind = $4,
+                resource_id = COALESCE($5, resource_id), resource_parent = $6, error_code = $7, error_message = $8,
+                response_body = $9::bytea, completed_at = $10::timestamptz, locked_until = NULL
+            WHERE key = $1 AND owner = $2 AND completed_at IS NULL
             """,
-            [.text(key), .text(owner), .int(Int64(status)), .bytea([UInt8](body)), .timestamp(now)]
+            [
+                .text(key), .text(owner), status.map { .int(Int64($0)) } ?? .null, kind.pg, resourceId.pg, parent.pg,
+                code.pg, message.pg, body.map { .bytea($0) } ?? .null, .timestamp(now),
+            ]
         ).affectedRows == 1
     }
 
-    /// Gives up `owner`'s claim on `key` after a failure with no response to store: a key under which
-    /// nothing was created is forgotten; one under which something was created has its lease ended, so
-    /// the next retry resumes at once.
+    /// Gives up `owner`'s claim on `key` after a failure with no answer to store: a key under which nothing
+    /// was created is forgotten; one under which something was created has its lease ended, so the next
+    /// retry resumes at once.
     public func releaseIdempotent(tenant: UUID, key: String, owner: String) async throws {
         let now = clock()
         try await tenantScoped(tenant) { c in
             let deleted = try c.query(
                 """
                 DELETE FROM idempotency_keys
-                WHERE key = $1 AND owner = $2 AND response_status IS NULL AND resource_id IS NULL
+                WHERE key = $1 AND owner = $2 AND completed_at IS NULL AND resource_id IS NULL
                 """,
                 [.text(key), .text(owner)])
             if deleted.affectedRows == 0 {
                 try c.query(
                     """
                     UPDATE idempotency_keys SET locked_until = $3::timestamptz
-                    WHERE key = $1 AND owner = $2 AND response_status IS NULL
+                    WHERE key = $1 AND owner = $2 AND completed_at IS NULL
                     """,
                     [.text(key), .text(owner), .timestamp(now.addingTimeInterval(-0.001))])
             }

@@ -3,46 +3,6 @@ import ProviderKit
 import SwitchyardCore
 
 extension PostgresStore: PaymentRepository {
-    public func startIdempotent(tenant: UUID, key: String, requestHash: String) async throws -> IdempotencyStart {
-        let now = clock()
-        return try await tenantScoped(tenant) { c in
-            let inserted = try c.query(
-                """
-                INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at)
-                VALUES ($1::uuid, $2, $3, $4::timestamptz) ON CONFLICT DO NOTHING
-                """,
-                [.uuid(tenant), .text(key), .text(requestHash), .timestamp(now)])
-            if inserted.affectedRows == 1 { return .proceed }
-            guard
-                let row = try c.query(
-                    "SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE key = $1",
-                    [.text(key)]
-                ).first
-            else { return .inProgress }
-            if try row.string("request_hash") != requestHash { return .mismatch }
-            guard let status = row.optionalInt64("response_status") else { return .inProgress }
-            return .replay(status: Int(status), body: Data(try row.bytes("response_body")))
-        }
-    }
-
-    public func finishIdempotent(tenant: UUID, key: String, status: Int, body: Data) async throws {
-        let now = clock()
-        try await tenantScoped(tenant) { c in
-            try c.query(
-                """
-                UPDATE idempotency_keys SET response_status = $2::integer, response_body = $3::bytea,
-                    completed_at = $4::timestamptz WHERE key = $1
-                """,
-                [.text(key), .int(Int64(status)), .bytea([UInt8](body)), .timestamp(now)])
-        }
-    }
-
-    public func abandonIdempotent(tenant: UUID, key: String) async throws {
-        try await tenantScoped(tenant) { c in
-            try c.query("DELETE FROM idempotency_keys WHERE key = $1 AND response_status IS NULL", [.text(key)])
-        }
-    }
-
     public func commit(_ changes: PaymentChanges) async throws {
         let tenant =
             changes.payment?.tenantId ?? changes.attempts.first?.tenantId ?? changes.refunds.first?.tenantId
@@ -52,13 +12,13 @@ extension PostgresStore: PaymentRepository {
         try await tenantScoped(tenant) { c in try write.run(on: c) }
     }
 
-    public func begin(_ changes: PaymentChanges, claim: IdempotentCreate?) async throws -> IdempotencyClaim {
+    public func begin(_ changes: PaymentChanges, claim: IdempotencyScope?) async throws -> IdempotencyClaim {
         guard let tenant = changes.payment?.tenantId else {
             throw CoreError(.invalidRequest, "a payment create needs its payment")
         }
         let write = try ChangeWrite(changes, store: self)
         let now = clock()
-        let result = try await tenantScoped(tenant) { c -> IdempotencyClaim in
+        return try await tenantScoped(tenant) { c -> IdempotencyClaim in
             if let claim {
                 let result = try Self.claim(
                     tenant: tenant, key: claim.key, requestHash: claim.requestHash, owner: claim.owner, now: now,
@@ -73,16 +33,14 @@ extension PostgresStore: PaymentRepository {
             try write.run(on: c)
             return .proceed
         }
-        if let claim, result == .proceed || result == .resume(resourceId: nil) { claim.reached(.claimed(result)) }
-        return result
     }
 
     public func transition<T: Sendable>(
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
         concluding: @escaping @Sendable (T) -> Bool,
-        answer: @escaping @Sendable (PaymentRecord) throws -> IdempotentAnswer?,
+        answer: @escaping @Sendable (PaymentRecord) -> IdempotentAnswer?,
         _ body: @escaping @Sendable (inout Payment) throws -> T
-    ) async throws -> (T, PaymentRecord?) {
+    ) async throws -> (T, PaymentRecord?, answered: Bool) {
         var parts = changes
         parts.payment = nil
         let write = try ChangeWrite(parts, store: self)
@@ -95,20 +53,21 @@ extension PostgresStore: PaymentRepository {
             try c.query(Self.upsertPayment, try Self.paymentParameters(payment))
             try self.announce(payment, previous: previous.rawValue, on: c)
             try write.run(on: c)
-            guard concluding(result) else { return (result, nil) }
+            guard concluding(result) else { return (result, nil, false) }
             let record = try self.record(paymentId, on: c)
-            if let record, let answer = try answer(record) {
-                try Self.finish(
-                    key: answer.key, owner: answer.owner, status: answer.status, body: answer.body, now: self.clock(),
-                    on: c)
-            }
-            return (result, record)
+            guard let record, let answer = answer(record) else { return (result, record, false) }
+            let answered = try Self.finish(
+                key: answer.key, owner: answer.owner, outcome: answer.outcome, now: self.clock(), on: c)
+            return (result, record, answered)
         }
     }
 
-    public func reserveRefund(_ refund: Refund) async throws {
+    public func reserveRefund(_ refund: Refund, linking claim: IdempotencyScope?) async throws {
         let params = Self.refundParameters(refund)
         try await tenantScoped(refund.tenantId) { c in
+            if let claim, !(try Self.link(key: claim.key, owner: claim.owner, resourceId: refund.id, on: c)) {
+                throw CoreError(.idempotencyInProgress, "another request with this Idempotency-Key took it over")
+            }
             guard
                 let payment = try c.query(
                     "SELECT amount_captured, amount_refunded, status FROM payments WHERE id = $1 FOR UPDATE",

@@ -74,6 +74,18 @@ public enum Schema {
         Migration(version: 13, name: "settlement of every open state", sql: settlement),
         Migration(version: 14, name: "configuration change notifications", sql: configurationNotifications),
         Migration(version: 15, name: "routing outcomes and account fees", sql: routingOutcomes),
+        // A key stores what its first request answered as a domain outcome, rendered again on every replay: the
+        // resource (kind, `resource_id`, the parent that finds it, and `response_status` 201 or 200) or the
+        // error (code, message, status). A key is answered once `completed_at` is set. Keys answered earlier
+        // keep their `response_status` and `response_body` and replay them as before.
+        Migration(
+            version: 16, name: "idempotency outcomes",
+            sql: """
+                ALTER TABLE idempotency_keys ADD COLUMN resource_kind text;
+                ALTER TABLE idempotency_keys ADD COLUMN resource_parent text;
+                ALTER TABLE idempotency_keys ADD COLUMN error_code text;
+                ALTER TABLE idempotency_keys ADD COLUMN error_message text;
+                """),
     ]
 
     static let coreTables = """

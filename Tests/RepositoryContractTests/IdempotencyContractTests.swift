@@ -7,10 +7,8 @@ import Testing
 
 /// What both repositories promise of `Idempotency-Key`s.
 struct IdempotencyContractTests {
-    func claim(_ s: ContractSubject, hash: String = "h", owner: String) -> IdempotentCreate {
-        IdempotentCreate(
-            tenant: s.tenant, key: "POST /v1/payments k1", requestHash: hash, owner: owner, lease: 60,
-            respond: { _ in (201, Data("answer".utf8)) })
+    func claim(_ s: ContractSubject, hash: String = "h", owner: String) -> IdempotencyScope {
+        IdempotencyScope(tenant: s.tenant, key: "POST /v1/payments k1", requestHash: hash, owner: owner, lease: 60)
     }
 
     @Test(arguments: Backend.allCases)
@@ -18,7 +16,7 @@ struct IdempotencyContractTests {
         let s = try await ContractSubject.make(backend)
         let first = claim(s, owner: "a")
         #expect(try await s.payments.begin(PaymentChanges(payment: s.payment("pay_1")), claim: first) == .proceed)
-        #expect(first.stage == .claimed(.proceed))
+        #expect(try await s.payments.record(tenant: s.tenant, paymentId: "pay_1") != nil)
         let held = try await s.payments.begin(PaymentChanges(payment: s.payment("pay_2")), claim: claim(s, owner: "b"))
         #expect(held == .held(until: s.clock.date.addingTimeInterval(60)))
         #expect(try await s.payments.record(tenant: s.tenant, paymentId: "pay_2") == nil)
@@ -29,7 +27,6 @@ struct IdempotencyContractTests {
         let taken = claim(s, owner: "d")
         let resumed = try await s.payments.begin(PaymentChanges(payment: s.payment("pay_4")), claim: taken)
         #expect(resumed == .resume(resourceId: "pay_1"))
-        #expect(taken.stage == .unclaimed)
         #expect(try await s.payments.record(tenant: s.tenant, paymentId: "pay_4") == nil)
     }
 
@@ -52,37 +49,49 @@ struct IdempotencyContractTests {
             ids: TestIdentifiers.random, clock: s.clock.now,
             logger: Logger(label: "contract", factory: { _ in SwiftLogNoOpLogHandler() }))
         let request = try NewPayment(amount: 100, currency: "EUR", country: "FR", method: "card", reference: "r")
-        func create(_ claim: IdempotentCreate) async throws -> IdempotencyClaim? {
-            do {
-                _ = try await IdempotentCreate.$current.withValue(claim) {
-                    try await service.create(tenant: s.tenant, request)
-                }
-                return nil
-            } catch let interruption as IdempotencyInterruption {
-                return interruption.claim
-            }
+        func create(_ claim: IdempotencyScope) async throws -> IdempotentCreation {
+            await service.create(tenant: s.tenant, request, idempotency: claim)
         }
-        let first = claim(s, owner: "a")
-        #expect(try await create(first) == nil)
-        #expect(first.stage == .answered)
-        #expect(try await create(claim(s, owner: "b")) == .replay(status: 201, body: Data("answer".utf8)))
-        #expect(try await create(claim(s, hash: "x", owner: "c")) == .mismatch)
+        guard case .answered(.success(let record)) = try await create(claim(s, owner: "a")) else {
+            Issue.record("the create did not answer its key in its last transaction")
+            return
+        }
+        guard case .interrupted(let replayed) = try await create(claim(s, owner: "b")) else {
+            Issue.record("a second create under the key was not interrupted")
+            return
+        }
+        #expect(replayed == .replay(.createdPayment(record.payment.id)))
+        guard case .interrupted(let other) = try await create(claim(s, hash: "x", owner: "c")) else {
+            Issue.record("a create with another body under the key was not interrupted")
+            return
+        }
+        #expect(other == .mismatch)
         #expect(gateway.calls(.authorize).count == 1)
     }
 
     @Test(arguments: Backend.allCases)
-    func startFinishAndAbandon(_ backend: Backend) async throws {
+    func anAnswerIsStoredAsItsOutcomeAndReplayedAsStored(_ backend: Backend) async throws {
         let s = try await ContractSubject.make(backend)
-        let p = s.payments
-        #expect(try await p.startIdempotent(tenant: s.tenant, key: "k", requestHash: "h") == .proceed)
-        #expect(try await p.startIdempotent(tenant: s.tenant, key: "k", requestHash: "h") == .inProgress)
-        #expect(try await p.startIdempotent(tenant: s.tenant, key: "k", requestHash: "x") == .mismatch)
-        try await p.abandonIdempotent(tenant: s.tenant, key: "k")
-        #expect(try await p.startIdempotent(tenant: s.tenant, key: "k", requestHash: "x") == .proceed)
-        try await p.finishIdempotent(tenant: s.tenant, key: "k", status: 200, body: Data("ok".utf8))
-        try await p.abandonIdempotent(tenant: s.tenant, key: "k")
-        #expect(
-            try await p.startIdempotent(tenant: s.tenant, key: "k", requestHash: "x")
-                == .replay(status: 200, body: Data("ok".utf8)))
+        let claims = try #require(s.payments as? any IdempotencyRepository)
+        let outcomes: [IdempotentOutcome] = [
+            .createdPayment("pay_1"),
+            .resource(IdempotentResource(kind: .refund, id: "re_1", created: true)),
+            .resource(IdempotentResource(kind: .paymentMethod, id: "pm_1", parent: "cus_1", created: true)),
+            .resource(IdempotentResource(kind: .payment, id: "pay_2", created: false)),
+            .failure(code: .refundExceedsCaptured, message: "too much", status: 422),
+            .failure(code: .returnURLRequired, message: "no URL", status: nil),
+            // As a key answered before outcomes were stored keeps it.
+            .stored(status: 201, body: Data(#"{"object":"refund","id":"re_0"}"#.utf8)),
+        ]
+        for (index, outcome) in outcomes.enumerated() {
+            let key = "POST /v1/payments k\(index)"
+            #expect(
+                try await claims.claimIdempotent(tenant: s.tenant, key: key, requestHash: "h", owner: "a", lease: 60)
+                    == .proceed)
+            #expect(try await claims.finishIdempotent(tenant: s.tenant, key: key, owner: "a", outcome: outcome))
+            #expect(
+                try await claims.claimIdempotent(tenant: s.tenant, key: key, requestHash: "h", owner: "b", lease: 60)
+                    == .replay(outcome))
+        }
     }
 }

@@ -27,12 +27,10 @@ struct KeyClaimContractTests {
         // Something was created under the key: releasing it ends the lease, and the next retry resumes.
         try await claims.releaseIdempotent(tenant: s.tenant, key: Self.key, owner: "a")
         #expect(try await claim("c") == .resume(resourceId: "re_1"))
-        let answer = Data("answer".utf8)
-        #expect(
-            try await !claims.finishIdempotent(tenant: s.tenant, key: Self.key, owner: "a", status: 201, body: answer))
-        #expect(
-            try await claims.finishIdempotent(tenant: s.tenant, key: Self.key, owner: "c", status: 201, body: answer))
-        #expect(try await claim("d") == .replay(status: 201, body: answer))
+        let answer = IdempotentOutcome.resource(IdempotentResource(kind: .refund, id: "re_1", created: true))
+        #expect(try await !claims.finishIdempotent(tenant: s.tenant, key: Self.key, owner: "a", outcome: answer))
+        #expect(try await claims.finishIdempotent(tenant: s.tenant, key: Self.key, owner: "c", outcome: answer))
+        #expect(try await claim("d") == .replay(answer))
     }
 
     @Test(arguments: Backend.allCases)

@@ -7,47 +7,53 @@ import Testing
 /// A create under an `Idempotency-Key`: answered once, replayed after, refused for another body, held
 /// while its owner's lease runs, resumed after it.
 struct IdempotencyTests {
-    func claim(_ world: DomainWorld, key: String = "key-1", hash: String = "h1", owner: String) -> IdempotentCreate {
-        IdempotentCreate(
-            tenant: world.tenant, key: key, requestHash: hash, owner: owner, lease: 60,
-            respond: { result in
-                switch result {
-                case .success(let record): return (201, Data(record.payment.id.utf8))
-                case .failure: return (422, Data("refused".utf8))
-                }
-            })
+    func claim(_ world: DomainWorld, key: String = "key-1", hash: String = "h1", owner: String) -> IdempotencyScope {
+        IdempotencyScope(tenant: world.tenant, key: key, requestHash: hash, owner: owner, lease: 60)
     }
 
-    func create(_ world: DomainWorld, under claim: IdempotentCreate) async throws -> PaymentRecord {
-        let request = try world.request()
-        return try await IdempotentCreate.$current.withValue(claim) {
-            try await world.service.create(tenant: world.tenant, request)
-        }
+    func create(_ world: DomainWorld, under claim: IdempotencyScope) async throws -> IdempotentCreation {
+        await world.service.create(tenant: world.tenant, try world.request(), idempotency: claim)
     }
 
     /// The claim a create under `claim` was interrupted with, failing when it was not interrupted.
-    func interruption(_ world: DomainWorld, under claim: IdempotentCreate) async throws -> IdempotencyClaim {
-        do {
-            let record = try await create(world, under: claim)
-            Issue.record("created \(record.payment.id) instead of being interrupted")
+    func interruption(_ world: DomainWorld, under claim: IdempotencyScope) async throws -> IdempotencyClaim {
+        let creation = try await create(world, under: claim)
+        guard case .interrupted(let claimed) = creation else {
+            Issue.record("\(creation) instead of being interrupted")
             return .proceed
-        } catch let interruption as IdempotencyInterruption {
-            return interruption.claim
         }
+        return claimed
     }
 
     @Test func aCompletedCreateIsReplayedNotRepeated() async throws {
         let world = DomainWorld()
         world.gateway.script(.authorize, .succeeded())
-        let first = claim(world, owner: "a")
-        let record = try await create(world, under: first)
-        #expect(first.stage == .answered)
+        let creation = try await create(world, under: claim(world, owner: "a"))
+        guard case .answered(.success(let record)) = creation else {
+            Issue.record("the create was not answered in its last transaction: \(creation)")
+            return
+        }
         let replayed = try await interruption(world, under: claim(world, owner: "b"))
-        #expect(replayed == .replay(status: 201, body: Data(record.payment.id.utf8)))
+        #expect(replayed == .replay(.createdPayment(record.payment.id)))
         #expect(world.gateway.calls(.authorize).count == 1)
         #expect(
             try await world.payments.list(tenant: world.tenant, reference: nil, startingAfter: nil, limit: 10).count
                 == 1)
+    }
+
+    @Test func aCreateRefusedForMissingInputStoresTheErrorForItsKey() async throws {
+        let world = DomainWorld()
+        // Every candidate refuses: the payment fails for what the request lacks.
+        let refusal = Outcome(kind: .notSent, resultCode: .returnURLRequired, message: "no URL")
+        world.gateway.script(.authorize, refusal, refusal)
+        let creation = try await create(world, under: claim(world, owner: "a"))
+        guard case .answered(.failure(let error as CoreError)) = creation else {
+            Issue.record("the refusal was not answered in the create's last transaction: \(creation)")
+            return
+        }
+        #expect(error.code == .returnURLRequired)
+        let replayed = try await interruption(world, under: claim(world, owner: "b"))
+        #expect(replayed == .replay(.failure(code: .returnURLRequired, message: "no URL", status: nil)))
     }
 
     @Test func anotherBodyUnderTheSameKeyIsRefused() async throws {
@@ -62,9 +68,9 @@ struct IdempotencyTests {
         let world = DomainWorld()
         // A request that stored its payment under the key and then died before answering.
         let crashed = world.storedPayment("pay_crashed")
-        let dead = claim(world, owner: "dead")
-        #expect(try await world.payments.begin(PaymentChanges(payment: crashed), claim: dead) == .proceed)
-        #expect(dead.stage == .claimed(.proceed))
+        #expect(
+            try await world.payments.begin(PaymentChanges(payment: crashed), claim: claim(world, owner: "dead"))
+                == .proceed)
         let held = try await interruption(world, under: claim(world, owner: "b"))
         #expect(held == .held(until: world.clock.date.addingTimeInterval(60)))
         world.clock.advance(61)
@@ -76,9 +82,12 @@ struct IdempotencyTests {
     @Test func aKeyIsScopedToItsTenant() async throws {
         let world = DomainWorld()
         let other = UUID()
-        #expect(try await world.payments.startIdempotent(tenant: world.tenant, key: "k", requestHash: "h") == .proceed)
-        #expect(try await world.payments.startIdempotent(tenant: other, key: "k", requestHash: "x") == .proceed)
-        #expect(
-            try await world.payments.startIdempotent(tenant: world.tenant, key: "k", requestHash: "h") == .inProgress)
+        func claim(_ tenant: UUID, _ hash: String) async throws -> IdempotencyClaim {
+            try await world.payments.claimIdempotent(
+                tenant: tenant, key: "k", requestHash: hash, owner: hash, lease: 60)
+        }
+        #expect(try await claim(world.tenant, "h") == .proceed)
+        #expect(try await claim(other, "x") == .proceed)
+        #expect(try await claim(world.tenant, "h") == .held(until: world.clock.date.addingTimeInterval(60)))
     }
 }

@@ -62,7 +62,7 @@ struct ErrorCodeTableTests {
         for code in ErrorCode.allCases {
             let api = APIError(CoreError(code, "message of \(code)"))
             #expect(api.status == code.httpStatus)
-            let body = try JSONSerialization.jsonObject(with: IdempotencyMiddleware.envelope(api)) as? [String: Any]
+            let body = try JSONSerialization.jsonObject(with: IdempotencyGate.envelope(api)) as? [String: Any]
             let error = body?["error"] as? [String: Any]
             #expect(error?["code"] as? String == code.rawValue)
             #expect(error?["message"] as? String == "message of \(code)")

@@ -17,8 +17,8 @@ import Testing
 
     /// The stored key of a payment create under `key`, and the hash of `body` as the server computes it.
     static func createKey(_ key: String, _ body: [String: Any]) throws -> (scoped: String, hash: String) {
-        let scoped = IdempotencyMiddleware.scopedKey(method: .post, route: "/v1/payments", parameters: [:], key: key)
-        return (scoped, IdempotencyMiddleware.requestHash(try JSONSerialization.data(withJSONObject: body)))
+        let scoped = IdempotencyGate.scopedKey(method: .post, route: "/v1/payments", parameters: [:], key: key)
+        return (scoped, IdempotencyGate.requestHash(try JSONSerialization.data(withJSONObject: body)))
     }
 
     static func withLeaseStack(_ body: @Sendable (TestStack, TestClock) async throws -> Void) async throws {
@@ -57,21 +57,18 @@ import Testing
 
     @Test func aRetryAfterTheLeaseResumesThePaymentTheCrashedRequestCreated() async throws {
         try await Self.withLeaseStack { stack, clock in
-            // The first request: it claims the key and creates the payment (which records itself on the key),
-            // then dies before storing its response.
+            // The first request: it claims the key and creates the payment, which is recorded on the key, then
+            // dies before storing its answer.
             let store = stack.runtime.store
             let first = try await Self.claimed(stack, reference: "crashed", key: "crash-key", owner: "crashed-owner")
             let (m, tenant, scoped, body) = (first.m, first.tenant, first.scoped, first.body)
             #expect(first.claim == .proceed)
-            let created = try await IdempotencyLink.$recorder.withValue(IdempotencyLink.Recorder { id in
-                _ = try await store.linkIdempotent(tenant: tenant, key: scoped, owner: "crashed-owner", resourceId: id)
-            }) {
-                try await stack.runtime.service.create(
-                    tenant: tenant,
-                    try PaymentsController.newPayment(
-                        try JSONSerialization.data(withJSONObject: body)))
-            }
+            let created = try await stack.runtime.service.create(
+                tenant: tenant, try PaymentsController.newPayment(try JSONSerialization.data(withJSONObject: body)))
             let paymentId = created.payment.id
+            #expect(
+                try await store.linkIdempotent(
+                    tenant: tenant, key: scoped, owner: "crashed-owner", resourceId: paymentId))
             let chargeToken = try CitconEndToEndTests().chargeToken(
                 try await stack.send(.GET, "/v1/payments/\(paymentId)", token: m.apiKey).json)
 
@@ -148,7 +145,8 @@ import Testing
             #expect(try await !store.linkIdempotent(tenant: tenant, key: scoped, owner: "stale-owner", resourceId: "x"))
             #expect(
                 try await !store.finishIdempotent(
-                    tenant: tenant, key: scoped, owner: "stale-owner", status: 500, body: Data("{}".utf8)))
+                    tenant: tenant, key: scoped, owner: "stale-owner",
+                    outcome: .failure(code: .internalError, message: "late", status: 500)))
             let replay = try await stack.send(
                 .POST, "/v1/payments", token: m.apiKey, json: body, headers: ["Idempotency-Key": "stale-key"])
             #expect(replay.status == 201)

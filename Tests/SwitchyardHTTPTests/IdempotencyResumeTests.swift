@@ -12,9 +12,9 @@ import Testing
     static let lease = IdempotencyLeaseTests.lease
 
     static func key(_ route: String, _ id: String, _ key: String, _ body: [String: Any]) throws -> (String, String) {
-        let scoped = IdempotencyMiddleware.scopedKey(
+        let scoped = IdempotencyGate.scopedKey(
             method: .post, route: route, parameters: ["id": Substring(id)], key: key)
-        return (scoped, IdempotencyMiddleware.requestHash(try JSONSerialization.data(withJSONObject: body)))
+        return (scoped, IdempotencyGate.requestHash(try JSONSerialization.data(withJSONObject: body)))
     }
 
     /// A Citcon payment paid by the app, in `expected` status.
@@ -41,13 +41,12 @@ import Testing
                 try await store.claimIdempotent(
                     tenant: tenant, key: scoped, requestHash: hash, owner: "crashed-owner", lease: Self.lease)
                     == .proceed)
-            // The first request refunds at the provider, then dies before storing its response.
-            let refund = try await IdempotencyLink.$recorder.withValue(IdempotencyLink.Recorder { refundId in
-                _ = try await store.linkIdempotent(
-                    tenant: tenant, key: scoped, owner: "crashed-owner", resourceId: refundId)
-            }) {
-                try await stack.runtime.service.refund(tenant: tenant, paymentId: id, amount: 1000, reason: nil)
-            }
+            // The first request refunds at the provider (recording the refund under its key), then dies before
+            // storing its answer.
+            let refund = try await stack.runtime.service.refund(
+                tenant: tenant, paymentId: id, amount: 1000, reason: nil,
+                idempotency: IdempotencyScope(
+                    tenant: tenant, key: scoped, requestHash: hash, owner: "crashed-owner", lease: Self.lease))
 
             clock.advance(by: Self.lease + 1)
             let retry = try await stack.send(

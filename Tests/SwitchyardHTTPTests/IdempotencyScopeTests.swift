@@ -96,19 +96,19 @@ import Testing
 
     @Test func theScopedKeyIgnoresTheSpellingButNotTheRoute() {
         let parameters: Parameters = ["id": "pay_1"]
-        let refund = IdempotencyMiddleware.scopedKey(
+        let refund = IdempotencyGate.scopedKey(
             method: .post, route: "/v1/payments/{id}/refunds", parameters: parameters, key: "k")
         #expect(refund == "POST /v1/payments/pay_1/refunds k")
         let encoded: Parameters = ["id": "pay%5F1"]
         #expect(
-            IdempotencyMiddleware.scopedKey(
+            IdempotencyGate.scopedKey(
                 method: .post, route: "/v1/payments/{id}/refunds", parameters: encoded, key: "k") == refund)
         #expect(
-            IdempotencyMiddleware.scopedKey(
+            IdempotencyGate.scopedKey(
                 method: .post, route: "/v1/payments/{id}/capture", parameters: parameters, key: "k") != refund)
         let slash: Parameters = ["customer": "a%2Fb"]
         #expect(
-            IdempotencyMiddleware.scopedKey(
+            IdempotencyGate.scopedKey(
                 method: .post, route: "/v1/customers/{customer}/vaulting-sessions", parameters: slash, key: "k")
                 == "POST /v1/customers/a%2Fb/vaulting-sessions k")
     }

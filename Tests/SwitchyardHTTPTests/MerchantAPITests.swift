@@ -150,10 +150,10 @@ import Testing
 
 struct RequestHashTests {
     @Test func keyOrderAndWhiteSpaceDoNotChangeTheHash() {
-        let a = IdempotencyMiddleware.requestHash(Data(#"{"amount":1234,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
-        let b = IdempotencyMiddleware.requestHash(
+        let a = IdempotencyGate.requestHash(Data(#"{"amount":1234,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
+        let b = IdempotencyGate.requestHash(
             Data(#"{ "nested": {"a": 2, "b": 1}, "currency": "USD", "amount": 1234 }"#.utf8))
-        let c = IdempotencyMiddleware.requestHash(Data(#"{"amount":1235,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
+        let c = IdempotencyGate.requestHash(Data(#"{"amount":1235,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
         #expect(a == b)
         #expect(a != c)
     }

@@ -109,22 +109,35 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test func concurrentIdempotentStartsLetExactlyOneProceed() async throws {
+    @Test func concurrentIdempotentClaimsLetExactlyOneProceed() async throws {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test")
-        let results = try await withThrowingTaskGroup(of: IdempotencyStart.self) { group in
-            for _ in 0..<20 {
-                group.addTask { try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "h") }
+        let results = try await withThrowingTaskGroup(of: (String, IdempotencyClaim).self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    let owner = "owner-\(index)"
+                    return (
+                        owner,
+                        try await store.claimIdempotent(
+                            tenant: tenant.id, key: "k", requestHash: "h", owner: owner, lease: 60)
+                    )
+                }
             }
-            return try await group.reduce(into: [IdempotencyStart]()) { $0.append($1) }
+            return try await group.reduce(into: [(String, IdempotencyClaim)]()) { $0.append($1) }
         }
-        #expect(results.filter { $0 == .proceed }.count == 1)
-        #expect(results.filter { $0 == .inProgress }.count == 19)
-        try await store.finishIdempotent(tenant: tenant.id, key: "k", status: 201, body: Data("{}".utf8))
+        let winners = results.filter { $0.1 == .proceed }.map(\.0)
+        #expect(winners.count == 1)
+        #expect(results.filter { if case .held = $0.1 { true } else { false } }.count == 19)
+        let outcome = IdempotentOutcome.createdPayment("pay_1")
         #expect(
-            try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "h")
-                == .replay(status: 201, body: Data("{}".utf8)))
-        #expect(try await store.startIdempotent(tenant: tenant.id, key: "k", requestHash: "other") == .mismatch)
+            try await store.finishIdempotent(
+                tenant: tenant.id, key: "k", owner: try #require(winners.first), outcome: outcome))
+        #expect(
+            try await store.claimIdempotent(tenant: tenant.id, key: "k", requestHash: "h", owner: "late", lease: 60)
+                == .replay(outcome))
+        #expect(
+            try await store.claimIdempotent(tenant: tenant.id, key: "k", requestHash: "other", owner: "late", lease: 60)
+                == .mismatch)
     }
 
     @Test func refundsReservedConcurrentlyNeverExceedTheCapture() async throws {

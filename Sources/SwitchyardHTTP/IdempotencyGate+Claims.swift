@@ -5,7 +5,7 @@ import ProviderKit
 import SwitchyardCore
 import SwitchyardCrypto
 
-extension IdempotencyMiddleware {
+extension IdempotencyGate {
     /// What a claim lets the request do: answer a replay, or run (resuming a takeover); throws the 409 of
     /// a claim that lets it do neither.
     func proceeding(_ claimed: IdempotencyClaim, tenant: UUID, _ context: AppContext) async throws
@@ -13,11 +13,10 @@ extension IdempotencyMiddleware {
     {
         let lease = service.policy.platform.idempotency.lease
         switch claimed {
-        case .replay(let status, let stored):
+        case .replay(let outcome):
             var headers = HTTPFields()
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
-            let current = (200..<300).contains(status) ? await rendered(stored, tenant: tenant) : nil
-            return .respond(JSONIO.raw(HTTPResponse.Status(code: status), current ?? stored, headers: headers))
+            return .respond(try await replayed(outcome, tenant: tenant, headers: headers))
         case .mismatch:
             throw APIError(
                 .idempotencyKeyReused, "this Idempotency-Key was used with a different request body")
@@ -42,12 +41,14 @@ extension IdempotencyMiddleware {
             metadata: ["tenant.id": "\(tenant)", "resource.id": "\(resourceId ?? "none")"])
     }
 
-    /// Ends a claim after `error`: a 4xx is stored as the key's response, anything else releases the key.
-    func failed(_ claim: IdempotencyClaimant, _ error: any Error) async throws {
+    /// Ends a claim after `error`: a 4xx is stored as the key's outcome, anything else releases the key.
+    func failed(_ scope: IdempotencyScope, _ error: any Error) async throws {
         if let api = Self.storable(error) {
-            try await finish(claim, api)
+            try await claims.finishIdempotent(
+                tenant: scope.tenant, key: scope.key, owner: scope.owner,
+                outcome: .failure(code: api.code, message: api.message, status: Int(api.status.code)))
         } else {
-            try? await claims.releaseIdempotent(tenant: claim.tenant, key: claim.key, owner: claim.owner)
+            try? await claims.releaseIdempotent(tenant: scope.tenant, key: scope.key, owner: scope.owner)
         }
     }
 
@@ -90,9 +91,47 @@ extension IdempotencyMiddleware {
         return Hex.encode(SHA2.sha256([UInt8](canonical)))
     }
 
-    /// A stored success response rendered again from the current record, when it is a payment or a payment
-    /// method; nil to replay the stored body as it is (also when the record cannot be read).
-    private func rendered(_ stored: Data, tenant: UUID) async -> Data? {
+    /// The replay of a stored outcome: the resource rendered from its current record, or the error; a
+    /// response stored by an earlier version as it was (a payment or payment method rendered again).
+    private func replayed(_ outcome: IdempotentOutcome, tenant: UUID, headers: HTTPFields) async throws -> Response {
+        switch outcome {
+        case .resource(let resource):
+            let encoded = try await rendered(resource, tenant: tenant)
+            return JSONIO.raw(encoded.status, encoded.data, headers: headers)
+        case .failure(let code, let message, let status):
+            let error = APIError(code, message)
+            let answered = status.map { HTTPResponse.Status(code: $0) } ?? error.status
+            return JSONIO.raw(answered, try Self.envelope(error), headers: headers)
+        case .stored(let status, let body):
+            let current = (200..<300).contains(status) ? await rendered(stored: body, tenant: tenant) : nil
+            return JSONIO.raw(HTTPResponse.Status(code: status), current ?? body, headers: headers)
+        }
+    }
+
+    /// A resource as it is now, with the status it was first answered with.
+    private func rendered(_ resource: IdempotentResource, tenant: UUID) async throws -> Encoded {
+        let status: HTTPResponse.Status = resource.created ? .created : .ok
+        switch resource.kind {
+        case .payment:
+            return try Encoded(
+                status,
+                PaymentResource(try await service.get(tenant: tenant, paymentId: resource.id), now: service.now()))
+        case .refund:
+            guard let refund = try await payments.refund(id: resource.id), refund.tenantId == tenant else {
+                throw CoreError.notFound("refund")
+            }
+            return try Encoded(status, RefundResource(refund))
+        case .paymentMethod:
+            let method = try await service.paymentMethod(
+                tenant: tenant, customerId: resource.parent ?? "", id: resource.id)
+            return try Encoded(status, PaymentMethodResource(method, now: service.now()))
+        }
+    }
+
+    /// A success response stored by an earlier version rendered again from the current record, when it is
+    /// a payment or a payment method; nil to replay the stored body as it is (also when the record cannot
+    /// be read).
+    private func rendered(stored: Data, tenant: UUID) async -> Data? {
         struct Stored: Decodable {
             var object: String?
             var id: String?
@@ -114,16 +153,10 @@ extension IdempotencyMiddleware {
             return nil
         }
     }
-
-    private func finish(_ claim: IdempotencyClaimant, _ error: APIError) async throws {
-        let data = try Self.envelope(error)
-        try await claims.finishIdempotent(
-            tenant: claim.tenant, key: claim.key, owner: claim.owner, status: Int(error.status.code), body: data)
-    }
 }
 
-extension IdempotencyMiddleware {
-    /// An error's body as stored for an `Idempotency-Key`.
+extension IdempotencyGate {
+    /// An error's body, as a replay of it answers.
     static func envelope(_ error: APIError) throws -> Data {
         try JSONIO.encoder.encode(APIError.Envelope(error: .init(code: error.code, message: error.message)))
     }
@@ -131,7 +164,7 @@ extension IdempotencyMiddleware {
 
 /// What a claim on an `Idempotency-Key` lets a request do.
 enum ClaimVerdict {
-    /// Answer this (a stored response replayed).
+    /// Answer this (a stored outcome replayed).
     case respond(Response)
     /// Run, resuming what a takeover names (nil for a new key).
     case run(IdempotencyTakeover?)

@@ -18,36 +18,21 @@ enum IdempotentResume: Sendable {
     case paymentState
 }
 
-/// One request's claim on an `Idempotency-Key`.
-struct IdempotencyClaimant: Sendable {
-    var claims: any IdempotencyRepository
-    var tenant: UUID
-    var key: String
-    /// A random id naming this request as the key's owner.
-    var owner: String
-
-    /// Records what this request created under its key; throws when the key was taken over meanwhile, so
-    /// the operation stops before the provider is called.
-    var link: @Sendable (String) async throws -> Void {
-        { [claims, tenant, key, owner] id in
-            guard try await claims.linkIdempotent(tenant: tenant, key: key, owner: owner, resourceId: id) else {
-                throw APIError(
-                    .idempotencyInProgress, "another request with this Idempotency-Key took it over")
-            }
-        }
-    }
-}
-
-extension IdempotencyMiddleware {
-    /// The answer of a request that took a key over, or nil to run the request as a fresh one.
-    func resumedAnswer(takeover: IdempotencyTakeover?, tenant: UUID, _ context: AppContext) async throws -> Encoded? {
+extension IdempotencyGate {
+    /// The answer of a request that took a key over, resuming as `resume` says, or nil to run the request
+    /// as a fresh one.
+    func resumedAnswer(
+        _ resume: IdempotentResume, takeover: IdempotencyTakeover?, tenant: UUID, _ context: AppContext
+    ) async throws -> IdempotentReply? {
         guard let takeover else { return nil }
         switch resume {
         case .fresh:
             return nil
         case .createdPayment:
             guard let id = takeover.resourceId else { return nil }
-            return try Encoded(.created, PaymentResource(try await synced(tenant, id), now: service.now()))
+            let record = try await synced(tenant, id)
+            return IdempotentReply(
+                .createdPayment(record.payment.id), try Encoded(.created, PaymentResource(record, now: service.now())))
         case .createdRefund:
             let paymentId = try PaymentsController.paymentId(context)
             guard let refundId = takeover.resourceId else { return nil }
@@ -55,12 +40,10 @@ extension IdempotencyMiddleware {
             guard let refund = try await payments.refund(id: refundId), refund.tenantId == tenant,
                 refund.paymentId == paymentId
             else { return nil }
-            return try Encoded(.created, RefundResource(refund))
+            return try .refund(refund)
         case .paymentState:
-            return try Encoded(
-                .ok,
-                PaymentResource(try await synced(tenant, try PaymentsController.paymentId(context)), now: service.now())
-            )
+            return try .payment(
+                try await synced(tenant, try PaymentsController.paymentId(context)), now: service.now())
         }
     }
 
