@@ -11,7 +11,7 @@ import ProviderKit
 /// call began, `worker_lost` otherwise) and ``onExit`` learns how the process ended.
 final class WorkerConnection: @unchecked Sendable {
     let pid: pid_t
-    private let channel: WorkerChannel
+    private let channel: FrameSocket
     private let bridge: HostServicesBridge
     private let lock = NSLock()
     private var calls: [UInt64: PluginCallSlot] = [:]
@@ -30,7 +30,7 @@ final class WorkerConnection: @unchecked Sendable {
 
     private init(pid: pid_t, fd: Int32, bridge: HostServicesBridge) {
         self.pid = pid
-        channel = WorkerChannel(fd: fd)
+        channel = FrameSocket(fd: fd)
         self.bridge = bridge
     }
 
@@ -79,9 +79,8 @@ final class WorkerConnection: @unchecked Sendable {
         nextCallID &+= 1
         calls[id] = slot
         lock.unlock()
-        slot.setCancel { [channel] in channel.send(WorkerMessage(kind: .cancel, id: id)) }
-        channel.send(
-            WorkerMessage(kind: .invoke, id: id, method: method, body: String(decoding: payload, as: UTF8.self)))
+        slot.setCancel { [channel] in channel.send(.cancel(id: id)) }
+        channel.send(.invoke(id: id, method: method, clockMs: bridge.nowMilliseconds(), request: payload))
     }
 
     /// Kills the worker (its reader then reaps it and answers the calls in flight).
@@ -98,8 +97,8 @@ final class WorkerConnection: @unchecked Sendable {
     }
 
     private func readLoop() {
-        while let message = channel.receive() {
-            handle(message)
+        while let frame = channel.receive() {
+            handle(frame)
         }
         var status: Int32 = 0
         lock.lock()
@@ -122,27 +121,24 @@ final class WorkerConnection: @unchecked Sendable {
         onExit?(self, description)
     }
 
-    private func handle(_ message: WorkerMessage) {
-        switch message.kind {
+    private func handle(_ frame: WorkerFrame) {
+        switch frame {
         case .ready:
             settleHandshake(.ready)
-        case .failed:
-            settleHandshake(.failed(message.body ?? "the plugin's create failed"))
-        case .reply:
+        case .failed(let reason):
+            settleHandshake(.failed(reason))
+        case .reply(let id, let json):
             lock.lock()
-            let slot = calls.removeValue(forKey: message.id)
+            let slot = calls.removeValue(forKey: id)
             lock.unlock()
-            slot?.finish(.success(Data((message.body ?? "").utf8)))
-        case .send:
-            let id = message.id
-            bridge.send(Data((message.body ?? "").utf8)) { [channel] result in
-                channel.send(WorkerMessage(kind: .sendResult, id: id, body: String(decoding: result, as: UTF8.self)))
+            slot?.finish(.success(json))
+        case .send(let id, let request):
+            bridge.send(request) { [channel, bridge] result in
+                channel.send(.sendResult(id: id, clockMs: bridge.nowMilliseconds(), result: result))
             }
-        case .log:
-            bridge.log(level: message.level ?? 2, message: message.body ?? "", metadataJSON: message.metadata)
-        case .now:
-            channel.send(WorkerMessage(kind: .nowResult, id: message.id, time: bridge.nowMilliseconds()))
-        case .invoke, .cancel, .sendResult, .nowResult:
+        case .log(let level, let message, let metadata):
+            bridge.log(level: level, message: message, metadataJSON: metadata)
+        case .invoke, .cancel, .sendResult:
             break
         }
     }
