@@ -51,11 +51,6 @@ final class FrameSocket: @unchecked Sendable {
         return try? WorkerFrame.decode(body)
     }
 
-    /// Ends both directions: a reader blocked on this socket sees the end of the stream.
-    func shutdownBoth() {
-        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
-    }
-
     private func readExactly(_ buffer: inout [UInt8]) -> Bool {
         var offset = 0
         let count = buffer.count
