@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PluginWorkerCore
 import ProviderKit
 
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ final class WorkerConnection: @unchecked Sendable {
         executable: PluginExecutable, file: String, bridge: HostServicesBridge, timeout: Duration,
         onExit: @escaping @Sendable (WorkerConnection, String) -> Void
     ) throws(PluginRefusal) -> WorkerConnection {
-        let (pid, fd) = try WorkerSpawn.spawn(executable: executable.path, pluginFile: file)
+        let (pid, fd) = try WorkerSpawn.spawn(executable: executable.workerPath, pluginFile: file)
         let connection = WorkerConnection(pid: pid, bridge: bridge)
         connection.onExit = onExit
         do {

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOExtras
 import NIOPosix
+import PluginWorkerCore
 
 /// The last handler of a worker's channel: hands its frames to the ``WorkerConnection`` and tells it
 /// when the stream ended (the worker died or the server closed it). An error ends the channel.

@@ -1,4 +1,5 @@
 import NIOCore
+import PluginWorkerCore
 
 /// Turns the bodies `LengthFieldBasedFrameDecoder` cuts from the worker's stream into ``WorkerFrame``s,
 /// and frames to bytes for `LengthFieldPrepender`. Bytes that are not a frame are an error: the

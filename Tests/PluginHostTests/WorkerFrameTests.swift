@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PluginHost
+@testable import PluginWorkerCore
 
 /// The binary frames between the server and its plugin workers.
 @Suite("Worker frames")

@@ -6,7 +6,7 @@ import ProviderKit
     import Glibc
 #endif
 
-/// The worker process side: opens one plugin image, creates its instance with host services that
+/// The worker process (`switchyard-plugin-worker`): opens one plugin image, creates its instance with host services that
 /// forward to the server over the socket, and serves the server's calls until the socket ends.
 ///
 /// Calls and their completions run on a concurrent queue, never on the thread reading the socket, so
@@ -19,8 +19,8 @@ public enum PluginWorker {
         setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
         let socket = FrameSocket(fd: fd)
         let table: PluginTable
-        do throws(PluginRefusal) {
-            table = try PluginImage.open(file)
+        do throws(PluginImageError) {
+            table = try PluginImageFile.open(file)
         } catch {
             socket.send(.failed(reason: error.reason))
             return 1

@@ -34,8 +34,7 @@ final class WorkerHost: @unchecked Sendable {
 
     /// Starts serving calls with the created instance (calls that arrived before are served now).
     func serve(
-        instance: UnsafeMutableRawPointer, invoke: @escaping PluginInstanceHandle.InvokeFunction,
-        cancel: PluginInstanceHandle.CancelFunction?
+        instance: UnsafeMutableRawPointer, invoke: @escaping PluginInvokeFunction, cancel: PluginCancelFunction?
     ) {
         lock.lock()
         entryPoints = EntryPoints(instance: instance, invoke: invoke, cancel: cancel)
@@ -124,8 +123,8 @@ final class WorkerHost: @unchecked Sendable {
 /// The instance and its entry points, handed to the call threads (the ABI lets any thread call them).
 private struct EntryPoints: @unchecked Sendable {
     let instance: UnsafeMutableRawPointer
-    let invoke: PluginInstanceHandle.InvokeFunction
-    let cancel: PluginInstanceHandle.CancelFunction?
+    let invoke: PluginInvokeFunction
+    let cancel: PluginCancelFunction?
 }
 
 private let workerCompletion: sy_completion_fn = { context, json, length in

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// A frame on the wire (see ``WorkerFrame+Codec.swift``) is a 4-byte big-endian length of the rest, then
 /// a fixed 21-byte header (kind, id, value, label length), the label and the payload.
-enum WorkerFrame: Sendable, Equatable {
+package enum WorkerFrame: Sendable, Equatable {
     /// Server: start the call `id` of the flow `method` with the plugin's request JSON.
     case invoke(id: UInt64, method: String, clockMs: Int64, request: Data)
     /// Worker: the plugin's reply JSON for the call `id`.
@@ -32,10 +32,10 @@ enum WorkerFrame: Sendable, Equatable {
     case failed(reason: String)
 
     /// The largest frame either side accepts (without its length prefix); a longer one ends the connection.
-    static let maximumBytes = 16 << 20
+    package static let maximumBytes = 16 << 20
 
     /// The byte naming each kind of frame on the wire.
-    enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable {
         case ready = 1
         case failed = 2
         case invoke = 3
@@ -47,7 +47,7 @@ enum WorkerFrame: Sendable, Equatable {
     }
 
     /// The frame's kind.
-    var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .invoke: .invoke
         case .reply: .reply
@@ -62,7 +62,7 @@ enum WorkerFrame: Sendable, Equatable {
 }
 
 /// Why bytes are not a ``WorkerFrame``. The connection that carried them ends.
-enum WorkerFrameError: Error, Equatable, Sendable {
+package enum WorkerFrameError: Error, Equatable, Sendable {
     /// Fewer bytes than the header or the label length says.
     case truncated
     /// More than ``WorkerFrame/maximumBytes``.

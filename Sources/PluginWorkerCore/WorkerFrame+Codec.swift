@@ -13,14 +13,14 @@ import Foundation
 /// ```
 extension WorkerFrame {
     /// Bytes of the fixed header after the length prefix.
-    static let headerBytes = 21
+    package static let headerBytes = 21
     /// Bytes of the length prefix.
-    static let prefixBytes = 4
+    package static let prefixBytes = 4
 
     /// The frame without its length prefix (what `LengthFieldPrepender` frames).
     ///
     /// - Throws: ``WorkerFrameError/oversized(_:)`` past ``maximumBytes``.
-    func encoded() throws(WorkerFrameError) -> [UInt8] {
+    package func encoded() throws(WorkerFrameError) -> [UInt8] {
         let (value, label, payload) = parts
         let length = Self.headerBytes + label.count + payload.count
         guard length <= Self.maximumBytes else { throw .oversized(length) }
@@ -33,7 +33,7 @@ extension WorkerFrame {
     /// The frame with its length prefix, ready to write to a stream.
     ///
     /// - Throws: ``WorkerFrameError/oversized(_:)`` past ``maximumBytes``.
-    func framed() throws(WorkerFrameError) -> [UInt8] {
+    package func framed() throws(WorkerFrameError) -> [UInt8] {
         let (value, label, payload) = parts
         let length = Self.headerBytes + label.count + payload.count
         guard length <= Self.maximumBytes else { throw .oversized(length) }
@@ -45,7 +45,7 @@ extension WorkerFrame {
     }
 
     /// Reads one frame from `body`, the bytes after the length prefix.
-    static func decode(_ body: UnsafeRawBufferPointer) throws(WorkerFrameError) -> WorkerFrame {
+    package static func decode(_ body: UnsafeRawBufferPointer) throws(WorkerFrameError) -> WorkerFrame {
         guard body.count <= maximumBytes else { throw .oversized(body.count) }
         guard body.count >= headerBytes else { throw .truncated }
         guard let kind = Kind(rawValue: body[0]) else { throw .unknownKind(body[0]) }
@@ -84,7 +84,7 @@ extension WorkerFrame {
     }
 
     /// Reads one frame from `body`, the bytes after the length prefix.
-    static func decode(_ body: [UInt8]) throws(WorkerFrameError) -> WorkerFrame {
+    package static func decode(_ body: [UInt8]) throws(WorkerFrameError) -> WorkerFrame {
         let result = body.withUnsafeBytes { raw in Result { () throws(WorkerFrameError) in try decode(raw) } }
         return try result.get()
     }
