@@ -70,7 +70,8 @@ struct WorkerFrameTests {
         body[WorkerFrame.headerBytes] = 0xff
         #expect(throws: WorkerFrameError.malformed) { try WorkerFrame.decode(body) }
         // A cancel with a payload.
-        #expect(throws: WorkerFrameError.malformed) { try WorkerFrame.decode(try WorkerFrame.cancel(id: 1).encoded() + [1]) }
+        let cancel = try WorkerFrame.cancel(id: 1).encoded() + [1]
+        #expect(throws: WorkerFrameError.malformed) { try WorkerFrame.decode(cancel) }
         // A log level that does not fit 32 bits.
         var log = try WorkerFrame.log(level: 1, message: "m", metadata: nil).encoded()
         log[9] = 0x7f
