@@ -1,18 +1,22 @@
 import Foundation
+import PluginHost
 
-/// CPU time and peak memory of a process and its descendants of the same executable (plugin workers),
-/// read from `/proc`.
+/// CPU time and peak memory of a process and its descendants of the same executable or of the plugin
+/// worker executable, read from `/proc`.
 struct ProcessSample: Equatable, Sendable {
     /// User + system CPU seconds.
     var cpuSeconds: Double
     /// Sum of the processes' peak resident set sizes (VmHWM), in KiB.
     var peakRSSKiB: Int
 
-    /// A sample of `pid` and its descendants named like it; nil when the process is gone.
+    /// A sample of `pid` and its descendants named like it or like a plugin worker; nil when the process
+    /// is gone.
     static func read(pid: Int32) -> ProcessSample? {
         guard let root = stat(of: pid) else { return nil }
         var sample = ProcessSample(cpuSeconds: 0, peakRSSKiB: 0)
-        for process in [pid] + descendants(of: pid, named: root.name) {
+        // The kernel keeps the first 15 bytes of an executable's name.
+        let names: Set = [root.name, String(PluginExecutable.workerName.prefix(15))]
+        for process in [pid] + descendants(of: pid, named: names) {
             guard let stat = stat(of: process) else { continue }
             sample.cpuSeconds += stat.cpuSeconds
             sample.peakRSSKiB += peakRSS(of: process) ?? 0
@@ -52,8 +56,8 @@ struct ProcessSample: Equatable, Sendable {
         return nil
     }
 
-    /// Every live descendant of `pid` whose name is `name`.
-    static func descendants(of pid: Int32, named name: String) -> [Int32] {
+    /// Every live descendant of `pid` whose name is one of `wanted`.
+    static func descendants(of pid: Int32, named wanted: Set<String>) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         var children: [Int32: [Int32]] = [:]
         var names: [Int32: String] = [:]
@@ -65,7 +69,7 @@ struct ProcessSample: Equatable, Sendable {
         var found: [Int32] = []
         var queue = children[pid] ?? []
         while let next = queue.popLast() {
-            if names[next] == name { found.append(next) }
+            if let name = names[next], wanted.contains(name) { found.append(next) }
             queue += children[next] ?? []
         }
         return found
