@@ -6,8 +6,9 @@ import ProviderKit
     import Glibc
 #endif
 
-/// The worker process (`switchyard-plugin-worker`): opens one plugin image, creates its instance with host services that
-/// forward to the server over the socket, and serves the server's calls until the socket ends.
+/// The worker process (`switchyard-plugin-worker`): opens one plugin image, creates its instance with
+/// host services that forward to the server over the socket, and serves the server's calls until the
+/// socket ends.
 ///
 /// Calls and their completions run on a concurrent queue, never on the thread reading the socket, so
 /// a plugin that blocks never stops the worker from reading. `now_ms` is answered in the worker from

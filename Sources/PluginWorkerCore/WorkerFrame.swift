@@ -11,8 +11,8 @@ import Foundation
 /// The server's frames that resume plugin work carry its clock (`clockMs`, milliseconds since the Unix
 /// epoch), so the worker answers `now_ms` without asking.
 ///
-/// A frame on the wire (see ``WorkerFrame+Codec.swift``) is a 4-byte big-endian length of the rest, then
-/// a fixed 21-byte header (kind, id, value, label length), the label and the payload.
+/// A frame on the wire (`WorkerFrame+Codec.swift`) is a 4-byte big-endian length of the rest, then a
+/// fixed 21-byte header (kind, id, value, label length), the label and the payload.
 package enum WorkerFrame: Sendable, Equatable {
     /// Server: start the call `id` of the flow `method` with the plugin's request JSON.
     case invoke(id: UInt64, method: String, clockMs: Int64, request: Data)
