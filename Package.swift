@@ -38,7 +38,8 @@ let package = Package(
     name: "Switchyard",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "switchyard", targets: ["switchyard"])
+        .executable(name: "switchyard", targets: ["switchyard"]),
+        .executable(name: "switchyard-plugin-worker", targets: ["SwitchyardPluginWorker"]),
     ] + providers.map(\.product),
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -64,6 +65,10 @@ let package = Package(
         .target(name: "SwitchyardCrypto", dependencies: ["COpenSSL"]),
         // What a plugin author imports.
         .target(name: "ProviderKit", dependencies: ["CSwitchyardPlugin", "SwitchyardCrypto"]),
+        // The plugin worker process (its frame protocol with the server, the host services it forwards)
+        // and the small executable that runs it: no server code, so a worker costs little memory.
+        .target(name: "PluginWorkerCore", dependencies: ["CSwitchyardPlugin", "ProviderKit"]),
+        .executableTarget(name: "SwitchyardPluginWorker", dependencies: ["PluginWorkerCore"]),
         // The domain: pure logic over ports.
         .target(
             name: "SwitchyardCore",
@@ -98,11 +103,13 @@ let package = Package(
         .target(
             name: "PluginHost",
             dependencies: [
-                "CSwitchyardPlugin", "CPluginSandbox", "ProviderKit", "SwitchyardCore", "SwitchyardCrypto",
-                "SwitchyardObservability",
+                "CSwitchyardPlugin", "CPluginSandbox", "ProviderKit", "PluginWorkerCore", "SwitchyardCore",
+                "SwitchyardCrypto", "SwitchyardObservability",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -194,7 +201,8 @@ let package = Package(
         .testTarget(
             name: "PluginHostTests",
             dependencies: [
-                "PluginHost", "ProviderKit", "CSwitchyardPlugin", "SwitchyardCore", "SwitchyardTestSupport",
+                "PluginHost", "PluginWorkerCore", "ProviderKit", "CSwitchyardPlugin", "SwitchyardCore",
+                "SwitchyardTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

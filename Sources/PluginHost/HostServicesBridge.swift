@@ -1,5 +1,6 @@
 import CSwitchyardPlugin
 import Foundation
+import PluginWorkerCore
 import ProviderKit
 
 /// The host side of the host services: a C `sy_host_services` table backed by a Swift ``HostServices``.
@@ -66,42 +67,6 @@ final class HostServicesBridge: @unchecked Sendable {
 
     func nowMilliseconds() -> Int64 {
         Int64((services.now().timeIntervalSince1970 * 1000).rounded(.down))
-    }
-}
-
-extension UnsafeMutablePointer where Pointee == sy_host_services {
-    /// A new host services table of this ABI with the given entry points and no context yet.
-    static func hostServices(
-        httpSend:
-            @escaping @convention(c) (
-                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int, sy_completion_fn?, UnsafeMutableRawPointer?
-            ) -> Void,
-        log:
-            @escaping @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?)
-            -> Void,
-        now: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Int64
-    ) -> UnsafeMutablePointer<sy_host_services> {
-        let table = UnsafeMutablePointer<sy_host_services>.allocate(capacity: 1)
-        table.initialize(
-            to: sy_host_services(
-                abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
-                struct_size: UInt32(MemoryLayout<sy_host_services>.size), host_context: nil, http_send: httpSend,
-                log: log, now_ms: now))
-        return table
-    }
-}
-
-/// A C completion with its context, called exactly once with a NUL-terminated buffer.
-struct HostCompletion: @unchecked Sendable {
-    let function: sy_completion_fn
-    let context: UnsafeMutableRawPointer?
-
-    func complete(_ json: Data) {
-        var bytes = json
-        bytes.append(0)
-        bytes.withUnsafeBytes { raw in
-            function(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), json.count)
-        }
     }
 }
 

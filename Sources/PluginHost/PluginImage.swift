@@ -1,5 +1,6 @@
 import CSwitchyardPlugin
 import Foundation
+import PluginWorkerCore
 import ProviderKit
 
 #if canImport(Glibc)
@@ -12,25 +13,11 @@ import ProviderKit
 enum PluginImage {
     /// Opens `path` and returns its entry table once its ABI version and size are acceptable.
     static func open(_ path: String) throws(PluginRefusal) -> PluginTable {
-        guard let image = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            let detail = dlerror().map { String(cString: $0) } ?? "unknown error"
-            throw PluginRefusal(.garbageFile, "not a loadable shared object (\(shortened(detail, without: path)))")
+        do throws(PluginImageError) {
+            return try PluginImageFile.open(path)
+        } catch {
+            throw PluginRefusal(error.kind == .abiMismatch ? .abiMismatch : .garbageFile, error.reason)
         }
-        // Never dlclose: unloading a Swift image breaks the runtime's conformance caches.
-        guard let symbol = dlsym(image, SWITCHYARD_PLUGIN_ENTRY_SYMBOL) else {
-            throw PluginRefusal(.garbageFile, "no \(SWITCHYARD_PLUGIN_ENTRY_SYMBOL) symbol")
-        }
-        let entry = unsafeBitCast(symbol, to: sy_plugin_entry_fn.self)
-        guard let table = entry() else {
-            throw PluginRefusal(.garbageFile, "\(SWITCHYARD_PLUGIN_ENTRY_SYMBOL) returned no table")
-        }
-        // Read the version alone first: a table of another ABI may have another layout.
-        let version = UnsafeRawPointer(table).load(as: UInt32.self)
-        let expected = UInt32(SWITCHYARD_PLUGIN_ABI_VERSION)
-        guard version == expected else {
-            throw PluginRefusal(.abiMismatch, "plugin ABI version \(version), host ABI version \(expected)")
-        }
-        return try PluginTable(reading: table)
     }
 
     /// The largest manifest read.
@@ -75,11 +62,5 @@ enum PluginImage {
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
-    }
-
-    /// `dlerror` text without the private copy's path, trimmed to a sensible length.
-    private static func shortened(_ detail: String, without path: String) -> String {
-        let text = detail.replacingOccurrences(of: path + ": ", with: "").replacingOccurrences(of: path, with: "")
-        return String(text.prefix(200))
     }
 }

@@ -1,5 +1,6 @@
 import CSwitchyardPlugin
 import Foundation
+import PluginWorkerCore
 
 /// One created instance of a loaded plugin image, with the host services it was given.
 ///
@@ -14,12 +15,8 @@ final class PluginInstanceHandle: @unchecked Sendable {
     private let lock = NSLock()
     private var nextCallID: UInt64 = 1
 
-    typealias InvokeFunction =
-        @convention(c) (
-            UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int, sy_completion_fn?,
-            UnsafeMutableRawPointer?
-        ) -> Void
-    typealias CancelFunction = @convention(c) (UnsafeMutableRawPointer?, UInt64) -> Void
+    typealias InvokeFunction = PluginInvokeFunction
+    typealias CancelFunction = PluginCancelFunction
     typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// Creates an instance from `table` bound to `bridge`, or returns `nil` when `create` fails.

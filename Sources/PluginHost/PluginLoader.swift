@@ -1,6 +1,7 @@
 import CSwitchyardPlugin
 import Foundation
 import Logging
+import PluginWorkerCore
 import ProviderKit
 
 /// Examines plugin files and opens the accepted ones, in this order: the digest gate of pinned mode,

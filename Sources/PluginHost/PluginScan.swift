@@ -1,6 +1,7 @@
 import CPluginSandbox
 import CSwitchyardPlugin
 import Foundation
+import PluginWorkerCore
 import ProviderKit
 
 #if canImport(Glibc)

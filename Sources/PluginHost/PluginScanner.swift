@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PluginWorkerCore
 import ProviderKit
 
 /// Examines plugin files in disposable scanner processes (`switchyard plugin-scan FILE`), so that a

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import PluginWorkerCore
 import ProviderKit
 
 #if canImport(Glibc)
@@ -6,20 +8,23 @@ import ProviderKit
 #endif
 
 /// The server's side of one plugin worker process: its calls in flight and the host services it asks
-/// for. A thread per worker reads its messages; when the stream ends the process is reaped, every call
-/// in flight is answered (`worker_lost_before_send` when the plugin asked for no outbound send since the
-/// call began, `worker_lost` otherwise) and ``onExit`` learns how the process ended.
+/// for, over a NIO channel on the server's end of the socket pair (``WorkerConnectionHandler``).
+///
+/// When the stream ends the process is reaped off the event loop, every call in flight is answered
+/// (`worker_lost_before_send` when the plugin asked for no outbound send since the call began,
+/// `worker_lost` otherwise) and ``onExit`` learns how the process ended.
 final class WorkerConnection: @unchecked Sendable {
     let pid: pid_t
-    private let channel: WorkerChannel
     private let bridge: HostServicesBridge
     private let lock = NSLock()
+    private var channel: (any Channel)?
+    /// The one table of calls in flight, keyed by the call id their frames carry.
     private var calls: [UInt64: PluginCallSlot] = [:]
     private var nextCallID: UInt64 = 1
     private var handshake: HandshakeState = .waiting
     private var exited = false
     private let handshakeDone = DispatchSemaphore(value: 0)
-    /// Called once, on the reader thread, after the process ended (with a description of how).
+    /// Called once, off the event loop, after the process ended (with a description of how).
     var onExit: (@Sendable (WorkerConnection, String) -> Void)?
 
     private enum HandshakeState {
@@ -28,9 +33,8 @@ final class WorkerConnection: @unchecked Sendable {
         case failed(String)
     }
 
-    private init(pid: pid_t, fd: Int32, bridge: HostServicesBridge) {
+    private init(pid: pid_t, bridge: HostServicesBridge) {
         self.pid = pid
-        channel = WorkerChannel(fd: fd)
         self.bridge = bridge
     }
 
@@ -42,19 +46,21 @@ final class WorkerConnection: @unchecked Sendable {
         executable: PluginExecutable, file: String, bridge: HostServicesBridge, timeout: Duration,
         onExit: @escaping @Sendable (WorkerConnection, String) -> Void
     ) throws(PluginRefusal) -> WorkerConnection {
-        let (pid, fd) = try WorkerSpawn.spawn(executable: executable.path, pluginFile: file)
-        let connection = WorkerConnection(pid: pid, fd: fd, bridge: bridge)
+        let (pid, fd) = try WorkerSpawn.spawn(executable: executable.workerPath, pluginFile: file)
+        let connection = WorkerConnection(pid: pid, bridge: bridge)
         connection.onExit = onExit
-        let reader = Thread { connection.readLoop() }
-        reader.name = "plugin worker \(pid)"
-        reader.start()
+        do {
+            let channel = try WorkerConnectionHandler.channel(fd: fd, connection: connection)
+            connection.lock.withLock { connection.channel = channel }
+        } catch {
+            connection.reap()
+            throw PluginRefusal(.createFailed, "no channel to the plugin worker (\(error))")
+        }
         if connection.handshakeDone.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
             connection.terminate()
             throw PluginRefusal(.createFailed, "the plugin worker did not create an instance in time")
         }
-        connection.lock.lock()
-        let state = connection.handshake
-        connection.lock.unlock()
+        let state = connection.lock.withLock { connection.handshake }
         switch state {
         case .ready:
             return connection
@@ -67,10 +73,10 @@ final class WorkerConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends the call of `method` to the worker; its answer goes to `slot`.
+    /// Sends the call of `method` to the worker, with the server's clock; its answer goes to `slot`.
     func start(method: String, payload: Data, slot: PluginCallSlot) {
         lock.lock()
-        if exited {
+        guard !exited, let channel else {
             lock.unlock()
             slot.finish(.failure(PluginCallError(.workerLostBeforeSend, message: "the plugin worker ended")))
             return
@@ -79,30 +85,61 @@ final class WorkerConnection: @unchecked Sendable {
         nextCallID &+= 1
         calls[id] = slot
         lock.unlock()
-        slot.setCancel { [channel] in channel.send(WorkerMessage(kind: .cancel, id: id)) }
-        channel.send(
-            WorkerMessage(kind: .invoke, id: id, method: method, body: String(decoding: payload, as: UTF8.self)))
+        slot.setCancel { channel.writeAndFlush(WorkerFrame.cancel(id: id), promise: nil) }
+        channel.writeAndFlush(
+            WorkerFrame.invoke(id: id, method: method, clockMs: bridge.nowMilliseconds(), request: payload),
+            promise: nil)
     }
 
-    /// Kills the worker (its reader then reaps it and answers the calls in flight).
+    /// Kills the worker (the end of its stream then reaps it and answers the calls in flight).
     func terminate() {
         lock.lock()
         if !exited { kill(pid, SIGKILL) }
+        let channel = self.channel
         lock.unlock()
-        channel.shutdownBoth()
+        channel?.close(promise: nil)
     }
 
     /// Ends the worker gracefully: it exits when its stream ends.
     func close() {
-        channel.shutdownBoth()
+        lock.withLock { channel }?.close(promise: nil)
     }
 
-    private func readLoop() {
-        while let message = channel.receive() {
-            handle(message)
+    /// A frame from the worker, on the event loop of its `channel`.
+    func handle(_ frame: WorkerFrame, on channel: any Channel) {
+        switch frame {
+        case .ready:
+            settleHandshake(.ready)
+        case .failed(let reason):
+            settleHandshake(.failed(reason))
+        case .reply(let id, let json):
+            let slot = lock.withLock { calls.removeValue(forKey: id) }
+            slot?.finish(.success(json))
+        case .send(let id, let request):
+            bridge.send(request) { [bridge] result in
+                channel.writeAndFlush(
+                    WorkerFrame.sendResult(id: id, clockMs: bridge.nowMilliseconds(), result: result), promise: nil)
+            }
+        case .log(let level, let message, let metadata):
+            bridge.log(level: level, message: message, metadataJSON: metadata)
+        case .invoke, .cancel, .sendResult:
+            break
         }
+    }
+
+    /// The worker's stream ended: reap it off the event loop.
+    func streamEnded() {
+        DispatchQueue.global().async { self.reap() }
+    }
+
+    /// Kills and reaps the process (once), then answers the calls in flight and reports the exit.
+    private func reap() {
         var status: Int32 = 0
         lock.lock()
+        guard !exited else {
+            lock.unlock()
+            return
+        }
         // Not reaped yet, so the pid is still this worker's.
         kill(pid, SIGKILL)
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -120,31 +157,6 @@ final class WorkerConnection: @unchecked Sendable {
                 sentCode: .workerLost, unsentCode: .workerLostBeforeSend, "the plugin worker \(description)")
         }
         onExit?(self, description)
-    }
-
-    private func handle(_ message: WorkerMessage) {
-        switch message.kind {
-        case .ready:
-            settleHandshake(.ready)
-        case .failed:
-            settleHandshake(.failed(message.body ?? "the plugin's create failed"))
-        case .reply:
-            lock.lock()
-            let slot = calls.removeValue(forKey: message.id)
-            lock.unlock()
-            slot?.finish(.success(Data((message.body ?? "").utf8)))
-        case .send:
-            let id = message.id
-            bridge.send(Data((message.body ?? "").utf8)) { [channel] result in
-                channel.send(WorkerMessage(kind: .sendResult, id: id, body: String(decoding: result, as: UTF8.self)))
-            }
-        case .log:
-            bridge.log(level: message.level ?? 2, message: message.body ?? "", metadataJSON: message.metadata)
-        case .now:
-            channel.send(WorkerMessage(kind: .nowResult, id: message.id, time: bridge.nowMilliseconds()))
-        case .invoke, .cancel, .sendResult, .nowResult:
-            break
-        }
     }
 
     private func settleHandshake(_ state: HandshakeState) {

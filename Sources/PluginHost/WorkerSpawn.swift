@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Starts `switchyard plugin-worker` for one plugin image, connected to the server by a socket pair.
+/// Starts `switchyard-plugin-worker` for one plugin image, connected to the server by a socket pair.
 ///
 /// The worker gets its end of the pair as fd 3 (the only descriptor it inherits besides stdio: both ends
 /// are close-on-exec, and `dup2` onto 3 clears that flag in the child alone), `/dev/null` as stdin, and
@@ -57,7 +57,7 @@ enum WorkerSpawn {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let arguments = [executable, "plugin-worker", "--plugin", pluginFile, "--fd", "\(workerDescriptor)"]
+        let arguments = [executable, "--plugin", pluginFile, "--fd", "\(workerDescriptor)"]
         // The scanner's minimal environment: never the server's key, operator token or database URL.
         let environment = ScannerRun.environment(ProcessInfo.processInfo.environment)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -71,7 +71,8 @@ enum WorkerSpawn {
         Glibc.close(childEnd)
         guard result == 0 else {
             Glibc.close(pair[0])
-            throw PluginRefusal(.createFailed, "the plugin worker could not be started (errno \(result))")
+            throw PluginRefusal(
+                .createFailed, "the plugin worker \(executable) could not be started (errno \(result))")
         }
         return (pid, pair[0])
     }

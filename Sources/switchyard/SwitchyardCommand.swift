@@ -8,7 +8,7 @@ struct SwitchyardCommand: AsyncParsableCommand {
         abstract: "Multi-tenant payment orchestration.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, PluginsCommand.self, SandboxCommand.self, PluginScanCommand.self,
-            PluginWorkerCommand.self, BenchCommand.self,
+            BenchCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 }

@@ -1,5 +1,6 @@
 import CSwitchyardPlugin
 import Foundation
+import PluginWorkerCore
 import ProviderKit
 import SwitchyardTestSupport
 import Testing

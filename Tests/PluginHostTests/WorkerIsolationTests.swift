@@ -261,6 +261,25 @@ struct WorkerIsolationTests {
         #expect(report.refused.map(\.code) == ["scanner_unavailable"])
     }
 
+    @Test func missingWorkerExecutableIsCreateFailed() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "echo.so")
+        // `switchyard` (which scans) without `switchyard-plugin-worker` beside it.
+        let bin = try TemporaryDirectory()
+        defer { bin.remove() }
+        let switchyard = bin.path + "/switchyard"
+        try FileManager.default.createSymbolicLink(atPath: switchyard, withDestinationPath: BuiltProducts.switchyard)
+        let executable = PluginExecutable(path: switchyard)
+        #expect(executable.workerPath.hasSuffix("/switchyard-plugin-worker"))
+        #expect(!FileManager.default.fileExists(atPath: executable.workerPath))
+        let report = await registry(directory, executable: executable).reload()
+        #expect(report.loaded.isEmpty)
+        let refusal = try #require(report.refused.first)
+        #expect(refusal.code == "create_failed")
+        #expect(refusal.reason.contains("switchyard-plugin-worker"))
+    }
+
     @Test func policyNamesEachPluginsIsolation() throws {
         let json = #"{"mode":"development","allowed":[{"id":"echo","isolation":"in_process"},{"id":"citcon"}]}"#
         let policy = try JSONDecoder().decode(PluginPolicy.self, from: Data(json.utf8))

@@ -7,22 +7,22 @@ import CSwitchyardPlugin
 /// covers are read; entries beyond it are absent ("not supported"), and entries this host does not know
 /// are ignored. `create`, `destroy` and `invoke` are required, so the smallest acceptable table ends
 /// with `invoke`; `cancel` may be absent or NULL.
-struct PluginTable: @unchecked Sendable {
+package struct PluginTable: @unchecked Sendable {
     /// The entries the plugin provides, the absent ones NULL.
-    let entries: sy_plugin_table
+    package let entries: sy_plugin_table
     /// The plugin's `struct_size`.
-    let structSize: UInt32
+    package let structSize: UInt32
 
     /// The smallest table accepted: up to and including `invoke`.
-    static let minimumSize: Int =
+    package static let minimumSize: Int =
         MemoryLayout<sy_plugin_table>.offset(of: \sy_plugin_table.invoke)! + MemoryLayout<UnsafeRawPointer>.size
 
     /// Reads the table the entry function returned; its `abi_version` has been checked already.
-    init(reading table: UnsafePointer<sy_plugin_table>) throws(PluginRefusal) {
+    package init(reading table: UnsafePointer<sy_plugin_table>) throws(PluginImageError) {
         let raw = UnsafeRawPointer(table)
         let size = raw.load(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
         guard Int(size) >= Self.minimumSize else {
-            throw PluginRefusal(
+            throw PluginImageError(
                 .abiMismatch,
                 "plugin table is \(size) bytes, the smallest table this host accepts is \(Self.minimumSize) bytes")
         }
@@ -32,17 +32,17 @@ struct PluginTable: @unchecked Sendable {
             destination.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: count))
         }
         guard copy.create != nil, copy.destroy != nil, copy.invoke != nil else {
-            throw PluginRefusal(.abiMismatch, "plugin table lacks create, destroy or invoke")
+            throw PluginImageError(.abiMismatch, "plugin table lacks create, destroy or invoke")
         }
         entries = copy
         structSize = size
     }
 
     /// Whether the plugin can be asked to stop a call.
-    var hasCancel: Bool { entries.cancel != nil }
+    package var hasCancel: Bool { entries.cancel != nil }
 
     /// The names of the entry points present, in table order.
-    var entryNames: [String] {
+    package var entryNames: [String] {
         var names = ["create", "destroy", "invoke"]
         if hasCancel { names.append("cancel") }
         return names

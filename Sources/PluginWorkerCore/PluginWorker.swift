@@ -1,0 +1,45 @@
+import CSwitchyardPlugin
+import Foundation
+import ProviderKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The worker process (`switchyard-plugin-worker`): opens one plugin image, creates its instance with
+/// host services that forward to the server over the socket, and serves the server's calls until the
+/// socket ends.
+///
+/// Calls and their completions run on a concurrent queue, never on the thread reading the socket, so
+/// a plugin that blocks never stops the worker from reading. `now_ms` is answered in the worker from
+/// the clock the server's frames carry (``WorkerClock``).
+public enum PluginWorker {
+    /// Serves the plugin image at `file` on the connected socket `fd`; returns the exit status.
+    public static func serve(file: String, fd: Int32) -> Int32 {
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
+        let socket = FrameSocket(fd: fd)
+        let table: PluginTable
+        do throws(PluginImageError) {
+            table = try PluginImageFile.open(file)
+        } catch {
+            socket.send(.failed(reason: error.reason))
+            return 1
+        }
+        let host = WorkerHost(socket: socket)
+        WorkerHost.shared = host
+        let reader = Thread { host.readLoop() }
+        reader.name = "plugin worker reader"
+        reader.start()
+        guard let create = table.entries.create, let invoke = table.entries.invoke,
+            let instance = create(host.table)
+        else {
+            socket.send(.failed(reason: "the plugin's create returned no instance"))
+            return 1
+        }
+        host.serve(instance: instance, invoke: invoke, cancel: table.entries.cancel)
+        socket.send(.ready)
+        host.finished.wait()
+        return 0
+    }
+}

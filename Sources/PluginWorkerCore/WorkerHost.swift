@@ -1,0 +1,158 @@
+import CSwitchyardPlugin
+import Foundation
+import ProviderKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The host services of the worker's instance, forwarded to the server, and the server's frames handed
+/// to the instance.
+///
+/// One table of work in flight: the outbound sends waiting for their result, keyed by the frame id the
+/// worker gave them. The server's calls need none: a reply carries the call id the completion context
+/// holds, and the server ignores a reply to a call it no longer waits for.
+final class WorkerHost: @unchecked Sendable {
+    nonisolated(unsafe) static var shared: WorkerHost?
+
+    let socket: FrameSocket
+    let clock = WorkerClock()
+    let table: UnsafeMutablePointer<sy_host_services>
+    /// Signalled when the server's socket ends.
+    let finished = DispatchSemaphore(value: 0)
+    private let queue = DispatchQueue(label: "plugin worker calls", attributes: .concurrent)
+    private let lock = NSLock()
+    private var nextSend: UInt64 = 1
+    private var sends: [UInt64: HostCompletion] = [:]
+    private var entryPoints: EntryPoints?
+    private var early: [WorkerFrame] = []
+
+    init(socket: FrameSocket) {
+        self.socket = socket
+        table = .hostServices(httpSend: workerHTTPSend, log: workerLog, now: workerNow)
+    }
+
+    /// Starts serving calls with the created instance (calls that arrived before are served now).
+    func serve(
+        instance: UnsafeMutableRawPointer, invoke: @escaping PluginInvokeFunction, cancel: PluginCancelFunction?
+    ) {
+        lock.lock()
+        entryPoints = EntryPoints(instance: instance, invoke: invoke, cancel: cancel)
+        let waiting = early
+        early = []
+        lock.unlock()
+        waiting.forEach(dispatch)
+    }
+
+    func readLoop() {
+        while let frame = socket.receive() {
+            switch frame {
+            case .invoke(_, _, let clockMs, _), .sendResult(_, let clockMs, _):
+                clock.update(clockMs)
+            default:
+                break
+            }
+            dispatch(frame)
+        }
+        finished.signal()
+        // The server is gone: nothing more to serve.
+        exit(0)
+    }
+
+    private func dispatch(_ frame: WorkerFrame) {
+        switch frame {
+        case .invoke(let id, let method, _, let request):
+            guard let entry = entryPointsOrKeep(frame) else { return }
+            var body = request
+            body.append(0)
+            queue.async { [body] in
+                body.withUnsafeBytes { raw in
+                    entry.invoke(
+                        entry.instance, id, method, raw.baseAddress?.assumingMemoryBound(to: CChar.self),
+                        request.count, workerCompletion, UnsafeMutableRawPointer(bitPattern: UInt(id)))
+                }
+            }
+        case .cancel(let id):
+            guard let entry = entryPointsOrKeep(frame), let cancel = entry.cancel else { return }
+            queue.async { cancel(entry.instance, id) }
+        case .sendResult(let id, _, let result):
+            lock.lock()
+            let completion = sends.removeValue(forKey: id)
+            lock.unlock()
+            if let completion { queue.async { completion.complete(result) } }
+        case .reply, .send, .log, .ready, .failed:
+            break
+        }
+    }
+
+    /// The instance's entry points, or `nil` after keeping `frame` until the instance exists.
+    private func entryPointsOrKeep(_ frame: WorkerFrame) -> EntryPoints? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entryPoints else {
+            early.append(frame)
+            return nil
+        }
+        return entryPoints
+    }
+
+    fileprivate func reply(_ id: UInt64, _ json: Data) {
+        socket.send(.reply(id: id, json: json))
+    }
+
+    fileprivate func send(_ json: Data, completion: HostCompletion) {
+        lock.lock()
+        let id = nextSend
+        nextSend &+= 1
+        sends[id] = completion
+        lock.unlock()
+        if !socket.send(.send(id: id, request: json)) {
+            lock.lock()
+            let waiting = sends.removeValue(forKey: id)
+            lock.unlock()
+            let result = OutboundResult(kind: .notSent, reason: "the server is gone")
+            waiting?.complete((try? PluginJSON.encoder().encode(result)) ?? Data())
+        }
+    }
+
+    fileprivate func log(level: Int32, message: String, metadata: String?) {
+        socket.send(.log(level: level, message: message, metadata: metadata.flatMap { $0.isEmpty ? nil : $0 }))
+    }
+}
+
+/// The instance and its entry points, handed to the call threads (the ABI lets any thread call them).
+private struct EntryPoints: @unchecked Sendable {
+    let instance: UnsafeMutableRawPointer
+    let invoke: PluginInvokeFunction
+    let cancel: PluginCancelFunction?
+}
+
+private let workerCompletion: sy_completion_fn = { context, json, length in
+    let data = json.map { Data(bytes: $0, count: length) } ?? Data()
+    WorkerHost.shared?.reply(UInt64(UInt(bitPattern: context)), data)
+}
+
+private let workerHTTPSend:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int, sy_completion_fn?, UnsafeMutableRawPointer?)
+        -> Void = { _, json, length, completion, completionContext in
+            guard let completion else { return }
+            let sink = HostCompletion(function: completion, context: completionContext)
+            guard let json, let host = WorkerHost.shared else {
+                let result = OutboundResult(kind: .notSent, reason: "malformed http_send call")
+                sink.complete((try? PluginJSON.encoder().encode(result)) ?? Data())
+                return
+            }
+            host.send(Data(bytes: json, count: length), completion: sink)
+        }
+
+private let workerLog:
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void = {
+        _, level, message, metadata in
+        guard let message else { return }
+        WorkerHost.shared?.log(
+            level: level, message: String(cString: message), metadata: metadata.map { String(cString: $0) })
+    }
+
+private let workerNow: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { _ in
+    WorkerHost.shared?.clock.nowMilliseconds() ?? Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+}
