@@ -23,8 +23,33 @@ extension PostgresStore {
             operationParams = try changes.operations.map(store.operationParameters)
         }
 
-        /// Upserts every change, announcing status changes.
+        /// Upserts every change, announcing status changes: in one round trip (with the payment's lock
+        /// before it) unless refunds or operations change.
         func run(on c: PGConnection) throws {
+            if let statements = try statements(on: c) {
+                try c.pipeline(statements)
+                return
+            }
+            try runEach(on: c)
+        }
+
+        /// The statements that write these changes, after locking the payment's row on `c`; nil when refunds
+        /// or operations change (their writes read locks and totals between statements: ``runEach(on:)``).
+        func statements(on c: PGConnection) throws -> [PGStatement]? {
+            guard changes.refunds.isEmpty, changes.operations.isEmpty else { return nil }
+            var statements: [PGStatement] = []
+            if let payment = changes.payment, let paymentParams {
+                let previous = try PostgresStore.lockedStatus("payments", id: payment.id, on: c)
+                statements.append(PGStatement(PostgresStore.upsertPayment, paymentParams))
+                statements += try store.announcement(payment, previous: previous)
+            }
+            statements += attemptParams.map { PGStatement(PostgresStore.upsertAttempt, $0) }
+            statements += outcomeParams.map { PGStatement(PostgresStore.recordRoutingOutcome, $0) }
+            return statements
+        }
+
+        /// Upserts every change one statement at a time, announcing status changes.
+        private func runEach(on c: PGConnection) throws {
             let refundedPayments = Set(changes.refunds.map(\.paymentId)).sorted()
             // Lock the payments whose refunds change first, so the recomputed total sees every committed refund.
             for id in refundedPayments { try c.query("SELECT id FROM payments WHERE id = $1 FOR UPDATE", [.text(id)]) }

@@ -14,36 +14,48 @@ extension PostgresStore {
 
     /// Writes the event of `subject`'s status change, if it changed from `previous` (nil: a new row).
     func announce(_ subject: some WebhookSubject, previous: String?, on c: PGConnection) throws {
+        try c.pipeline(try announcement(subject, previous: previous))
+    }
+
+    /// The statements that write the event of `subject`'s status change (none when it did not change).
+    func announcement(_ subject: some WebhookSubject, previous: String?) throws -> [PGStatement] {
         Self.countTransition(subject, from: previous)
         let event = try WebhookEvent.statusChanged(
             from: previous, to: subject, id: Self.eventIds.make("evt"), at: clock())
-        if let event { try Self.enqueue(event, on: c) }
+        return event.map(Self.enqueueing) ?? []
     }
 
     /// Stores `event` and a pending delivery, due at once, for each enabled endpoint of its tenant that
     /// subscribes to its type.
     static func enqueue(_ event: WebhookEvent, on c: PGConnection) throws {
-        try c.query(
-            """
-            INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at)
-            VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz)
-            """,
-            [
-                .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
-                .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
-            ])
-        try c.query(
-            """
-            INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
-                created_at, updated_at)
-            SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), $2::uuid, $1, e.id, 'pending',
-                $4::timestamptz, $4::timestamptz, $4::timestamptz
-            FROM webhook_endpoints e
-            WHERE e.tenant_id = $2::uuid AND e.enabled AND e.event_types ?| ARRAY['*', $3, $5]
-            """,
-            [
-                .text(event.id), .uuid(event.tenantId), .text(event.type), .timestamp(event.createdAt),
-                .text(WebhookEventType.family(of: event.type) + ".*"),
-            ])
+        try c.pipeline(enqueueing(event))
+    }
+
+    /// The two statements of ``enqueue(_:on:)``.
+    static func enqueueing(_ event: WebhookEvent) -> [PGStatement] {
+        [
+            PGStatement(
+                """
+                INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at)
+                VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz)
+                """,
+                [
+                    .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
+                    .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
+                ]),
+            PGStatement(
+                """
+                INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
+                    created_at, updated_at)
+                SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), $2::uuid, $1, e.id, 'pending',
+                    $4::timestamptz, $4::timestamptz, $4::timestamptz
+                FROM webhook_endpoints e
+                WHERE e.tenant_id = $2::uuid AND e.enabled AND e.event_types ?| ARRAY['*', $3, $5]
+                """,
+                [
+                    .text(event.id), .uuid(event.tenantId), .text(event.type), .timestamp(event.createdAt),
+                    .text(WebhookEventType.family(of: event.type) + ".*"),
+                ]),
+        ]
     }
 }

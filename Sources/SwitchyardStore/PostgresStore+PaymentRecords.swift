@@ -24,12 +24,28 @@ extension PostgresStore {
         }
     }
 
-    /// One payment's record, read on `c` inside the caller's transaction.
+    /// One payment's record, read on `c` inside the caller's transaction (one round trip).
     func record(_ paymentId: String, on c: PGConnection) throws -> PaymentRecord? {
-        guard let row = try c.query("SELECT * FROM payments WHERE id = $1", [.text(paymentId)]).first else {
-            return nil
-        }
-        return try records([try Self.payment(row)], on: c).first
+        try record(from: c.pipeline(Self.recordReads(paymentId)))
+    }
+
+    /// The four reads of one payment's record: the payment, its attempts, refunds and operations.
+    static func recordReads(_ paymentId: String) -> [PGStatement] {
+        let id: [PGValue] = [.text(paymentId)]
+        return [
+            PGStatement("SELECT * FROM payments WHERE id = $1", id),
+            PGStatement("SELECT * FROM attempts WHERE payment_id = $1 ORDER BY sequence", id),
+            PGStatement("SELECT * FROM refunds WHERE payment_id = $1 ORDER BY created_at, id", id),
+            PGStatement("SELECT * FROM payment_operations WHERE payment_id = $1 ORDER BY created_at, id", id),
+        ]
+    }
+
+    /// The record in the results of ``recordReads(_:)``; nil when the payment does not exist.
+    func record(from results: [PGResult]) throws -> PaymentRecord? {
+        guard results.count == 4, let row = results[0].first else { return nil }
+        return PaymentRecord(
+            payment: try Self.payment(row), attempts: try results[1].rows.map(Self.attempt),
+            refunds: try results[2].rows.map(Self.refund), operations: try results[3].rows.map(operation))
     }
 
     /// The records of `payments`, in their order: one query each for attempts, refunds and operations.

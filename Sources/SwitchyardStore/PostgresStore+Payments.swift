@@ -50,11 +50,23 @@ extension PostgresStore: PaymentRepository {
             var payment = try Self.payment(row)
             let previous = payment.status
             let result = try body(&payment)
-            try c.query(Self.upsertPayment, try Self.paymentParameters(payment))
-            try self.announce(payment, previous: previous.rawValue, on: c)
-            try write.run(on: c)
-            guard concluding(result) else { return (result, nil, false) }
-            let record = try self.record(paymentId, on: c)
+            let concludes = concluding(result)
+            // The payment, its event, the other changes and (when it concludes) the record read back: one
+            // round trip when only attempts change besides the payment.
+            let own =
+                [PGStatement(Self.upsertPayment, try Self.paymentParameters(payment))]
+                + (try self.announcement(payment, previous: previous.rawValue))
+            let record: PaymentRecord?
+            if let writes = try write.statements(on: c) {
+                let reads = concludes ? Self.recordReads(paymentId) : []
+                let results = try c.pipeline(own + writes + reads)
+                record = concludes ? try self.record(from: Array(results.suffix(reads.count))) : nil
+            } else {
+                try c.pipeline(own)
+                try write.run(on: c)
+                record = concludes ? try self.record(paymentId, on: c) : nil
+            }
+            guard concludes else { return (result, nil, false) }
             guard let record, let answer = answer(record) else { return (result, record, false) }
             let answered = try Self.finish(
                 key: answer.key, owner: answer.owner, outcome: answer.outcome, now: self.clock(), on: c)

@@ -18,9 +18,9 @@ public final class PGConnection {
     private var preparedStatements: [String: String] = [:]
     private var statementCounter = 0
     /// What this connection did since it was created (across sessions).
-    public private(set) var counters = Counters()
+    public internal(set) var counters = Counters()
     /// Whether a statement since the last `BEGIN` inserted, updated or deleted rows.
-    private(set) var wroteSinceBegin = false
+    var wroteSinceBegin = false
 
     /// Running totals of one connection's work.
     public struct Counters: Sendable, Equatable {
@@ -85,7 +85,7 @@ public final class PGConnection {
     }
 
     /// Whether a result is that of an `INSERT`, `UPDATE` or `DELETE` (its command tag's first letter).
-    private static func writes(_ result: OpaquePointer) -> Bool {
+    static func writes(_ result: OpaquePointer) -> Bool {
         guard let tag = PQcmdStatus(result) else { return false }
         let first = UInt8(bitPattern: tag.pointee)
         return first == UInt8(ascii: "I") || first == UInt8(ascii: "U") || first == UInt8(ascii: "D")
@@ -162,7 +162,7 @@ public final class PGConnection {
 
     // MARK: Private
 
-    private func liveHandle() throws -> OpaquePointer {
+    func liveHandle() throws -> OpaquePointer {
         guard let conn = handle else {
             throw PGError(code: .connectionFailed, message: "the connection is not open")
         }
@@ -211,7 +211,7 @@ public final class PGConnection {
         if let timeoutSetup { _ = try Self.makeResult(PQexec(conn, timeoutSetup), connection: conn) }
     }
 
-    private func statementName(for sql: String, on conn: OpaquePointer) throws -> String {
+    func statementName(for sql: String, on conn: OpaquePointer) throws -> String {
         if let name = preparedStatements[sql] { return name }
         statementCounter += 1
         let name = "sy_\(statementCounter)"
