@@ -85,13 +85,18 @@ extension PostgresStore {
     /// Records `resourceId` under `key` inside the caller's transaction; false when `owner` no longer owns it.
     @discardableResult
     static func link(key: String, owner: String, resourceId: String, on c: PGConnection) throws -> Bool {
-        try c.query(
+        let statement = linking(key: key, owner: owner, resourceId: resourceId)
+        return try c.query(statement.sql, statement.params).affectedRows == 1
+    }
+
+    /// The statement of ``link(key:owner:resourceId:on:)``: one row updated when `owner` still holds `key`.
+    static func linking(key: String, owner: String, resourceId: String) -> PGStatement {
+        PGStatement(
             """
             UPDATE idempotency_keys SET resource_id = $3
             WHERE key = $1 AND owner = $2 AND completed_at IS NULL
             """,
-            [.text(key), .text(owner), .text(resourceId)]
-        ).affectedRows == 1
+            [.text(key), .text(owner), .text(resourceId)])
     }
 
     /// Stores what the request that still owns `key` answered; false (nothing stored) when another request

@@ -24,9 +24,16 @@ extension PostgresStore: PaymentRepository {
                     tenant: tenant, key: claim.key, requestHash: claim.requestHash, owner: claim.owner, now: now,
                     until: now.addingTimeInterval(claim.lease), on: c)
                 guard result == .proceed || result == .resume(resourceId: nil) else { return result }
-                try write.run(on: c)
-                if let id = changes.payment?.id {
-                    try Self.link(key: claim.key, owner: claim.owner, resourceId: id, on: c)
+                // The claim above made this request the key's owner in this transaction, so the link
+                // cannot miss: it goes with the writes, in their round trip when they have one.
+                let link = changes.payment.map {
+                    Self.linking(key: claim.key, owner: claim.owner, resourceId: $0.id)
+                }
+                if let statements = try write.statements(on: c) {
+                    try c.pipeline(statements + (link.map { [$0] } ?? []))
+                } else {
+                    try write.run(on: c)
+                    if let link { try c.query(link.sql, link.params) }
                 }
                 return result
             }
