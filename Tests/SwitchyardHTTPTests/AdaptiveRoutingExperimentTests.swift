@@ -7,8 +7,11 @@ import Testing
 @Suite(.serialized)
 struct AdaptiveRoutingExperimentTests {
     /// Statistics that react within a scaled run: a short window, few samples, a high exploration
-    /// share and a short cache.
+    /// share and a short cache. The tenant's rate limits are lifted, as `switchyard bench` lifts them: the
+    /// experiment measures routing, and a server fast enough to exceed 100 requests/s would otherwise answer
+    /// 429 to its payments.
     static let scaledPolicy: @Sendable (inout PlatformPolicy) -> Void = { policy in
+        policy.tenants = .init(requestsPerSecond: 1_000_000, burst: 1_000_000, maxConcurrentRequests: 10_000)
         policy.adaptiveRouting.windowAttempts = 40
         policy.adaptiveRouting.minSamples = 10
         policy.adaptiveRouting.maxExplorationShare = 0.2
