@@ -57,15 +57,15 @@ extension PGConnection {
             throw PGError(code: .connectionFailed, message: Self.connectionErrorMessage(conn))
         }
         counters.statements += statements.count
-        return try collect(count: statements.count, on: conn)
+        return try collect(statements, on: conn)
     }
 
-    /// Reads the results of `count` pipelined statements and the pipeline's sync.
-    private func collect(count: Int, on conn: OpaquePointer) throws -> [PGResult] {
+    /// Reads the results of the pipelined `statements` and the pipeline's sync.
+    private func collect(_ statements: [PGStatement], on conn: OpaquePointer) throws -> [PGResult] {
         var results: [PGResult] = []
-        results.reserveCapacity(count)
+        results.reserveCapacity(statements.count)
         var failure: (any Error)?
-        for _ in 0..<count {
+        for statement in statements {
             guard let result = PQgetResult(conn) else {
                 throw PGError(code: .connectionFailed, message: Self.connectionErrorMessage(conn))
             }
@@ -81,6 +81,7 @@ extension PGConnection {
                 do {
                     results.append(try Self.makeResult(result, connection: conn))
                 } catch {
+                    forgetStalePlan(of: statement.sql, after: error)
                     failure = failure ?? error
                 }
             }

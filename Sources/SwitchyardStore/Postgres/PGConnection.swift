@@ -62,12 +62,18 @@ public final class PGConnection {
         if let result, Self.writes(result) { wroteSinceBegin = true }
         do {
             return try Self.makeResult(result, connection: conn)
-        } catch let error as PGError where error.sqlState == "0A000" || error.sqlState == "26000" {
-            // "cached plan must not change result type" after a schema change, or the statement was
-            // deallocated (DISCARD ALL): prepare it afresh next time.
-            preparedStatements[sql] = nil
+        } catch {
+            forgetStalePlan(of: sql, after: error)
             throw error
         }
+    }
+
+    /// Forgets the prepared statement of `sql` when `error` says its plan is stale ("cached plan must not
+    /// change result type" after a schema change) or it was deallocated (DISCARD ALL), so it is prepared
+    /// afresh next time.
+    func forgetStalePlan(of sql: String, after error: any Error) {
+        guard let error = error as? PGError, error.sqlState == "0A000" || error.sqlState == "26000" else { return }
+        preparedStatements[sql] = nil
     }
 
     /// Runs simple SQL text without parameters (`PQexec`); it may hold several statements.
