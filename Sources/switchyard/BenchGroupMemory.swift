@@ -12,8 +12,12 @@ struct GroupMemory: Equatable, Sendable {
 
     /// The `/proc/<pid>/smaps` of `pid`, read; nil when the process is gone or its maps are unreadable.
     static func read(pid: Int32) -> GroupMemory? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8) else { return nil }
-        return parse(text, process: pid)
+        // A /proc file has no size: read it to its end rather than by its stated length.
+        guard let file = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps"),
+            let data = try? file.readToEnd()
+        else { return nil }
+        try? file.close()
+        return parse(String(decoding: data, as: UTF8.self), process: pid)
     }
 
     /// Parses a `/proc/<pid>/smaps` text. Shared pages of a mapping without a file (anonymous shared
