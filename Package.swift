@@ -230,6 +230,7 @@ let package = Package(
         ),
         // The pure parts of `switchyard bench` (statistics, table, plot, report, /proc parsing).
         .testTarget(name: "BenchTests", dependencies: ["switchyard"]),
+        .testTarget(name: "CommandTests", dependencies: ["switchyard", "PluginHost", "SwitchyardStore"]),
     ] + providers.flatMap(\.targets),
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,8 @@
 #    environment under .build/) and check_kubernetes.py (probes, resources, PodDisruptionBudget, Secrets);
 #  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one;
 #  - every flag the Dockerfile, the compose file, the unit and the manifests pass to switchyard exists;
-#  - the README walkthroughs, against a fresh embedded default.
+#  - the README walkthroughs, against a fresh embedded default, then `switchyard doctor` (doctor.sh) against
+#    its database.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 binary=$(pwd)/.build/debug/switchyard
@@ -61,7 +62,7 @@ cp -R "$(dirname "$binary")/Switchyard_SwitchyardHTTP.resources" "$work/bin/"
 grep -q "Switchyard_SwitchyardHTTP.resources" "$work/bundle.log" \
   && { cat "$work/bundle.log"; echo "deploy: serve did not find the resource bundle beside the binary"; status=1; }
 
-echo "deploy: README walkthroughs"
-bash Tests/Deploy/walkthrough.sh || status=1
+echo "deploy: README walkthroughs, then switchyard doctor against that server's database"
+WALKTHROUGH_AFTER="bash $(pwd)/Tests/Deploy/doctor.sh" bash Tests/Deploy/walkthrough.sh || status=1
 [ "$status" -eq 0 ] && echo "deploy: all checks passed"
 exit $status
