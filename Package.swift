@@ -261,7 +261,7 @@ package.targets += [
     .testTarget(
         name: "SwitchyardRouterTests",
         dependencies: [
-            "SwitchyardHTTP", "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport",
+            "SwitchyardHTTP", "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport", "SwitchyardObservability",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

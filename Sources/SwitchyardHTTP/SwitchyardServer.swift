@@ -65,7 +65,7 @@ public enum SwitchyardServer {
         let merchant = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .payments))
         let tenantAdmin = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .admin))
         HealthController(probes: store.probes, registry: deps.registry).register(on: router)
-        MetricsEndpoint(probes: store.probes, service: deps.service).register(on: operatorOnly)
+        MetricsEndpoint(deps).register(on: operatorOnly)
         let payments = PaymentsController(service: deps.service, records: store.records, bodyLimit: deps.bodyLimit)
         let idempotency = IdempotencyGate(
             claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit)

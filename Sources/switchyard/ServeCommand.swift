@@ -134,7 +134,9 @@ struct ServeCommand: AsyncParsableCommand {
 
         var services: [any Service] = tracing.map { [$0] } ?? []
         if let metricsPort {
-            services.append(ServeObservability.metricsApplication(host: host, port: metricsPort, logger: logger))
+            services.append(
+                ServeObservability.metricsApplication(
+                    runtime.dependencies, host: host, port: metricsPort, logger: logger))
         }
         if embedded {
             let merchants = try DemoSandboxMerchants(dataDirectory: dataDirectory)
