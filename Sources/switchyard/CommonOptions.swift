@@ -47,12 +47,17 @@ enum CommandSupport {
     /// names no level is refused.
     static func logger(_ label: String = "switchyard") throws -> Logger {
         var logger = Logger(label: label)
+        logger.logLevel = try logLevel()
+        return logger
+    }
+
+    /// The level LOG_LEVEL names (``LogLevelSetting``), refused with a usage error when it names none.
+    static func logLevel() throws -> Logger.Level {
         do {
-            logger.logLevel = try LogLevelSetting.parse(ProcessInfo.processInfo.environment["LOG_LEVEL"])
+            return try LogLevelSetting.parse(ProcessInfo.processInfo.environment["LOG_LEVEL"])
         } catch {
             throw ValidationError(error.description)
         }
-        return logger
     }
 
     /// An environment variable's value; nil when unset or empty.

@@ -54,6 +54,6 @@ extension ServeCommand {
     /// Refuses, before anything starts, environment values that cannot be read.
     func validateEnvironment() throws {
         _ = try (port, metricsPort, logFormat, allowDevelopmentPlugins, allowLoopbackPublicURL)
-        _ = try CommandSupport.logger()
+        _ = try CommandSupport.logLevel()
     }
 }

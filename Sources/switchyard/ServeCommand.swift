@@ -95,9 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         _ = try OpenAPIDocument.load()  // the resource bundle must be installed beside the binary
         let (host, port, metricsPort) = (self.host, try self.port, try self.metricsPort)
-        let logger = try CommandSupport.logger()
         ServeObservability.bootstrapLogging(try logFormat ?? .automatic)
         SwitchyardMetrics.bootstrap()
+        let logger = try CommandSupport.logger()  // after the bootstrap, or it would log with the default handler
         let tracing = try ServeObservability.bootstrapTracing(
             endpoint: ServeObservability.otlpEndpoint(option: otlpEndpoint), logger: logger)
         if !ProcessPrivacy.keepMemoryPrivate() {
