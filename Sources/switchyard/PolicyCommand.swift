@@ -10,7 +10,7 @@ struct PolicyCommand: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check a policy file: prints ok, or each problem (unknown keys, bad values); exits non-zero on any.")
+            abstract: "Check a policy file: prints ok, or each problem (unknown keys, bad values), then fails.")
 
         @Argument(help: "The policy file (e.g. policy.json).")
         var file: String

@@ -40,7 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("allow-loopback-public-url"),
-        help: "With --database-url, accept a missing or loopback public URL (tests; or SWITCHYARD_ALLOW_LOOPBACK_PUBLIC_URL=1).")
+        help: """
+            With --database-url, accept a missing or loopback public URL (tests; or \
+            SWITCHYARD_ALLOW_LOOPBACK_PUBLIC_URL=1).
+            """)
     var allowLoopbackPublicURLFlag = false
 
     @Option(help: "Port of the embedded sandboxes (default: any free port).")

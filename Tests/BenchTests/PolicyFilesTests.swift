@@ -23,8 +23,8 @@ struct PolicyFilesTests {
             #"{"plugins":{"mode":"pinned","allowed":[{"id":"a","sah256":[]}]},"janitor":{"pol_ms":5},"x":1}"#.utf8)
         #expect(
             PolicyDocument.problems(in: data) == [
-                "janitor.pol_ms: unknown key, did you mean poll_ms?", "plugins.allowed[0].sah256: unknown key, did you mean sha256?",
-                "x: unknown key",
+                "janitor.pol_ms: unknown key, did you mean poll_ms?",
+                "plugins.allowed[0].sah256: unknown key, did you mean sha256?", "x: unknown key",
             ])
         #expect(PolicyDocument.problems(in: Data("{not json".utf8)).first?.hasPrefix("not valid JSON") == true)
         #expect(
