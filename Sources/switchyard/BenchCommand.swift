@@ -85,7 +85,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = CommandSupport.logger("switchyard.bench")
+        var logger = try CommandSupport.logger("switchyard.bench")
         logger.logLevel = .warning
         var notes: [String] = []
         func note(_ text: String) {

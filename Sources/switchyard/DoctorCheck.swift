@@ -1,5 +1,6 @@
 import Foundation
 import PluginHost
+import SwitchyardCore
 import SwitchyardStore
 
 /// One line of `switchyard doctor`: what was checked, what was found and, when it is not right, the fix.
@@ -121,18 +122,16 @@ enum Doctor {
 }
 
 extension Doctor {
-    /// The public URL providers are told to notify is set and not loopback.
+    /// The public URL providers are told to notify is one a production server accepts: set, an http(s)
+    /// base URL, not loopback (the same decision `serve` makes with an external database).
     static func publicURL(_ url: String?) -> DoctorCheck {
-        let fix = "set SWITCHYARD_PUBLIC_URL (or --public-url) to the address providers reach the server at"
-        guard let url, !url.isEmpty else { return .fail("public-url", "not set", fix: fix) }
-        guard let host = URLComponents(string: url)?.host, !host.isEmpty else {
-            return .fail("public-url", "\(url) is not a URL", fix: fix)
+        let choice = PublicURLChoice(configured: url, host: "0.0.0.0", port: 0, externalDatabase: true, allowLoopback: false)
+        switch choice.decide() {
+        case .success(let url): return .ok("public-url", url)
+        case .failure(let refusal):
+            return .fail(
+                "public-url", refusal.description,
+                fix: "set SWITCHYARD_PUBLIC_URL (or --public-url) to the address providers reach the server at")
         }
-        let loopback = host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
-            || host == "0.0.0.0"
-        guard !loopback else {
-            return .fail("public-url", "\(url) is loopback: providers cannot notify it", fix: fix)
-        }
-        return .ok("public-url", url)
     }
 }

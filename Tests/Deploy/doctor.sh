@@ -38,7 +38,7 @@ run "the owner's login" 1 "^FAIL  roles: the server connects as switchyard_owner
 SWITCHYARD_KEK=$(head -c 32 /dev/urandom | base64) run "another key" 1 "^FAIL  kek" "${good[@]}"
 run "a development policy" 1 "^FAIL  plugins: the policy is in development mode" \
   "${good[@]}" --policy "$data/policy.json"
-run "a loopback public URL" 1 "^FAIL  public-url: http://127.0.0.1:8080 is loopback" \
+run "a loopback public URL" 1 "^FAIL  public-url: the public URL http://127.0.0.1:8080 .* is a loopback address" \
   "${good[@]}" --public-url http://127.0.0.1:8080
 # A password in the connection string is never printed, whatever fails.
 run "a wrong password" 1 "^FAIL  database" "${good[@]}" \

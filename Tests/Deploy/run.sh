@@ -8,6 +8,7 @@
 #  - the Docker build context: .dockerignore lets in what the Dockerfile builds from and no local state;
 #  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one;
 #  - every flag the Dockerfile, the compose file, the unit and the manifests pass to switchyard exists;
+#  - `switchyard policy check` passes the production policy and refuses a misspelt key;
 #  - the README walkthroughs, against a fresh embedded default; then one more payment and
 #    `promtool check metrics` (Debian's prometheus package) on GET /metrics and on the --metrics-port scrape,
 #    and the policy file swapped as the kubelet updates a ConfigMap, then applied by policy/reload; and
@@ -76,6 +77,21 @@ cp -R "$(dirname "$binary")/Switchyard_SwitchyardHTTP.resources" "$work/bin/"
 "$work/bin/switchyard" serve --database-url postgresql:///none --no-migrate >"$work/bundle.log" 2>&1 && status=1
 grep -q "Switchyard_SwitchyardHTTP.resources" "$work/bundle.log" \
   && { cat "$work/bundle.log"; echo "deploy: serve did not find the resource bundle beside the binary"; status=1; }
+
+echo "deploy: policy check"
+"$binary" policy check deploy/policy.production.json || { echo "deploy: the production policy does not check"; status=1; }
+printf '{"adaptive_routing":{"windw_seconds":600},"plugins":{"mode":"pinned","allowed":[{"id":"a","sah256":[]}]}}' \
+  >"$work/typo.json"
+"$binary" policy check "$work/typo.json" >"$work/typo.log" 2>&1 && { echo "deploy: policy check accepted typos"; status=1; }
+for line in "adaptive_routing.windw_seconds: unknown key, did you mean window_seconds?" \
+  "plugins.allowed[0].sah256: unknown key, did you mean sha256?"; do
+  grep -qF "$line" "$work/typo.log" || { cat "$work/typo.log"; echo "deploy: policy check did not say: $line"; status=1; }
+done
+
+echo "deploy: the public URL is configured"
+for file in deploy/compose.yaml deploy/switchyard.env.example deploy/switchyard.service deploy/Dockerfile; do
+  grep -q SWITCHYARD_PUBLIC_URL "$file" || { echo "deploy: $file does not set or document SWITCHYARD_PUBLIC_URL"; status=1; }
+done
 
 echo "deploy: README walkthroughs, then switchyard doctor, promtool on both scrapes and a ConfigMap-style policy reload"
 WALKTHROUGH_AFTER="bash $(pwd)/Tests/Deploy/after_walkthrough.sh" bash Tests/Deploy/walkthrough.sh || status=1
