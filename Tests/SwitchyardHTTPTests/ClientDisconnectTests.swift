@@ -13,10 +13,10 @@ import Testing
         let route = ["http_route": "/v1/payments", "http_request_method": "POST"]
         let byStatus = { (status: String) in
             ObservabilityEndToEndTests.sample(
-                text, "hb_requests", route.merging(["http_response_status_code": status]) { $1 })
+                text, "http_server_requests_total", route.merging(["http_response_status_code": status]) { $1 })
         }
         let serverErrors = (500...599).map { byStatus(String($0)) }.reduce(0, +)
-        let errors = ObservabilityEndToEndTests.sample(text, "hb_request_errors", route)
+        let errors = ObservabilityEndToEndTests.sample(text, "http_server_request_errors_total", route)
         return (byStatus("499"), serverErrors, errors, text)
     }
 
