@@ -42,6 +42,19 @@ extension PostgresStoreTests {
         #expect(try await column(store, "key", of: "idempotency_keys") == ["recent", "running"])
     }
 
+    @Test func aKeyClaimedAfterItsDeletionIsFresh() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        func claim(_ owner: String) async throws -> IdempotencyClaim {
+            try await store.claimIdempotent(tenant: tenant, key: "order-1", requestHash: "h", owner: owner, lease: 60)
+        }
+        #expect(try await claim("a") == .proceed)
+        try await store.finishIdempotent(tenant: tenant, key: "order-1", owner: "a", outcome: .createdPayment("pay_1"))
+        #expect(try await claim("b") == .replay(.createdPayment("pay_1")))
+        #expect(try await store.deleteExpired(.idempotencyKeys, before: Date().addingTimeInterval(1), limit: 10) == 1)
+        #expect(try await claim("c") == .proceed, "the same key and body start a new request")
+    }
+
     @Test func finalDeliveriesGoWithTheirAttemptsAndEventsOnceNoDeliveryIsLeft() async throws {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test").id
