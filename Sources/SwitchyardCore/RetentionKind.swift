@@ -11,7 +11,8 @@ public enum RetentionKind: String, Sendable, CaseIterable {
     /// their attempts. A `pending` delivery (due, retrying or leased to a worker) is kept.
     case webhookDeliveries = "webhook_deliveries"
     /// Webhook events with no delivery left, by their creation. An event with any delivery, final or not,
-    /// is kept until its deliveries are deleted, so an event whose deliveries are not final is never deleted.
+    /// is kept until its deliveries are deleted, so an event whose deliveries are not final is never deleted. A
+    /// replay holds its event until its deliveries are stored, so the two never cross.
     case webhookEvents = "webhook_events"
     /// Verified provider notifications that were handled, by the time they were handled: applied, or
     /// rejected (kept for review) when the payment they concern has reached a final status or is gone. A
