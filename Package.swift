@@ -125,6 +125,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 "SwitchyardObservability",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -224,12 +225,14 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 "SwitchyardObservability",
             ]
         ),
         // The pure parts of `switchyard bench` (statistics, table, plot, report, /proc parsing).
         .testTarget(name: "BenchTests", dependencies: ["switchyard"]),
+        .testTarget(name: "CommandTests", dependencies: ["switchyard", "PluginHost", "SwitchyardStore"]),
     ] + providers.flatMap(\.targets),
     swiftLanguageModes: [.v6]
 )
@@ -260,7 +263,7 @@ package.targets += [
     .testTarget(
         name: "SwitchyardRouterTests",
         dependencies: [
-            "SwitchyardHTTP", "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport",
+            "SwitchyardHTTP", "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport", "SwitchyardObservability",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

@@ -24,6 +24,8 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
         public var sha256: [String]
         /// Where the plugin runs (`process` unless the policy says `in_process`).
         public var isolation: PluginIsolation = .process
+        /// The plugin version the digests were pinned from (`switchyard plugins pin` writes it); informative.
+        public var version: String?
 
         public init(id: String, sha256: [String] = []) {
             self.id = id
@@ -35,6 +37,7 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
             id = try container.decode(String.self, forKey: .id)
             sha256 = try container.decodeIfPresent([String].self, forKey: .sha256) ?? []
             isolation = try container.decodeIfPresent(PluginIsolation.self, forKey: .isolation) ?? .process
+            version = try container.decodeIfPresent(String.self, forKey: .version)
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The whole `policy.json`, decoded leniently: only the sections this module owns are read, and
-/// unknown keys are ignored (the other sections belong to other modules).
+/// The whole `policy.json` as this module sees it: only the sections it owns are read, and other keys
+/// are left to the modules that own them (the application refuses keys that no module reads).
 public struct PolicyFile: Codable, Sendable, Equatable {
     /// Which plugins may load. ``PluginPolicy/denyAll`` when the section is missing.
     public var plugins: PluginPolicy

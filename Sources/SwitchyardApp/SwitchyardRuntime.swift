@@ -137,15 +137,15 @@ public final class SwitchyardRuntime: Sendable {
         "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
     }
 
-    /// Reads a `policy.json`: the plugin section and the platform sections.
+    /// Reads a `policy.json` strictly (``PolicyDocument``): the plugin section and the platform sections.
     public static func readPolicy(path: String) throws -> (PluginPolicy, PlatformPolicy) {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let plugins = try PolicyFile.decode(data).plugins
-        let platform = try JSONDecoder().decode(PlatformPolicy.self, from: data)
-        if let problem = platform.problem() {
-            throw CoreError(.invalidPolicy, problem)
+        do {
+            let document = try PolicyDocument(data: data)
+            return (document.plugins, document.platform)
+        } catch let error as CoreError {
+            throw CoreError(error.code, "\((path as NSString).lastPathComponent): \(error.message)")
         }
-        return (plugins, platform)
     }
 
     /// Reads `policy.json` again and applies it without a restart: which plugins may load (the loaded

@@ -40,6 +40,8 @@ extension InMemoryPaymentRepository: PaymentRepository {
         let now = clock()
         return try transact { state in
             guard var payment = state.payment(paymentId, tenant: tenant) else { throw CoreError.notFound("payment") }
+            // As in PostgreSQL: a transition neither reads nor writes the routing decision.
+            payment.routing = nil
             let result = try body(&payment)
             try state.upsert(payment)
             try state.write(parts)

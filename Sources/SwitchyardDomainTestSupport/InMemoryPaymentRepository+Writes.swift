@@ -27,7 +27,6 @@ extension InMemoryPaymentRepository.State {
             p.providerAccountId = payment.providerAccountId
             p.failureCode = payment.failureCode
             p.failureMessage = payment.failureMessage
-            p.routing = payment.routing
             p.updatedAt = payment.updatedAt
             p.savedPaymentMethodId = payment.savedPaymentMethodId
             p.resolution = payment.resolution

@@ -86,6 +86,9 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch is NIOTooManyBytesError {
             return try APIError(.bodyTooLarge, "the request body is too large")
                 .response(from: request, context: context)
+        } catch let error where ClientDisconnect.matches(error) {
+            // The client hung up mid-request: no failure of ours, and nobody to answer.
+            return Response(status: ClientDisconnect.status)
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as any StorageFailure where error.isBusy {  // a pool or statement timeout

@@ -3,6 +3,7 @@ import Hummingbird
 
 /// Logs one line per answered request: method, route template (never the path, which holds ids),
 /// status and duration, on the request's logger (so with its `request.id`, and `trace.id` when traced).
+/// A request whose client hung up before it was read is logged as `client closed request` (status 499).
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = AppContext
 
@@ -13,7 +14,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - started
         context.logger.info(
-            "request answered",
+            response.status == ClientDisconnect.status ? "client closed request" : "request answered",
             metadata: [
                 "http.method": "\(request.method.rawValue)", "http.route": "\(context.endpointPath ?? "unmatched")",
                 "http.status": "\(response.status.code)",

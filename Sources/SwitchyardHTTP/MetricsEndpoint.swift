@@ -5,23 +5,37 @@ import Metrics
 import SwitchyardCore
 import SwitchyardObservability
 
-/// `GET /metrics`: the process's metrics in the Prometheus text format, for the operator token only.
+/// `GET /metrics`: the process's metrics in the Prometheus text format, for the operator token only on the
+/// API port, and without authentication on a separate metrics listener (``listenerRouter(_:)``).
 /// Gauges that describe shared state (breakers, the janitor's backlog, webhook deliveries) are read at
-/// scrape time.
+/// scrape time, whichever listener is scraped.
 public struct MetricsEndpoint: Sendable {
     let probes: any OperationalProbes
     let service: PaymentService
 
-    /// Registers `GET /metrics` on `group`, which lets only the operator through.
-    func register(on group: RouterGroup<AppContext>) {
-        group.get("metrics") { _, _ in
-            await collect()
-            return Self.response()
-        }
+    /// The endpoint reading the scrape-time gauges from `deps`' probes and payment service.
+    public init(_ deps: ServerDependencies) {
+        probes = deps.repositories.probes
+        service = deps.service
     }
 
-    /// The registry rendered as a response (no authentication: for a separate metrics listener).
-    public static func response() -> Response {
+    /// Registers `GET /metrics` on `group`, which lets only the operator through.
+    func register(on group: RouterGroup<AppContext>) {
+        group.get("metrics") { _, _ in await scrape() }
+    }
+
+    /// The router of a separate metrics listener: `GET /metrics` only, without authentication, for
+    /// scrapers kept off the API port.
+    public static func listenerRouter(_ deps: ServerDependencies) -> Router<BasicRequestContext> {
+        let endpoint = MetricsEndpoint(deps)
+        let router = Router()
+        router.get("metrics") { _, _ in await endpoint.scrape() }
+        return router
+    }
+
+    /// The scrape-time gauges brought up to date, then the registry rendered as a response.
+    func scrape() async -> Response {
+        await collect()
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return Response(

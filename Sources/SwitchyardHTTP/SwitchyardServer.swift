@@ -65,7 +65,7 @@ public enum SwitchyardServer {
         let merchant = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .payments))
         let tenantAdmin = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .admin))
         HealthController(probes: store.probes, registry: deps.registry).register(on: router)
-        MetricsEndpoint(probes: store.probes, service: deps.service).register(on: operatorOnly)
+        MetricsEndpoint(deps).register(on: operatorOnly)
         let payments = PaymentsController(service: deps.service, records: store.records, bodyLimit: deps.bodyLimit)
         let idempotency = IdempotencyGate(
             claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit)
@@ -108,20 +108,16 @@ public enum SwitchyardServer {
     }
 
     /// The application listening on `host:port` (port 0: any free port, reported to `onRunning`), with
-    /// the connection bounds of `PlatformPolicy.Server` in force at start (idle and read timeouts, most
-    /// connections served at once).
+    /// the connection bounds of `PlatformPolicy.Server` in force at start (connections per client address,
+    /// request head, read and idle timeouts, most connections served at once).
     public static func application(
         _ deps: ServerDependencies, host: String, port: Int,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let bounds = deps.service.policy.platform.server
-        let readTimeout = TimeAmount.milliseconds(Int64(bounds.requestReadTimeoutMs))
         return Application(
             router: router(deps),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: readTimeout)],
-                    idleTimeout: .milliseconds(Int64(bounds.idleTimeoutMs)))),
+            server: .guardedHTTP1(bounds),
             configuration: .init(
                 address: .hostname(host, port: port), serverName: "switchyard",
                 availableConnectionsDelegate: MaximumAvailableConnections(bounds.maxConnections, logger: deps.logger)),

@@ -40,4 +40,13 @@ public enum MetricName {
     public static let pluginLoads = "switchyard_plugin_loads_total"
     /// Plugins refused, by `reason`.
     public static let pluginRefusals = "switchyard_plugin_refusals_total"
+    /// HTTP requests answered, by `http_route`, `http_request_method`, `http_response_status_code`.
+    public static let httpRequests = "http_server_requests_total"
+    /// HTTP requests answered with an error, by `http_route`, `http_request_method`, `error_type`.
+    public static let httpRequestErrors = "http_server_request_errors_total"
+    /// Seconds spent answering an HTTP request, by `http_route`, `http_request_method`,
+    /// `http_response_status_code`.
+    public static let httpRequestDuration = "http_server_request_duration_seconds"
+    /// HTTP requests in flight, by `http_request_method`.
+    public static let httpActiveRequests = "http_server_active_requests"
 }

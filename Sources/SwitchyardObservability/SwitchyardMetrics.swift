@@ -14,7 +14,7 @@ public enum SwitchyardMetrics {
     private static let installed: Void = {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.nameAndLabelSanitizer = { name, labels in
-            (sanitized(name), labels.map { (sanitized($0.0), $0.1) })
+            (exposedName(name), labels.map { (sanitized($0.0), $0.1) })
         }
         factory.defaultDurationHistogramBuckets = [
             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
@@ -29,10 +29,17 @@ public enum SwitchyardMetrics {
         installed
     }
 
-    /// The registry in the Prometheus text exposition format.
+    /// The registry in the Prometheus text exposition format, each family with its `# HELP` line.
     public static func render() -> String {
         bootstrap()
-        return registry.emitToString()
+        return MetricHelp.annotate(registry.emitToString())
+    }
+
+    /// The name a metric is exposed under: sanitized, then renamed when its library's name breaks
+    /// Prometheus' conventions (see ``MetricHelp/renamed``).
+    static func exposedName(_ name: String) -> String {
+        let name = sanitized(name)
+        return MetricHelp.renamed[name] ?? name
     }
 
     /// A metric or label name in Prometheus' alphabet: `.` and `-` become `_`.

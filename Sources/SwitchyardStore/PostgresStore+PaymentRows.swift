@@ -4,6 +4,8 @@ import SwitchyardCore
 
 /// Row mapping for payments, attempts, refunds and operations.
 extension PostgresStore {
+    /// The routing decision is written with the row and never after: it is made once, at the create, so a
+    /// transition neither reads it (``paymentForUpdate``) nor writes it back.
     static let upsertPayment = """
         INSERT INTO payments (id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id,
             return_url, payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id,
@@ -15,10 +17,20 @@ extension PostgresStore {
         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_captured = EXCLUDED.amount_captured,
             amount_refunded = EXCLUDED.amount_refunded, next_action = EXCLUDED.next_action,
             provider_account_id = EXCLUDED.provider_account_id, failure_code = EXCLUDED.failure_code,
-            failure_message = EXCLUDED.failure_message, routing = EXCLUDED.routing, updated_at = EXCLUDED.updated_at,
+            failure_message = EXCLUDED.failure_message, updated_at = EXCLUDED.updated_at,
             saved_payment_method_id = EXCLUDED.saved_payment_method_id, unknown_since = EXCLUDED.unknown_since,
             sync_count = EXCLUDED.sync_count, next_sync_at = EXCLUDED.next_sync_at,
             review_required = EXCLUDED.review_required
+        """
+
+    /// Locks a payment's row for a transition and reads every column but the routing decision, which a
+    /// transition never changes (``upsertPayment``); the payment it gives has no ``Payment/routing``.
+    static let paymentForUpdate = """
+        SELECT id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id, return_url,
+            payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id, failure_code,
+            failure_message, created_at, updated_at, payment_method_id, saved_payment_method_id, unknown_since,
+            sync_count, next_sync_at, review_required
+        FROM payments WHERE id = $1 FOR UPDATE
         """
 
     static func paymentParameters(_ p: Payment) throws -> [PGValue] {

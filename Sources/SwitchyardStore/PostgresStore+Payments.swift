@@ -52,7 +52,7 @@ extension PostgresStore: PaymentRepository {
         parts.payment = nil
         let write = try ChangeWrite(parts, store: self)
         return try await tenantScoped(tenant) { c in
-            guard let row = try c.query("SELECT * FROM payments WHERE id = $1 FOR UPDATE", [.text(paymentId)]).first
+            guard let row = try c.query(Self.paymentForUpdate, [.text(paymentId)]).first
             else { throw CoreError.notFound("payment") }
             var payment = try Self.payment(row)
             let previous = payment.status

@@ -85,7 +85,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = CommandSupport.logger("switchyard.bench")
+        var logger = try CommandSupport.logger("switchyard.bench")
         logger.logLevel = .warning
         var notes: [String] = []
         func note(_ text: String) {
@@ -139,8 +139,11 @@ struct BenchCommand: AsyncParsableCommand {
         if let rest {
             note(
                 String(
-                    format: "server and plugin workers at rest, before the first payment: %.0f MiB RSS",
-                    Double(rest.rssKiB) / 1024))
+                    format: """
+                        server and plugin workers at rest, before the first payment: %.0f MiB RSS, \
+                        %.0f MiB with each page counted once
+                        """,
+                    Double(rest.rssKiB) / 1024, Double(rest.memoryKiB) / 1024))
         }
         target.idempotencyKeys = !noIdempotencyKey
         let levels = concurrencies ?? [1]
@@ -170,7 +173,7 @@ struct BenchCommand: AsyncParsableCommand {
             command: "switchyard " + CommandLine.arguments.dropFirst().joined(separator: " "),
             mode: url == nil ? "embedded" : "url", payments: payments,
             startedAt: ISO8601DateFormatter().string(from: Date()), steps: report, notes: notes,
-            restRSSMiB: rest.map { Double($0.rssKiB) / 1024 })
+            restRSSMiB: rest.map { Double($0.rssKiB) / 1024 }, restMemoryMiB: rest.map { Double($0.memoryKiB) / 1024 })
         print(BenchTable(steps: report).render(), terminator: "")
         if let json { try full.json().write(to: URL(fileURLWithPath: CommandSupport.absolute(json))) }
         if let plot {

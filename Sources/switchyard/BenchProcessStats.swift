@@ -9,19 +9,24 @@ struct ProcessSample: Equatable, Sendable {
     var peakRSSKiB: Int
     /// Sum of the processes' resident set sizes now (VmRSS), in KiB.
     var rssKiB: Int = 0
+    /// The processes' memory now with each page counted once (``GroupMemory``), in KiB.
+    var memoryKiB: Int = 0
 
     /// A sample of `pid` and its descendants whose name starts like Switchyard's executables (`switchyard`,
     /// `switchyard-plugin-worker`, truncated to 15 characters by the kernel); nil when the process is gone.
     static func read(pid: Int32) -> ProcessSample? {
         guard stat(of: pid) != nil else { return nil }
         var sample = ProcessSample(cpuSeconds: 0, peakRSSKiB: 0)
+        var group: [GroupMemory] = []
         for process in [pid] + descendants(of: pid, namedLike: "switchyard") {
             guard let stat = stat(of: process) else { continue }
             sample.cpuSeconds += stat.cpuSeconds
             let memory = memory(of: process)
             sample.peakRSSKiB += memory?.peak ?? 0
             sample.rssKiB += memory?.now ?? 0
+            if let pages = GroupMemory.read(pid: process) { group.append(pages) }
         }
+        sample.memoryKiB = GroupMemory.combined(group)
         return sample
     }
 
@@ -92,6 +97,7 @@ struct ProcessSample: Equatable, Sendable {
         }
         return ServerUsage(
             peakRSSMiB: Double(after.peakRSSKiB) / 1024, cpuSecondsPer1000: per1000(before, after),
-            rssMiB: Double(after.rssKiB) / 1024, sandboxCPUSecondsPer1000: sandbox.map { per1000($0.0, $0.1) })
+            rssMiB: Double(after.rssKiB) / 1024, sandboxCPUSecondsPer1000: sandbox.map { per1000($0.0, $0.1) },
+            memoryMiB: Double(after.memoryKiB) / 1024)
     }
 }

@@ -10,12 +10,16 @@ struct ServerUsage: Codable, Equatable, Sendable {
     var rssMiB: Double?
     /// CPU seconds the sandbox process spent per 1000 payments; nil when it runs inside the server.
     var sandboxCPUSecondsPer1000: Double?
+    /// Memory of the server and its plugin workers at the end of the step with each page counted once
+    /// (``GroupMemory``), in MiB; nil in reports written before it was measured.
+    var memoryMiB: Double?
 
     enum CodingKeys: String, CodingKey {
         case peakRSSMiB = "peak_rss_mib"
         case cpuSecondsPer1000 = "cpu_seconds_per_1000"
         case rssMiB = "rss_mib"
         case sandboxCPUSecondsPer1000 = "sandbox_cpu_seconds_per_1000"
+        case memoryMiB = "memory_mib"
     }
 }
 
@@ -93,11 +97,14 @@ struct BenchReport: Codable, Equatable, Sendable {
     var notes: [String]
     /// Resident set size of the server and its plugin workers before the first payment, in MiB.
     var restRSSMiB: Double?
+    /// The same with each page counted once (``GroupMemory``), in MiB.
+    var restMemoryMiB: Double?
 
     enum CodingKeys: String, CodingKey {
         case command, mode, payments, steps, notes
         case startedAt = "started_at"
         case restRSSMiB = "rest_rss_mib"
+        case restMemoryMiB = "rest_memory_mib"
     }
 
     /// Pretty, key-sorted JSON.

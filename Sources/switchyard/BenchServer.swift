@@ -14,11 +14,14 @@ final class BenchServer {
     let port: Int
     let log: String
 
-    /// The bench's policy: the development policy with tenant limits far above what the sweep sends.
+    /// The bench's policy: the development policy with tenant and per-address connection limits far above
+    /// what the sweep sends.
     static func policy() throws -> String {
         var object =
             (try JSONSerialization.jsonObject(with: Data(DevelopmentPolicy.text.utf8)) as? [String: Any]) ?? [:]
         object["tenants"] = ["requests_per_second": 1_000_000, "burst": 1_000_000, "max_concurrent_requests": 10_000]
+        // Every bench connection comes from one address: let it hold as many as the largest concurrency.
+        object["server"] = ["max_connections_per_address": 2_048]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self) + "\n"
     }

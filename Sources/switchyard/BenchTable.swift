@@ -6,7 +6,7 @@ struct BenchTable {
     static let header = [
         "flow", "conc", "payments/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "provider p50/p99",
         "overhead p50/p99", "pgbench tps", "pgbench p50/p99", "of ceiling", "CPU s/1000",
-        "sandbox CPU s/1000", "RSS MiB", "peak RSS MiB",
+        "sandbox CPU s/1000", "RSS MiB", "peak RSS MiB", "memory MiB",
     ]
 
     var steps: [BenchStep]
@@ -27,6 +27,7 @@ struct BenchTable {
             step.server?.sandboxCPUSecondsPer1000.map { number($0, 2) } ?? missing,
             step.server?.rssMiB.map { number($0, 0) } ?? missing,
             step.server.map { number($0.peakRSSMiB, 0) } ?? missing,
+            step.server?.memoryMiB.map { number($0, 0) } ?? missing,
         ]
     }
 

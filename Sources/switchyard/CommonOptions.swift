@@ -18,8 +18,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The database URL from the option or the environment.
     var databaseURL: String? {
-        databaseURLOption
-            ?? ProcessInfo.processInfo.environment["SWITCHYARD_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        databaseURLOption ?? CommandSupport.environment("SWITCHYARD_DATABASE_URL")
     }
 
     @Option(help: "Directory for the embedded default's state (database cluster, keys, demo.json).")
@@ -34,20 +33,53 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("policy"),
         help:
-            "The platform policy file (default: policy.json; the embedded default, when this is not given, writes and uses a development policy in the data directory)."
+            "The platform policy file (or SWITCHYARD_POLICY; default: policy.json; the embedded default, when neither is given, writes and uses a development policy in the data directory)."
     )
     var policyOption: String?
+    /// The policy file given by the option or the environment.
+    var configuredPolicy: String? { policyOption ?? CommandSupport.environment("SWITCHYARD_POLICY") }
     /// The policy file a server with a database URL reads.
-    var policy: String { policyOption ?? "policy.json" }
+    var policy: String { configuredPolicy ?? "policy.json" }
 }
 
 enum CommandSupport {
-    /// A logger for the executable; LOG_LEVEL chooses the level (info by default).
-    static func logger(_ label: String = "switchyard") -> Logger {
+    /// A logger for the executable; LOG_LEVEL chooses the level (info by default, any case); a value that
+    /// names no level is refused.
+    static func logger(_ label: String = "switchyard") throws -> Logger {
         var logger = Logger(label: label)
-        logger.logLevel =
-            ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        logger.logLevel = try logLevel()
         return logger
+    }
+
+    /// The level LOG_LEVEL names (``LogLevelSetting``), refused with a usage error when it names none.
+    static func logLevel() throws -> Logger.Level {
+        do {
+            return try LogLevelSetting.parse(ProcessInfo.processInfo.environment["LOG_LEVEL"])
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// An environment variable's value; nil when unset or empty.
+    static func environment(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// An integer environment variable; a value that is not one is refused, naming the variable.
+    static func environmentInteger(_ name: String) throws -> Int? {
+        guard let value = environment(name) else { return nil }
+        guard let number = Int(value.trimmingCharacters(in: .whitespaces)) else {
+            throw ValidationError("\(name)=\(value) must be an integer")
+        }
+        return number
+    }
+
+    /// A yes/no environment variable (`1`, `true`, `yes` or `0`, `false`, `no`, any case); unset is no.
+    static func environmentFlag(_ name: String) throws -> Bool {
+        guard let value = environment(name)?.lowercased() else { return false }
+        if ["1", "true", "yes"].contains(value) { return true }
+        if ["0", "false", "no"].contains(value) { return false }
+        throw ValidationError("\(name)=\(value) must be 1 or 0 (true or false)")
     }
 
     /// The absolute form of a path relative to the working directory.

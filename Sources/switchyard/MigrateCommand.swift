@@ -22,7 +22,7 @@ struct MigrateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = CommandSupport.logger()
+        let logger = try CommandSupport.logger()
         let applied: [Int]
         if let databaseURL = database.databaseURLOption ?? Self.migrateURL ?? database.databaseURL {
             applied = try await CommandSupport.migrate(url: databaseURL, logger: logger)

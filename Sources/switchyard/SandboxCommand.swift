@@ -35,7 +35,7 @@ struct SandboxCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = CommandSupport.logger("switchyard.sandbox")
+        let logger = try CommandSupport.logger("switchyard.sandbox")
         let configuration =
             try demoDataDir.map { directory in
                 try StateFile.makePrivateDirectory(CommandSupport.absolute(directory))

@@ -19,17 +19,32 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Port to listen on.")
-    var port: Int = 8080
+    @Option(name: .customLong("port"), help: "Port to listen on (or SWITCHYARD_PORT; default: 8080).")
+    var portOption: Int?
 
-    @Option(help: "Address to listen on.")
-    var host: String = "127.0.0.1"
+    @Option(name: .customLong("host"), help: "Address to listen on (or SWITCHYARD_HOST; default: 127.0.0.1).")
+    var hostOption: String?
 
-    @Option(help: "Directory of plugin .so files (default: <data-dir>/plugins).")
-    var pluginsDir: String?
+    @Option(
+        name: .customLong("plugins-dir"),
+        help: "Directory of plugin .so files (or SWITCHYARD_PLUGINS_DIR; default: <data-dir>/plugins).")
+    var pluginsDirOption: String?
 
-    @Option(help: "Base URL providers use to reach this server (default: http://<host>:<port>).")
-    var publicURL: String?
+    @Option(
+        name: .customLong("public-url"),
+        help: """
+            Base URL providers send notifications to (or SWITCHYARD_PUBLIC_URL). Required with --database-url, \
+            and not a loopback address; the embedded default uses http://<host>:<port>.
+            """)
+    var publicURLOption: String?
+
+    @Flag(
+        name: .customLong("allow-loopback-public-url"),
+        help: """
+            With --database-url, accept a missing or loopback public URL (tests; or \
+            SWITCHYARD_ALLOW_LOOPBACK_PUBLIC_URL=1).
+            """)
+    var allowLoopbackPublicURLFlag = false
 
     @Option(help: "Port of the embedded sandboxes (default: any free port).")
     var sandboxPort: Int?
@@ -44,18 +59,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not apply pending migrations at start (they are then an error); see `switchyard migrate`.")
     var noMigrate = false
 
-    @Flag(help: "With --database-url, accept a development-mode plugin policy (plugins load with any digest).")
-    var allowDevelopmentPlugins = false
-    @Option(help: "Log lines as json (one object per line) or text (default: json unless stdout is a terminal).")
-    var logFormat: LogFormat?
+    @Flag(
+        name: .customLong("allow-development-plugins"),
+        help: """
+            With --database-url, accept a development-mode plugin policy (plugins load with any digest; or \
+            SWITCHYARD_ALLOW_DEVELOPMENT_PLUGINS=1).
+            """)
+    var allowDevelopmentPluginsFlag = false
+    @Option(
+        name: .customLong("log-format"),
+        help: """
+            Log lines as json (one object per line) or text (or SWITCHYARD_LOG_FORMAT; default: json unless \
+            stdout is a terminal).
+            """)
+    var logFormatOption: LogFormat?
 
     @Option(help: "OTLP/HTTP endpoint traces are exported to (default: OTEL_EXPORTER_OTLP_ENDPOINT; unset: off).")
     var otlpEndpoint: String?
 
-    @Option(help: "Also serve GET /metrics, without authentication, on this port (default: only on --port).")
-    var metricsPort: Int?
+    @Option(
+        name: .customLong("metrics-port"),
+        help: "Also serve GET /metrics, without authentication, on this port (or SWITCHYARD_METRICS_PORT).")
+    var metricsPortOption: Int?
 
     func validate() throws {
+        try validateEnvironment()
         guard let sandboxURL else { return }
         guard database.databaseURL == nil else {
             throw ValidationError("--sandbox-url belongs to the embedded default: it cannot go with --database-url")
@@ -69,9 +97,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         _ = try OpenAPIDocument.load()  // the resource bundle must be installed beside the binary
-        ServeObservability.bootstrapLogging(logFormat ?? .automatic)
+        let (host, port, metricsPort) = (self.host, try self.port, try self.metricsPort)
+        ServeObservability.bootstrapLogging(try logFormat ?? .automatic)
         SwitchyardMetrics.bootstrap()
-        let logger = CommandSupport.logger()
+        let logger = try CommandSupport.logger()  // after the bootstrap, or it would log with the default handler
         let tracing = try ServeObservability.bootstrapTracing(
             endpoint: ServeObservability.otlpEndpoint(option: otlpEndpoint), logger: logger)
         if !ProcessPrivacy.keepMemoryPrivate() {
@@ -80,16 +109,16 @@ struct ServeCommand: AsyncParsableCommand {
         let dataDirectory = CommandSupport.absolute(database.dataDir)
         let embedded = database.databaseURL == nil
         let pluginsDirectory = CommandSupport.absolute(pluginsDir ?? dataDirectory + "/plugins")
+        let publicURL = try self.publicURL(host: host, port: port, external: !embedded)
         if embedded { try StateFile.makePrivateDirectory(dataDirectory) }
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         let policyPath =
-            embedded && database.policyOption == nil
+            embedded && database.configuredPolicy == nil
             ? try DevelopmentPolicy.write(dataDirectory: dataDirectory, logger: logger) : database.policy
         let (pluginPolicy, platform) = try CommandSupport.loadPolicy(policyPath)
         try Self.checkPluginPolicy(
-            pluginPolicy, external: !embedded, allowDevelopment: allowDevelopmentPlugins, policyPath: policyPath,
+            pluginPolicy, external: !embedded, allowDevelopment: try allowDevelopmentPlugins, policyPath: policyPath,
             logger: logger)
-        let publicURL = self.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
         var embeddedDB: EmbeddedDatabase?
         let databaseURL: String
         let secrets: SecretBox
@@ -134,7 +163,9 @@ struct ServeCommand: AsyncParsableCommand {
 
         var services: [any Service] = tracing.map { [$0] } ?? []
         if let metricsPort {
-            services.append(ServeObservability.metricsApplication(host: host, port: metricsPort, logger: logger))
+            services.append(
+                ServeObservability.metricsApplication(
+                    runtime.dependencies, host: host, port: metricsPort, logger: logger))
         }
         if embedded {
             let merchants = try DemoSandboxMerchants(dataDirectory: dataDirectory)

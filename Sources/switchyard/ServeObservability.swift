@@ -74,12 +74,13 @@ enum ServeObservability {
 }
 
 extension ServeObservability {
-    /// A listener serving only `GET /metrics`, for scrapers kept off the API port.
-    static func metricsApplication(host: String, port: Int, logger: Logger) -> some Service {
-        let router = Router()
-        router.get("metrics") { _, _ in MetricsEndpoint.response() }
-        return Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "switchyard"),
-            logger: logger)
+    /// A listener serving only `GET /metrics`, for scrapers kept off the API port; its scrape-time gauges
+    /// are read from `deps` as the API port's are.
+    static func metricsApplication(_ deps: ServerDependencies, host: String, port: Int, logger: Logger)
+        -> some Service
+    {
+        Application(
+            router: MetricsEndpoint.listenerRouter(deps),
+            configuration: .init(address: .hostname(host, port: port), serverName: "switchyard"), logger: logger)
     }
 }

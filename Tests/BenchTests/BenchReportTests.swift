@@ -44,8 +44,8 @@ struct BenchProcessTests {
         #expect(ProcessSample.parseField("VmRSS:", status) == 40000)
         let usage = ProcessSample.usage(
             from: ProcessSample(cpuSeconds: 10, peakRSSKiB: 0),
-            to: ProcessSample(cpuSeconds: 15, peakRSSKiB: 51200, rssKiB: 40960), payments: 500)
-        #expect(usage == ServerUsage(peakRSSMiB: 50, cpuSecondsPer1000: 10, rssMiB: 40))
+            to: ProcessSample(cpuSeconds: 15, peakRSSKiB: 51200, rssKiB: 40960, memoryKiB: 30720), payments: 500)
+        #expect(usage == ServerUsage(peakRSSMiB: 50, cpuSecondsPer1000: 10, rssMiB: 40, memoryMiB: 30))
     }
 
     @Test func theSandboxCPUIsCountedApartFromTheServer() {

@@ -1,10 +1,140 @@
 """What the Kubernetes manifests must hold beyond their schema (kubernetes-validate checks that):
 probes on /health (liveness) and /ready (readiness), resource requests and limits on every container,
 a PodDisruptionBudget selecting the pods, and Secrets holding the KEK and the operator token that the
-server reads. Usage: check_kubernetes.py FILE..."""
+server reads; the policy file a key of a ConfigMap mounted as a directory (no subPath, so the kubelet updates
+it in place and `policy/reload` reads the new one), holding a policy with the production one's sections; a
+NetworkPolicy over the pods whose ingress ports are the container's ports and whose egress lets DNS,
+PostgreSQL and HTTPS out; and the ServiceMonitor, a custom resource kubernetes-validate has no schema for:
+its required fields, a selector matching the Service and a port that is the Service's port to --metrics-port.
+Usage: check_kubernetes.py FILE..."""
+import json
 import sys
+from pathlib import Path
 
 import yaml
+
+PRODUCTION_POLICY = Path(__file__).resolve().parents[2] / "deploy" / "policy.production.json"
+
+
+def option(args, flag):
+    """The value after `flag` in `args`, or None."""
+    return args[args.index(flag) + 1] if flag in args and args.index(flag) + 1 < len(args) else None
+
+
+def selects(selector, labels):
+    """Whether a matchLabels `selector` selects objects labelled `labels` (an empty one selects nothing here)."""
+    return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
+
+def check_policy_mount(name, container, pod):
+    """The --policy file is a key of a mounted ConfigMap holding a policy, the directory mounted without subPath."""
+    where = f"{name}/{container['name']}"
+    path = option(container.get("args", []), "--policy")
+    if path is None:
+        return [f"{where}: no --policy"]
+    volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    config_maps = {c["metadata"]["name"]: c.get("data") or {} for c in by_kind.get("ConfigMap", [])}
+    for mount in container.get("volumeMounts", []):
+        directory = mount["mountPath"].rstrip("/")
+        volume = volumes.get(mount["name"], {})
+        if "configMap" not in volume or not (path == directory or path.startswith(directory + "/")):
+            continue
+        if "subPath" in mount or "subPathExpr" in mount:
+            return [f"{where}: the policy's ConfigMap is mounted with a subPath, which is never updated in place"]
+        key = path[len(directory) + 1:]
+        data = config_maps.get(volume["configMap"]["name"])
+        if data is None:
+            return [f"{where}: the policy's ConfigMap {volume['configMap']['name']} is not in the manifests"]
+        if key not in data:
+            return [f"{where}: the policy file {path} is not a key of ConfigMap {volume['configMap']['name']}"]
+        try:
+            policy = json.loads(data[key])
+        except ValueError as error:
+            return [f"{where}: the policy in ConfigMap {volume['configMap']['name']} is not JSON: {error}"]
+        production = json.loads(PRODUCTION_POLICY.read_text())
+        if policy != production:
+            return [f"{where}: the ConfigMap's policy is not deploy/policy.production.json (update both)"]
+        return []
+    return [f"{where}: the policy file {path} is not inside a mounted ConfigMap"]
+
+
+def container_ports(container):
+    """The container's ports by name and by number."""
+    ports = {}
+    for port in container.get("ports", []):
+        ports[port["containerPort"]] = port["containerPort"]
+        if "name" in port:
+            ports[port["name"]] = port["containerPort"]
+    return ports
+
+
+def check_network_policies(name, container, labels):
+    """A NetworkPolicy selects the pods; its ingress ports are exactly the container's; egress has DNS,
+    the database's port and HTTPS."""
+    where = f"{name}/{container['name']}"
+    policies = [p for p in by_kind.get("NetworkPolicy", []) if selects(p["spec"]["podSelector"].get("matchLabels"), labels)]
+    if not policies:
+        return [f"{name}: no NetworkPolicy selects its pods"]
+    problems = []
+    ports = container_ports(container)
+    for policy in policies:
+        types = set(policy["spec"].get("policyTypes", []))
+        if types != {"Ingress", "Egress"}:
+            problems.append(f"NetworkPolicy {policy['metadata']['name']}: policyTypes is not Ingress and Egress")
+        admitted = set()
+        for rule in policy["spec"].get("ingress", []):
+            for port in rule.get("ports", []):
+                if port["port"] not in ports:
+                    problems.append(f"NetworkPolicy {policy['metadata']['name']}: ingress port {port['port']} "
+                                    f"is not a port of {where}")
+                else:
+                    admitted.add(ports[port["port"]])
+        for number in sorted(set(ports.values()) - admitted):
+            problems.append(f"NetworkPolicy {policy['metadata']['name']}: {where}'s port {number} is not let in")
+        let_out = {(p.get("protocol", "TCP"), p["port"]) for r in policy["spec"].get("egress", []) for p in r.get("ports", [])}
+        for protocol, port, what in (("UDP", 53, "DNS"), ("TCP", 5432, "PostgreSQL"), ("TCP", 443, "HTTPS to providers")):
+            if (protocol, port) not in let_out:
+                problems.append(f"NetworkPolicy {policy['metadata']['name']}: egress does not let {what} out "
+                                f"({protocol} {port})")
+    return problems
+
+
+def check_service_monitors(name, container, labels):
+    """A ServiceMonitor scrapes /metrics on a port of a Service over the pods that leads to --metrics-port."""
+    where = f"{name}/{container['name']}"
+    monitors = by_kind.get("ServiceMonitor", [])
+    if not monitors:
+        return [f"{name}: no ServiceMonitor"]
+    metrics_port = option(container.get("args", []), "--metrics-port")
+    if metrics_port is None:
+        return [f"{where}: a ServiceMonitor but no --metrics-port"]
+    ports = container_ports(container)
+    problems = []
+    for monitor in monitors:
+        title = f"ServiceMonitor {monitor.get('metadata', {}).get('name')}"
+        if monitor.get("apiVersion") != "monitoring.coreos.com/v1":
+            problems.append(f"{title}: apiVersion is not monitoring.coreos.com/v1")
+        spec = monitor.get("spec") or {}
+        if not spec.get("endpoints"):
+            problems.append(f"{title}: no spec.endpoints")
+        services = [
+            s for s in by_kind.get("Service", [])
+            if selects(spec.get("selector", {}).get("matchLabels"), s["metadata"].get("labels", {}))
+            and selects(s["spec"].get("selector"), labels)
+        ]
+        if not services:
+            problems.append(f"{title}: its selector matches no Service over {name}'s pods")
+            continue
+        for endpoint in spec.get("endpoints", []):
+            if endpoint.get("path", "/metrics") != "/metrics":
+                problems.append(f"{title}: scrapes {endpoint['path']}, not /metrics")
+            service_ports = {p.get("name"): p for s in services for p in s["spec"]["ports"]}
+            port = service_ports.get(endpoint.get("port"))
+            if port is None:
+                problems.append(f"{title}: port {endpoint.get('port')} is not a named port of the Service")
+            elif ports.get(port.get("targetPort", port["port"])) != int(metrics_port):
+                problems.append(f"{title}: port {endpoint['port']} does not lead to --metrics-port {metrics_port}")
+    return problems
+
 
 documents = [d for path in sys.argv[1:] for d in yaml.safe_load_all(open(path)) if d]
 problems = []
@@ -53,6 +183,9 @@ for deployment in deployments:
             ]
             if not found or kek.rsplit("/", 1)[1] not in secrets.get(found[0], set()):
                 problems.append(f"{name}/{container['name']}: the KEK file {kek} is not a key of a mounted Secret")
+        problems.extend(check_policy_mount(name, container, pod))
+        problems.extend(check_network_policies(name, container, labels))
+        problems.extend(check_service_monitors(name, container, labels))
     budgets = [
         b for b in by_kind.get("PodDisruptionBudget", [])
         if all(labels.get(k) == v for k, v in b["spec"]["selector"].get("matchLabels", {}).items())

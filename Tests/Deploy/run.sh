@@ -2,10 +2,17 @@
 # Checks the deployment files against the CLI and their platforms' own validators, and runs the README's
 # walkthroughs. Expects `swift build` to have built .build/debug/switchyard.
 #  - Kubernetes manifests: kubernetes-validate (offline schemas, from PyPI into a private virtual
-#    environment under .build/) and check_kubernetes.py (probes, resources, PodDisruptionBudget, Secrets);
+#    environment under .build/) on every manifest but servicemonitor.yaml (a Prometheus Operator custom
+#    resource it has no schema for), and check_kubernetes.py on all of them (probes, resources,
+#    PodDisruptionBudget, Secrets, the policy ConfigMap's mount, the NetworkPolicy, the ServiceMonitor);
+#  - the Docker build context: .dockerignore lets in what the Dockerfile builds from and no local state;
 #  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one;
 #  - every flag the Dockerfile, the compose file, the unit and the manifests pass to switchyard exists;
-#  - the README walkthroughs, against a fresh embedded default.
+#  - `switchyard policy check` passes the production policy and refuses a misspelt key;
+#  - the README walkthroughs, against a fresh embedded default; then one more payment and
+#    `promtool check metrics` (Debian's prometheus package) on GET /metrics and on the --metrics-port scrape,
+#    and the policy file swapped as the kubelet updates a ConfigMap, then applied by policy/reload; and
+#    `switchyard doctor` (doctor.sh) against that server's database.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 binary=$(pwd)/.build/debug/switchyard
@@ -22,9 +29,12 @@ if [ ! -x "$venv/bin/python" ]; then
   fi
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check kubernetes-validate==1.37.0
-if ! command -v systemd-analyze >/dev/null 2>&1; then
+missing=()
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -y -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends systemd
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 work=$(mktemp -d)
@@ -32,8 +42,15 @@ trap 'rm -rf "$work"' EXIT
 status=0
 
 echo "deploy: kubernetes-validate"
-"$venv/bin/kubernetes-validate" --strict --quiet deploy/kubernetes/*.yaml || status=1
+manifests=()
+for manifest in deploy/kubernetes/*.yaml; do
+  [ "$manifest" = deploy/kubernetes/servicemonitor.yaml ] || manifests+=("$manifest")
+done
+"$venv/bin/kubernetes-validate" --strict --quiet "${manifests[@]}" || status=1
 "$venv/bin/python" Tests/Deploy/check_kubernetes.py deploy/kubernetes/*.yaml || status=1
+
+echo "deploy: the Docker build context"
+python3 Tests/Deploy/check_dockerignore.py || status=1
 
 echo "deploy: systemd-analyze verify"
 sed "s|/usr/local/bin/switchyard|$binary|g" deploy/switchyard.service >"$work/switchyard.service"
@@ -61,7 +78,22 @@ cp -R "$(dirname "$binary")/Switchyard_SwitchyardHTTP.resources" "$work/bin/"
 grep -q "Switchyard_SwitchyardHTTP.resources" "$work/bundle.log" \
   && { cat "$work/bundle.log"; echo "deploy: serve did not find the resource bundle beside the binary"; status=1; }
 
-echo "deploy: README walkthroughs"
-bash Tests/Deploy/walkthrough.sh || status=1
+echo "deploy: policy check"
+"$binary" policy check deploy/policy.production.json || { echo "deploy: the production policy does not check"; status=1; }
+printf '{"adaptive_routing":{"windw_seconds":600},"plugins":{"mode":"pinned","allowed":[{"id":"a","sah256":[]}]}}' \
+  >"$work/typo.json"
+"$binary" policy check "$work/typo.json" >"$work/typo.log" 2>&1 && { echo "deploy: policy check accepted typos"; status=1; }
+for line in "adaptive_routing.windw_seconds: unknown key, did you mean window_seconds?" \
+  "plugins.allowed[0].sah256: unknown key, did you mean sha256?"; do
+  grep -qF "$line" "$work/typo.log" || { cat "$work/typo.log"; echo "deploy: policy check did not say: $line"; status=1; }
+done
+
+echo "deploy: the public URL is configured"
+for file in deploy/compose.yaml deploy/switchyard.env.example deploy/switchyard.service deploy/Dockerfile; do
+  grep -q SWITCHYARD_PUBLIC_URL "$file" || { echo "deploy: $file does not set or document SWITCHYARD_PUBLIC_URL"; status=1; }
+done
+
+echo "deploy: README walkthroughs, then switchyard doctor, promtool on both scrapes and a ConfigMap-style policy reload"
+WALKTHROUGH_AFTER="bash $(pwd)/Tests/Deploy/after_walkthrough.sh" bash Tests/Deploy/walkthrough.sh || status=1
 [ "$status" -eq 0 ] && echo "deploy: all checks passed"
 exit $status

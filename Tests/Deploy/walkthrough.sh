@@ -2,7 +2,8 @@
 # Runs the README's walkthrough blocks (each a ```sh block right after a `<!-- walkthrough -->` line), in
 # order, as one script against a fresh embedded default on a free port, stopping at the first command
 # that fails. Runs SWITCHYARD_BIN (default: .build/debug/switchyard, built by `swift build`). With
-# WALKTHROUGH_AFTER, that command then runs with the server's base URL and data directory as arguments.
+# WALKTHROUGH_AFTER, that command then runs with the server's base URL and data directory as arguments (and
+# METRICS_PORT, the server's --metrics-port, in its environment).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repository=$(pwd)
@@ -32,10 +33,16 @@ for number, block in enumerate(blocks, 1):
 print(f"echo 'walkthrough: {len(blocks)} blocks passed'")
 PY
 
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+# Two free ports, both held while they are chosen so they differ.
+read -r PORT METRICS_PORT < <(python3 -c '
+import socket
+sockets = [socket.socket() for _ in range(2)]
+for s in sockets: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in sockets))')
 DATA="$work/data"
-export PORT DATA
-"${SWITCHYARD_BIN:-$repository/.build/debug/switchyard}" serve --port "$PORT" --data-dir "$DATA" >"$work/serve.log" 2>&1 &
+export PORT DATA METRICS_PORT
+"${SWITCHYARD_BIN:-$repository/.build/debug/switchyard}" serve --port "$PORT" --metrics-port "$METRICS_PORT" \
+  --data-dir "$DATA" >"$work/serve.log" 2>&1 &
 server_pid=$!
 ready=""
 for _ in $(seq 1 600); do

@@ -44,6 +44,29 @@ struct PaymentContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func theRoutingDecisionIsWrittenOnceAndKeptThroughTransitions(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        var payment = s.payment("pay_1")
+        let decision = RoutingDecision(
+            ruleId: UUID(), ruleName: "euro cards", candidates: [UUID(), UUID()],
+            skipped: [.init(accountId: UUID(), reason: "circuit open")])
+        payment.routing = decision
+        _ = try await s.payments.begin(PaymentChanges(payment: payment), claim: nil)
+        let seen = try await s.payments.transition(tenant: s.tenant, paymentId: "pay_1", with: PaymentChanges()) {
+            payment -> RoutingDecision? in
+            let seen = payment.routing
+            payment.status = .authorized
+            payment.routing = RoutingDecision(ruleId: nil, ruleName: "rewritten", candidates: [], skipped: [])
+            return seen
+        }
+        // A transition is given the payment without its decision, and cannot replace it.
+        #expect(seen == nil)
+        let record = try #require(try await s.payments.record(tenant: s.tenant, paymentId: "pay_1"))
+        #expect(record.payment.status == .authorized)
+        #expect(record.payment.routing == decision)
+    }
+
+    @Test(arguments: Backend.allCases)
     func anotherTenantSeesNothing(_ backend: Backend) async throws {
         let s = try await ContractSubject.make(backend)
         try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1")))

@@ -73,6 +73,8 @@ import Testing
         try await TestStack.with(policy: {
             $0.tenants.maxConcurrentRequests = 200
             $0.server.databaseAcquireTimeoutMs = 120_000
+            // Each request has its own connection, all from 127.0.0.1.
+            $0.server.maxConnectionsPerAddress = 1_000
         }) { stack in
             let m = try await stack.merchant()
             #expect(await issued(stack) == 0)

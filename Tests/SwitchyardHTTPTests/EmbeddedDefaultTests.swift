@@ -94,15 +94,20 @@ struct EmbeddedDefaultTests {
         try await server.stop()
     }
 
-    /// A server with a database URL, a key and a policy file, but the given operator token.
-    func startExternal(token: String?, policy: Bool = true) async throws -> (status: Int32?, output: String) {
+    /// A server with a database URL (never reached), a key and a policy file (nil: none), but the given
+    /// operator token and environment; its exit status and output.
+    static func startExternal(
+        token: String?, policy: String? = #"{"plugins":{"mode":"development"}}"#,
+        environment extra: [String: String] = [:]
+    ) async throws -> (status: Int32?, output: String) {
         let root = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        if policy {
-            try Data(#"{"plugins":{"mode":"development"}}"#.utf8).write(to: URL(fileURLWithPath: root + "/p.json"))
+        if let policy {
+            try Data(policy.utf8).write(to: URL(fileURLWithPath: root + "/p.json"))
         }
         var environment = ["SWITCHYARD_KEK": Data(SecureRandom.bytes(32)).base64EncodedString()]
         environment["SWITCHYARD_OPERATOR_TOKEN"] = token
+        environment.merge(extra) { $1 }
         let server = try ServeProcess(
             arguments: [
                 "--database-url", "host=127.0.0.1 port=1 dbname=switchyard connect_timeout=2", "--policy",
@@ -119,7 +124,7 @@ struct EmbeddedDefaultTests {
         for token in [
             "REPLACE_WITH_A_LONG_RANDOM_TOKEN", "op_0123456789abcdef", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
         ] {
-            let (status, output) = try await startExternal(token: token)
+            let (status, output) = try await Self.startExternal(token: token)
             #expect(status != nil && status != 0)
             #expect(output.contains("SWITCHYARD_OPERATOR_TOKEN refused"), "\(output)")
             #expect(!output.contains(token))
@@ -127,7 +132,7 @@ struct EmbeddedDefaultTests {
     }
 
     @Test func aServerWithADatabaseURLRefusesToStartWithoutAPolicyFile() async throws {
-        let (status, output) = try await startExternal(token: "op_" + SecureRandom.token(bytes: 32), policy: false)
+        let (status, output) = try await Self.startExternal(token: "op_" + SecureRandom.token(bytes: 32), policy: nil)
         #expect(status != nil && status != 0)
         #expect(output.contains("not found") && output.contains("only the embedded default"), "\(output)")
     }

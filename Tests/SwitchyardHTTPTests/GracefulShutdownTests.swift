@@ -16,7 +16,8 @@ struct GracefulShutdownTests {
     static let policy = """
         {"plugins": {"mode": "development", "allowed": [{"id": "citcon"}, {"id": "antom"}]},
          "limits": {"provider_timeout_ms": \(providerTimeoutMs)},
-         "tenants": {"requests_per_second": 1000, "burst": 1000}}
+         "tenants": {"requests_per_second": 1000, "burst": 1000},
+         "server": {"max_connections_per_address": 1000}}
         """
 
     /// What one client saw.

@@ -142,7 +142,7 @@ struct ObservabilityEndToEndTests {
             }
             #expect(
                 Self.sample(
-                    after.body, "http_server_request_duration_count",
+                    after.body, "http_server_request_duration_seconds_count",
                     ["http_route": "/v1/payments", "http_response_status_code": "201"])
                     >= 1, "\(after.body)")
             #expect(after.body.contains("switchyard_db_pool_wait_seconds_count"))

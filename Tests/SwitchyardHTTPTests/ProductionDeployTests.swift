@@ -1,5 +1,6 @@
 import Foundation
 import PluginHost
+import SwitchyardApp
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore
@@ -79,6 +80,7 @@ struct ProductionDeployTests {
         let platform = try JSONDecoder().decode(PlatformPolicy.self, from: Data(whole.output.utf8))
         #expect(platform.webhooks.requireHTTPS)
         #expect(platform.problem() == nil)
+        #expect(PolicyDocument.problems(in: Data(whole.output.utf8)) == [], "pinned entries carry only known keys")
     }
 
     @Test func theProductionPolicyIsPinnedForTheShippedPluginsAndTheirVersions() throws {
@@ -90,6 +92,7 @@ struct ProductionDeployTests {
         let platform = try JSONDecoder().decode(PlatformPolicy.self, from: data)
         #expect(platform.problem() == nil)
         #expect(platform.webhooks.requireHTTPS)
+        #expect(PolicyDocument.problems(in: data) == [])
 
         // The same ids and versions as the plugins built from this tree. Digests depend on the toolchain
         // and the build, so they are regenerated with `switchyard plugins pin` (README, "Production").

@@ -19,22 +19,32 @@ final class RawConnection: @unchecked Sendable {
         case timedOut
     }
 
-    /// Connects to `127.0.0.1:port`.
-    init(port: Int) throws {
+    /// Connects to `127.0.0.1:port` from `source`, an address of the loopback network (all of
+    /// `127.0.0.0/8` is loopback on Linux), so that one test can be several clients.
+    init(port: Int, from source: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket() failed") }
+        let fd = fd
+        let steps: [(String, (UnsafePointer<sockaddr>, socklen_t) -> Int32, String, Int)] = [
+            ("bind() to \(source)", { Glibc.bind(fd, $0, $1) }, source, 0),
+            ("connect()", { Glibc.connect(fd, $0, $1) }, "127.0.0.1", port),
+        ]
+        for (name, call, host, port) in steps where Self.withAddress(host, port: port, call) != 0 {
+            Glibc.close(fd)
+            throw TestFailure("\(name) failed")
+        }
+    }
+
+    /// Calls `body` with the IPv4 socket address `host:port`.
+    private static func withAddress(
+        _ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            Glibc.close(fd)
-            throw TestFailure("connect() failed")
+        address.sin_addr.s_addr = inet_addr(host)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
     }
 
@@ -101,6 +111,23 @@ final class RawConnection: @unchecked Sendable {
             }
         }
         return false
+    }
+
+    /// Whether the server has closed the connection, looked at without waiting (nothing is consumed).
+    var isClosedByPeer: Bool {
+        var byte: UInt8 = 0
+        let count = Glibc.recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
+    }
+
+    /// Raises this process's soft limit of open files to `wanted` (or its hard limit, if lower), for
+    /// tests that hold thousands of connections.
+    static func raiseOpenFileLimit(to wanted: rlim_t) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = min(wanted, limit.rlim_max)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// Closes the connection from this side.

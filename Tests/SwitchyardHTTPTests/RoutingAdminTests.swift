@@ -138,6 +138,20 @@ struct RoutingAdminTests {
             let broken = try await stack.send(.POST, "/admin/v1/policy/reload", token: stack.operatorToken)
             #expect(broken.status == 400)
             #expect(broken.errorCode == "invalid_policy")
+
+            // A misspelt key is refused, naming it, and the policy in effect stays the one loaded before.
+            try Data(
+                #"{"plugins":{"mode":"development","allowed":"*"},"failover":{"attempt_limit":3,"time_budgt_ms":1}}"#
+                    .utf8
+            ).write(to: URL(fileURLWithPath: path))
+            let typo = try await stack.send(.POST, "/admin/v1/policy/reload", token: stack.operatorToken)
+            #expect(typo.status == 400)
+            #expect(typo.errorCode == "invalid_policy")
+            let message = (typo.json["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(
+                message.contains("failover.time_budgt_ms: unknown key, did you mean time_budget_ms?"), "\(message)")
+            let kept = try await FailoverEndToEndTests.pay(stack, pair, reference: "kept")
+            #expect(FailoverEndToEndTests.attempts(kept).count == 1, "the refused file's attempt_limit 3 is not applied")
         }
     }
 }

@@ -19,10 +19,13 @@ final class ServeProcess: Sendable {
         process.arguments = ["serve"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
-        for name in ["SWITCHYARD_DATABASE_URL", "SWITCHYARD_KEK", "SWITCHYARD_OPERATOR_TOKEN"] {
+        let deployment = ["SWITCHYARD_DATABASE_URL", "SWITCHYARD_KEK", "SWITCHYARD_OPERATOR_TOKEN", "SWITCHYARD_PUBLIC_URL"]
+        for name in deployment {
             environment[name] = nil
         }
         environment["LOG_LEVEL"] = "info"
+        // Servers under test run on loopback, their providers too.
+        environment["SWITCHYARD_ALLOW_LOOPBACK_PUBLIC_URL"] = "1"
         environment.merge(extra) { $1 }
         process.environment = environment
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))

@@ -64,10 +64,55 @@ import Testing
         }
     }
 
-    @Test func beyondTheConnectionCapNewConnectionsWaitWhileOpenOnesAreServed() async throws {
-        try await TestStack.with(policy: { $0.server.maxConnections = 4 }) { stack in
+    @Test func aConnectionMustSendItsRequestHeadInTimeButMayStayIdleBetweenRequests() async throws {
+        try await TestStack.with(policy: {
+            $0.server.requestHeadTimeoutMs = 1_000
+            $0.server.idleTimeoutMs = 20_000
+            $0.server.requestReadTimeoutMs = 20_000
+        }) { stack in
             let port = try Self.port(stack)
-            let held = try (0..<4).map { _ in try RawConnection(port: port) }
+            let silent = try RawConnection(port: port)
+            let slowHead = try RawConnection(port: port)
+            let keptAlive = try RawConnection(port: port)
+            #expect(slowHead.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n"))
+            let answers = await RawConnection.offThread { () -> [Bool] in
+                let ok = { (connection: RawConnection) -> Bool in
+                    guard case .data(let text) = connection.readResponse(timeout: 10) else { return false }
+                    return text.hasPrefix("HTTP/1.1")
+                }
+                // A kept-alive connection idle past the head timeout between two requests is still served.
+                keptAlive.send(Self.health)
+                let first = ok(keptAlive)
+                Thread.sleep(forTimeInterval: 1.5)
+                keptAlive.send(Self.health)
+                let second = ok(keptAlive)
+                // Once its head is in, a request's body may take longer than the head timeout.
+                guard let slowBody = try? RawConnection(port: port) else { return [first, second, false] }
+                slowBody.send(
+                    "POST /notifications/\(UUID().uuidString) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Length: 4\r\n\r\n")
+                for byte in ["{", "}", " ", " "] {
+                    Thread.sleep(forTimeInterval: 0.5)
+                    slowBody.send(byte)
+                }
+                return [first, second, ok(slowBody)]
+            }
+            #expect(answers == [true, true, true])
+            let closed = await RawConnection.offThread {
+                [silent.waitForClose(timeout: 1), slowHead.waitForClose(timeout: 1)]
+            }
+            #expect(closed == [true, true], "the silent and slow-head connections should be closed by now")
+        }
+    }
+
+    @Test func beyondTheConnectionCapNewConnectionsWaitWhileOpenOnesAreServed() async throws {
+        try await TestStack.with(policy: {
+            $0.server.maxConnections = 4
+            $0.server.maxConnectionsPerAddress = 1
+        }) { stack in
+            let port = try Self.port(stack)
+            // From four addresses: one address alone may not hold as many as the cap.
+            let held = try (1...4).map { try RawConnection(port: port, from: "127.0.0.\($0)") }
             let answers = await RawConnection.offThread {
                 held.map { connection -> Bool in
                     connection.send(Self.health)
@@ -77,7 +122,7 @@ import Testing
             }
             #expect(answers == [true, true, true, true])
 
-            let extra = try RawConnection(port: port)
+            let extra = try RawConnection(port: port, from: "127.0.0.5")
             let waiting = await RawConnection.offThread { () -> RawConnection.ReadResult in
                 extra.send(Self.health)
                 return extra.read(timeout: 1)

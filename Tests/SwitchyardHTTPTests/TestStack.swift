@@ -50,11 +50,13 @@ struct TestStack: Sendable {
         extraPlugins: [(name: String, path: String)] = [],
         policy configure: @Sendable (inout PlatformPolicy) -> Void = { _ in }, policyPath: String? = nil,
         clock: TestClock = TestClock(),
+        log: RecordedLog? = nil,
         _ body: @Sendable (TestStack) async throws -> Void
     ) async throws {
-        var logger = Logger(label: "test")
+        var logger = log?.logger ?? Logger(label: "test")
         logger.logLevel =
-            ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+            ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? (log == nil ? .warning : .info)
         let database = try await TestPostgres.freshSwitchyardDatabase()
         let databaseURL = database.appURL
         let pluginsDirectory = NSTemporaryDirectory() + "switchyard-test-plugins-" + UUID().uuidString

@@ -23,6 +23,8 @@ struct RouterWorld: Sendable {
     let routing: InMemoryRoutingRepository
     let payments: InMemoryPaymentRepository
     let gateway = ScriptedGateway()
+    /// The database's answers to readiness and the scrape-time gauges.
+    let probes = InMemoryProbes()
     let dependencies: ServerDependencies
 
     /// A world whose merchant listing reads `records` when given (e.g. a failing one).
@@ -46,7 +48,7 @@ struct RouterWorld: Sendable {
             records: records ?? payments, search: InMemoryPaymentSearch(),
             events: InMemoryWebhookEvents(now: clock.now),
             endpoints: InMemoryWebhookEndpointRepository(now: clock.now), notifications: InMemoryNotificationLog(),
-            review: InMemoryReview(payments: payments), probes: InMemoryProbes(),
+            review: InMemoryReview(payments: payments), probes: probes,
             routingStats: payments, configuration: configuration)
         dependencies = ServerDependencies(
             repositories: repositories, service: service, registry: StaticPluginCatalog([manifest]),
@@ -57,6 +59,12 @@ struct RouterWorld: Sendable {
     /// Runs `body` against the router, in process.
     func test(_ body: @Sendable (Client) async throws -> Void) async throws {
         let app = Application(router: SwitchyardServer.router(dependencies), logger: dependencies.logger)
+        try await app.test(.router) { client in try await body(Client(client: client)) }
+    }
+
+    /// Runs `body` against the router of the separate metrics listener, in process.
+    func testMetricsListener(_ body: @Sendable (Client) async throws -> Void) async throws {
+        let app = Application(router: MetricsEndpoint.listenerRouter(dependencies), logger: dependencies.logger)
         try await app.test(.router) { client in try await body(Client(client: client)) }
     }
 

@@ -1,0 +1,75 @@
+import Foundation
+import PluginHost
+import SwitchyardStore
+import Testing
+
+@testable import switchyard
+
+/// The judgements of `switchyard doctor`, from what it read.
+struct DoctorCheckTests {
+    static func diagnosis(
+        superuser: Bool = false, bypass: Bool = false, owns: Bool = false, unconfined: [String] = []
+    ) -> DatabaseDiagnosis {
+        DatabaseDiagnosis(
+            role: "switchyard_app", superuser: superuser, bypassesRowSecurity: bypass, ownsTables: owns,
+            unconfinedTables: unconfined, appliedMigrations: [1, 2], keyOpensStoredSecret: true)
+    }
+
+    @Test func theRolesCheckFailsOnEveryWayAroundRowLevelSecurity() {
+        #expect(Doctor.roles(Self.diagnosis()).status == .ok)
+        for bad in [
+            Self.diagnosis(superuser: true), Self.diagnosis(bypass: true), Self.diagnosis(owns: true),
+            Self.diagnosis(unconfined: ["payments"]),
+        ] {
+            let check = Doctor.roles(bad)
+            #expect(check.status == .fail)
+            #expect(check.fix?.isEmpty == false)
+        }
+        #expect(Doctor.roles(Self.diagnosis(bypass: true)).detail.contains("BYPASSRLS"))
+        #expect(Doctor.roles(Self.diagnosis(unconfined: ["payments"])).detail.contains("payments"))
+    }
+
+    @Test func migrationsMustBeExactlyThoseOfTheBinary() {
+        #expect(Doctor.migrations(applied: [1, 2, 3], known: [1, 2, 3]).status == .ok)
+        let pending = Doctor.migrations(applied: [1, 2], known: [1, 2, 3])
+        #expect(pending.status == .fail)
+        #expect(pending.detail == "pending: 3")
+        let newer = Doctor.migrations(applied: [1, 2, 3, 4], known: [1, 2, 3])
+        #expect(newer.status == .fail)
+        #expect(newer.detail.hasSuffix("4"))
+        #expect(Doctor.migrations(applied: [], known: [1]).status == .fail)
+    }
+
+    @Test func theKeyFailsOnlyWhenItCannotOpenAStoredSecret() {
+        #expect(Doctor.keyEncryptionKey(opens: true).status == .ok)
+        #expect(Doctor.keyEncryptionKey(opens: false).status == .fail)
+        #expect(Doctor.keyEncryptionKey(opens: nil).status == .warn)
+    }
+
+    @Test func pluginsMustBePinnedForTheirIds() {
+        let digest = String(repeating: "ab", count: 32)
+        let pinned = PluginPolicy(mode: .pinned, allowed: [PluginPolicy.Entry(id: "citcon", sha256: [digest])])
+        let good = Doctor.ScannedPlugin(file: "libCitconPlugin.so", id: "citcon", sha256: digest)
+        #expect(Doctor.plugins([good], policy: pinned, directory: "/p").status == .ok)
+        let other = Doctor.ScannedPlugin(file: "libCitconPlugin.so", id: "citcon", sha256: String(repeating: "cd", count: 32))
+        let refused = Doctor.plugins([good, other], policy: pinned, directory: "/p")
+        #expect(refused.status == .fail)
+        #expect(refused.fix?.contains("switchyard plugins pin /p") == true)
+        #expect(Doctor.plugins([], policy: pinned, directory: "/p").status == .fail)
+        let development = PluginPolicy(mode: .development, allowed: [PluginPolicy.Entry(id: "citcon")])
+        #expect(Doctor.plugins([good], policy: development, directory: "/p").status == .fail)
+    }
+
+    @Test func thePublicURLMustBeSetAndReachableFromOutside() {
+        #expect(Doctor.publicURL("https://payments.example.com").status == .ok)
+        for bad in [nil, "", "not a url", "http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080"] {
+            #expect(Doctor.publicURL(bad).status == .fail, "\(bad ?? "nil")")
+        }
+    }
+
+    @Test func aFailedCheckPrintsItsFixOnTheNextLine() {
+        let text = DoctorCheck.fail("kek", "does not open", fix: "set SWITCHYARD_KEK").text
+        #expect(text == "FAIL  kek: does not open\n      fix: set SWITCHYARD_KEK")
+        #expect(DoctorCheck.ok("bundle", "installed").text == "ok    bundle: installed")
+    }
+}

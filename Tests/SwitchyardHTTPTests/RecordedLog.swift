@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+
+/// The lines a test server logged (message and metadata), for tests of what it logs.
+final class RecordedLog: @unchecked Sendable {
+    struct Line: Sendable {
+        var message: String
+        var metadata: [String: String]
+    }
+
+    private let lock = NSLock()
+    private var stored: [Line] = []
+
+    /// Everything logged so far.
+    var lines: [Line] { lock.withLock { stored } }
+
+    /// A logger whose lines land here.
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(log: self) }
+    }
+
+    fileprivate func append(_ line: Line) { lock.withLock { stored.append(line) } }
+
+    private struct Handler: LogHandler {
+        let log: RecordedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            log.append(Line(message: "\(event.message)", metadata: merged.mapValues { "\($0)" }))
+        }
+    }
+}
