@@ -112,7 +112,7 @@ public final class SwitchyardRuntime: Sendable {
             routingStats: CachedRoutingStats(store, policy: policy, clock: { Date() }))
         janitor = PaymentJanitor(
             service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store,
-            settlement: store)
+            settlement: store, retention: store)
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
             logger: logger)

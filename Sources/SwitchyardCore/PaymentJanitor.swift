@@ -19,12 +19,16 @@ public struct PaymentJanitor: Sendable {
     let notifications: (any NotificationLog)?
     /// Where authorised payments and open refunds and captures are claimed from; nil: not watched.
     let settlement: (any SettlementRepository)?
+    /// Where finished data is deleted once its retention has passed; nil: kept.
+    let retention: (any RetentionRepository)?
 
     public init(
         service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,
-        logger: Logger, notifications: (any NotificationLog)? = nil, settlement: (any SettlementRepository)? = nil
+        logger: Logger, notifications: (any NotificationLog)? = nil, settlement: (any SettlementRepository)? = nil,
+        retention: (any RetentionRepository)? = nil
     ) {
         self.settlement = settlement
+        self.retention = retention
         self.service = service
         self.payments = payments
         self.clock = clock
@@ -64,6 +68,7 @@ public struct PaymentJanitor: Sendable {
         await service.sweepSessions(limit: janitor.batchSize)
         await sweepNotifications(now: now)
         await pruneRoutingOutcomes(now: now)
+        await applyRetention(now: now)
         return claimed.count + stale + settled
     }
 

@@ -15,6 +15,10 @@ public actor InMemoryNotificationLog: NotificationLog {
         public var applied: Bool
         public var rejection: ReportRejection?
         public var receivedAt: Date
+        /// When it was applied or rejected (`applied_at`).
+        public var handledAt: Date? = nil
+        /// The payment a rejected notification concerns.
+        public var paymentId: String? = nil
     }
 
     private var stored: [Entry] = []
@@ -32,7 +36,7 @@ public actor InMemoryNotificationLog: NotificationLog {
         if let id = contentIds[signedContent], let entry = stored.first(where: { $0.id == id }) {
             return entry.applied || entry.rejection != nil ? .applied : .toApply(id: id)
         }
-        let id = Int64(stored.count + 1)
+        let id = nextId
         stored.append(
             Entry(
                 id: id, accountId: accountId, tenantId: tenantId, body: body, verified: true, applied: false,
@@ -42,13 +46,20 @@ public actor InMemoryNotificationLog: NotificationLog {
     }
 
     public func markApplied(id: Int64, tenantId: UUID, at time: Date) async throws {
-        update(id, tenantId) { $0.applied = true }
+        update(id, tenantId) {
+            $0.applied = true
+            $0.handledAt = time
+        }
     }
 
     public func markRejected(id: Int64, tenantId: UUID, paymentId: String, rejection: ReportRejection, at time: Date)
         async throws
     {
-        update(id, tenantId) { $0.rejection = rejection }
+        update(id, tenantId) {
+            $0.rejection = rejection
+            $0.handledAt = time
+            $0.paymentId = paymentId
+        }
     }
 
     public func recordUnverified(
@@ -59,7 +70,7 @@ public actor InMemoryNotificationLog: NotificationLog {
         guard recent < cap else { return false }
         stored.append(
             Entry(
-                id: Int64(stored.count + 1), accountId: accountId, tenantId: tenantId, body: body, verified: false,
+                id: nextId, accountId: accountId, tenantId: tenantId, body: body, verified: false,
                 applied: false, rejection: nil, receivedAt: time))
         return true
     }
@@ -78,8 +89,23 @@ public actor InMemoryNotificationLog: NotificationLog {
         return doomed.count
     }
 
+    /// The id of the next stored notification (ids are never reused once rows are deleted).
+    private var nextId: Int64 { (stored.last?.id ?? 0) + 1 }
+
     private func update(_ id: Int64, _ tenantId: UUID, _ change: (inout Entry) -> Void) {
         guard let index = stored.firstIndex(where: { $0.id == id && $0.tenantId == tenantId }) else { return }
         change(&stored[index])
+    }
+
+    /// Deletes up to `limit` verified notifications handled before `cutoff`, oldest first, as the store's
+    /// retention does: a rejected one only when `isOpen` says its payment is not open; returns how many.
+    func deleteHandled(before cutoff: Date, limit: Int, isOpen: @Sendable (String) -> Bool) -> Int {
+        let doomed = stored.filter { entry in
+            guard entry.verified, let handled = entry.handledAt, handled < cutoff else { return false }
+            return entry.rejection == nil || !(entry.paymentId.map(isOpen) ?? false)
+        }.sorted { ($0.handledAt ?? cutoff) < ($1.handledAt ?? cutoff) }.prefix(max(0, limit)).map(\.id)
+        stored.removeAll { doomed.contains($0.id) }
+        contentIds = contentIds.filter { !doomed.contains($0.value) }
+        return doomed.count
     }
 }

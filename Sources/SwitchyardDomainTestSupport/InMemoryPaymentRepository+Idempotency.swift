@@ -34,10 +34,11 @@ extension InMemoryPaymentRepository.State {
 
     /// Stores what `owner` answered for `key`; false when it no longer owns the key.
     @discardableResult
-    mutating func finish(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome) -> Bool {
+    mutating func finish(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome, at now: Date) -> Bool {
         let id = InMemoryPaymentRepository.KeyID(tenant: tenant, key: key)
         guard let row = keys[id], row.owner == owner, row.outcome == nil else { return false }
         keys[id]?.outcome = outcome
+        keys[id]?.completedAt = now
         keys[id]?.lockedUntil = nil
         return true
     }

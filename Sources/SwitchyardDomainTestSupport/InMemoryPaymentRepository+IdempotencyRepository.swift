@@ -24,7 +24,8 @@ extension InMemoryPaymentRepository: IdempotencyRepository {
     public func finishIdempotent(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome)
         async throws -> Bool
     {
-        transact { $0.finish(tenant: tenant, key: key, owner: owner, outcome: outcome) }
+        let now = clock()
+        return transact { $0.finish(tenant: tenant, key: key, owner: owner, outcome: outcome, at: now) }
     }
 
     /// A key under which nothing was created is forgotten; one under which something was created has its

@@ -37,6 +37,7 @@ extension InMemoryPaymentRepository: PaymentRepository {
     ) async throws -> (T, PaymentRecord?, answered: Bool) {
         var parts = changes
         parts.payment = nil
+        let now = clock()
         return try transact { state in
             guard var payment = state.payment(paymentId, tenant: tenant) else { throw CoreError.notFound("payment") }
             // As in PostgreSQL: a transition neither reads nor writes the routing decision.
@@ -47,7 +48,8 @@ extension InMemoryPaymentRepository: PaymentRepository {
             guard concluding(result) else { return (result, nil, false) }
             let record = state.record(paymentId)
             guard let record, let answer = answer(record) else { return (result, record, false) }
-            let answered = state.finish(tenant: tenant, key: answer.key, owner: answer.owner, outcome: answer.outcome)
+            let answered = state.finish(
+                tenant: tenant, key: answer.key, owner: answer.owner, outcome: answer.outcome, at: now)
             return (result, record, answered)
         }
     }

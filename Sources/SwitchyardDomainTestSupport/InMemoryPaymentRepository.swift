@@ -54,6 +54,8 @@ public final class InMemoryPaymentRepository: @unchecked Sendable {
         var resourceId: String?
         /// What the key's request answered; nil while it runs.
         var outcome: IdempotentOutcome?
+        /// When the key was answered (`completed_at`).
+        var completedAt: Date?
     }
 
     struct State {

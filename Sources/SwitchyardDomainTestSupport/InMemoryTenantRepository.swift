@@ -94,7 +94,14 @@ public actor InMemoryTenantRepository: TenantRepository {
     private func record(_ tenant: UUID, _ actor: String, _ action: String, _ target: String) {
         audit.append(
             AuditEntry(
-                id: Int64(audit.count + 1), tenantId: tenant, actor: actor, action: action, target: target,
+                id: (audit.last?.id ?? 0) + 1, tenantId: tenant, actor: actor, action: action, target: target,
                 details: [:], at: now()))
+    }
+
+    /// Deletes up to `limit` audit entries made before `cutoff`, oldest first; returns how many.
+    func deleteAudit(before cutoff: Date, limit: Int) -> Int {
+        let doomed = audit.filter { $0.at < cutoff }.prefix(max(0, limit)).map(\.id)
+        audit.removeAll { doomed.contains($0.id) }
+        return doomed.count
     }
 }

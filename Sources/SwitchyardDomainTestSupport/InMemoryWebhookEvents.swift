@@ -73,4 +73,28 @@ public actor InMemoryWebhookEvents: WebhookEventRepository {
         }
         return .delivered(made)
     }
+
+    /// Deletes up to `limit` deliveries in a final status last changed before `cutoff`, oldest first, as
+    /// the store's retention does; returns how many.
+    func deleteFinalDeliveries(before cutoff: Date, limit: Int) -> Int {
+        let doomed = deliveries.map(\.delivery).filter { $0.status != .pending && $0.updatedAt < cutoff }
+            .sorted { $0.updatedAt < $1.updatedAt }.prefix(max(0, limit)).map(\.id)
+        deliveries.removeAll { doomed.contains($0.delivery.id) }
+        return doomed.count
+    }
+
+    /// Deletes up to `limit` events created before `cutoff` with no delivery left, oldest first; returns
+    /// how many.
+    func deleteUndeliveredEvents(before cutoff: Date, limit: Int) -> Int {
+        let delivered = Set(deliveries.map(\.delivery.eventId))
+        let doomed = events.filter { $0.createdAt < cutoff && !delivered.contains($0.id) }
+            .sorted { $0.createdAt < $1.createdAt }.prefix(max(0, limit)).map(\.id)
+        events.removeAll { doomed.contains($0.id) }
+        return doomed.count
+    }
+
+    /// Every delivery kept, in any tenant (for assertions).
+    public var allDeliveries: [WebhookDelivery] { deliveries.map(\.delivery) }
+    /// Every event kept, in any tenant (for assertions).
+    public var allEvents: [WebhookEvent] { events }
 }

@@ -15,6 +15,7 @@ public enum MetricHelp {
         MetricName.unknownPayments: "Payments whose outcome is unknown (the janitor's backlog), at scrape time.",
         MetricName.unknownOldestAge: "Age in seconds of the oldest payment whose outcome is unknown (0 when none).",
         MetricName.sweeperActions: "Payments, refunds and captures the janitor and sweepers picked up, by work.",
+        MetricName.retentionDeleted: "Finished rows the janitor deleted once their retention had passed, by kind.",
         MetricName.webhookDeliveries: "Webhook deliveries by state, at scrape time.",
         MetricName.webhookAttempts: "Webhook delivery attempts finished, by result.",
         MetricName.webhookLatency: "Seconds from a webhook event's creation to the end of its delivery, by result.",

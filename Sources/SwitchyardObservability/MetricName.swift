@@ -21,6 +21,9 @@ public enum MetricName {
     public static let unknownOldestAge = "switchyard_janitor_unknown_oldest_age_seconds"
     /// Payments, refunds and captures the janitor and sweepers picked up, by `work`.
     public static let sweeperActions = "switchyard_sweeper_actions_total"
+    /// Finished rows the janitor deleted once their retention had passed, by `kind` (`idempotency_keys`,
+    /// `webhook_deliveries`, `webhook_events`, `notifications`, `audit_entries`, `routing_outcomes`).
+    public static let retentionDeleted = "switchyard_retention_deleted_total"
     /// Webhook deliveries by `state` (pending, dead) at scrape time.
     public static let webhookDeliveries = "switchyard_webhook_deliveries"
     /// Webhook delivery attempts finished, by `result` (succeeded, failed, dead).

@@ -22,13 +22,15 @@ extension PostgresStore {
         ]
     }
 
-    /// Deletes answers decided before `cutoff`, at most `limit` of them; returns how many.
+    /// Deletes answers decided before `cutoff`, the oldest first, at most `limit` of them and none another
+    /// replica's janitor is deleting; returns how many (served by `routing_outcomes_age`).
     public func pruneRoutingOutcomes(before cutoff: Date, limit: Int) async throws -> Int {
         try await system { c in
             try c.query(
                 """
                 DELETE FROM routing_outcomes WHERE attempt_id IN (
-                    SELECT attempt_id FROM routing_outcomes WHERE decided_at < $1::timestamptz LIMIT $2::bigint)
+                    SELECT attempt_id FROM routing_outcomes WHERE decided_at < $1::timestamptz
+                    ORDER BY decided_at LIMIT $2::bigint FOR UPDATE SKIP LOCKED)
                 """,
                 [.timestamp(cutoff), .int(Int64(max(0, limit)))]
             ).affectedRows

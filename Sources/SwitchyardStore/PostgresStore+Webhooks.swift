@@ -150,7 +150,12 @@ extension PostgresStore {
             if earlier >= Int64(limit) {
                 throw try Self.replayQuotaExceeded(c, excess: earlier - Int64(limit) + 1, since: windowStart, now: now)
             }
-            guard let type = try c.query("SELECT type FROM webhook_events WHERE id = $1", [.text(eventId)]).first
+            // Held until the deliveries are stored, so retention cannot delete the event in between (it skips
+            // a locked event; an event it deleted first is not found).
+            guard
+                let type = try c.query(
+                    "SELECT type FROM webhook_events WHERE id = $1 FOR KEY SHARE", [.text(eventId)]
+                ).first
             else { throw CoreError.notFound("event") }
             let eventType = try type.string("type")
             let rows = try c.query(

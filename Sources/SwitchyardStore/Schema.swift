@@ -86,6 +86,7 @@ public enum Schema {
                 ALTER TABLE idempotency_keys ADD COLUMN error_code text;
                 ALTER TABLE idempotency_keys ADD COLUMN error_message text;
                 """),
+        Migration(version: 17, name: "retention of finished data", sql: retention),
     ]
 
     static let coreTables = """

@@ -15,6 +15,10 @@ struct DomainWorld {
     let gateway = ScriptedGateway()
     let service: PaymentService
     let janitor: PaymentJanitor
+    /// The webhook events, notifications and audit log the janitor's retention deletes from.
+    let webhookEvents: InMemoryWebhookEvents
+    let notifications = InMemoryNotificationLog()
+    let tenants: InMemoryTenantRepository
     /// The accounts, in routing order.
     let accounts: [UUID]
 
@@ -23,6 +27,8 @@ struct DomainWorld {
         routingStats: (any RoutingStatsRepository)? = nil
     ) {
         payments = InMemoryPaymentRepository(clock: clock.now)
+        webhookEvents = InMemoryWebhookEvents(now: clock.now)
+        tenants = InMemoryTenantRepository(now: clock.now)
         credentials = InMemoryCredentials(payments: payments)
         gateway.register(ScriptedGateway.manifest("scripted"))
         var ids: [UUID] = []
@@ -43,7 +49,9 @@ struct DomainWorld {
             ids: TestIdentifiers.random, clock: clock.now, logger: logger, policy: PolicyCenter(policy),
             routingStats: routingStats)
         janitor = PaymentJanitor(
-            service: service, payments: payments, clock: clock.now, logger: logger, settlement: payments)
+            service: service, payments: payments, clock: clock.now, logger: logger, settlement: payments,
+            retention: InMemoryRetention(
+                payments: payments, webhooks: webhookEvents, notifications: notifications, tenants: tenants))
     }
 
     /// A card payment of `amount` minor units.
