@@ -35,6 +35,8 @@ public struct MetricsEndpoint: Sendable {
 
     /// The scrape-time gauges brought up to date, then the registry rendered as a response.
     func scrape() async -> Response {
+        // Gauges made before the backend is installed would record nothing for ever.
+        SwitchyardMetrics.bootstrap()
         await collect()
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
