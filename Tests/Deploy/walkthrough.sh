@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the README's walkthrough blocks (each a ```sh block right after a `<!-- walkthrough -->` line), in
-# order, as one script against a fresh embedded default on a free port, stopping at the first command
-# that fails. Runs SWITCHYARD_BIN (default: .build/debug/switchyard, built by `swift build`). With
+# Runs the walkthrough blocks of the README, then of docs/walkthroughs.md (each a ```sh block right after a
+# `<!-- walkthrough -->` line), in order, as one script against a fresh embedded default on a free port,
+# stopping at the first command that fails. Runs SWITCHYARD_BIN (default: .build/debug/switchyard, built by `swift build`). With
 # WALKTHROUGH_AFTER, that command then runs with the server's base URL and data directory as arguments (and
 # METRICS_PORT, the server's --metrics-port, in its environment).
 set -euo pipefail
@@ -20,12 +20,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-python3 - README.md >"$work/walkthrough.sh" <<'PY'
+python3 - README.md docs/walkthroughs.md >"$work/walkthrough.sh" <<'PY'
 import re, sys
-text = open(sys.argv[1]).read()
-blocks = re.findall(r"^<!-- walkthrough -->\n```sh\n(.*?)^```$", text, re.S | re.M)
-if not blocks:
-    sys.exit("walkthrough: no walkthrough block in the README")
+blocks = []
+for path in sys.argv[1:]:
+    found = re.findall(r"^<!-- walkthrough -->\n```sh\n(.*?)^```$", open(path).read(), re.S | re.M)
+    if not found:
+        sys.exit(f"walkthrough: no walkthrough block in {path}")
+    blocks += found
 print("set -eo pipefail")
 for number, block in enumerate(blocks, 1):
     print(f"echo '--- walkthrough block {number}'")
@@ -64,7 +66,7 @@ if [ "$status" -eq 0 ] && [ -n "${WALKTHROUGH_AFTER:-}" ]; then
   $WALKTHROUGH_AFTER "http://127.0.0.1:$PORT" "$DATA" || status=$?
 fi
 if [ "$status" -ne 0 ]; then
-  echo "walkthrough: a README command failed (status $status); the server's log ends with:" >&2
+  echo "walkthrough: a walkthrough command failed (status $status); the server's log ends with:" >&2
   tail -30 "$work/serve.log" >&2
 fi
 exit $status

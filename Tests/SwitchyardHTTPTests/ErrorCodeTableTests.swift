@@ -6,7 +6,7 @@ import Testing
 
 @testable import SwitchyardHTTP
 
-/// The one table of error code → HTTP status, and the README's list of it.
+/// The one table of error code → HTTP status, and the API documentation's list of it (docs/api.md).
 struct ErrorCodeTableTests {
     /// Every code and the status it was answered with before codes were typed: the API's promise.
     static let expected: [String: Int] = [
@@ -82,10 +82,10 @@ struct ErrorCodeTableTests {
         #expect(APIError(HTTPError(.notFound)).status == .notFound)
     }
 
-    @Test func theREADMEListsEveryCodeWithItsStatus() throws {
+    @Test func theAPIDocumentationListsEveryCodeWithItsStatus() throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("README.md"),
+                .deletingLastPathComponent().appendingPathComponent("docs/api.md"),
             encoding: .utf8)
         let section = try #require(
             readme.components(separatedBy: "<!-- error-codes -->").dropFirst().first?

@@ -95,7 +95,7 @@ struct ProductionDeployTests {
         #expect(PolicyDocument.problems(in: data) == [])
 
         // The same ids and versions as the plugins built from this tree. Digests depend on the toolchain
-        // and the build, so they are regenerated with `switchyard plugins pin` (README, "Production").
+        // and the build, so they are regenerated with `switchyard plugins pin` (docs/operations.md, "Production deploy").
         let directory = try Self.pluginDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = try Self.switchyard(["plugins", "pin", directory])
