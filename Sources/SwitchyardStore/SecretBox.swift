@@ -102,7 +102,7 @@ public struct SecretBox: Sendable {
             }
         }
         throw StoreError.corrupt(
-            keys.count == 1 ? "sealed value does not decrypt under key \(keys[0].id)"
+            parts.count == 3 ? "sealed value does not decrypt under key \(keys[0].id)"
                 : "sealed value does not decrypt under any configured key")
     }
 

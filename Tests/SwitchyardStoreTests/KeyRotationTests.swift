@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ProviderKit
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardTestSupport
