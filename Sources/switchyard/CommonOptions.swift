@@ -150,7 +150,8 @@ enum CommandSupport {
             return try SecretBox(encoded: current, previous: previous)
         } catch {
             throw ValidationError(
-                "a previous key-encryption key (SWITCHYARD_KEK_PREVIOUS or --kek-previous-file) cannot be read: \(error)")
+                "a previous key-encryption key (SWITCHYARD_KEK_PREVIOUS or --kek-previous-file) cannot be read: "
+                    + "\(error)")
         }
     }
 

@@ -245,7 +245,9 @@ extension ServeCommand {
 
     /// The embedded default's key-encryption key: SWITCHYARD_KEK, else `--kek-file` (generated there when
     /// missing, nothing written to the data directory), else `<data-dir>/kek` with a warning.
-    static func embeddedSecretBox(_ options: DatabaseOptions, dataDirectory: String, logger: Logger) throws -> SecretBox {
+    static func embeddedSecretBox(_ options: DatabaseOptions, dataDirectory: String, logger: Logger) throws
+        -> SecretBox
+    {
         if let configured = try CommandSupport.secretBox(options, generate: true) { return configured }
         let path = dataDirectory + "/kek"
         logger.warning(
