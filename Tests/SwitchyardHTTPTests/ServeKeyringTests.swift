@@ -8,24 +8,62 @@ import Testing
 /// `serve` opens a stored secret with its keyring at start: a wrong key is refused at once, naming the
 /// variable, the option and the key id it lacks; the old key configured as a previous one is accepted.
 struct ServeKeyringTests {
-    @Test func aKeyThatDoesNotOpenTheStoredSecretsIsRefusedAtStart() async throws {
+    /// A fresh database whose one webhook endpoint's secret is sealed under `key`; its server's URL.
+    static func databaseWithASecret(sealedBy key: [UInt8]) async throws -> String {
         let database = try await TestPostgres.freshSwitchyardDatabase()
         let logger = Logger(label: "test")
-        let (a, b) = (SecureRandom.bytes(32), SecureRandom.bytes(32))
         try await PGPool.scoped(connectionString: database.appURL, logger: logger) { pool in
-            let store = PostgresStore(pool: pool, secrets: try SecretBox(key: a), clock: { Date() }, logger: logger)
+            let store = PostgresStore(pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: logger)
             let tenant = try await store.createTenant(name: "A", actor: "test").id
             _ = try await store.createWebhookEndpoint(
                 tenant: tenant, url: "https://merchant.example/hooks", description: nil, eventTypes: [],
                 actor: "test", maxEnabled: 5)
         }
+        return database.appURL
+    }
+
+    @Test func kekRotateMovesTheValuesToTheCurrentKeyAndStatusTellsTheOldOneIsUnused() async throws {
+        let (a, b) = (SecureRandom.bytes(32), SecureRandom.bytes(32))
+        let (idA, idB) = (SecretBox.keyId(of: a), SecretBox.keyId(of: b))
+        let url = try await Self.databaseWithASecret(sealedBy: a)
+        let root = try EmbeddedDefaultTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data(Data(a).base64EncodedString().utf8).write(to: URL(fileURLWithPath: root + "/old"))
+        try Data(Hex.encode(b).utf8).write(to: URL(fileURLWithPath: root + "/new"))
+
+        func kek(_ arguments: String...) throws -> (status: Int32, output: String, errors: String) {
+            try ProductionDeployTests.switchyard(["kek"] + arguments + ["--database-url", url])
+        }
+        let before = try kek("status", "--kek-file", root + "/old")
+        #expect(before.status == 0, "\(before.errors)")
+        #expect(before.output.contains("key \(idA) (current): 1 values"), "\(before.output)")
+
+        let rotate = try kek(
+            "rotate", "--kek-file", root + "/new", "--kek-previous-file", root + "/old", "--batch-size", "1")
+        #expect(rotate.status == 0, "\(rotate.errors)")
+        #expect(rotate.output.contains("webhook_endpoints.secret_encrypted: 1 resealed"), "\(rotate.output)")
+        #expect(rotate.output.contains("key \(idA) (previous): 0 values (nothing uses it: it can be removed)"))
+
+        let after = try kek("status", "--kek-file", root + "/new")
+        #expect(after.status == 0, "\(after.errors)")
+        #expect(after.output.contains("key \(idB) (current): 1 values"), "\(after.output)")
+        #expect(!after.output.contains(idA))
+
+        let wrong = try kek("rotate", "--kek-file", root + "/old")
+        #expect(wrong.status != 0)
+        #expect(wrong.errors.contains(idB), "\(wrong.errors)")
+    }
+
+    @Test func aKeyThatDoesNotOpenTheStoredSecretsIsRefusedAtStart() async throws {
+        let (a, b) = (SecureRandom.bytes(32), SecureRandom.bytes(32))
+        let url = try await Self.databaseWithASecret(sealedBy: a)
         let root = try EmbeddedDefaultTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data(#"{"plugins":{"mode":"pinned"}}"#.utf8).write(to: URL(fileURLWithPath: root + "/p.json"))
         func serve(_ environment: [String: String], log: String) throws -> ServeProcess {
             try ServeProcess(
                 arguments: [
-                    "--database-url", database.appURL, "--policy", root + "/p.json", "--data-dir", root + "/data",
+                    "--database-url", url, "--policy", root + "/p.json", "--data-dir", root + "/data",
                     "--port", "\(PostgresCluster.freePort())",
                 ],
                 directory: root, logName: log,
