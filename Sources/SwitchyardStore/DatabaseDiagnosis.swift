@@ -77,6 +77,17 @@ extension PostgresStore {
     /// Whether the key-encryption key opens one secret stored in the database (a webhook endpoint's
     /// signing secret, else a provider account's secret credential field); nil when none is stored.
     func opensAStoredSecret() async throws -> Bool? {
+        do {
+            return try await openStoredSecret() ? true : nil
+        } catch is StoreError {
+            return false
+        }
+    }
+
+    /// Opens one secret stored in the database (as ``opensAStoredSecret()`` chooses it) with the keyring:
+    /// true when it opens, false when none is stored; a ``StoreError`` when the keyring cannot open it
+    /// (``StoreError/unknownKey(_:)`` names a key id it lacks). `serve` calls it at start.
+    public func openStoredSecret() async throws -> Bool {
         let sample = try await system { c -> (sealed: String, context: String)? in
             if let row = try c.query("SELECT id, secret_encrypted FROM webhook_endpoints LIMIT 1").first {
                 return (try row.string("secret_encrypted"), "webhook/\(try row.string("id"))")
@@ -91,12 +102,8 @@ extension PostgresStore {
             }
             return nil
         }
-        guard let sample else { return nil }
-        do {
-            _ = try secrets.open(sample.sealed, context: sample.context)
-            return true
-        } catch {
-            return false
-        }
+        guard let sample else { return false }
+        _ = try secrets.open(sample.sealed, context: sample.context)
+        return true
     }
 }

@@ -31,6 +31,13 @@ struct DatabaseOptions: ParsableArguments {
     var kekFile: String?
 
     @Option(
+        name: .customLong("kek-previous-file"),
+        help:
+            "File holding an older key-encryption key that still opens what it sealed (repeatable; SWITCHYARD_KEK_PREVIOUS adds a comma-separated list). Values are always sealed under the current key; see `switchyard kek rotate`."
+    )
+    var kekPreviousFiles: [String] = []
+
+    @Option(
         name: .customLong("policy"),
         help:
             "The platform policy file (or SWITCHYARD_POLICY; default: policy.json; the embedded default, when neither is given, writes and uses a development policy in the data directory)."
@@ -107,19 +114,45 @@ enum CommandSupport {
         return try SwitchyardRuntime.readPolicy(path: path)
     }
 
-    /// The key-encryption key from SWITCHYARD_KEK or a file.
+    /// The keyring: the current key-encryption key from SWITCHYARD_KEK or `--kek-file`, and the previous
+    /// keys from SWITCHYARD_KEK_PREVIOUS (comma-separated) and every `--kek-previous-file`. Nil when no
+    /// current key is configured.
     ///
-    /// With `generate`, a missing `kekFile` is created with a new key (mode 0600 from the start).
-    static func secretBox(kekFile: String?, generate: Bool = false) throws -> SecretBox? {
-        if let value = ProcessInfo.processInfo.environment["SWITCHYARD_KEK"], !value.isEmpty {
-            return try SecretBox(encoded: value)
+    /// With `generate`, a missing `--kek-file` is created with a new key (mode 0600 from the start).
+    static func secretBox(_ options: DatabaseOptions, generate: Bool = false) throws -> SecretBox? {
+        let current: String
+        if let value = environment("SWITCHYARD_KEK") {
+            current = value
+        } else if let kekFile = options.kekFile {
+            let path = absolute(kekFile)
+            current =
+                generate && !FileManager.default.fileExists(atPath: path)
+                ? try StateFile.secret(at: path, make: newKEK) : try String(contentsOfFile: path, encoding: .utf8)
+        } else {
+            return nil
         }
-        guard let kekFile else { return nil }
-        let path = absolute(kekFile)
-        if generate && !FileManager.default.fileExists(atPath: path) {
-            return try SecretBox(encoded: try StateFile.secret(at: path, make: newKEK))
+        return try secretBox(current: current, options)
+    }
+
+    /// The keyring of `current` and the previous keys of `options` and the environment.
+    static func secretBox(current: String, _ options: DatabaseOptions) throws -> SecretBox {
+        do {
+            _ = try SecretBox(encoded: current)
+        } catch {
+            throw ValidationError("the key-encryption key (SWITCHYARD_KEK or --kek-file) cannot be read: \(error)")
         }
-        return try SecretBox(encoded: try String(contentsOfFile: path, encoding: .utf8))
+        var previous = (environment("SWITCHYARD_KEK_PREVIOUS") ?? "").split(separator: ",").map(String.init)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        for file in options.kekPreviousFiles {
+            previous.append(try String(contentsOfFile: absolute(file), encoding: .utf8))
+        }
+        do {
+            return try SecretBox(encoded: current, previous: previous)
+        } catch {
+            throw ValidationError(
+                "a previous key-encryption key (SWITCHYARD_KEK_PREVIOUS or --kek-previous-file) cannot be read: "
+                    + "\(error)")
+        }
     }
 
     /// A new random key-encryption key, base64.

@@ -81,7 +81,8 @@ enum Doctor {
         case false?:
             return .fail(
                 "kek", "the key-encryption key does not open the secrets stored in this database",
-                fix: "set SWITCHYARD_KEK (or --kek-file) to the key the secrets were sealed with")
+                fix: "set SWITCHYARD_KEK (or --kek-file) to the key the secrets were sealed with, or during a "
+                    + "rotation add it as a previous key (SWITCHYARD_KEK_PREVIOUS or --kek-previous-file)")
         case nil:
             return DoctorCheck(
                 name: "kek", status: .warn, detail: "no secret stored yet: the key cannot be checked against one")

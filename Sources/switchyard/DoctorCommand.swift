@@ -78,7 +78,7 @@ struct DoctorCommand: AsyncParsableCommand {
         var checks: [DoctorCheck] = []
         let key: SecretBox?
         do {
-            key = try CommandSupport.secretBox(kekFile: database.kekFile)
+            key = try CommandSupport.secretBox(database)
         } catch {
             key = nil
             checks.append(

@@ -124,8 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
         let secrets: SecretBox
         let operatorToken: String
         if embedded {
-            secrets = try Self.embeddedSecretBox(
-                kekFile: database.kekFile, dataDirectory: dataDirectory, logger: logger)
+            secrets = try Self.embeddedSecretBox(database, dataDirectory: dataDirectory, logger: logger)
             if let token = try Self.configuredOperatorToken() {
                 operatorToken = token
             } else {
@@ -140,7 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
                 from: CommandSupport.executableDirectory(), into: pluginsDirectory, logger: logger)
         } else {
             databaseURL = self.database.databaseURL!
-            guard let box = try CommandSupport.secretBox(kekFile: self.database.kekFile) else {
+            guard let box = try CommandSupport.secretBox(database) else {
                 throw ValidationError("a key-encryption key is required: set SWITCHYARD_KEK or pass --kek-file")
             }
             secrets = box
@@ -160,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
             publicBaseURL: publicURL, logger: logger, policyPath: CommandSupport.absolute(policyPath))
         configuration.migrateOnStart = !noMigrate
         let runtime = try await SwitchyardRuntime(configuration)
+        try await Self.requireKeyringOpensStoredSecrets(runtime)
 
         var services: [any Service] = tracing.map { [$0] } ?? []
         if let metricsPort {
@@ -218,6 +218,20 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// Refuses to start when the keyring does not open a secret already stored (a wrong SWITCHYARD_KEK or
+    /// `--kek-file`, or a previous key missing), rather than failing at the first payment that needs it.
+    static func requireKeyringOpensStoredSecrets(_ runtime: SwitchyardRuntime) async throws {
+        do {
+            _ = try await runtime.store.openStoredSecret()
+        } catch let error as StoreError {
+            await runtime.shutdown()
+            throw ValidationError(
+                "the key-encryption key does not open the secrets stored in this database (\(error)); check "
+                    + "SWITCHYARD_KEK or --kek-file (and, during a key rotation, SWITCHYARD_KEK_PREVIOUS or "
+                    + "--kek-previous-file)")
+        }
+    }
+
     /// SWITCHYARD_OPERATOR_TOKEN when set; refused when it is weak (the message never shows it).
     static func configuredOperatorToken() throws -> String? {
         guard let token = ProcessInfo.processInfo.environment["SWITCHYARD_OPERATOR_TOKEN"], !token.isEmpty else {
@@ -231,13 +245,16 @@ extension ServeCommand {
 
     /// The embedded default's key-encryption key: SWITCHYARD_KEK, else `--kek-file` (generated there when
     /// missing, nothing written to the data directory), else `<data-dir>/kek` with a warning.
-    static func embeddedSecretBox(kekFile: String?, dataDirectory: String, logger: Logger) throws -> SecretBox {
-        if let configured = try CommandSupport.secretBox(kekFile: kekFile, generate: true) { return configured }
+    static func embeddedSecretBox(_ options: DatabaseOptions, dataDirectory: String, logger: Logger) throws
+        -> SecretBox
+    {
+        if let configured = try CommandSupport.secretBox(options, generate: true) { return configured }
         let path = dataDirectory + "/kek"
         logger.warning(
             "the key-encryption key is kept in the data directory, beside the data it protects; pass --kek-file to keep it elsewhere",
             metadata: ["kek.file": "\(path)"])
-        return try SecretBox(encoded: try StateFile.secret(at: path, make: CommandSupport.newKEK))
+        return try CommandSupport.secretBox(
+            current: try StateFile.secret(at: path, make: CommandSupport.newKEK), options)
     }
 }
 

@@ -8,7 +8,7 @@ struct SwitchyardCommand: AsyncParsableCommand {
         abstract: "Multi-tenant payment orchestration.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, PluginsCommand.self, SandboxCommand.self, PluginScanCommand.self,
-            BenchCommand.self, DoctorCommand.self, PolicyCommand.self,
+            BenchCommand.self, DoctorCommand.self, PolicyCommand.self, KekCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 }

@@ -92,6 +92,17 @@ struct EmbeddedDefaultTests {
         #expect(try await lookup("switchyard") == DatabaseRoles.defaultOwner)
         #expect(try await lookup("postgres") == nil)
         try await server.stop()
+
+        // Started again with another key, it refuses at once: that key does not open the demo's secrets.
+        let wrongKey = try ServeProcess(
+            arguments: ["--data-dir", data, "--kek-file", kekFile, "--port", "\(PostgresCluster.freePort())"],
+            directory: root, logName: "wrong-key.log",
+            environment: ["SWITCHYARD_KEK": Data(SecureRandom.bytes(32)).base64EncodedString()])
+        let status = try await wrongKey.exitStatus()
+        try await wrongKey.stop()
+        #expect(status != nil && status != 0)
+        #expect(wrongKey.output.contains("does not open the secrets stored"), "\(wrongKey.output)")
+        #expect(wrongKey.output.contains("SWITCHYARD_KEK") && wrongKey.output.contains("--kek-file"))
     }
 
     /// A server with a database URL (never reached), a key and a policy file (nil: none), but the given

@@ -19,7 +19,10 @@ final class ServeProcess: Sendable {
         process.arguments = ["serve"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
-        let deployment = ["SWITCHYARD_DATABASE_URL", "SWITCHYARD_KEK", "SWITCHYARD_OPERATOR_TOKEN", "SWITCHYARD_PUBLIC_URL"]
+        let deployment = [
+            "SWITCHYARD_DATABASE_URL", "SWITCHYARD_KEK", "SWITCHYARD_KEK_PREVIOUS", "SWITCHYARD_OPERATOR_TOKEN",
+            "SWITCHYARD_PUBLIC_URL",
+        ]
         for name in deployment {
             environment[name] = nil
         }

@@ -220,7 +220,7 @@ struct PostgresStoreTests {
         let raw = try await store.pool.withConnection { c in
             try c.query("SELECT replay FROM payment_operations WHERE id = 'cmp_r'").first?.optionalString("replay")
         }
-        #expect(raw?.hasPrefix("v1:") == true)
+        #expect(raw?.hasPrefix("v2:") == true)
         #expect(raw?.contains("secret-part") == false)
 
         // A replay learns the outcome and the provider's id…
@@ -262,7 +262,7 @@ struct PostgresStoreTests {
         let raw = try await store.pool.withConnection { c in
             try c.query("SELECT token, token_digest FROM stored_credentials WHERE id = 'pm_1'").first
         }
-        #expect(raw?.optionalString("token")?.hasPrefix("v1:") == true)
+        #expect(raw?.optionalString("token")?.hasPrefix("v2:") == true)
         #expect(raw?.optionalString("token")?.contains("SECRET") == false)
         #expect(raw?.optionalString("token_digest")?.contains("SECRET") == false)
 
