@@ -46,9 +46,9 @@ public protocol PaymentRepository: Sendable {
     /// key under which nothing was created) and records the payment under the key. Returns the claim
     /// (``IdempotencyClaim/proceed`` without one).
     func begin(_ changes: PaymentChanges, claim: IdempotencyScope?) async throws -> IdempotencyClaim
-    /// A payment's routing decision is stored by the write that inserts the payment and never changed
-    /// after: `body` of a transition sees the payment without it (``Payment/routing`` nil), and nothing it
-    /// sets there is stored.
+    /// A payment's routing decision and payment data are stored by the write that inserts the payment and
+    /// never changed after: `body` of a transition sees the payment without them (``Payment/routing`` nil,
+    /// ``Payment/paymentData`` empty), and nothing it sets there is stored.
     ///
     /// ``transition(tenant:paymentId:with:_:)`` that, when `concluding` holds for `body`'s result, also reads
     /// the payment's record in the same transaction and stores `answer(record)` (when not nil) as the

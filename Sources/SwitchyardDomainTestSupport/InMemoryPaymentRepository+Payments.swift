@@ -40,8 +40,9 @@ extension InMemoryPaymentRepository: PaymentRepository {
         let now = clock()
         return try transact { state in
             guard var payment = state.payment(paymentId, tenant: tenant) else { throw CoreError.notFound("payment") }
-            // As in PostgreSQL: a transition neither reads nor writes the routing decision.
+            // As in PostgreSQL: a transition neither reads nor writes the routing decision and payment data.
             payment.routing = nil
+            payment.paymentData = [:]
             let result = try body(&payment)
             try state.upsert(payment)
             try state.write(parts)

@@ -4,8 +4,8 @@ import SwitchyardCore
 
 /// Row mapping for payments, attempts, refunds and operations.
 extension PostgresStore {
-    /// The routing decision is written with the row and never after: it is made once, at the create, so a
-    /// transition neither reads it (``paymentForUpdate``) nor writes it back.
+    /// The routing decision and the payment data are written with the row and never after: both are made
+    /// once, at the create, so a transition neither reads them (``paymentForUpdate``) nor writes them back.
     static let upsertPayment = """
         INSERT INTO payments (id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id,
             return_url, payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id,
@@ -23,11 +23,12 @@ extension PostgresStore {
             review_required = EXCLUDED.review_required
         """
 
-    /// Locks a payment's row for a transition and reads every column but the routing decision, which a
-    /// transition never changes (``upsertPayment``); the payment it gives has no ``Payment/routing``.
+    /// Locks a payment's row for a transition and reads every column but the routing decision and the
+    /// payment data, which a transition never changes (``upsertPayment``); the payment it gives has no
+    /// ``Payment/routing`` and an empty ``Payment/paymentData``.
     static let paymentForUpdate = """
         SELECT id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id, return_url,
-            payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id, failure_code,
+            status, amount_captured, amount_refunded, next_action, provider_account_id, failure_code,
             failure_message, created_at, updated_at, payment_method_id, saved_payment_method_id, unknown_since,
             sync_count, next_sync_at, review_required
         FROM payments WHERE id = $1 FOR UPDATE
@@ -54,7 +55,8 @@ extension PostgresStore {
             reference: try row.string("reference"),
             captureMode: CaptureMode(rawValue: try row.string("capture_mode")) ?? .automatic,
             customerId: row.optionalString("customer_id"), returnURL: row.optionalString("return_url"),
-            paymentData: try StoreJSON.decode([String: JSONValue].self, try row.string("payment_data")),
+            paymentData: try row.optionalString("payment_data").map { try StoreJSON.decode([String: JSONValue].self, $0) }
+                ?? [:],
             status: PaymentStatus(rawValue: try row.string("status")) ?? .unknown, createdAt: try row.date("created_at")
         )
         p.amountCaptured = try row.int64("amount_captured")

@@ -44,26 +44,30 @@ struct PaymentContractTests {
     }
 
     @Test(arguments: Backend.allCases)
-    func theRoutingDecisionIsWrittenOnceAndKeptThroughTransitions(_ backend: Backend) async throws {
+    func theRoutingDecisionAndPaymentDataAreWrittenOnceAndKeptThroughTransitions(_ backend: Backend) async throws {
         let s = try await ContractSubject.make(backend)
         var payment = s.payment("pay_1")
         let decision = RoutingDecision(
             ruleId: UUID(), ruleName: "euro cards", candidates: [UUID(), UUID()],
             skipped: [.init(accountId: UUID(), reason: "circuit open")])
         payment.routing = decision
+        payment.paymentData = ["wallet": .string("alipay"), "device": .object(["os": .string("ios")])]
         _ = try await s.payments.begin(PaymentChanges(payment: payment), claim: nil)
         let seen = try await s.payments.transition(tenant: s.tenant, paymentId: "pay_1", with: PaymentChanges()) {
-            payment -> RoutingDecision? in
-            let seen = payment.routing
+            payment -> Payment in
+            let seen = payment
             payment.status = .authorized
             payment.routing = RoutingDecision(ruleId: nil, ruleName: "rewritten", candidates: [], skipped: [])
+            payment.paymentData = ["wallet": .string("rewritten")]
             return seen
         }
-        // A transition is given the payment without its decision, and cannot replace it.
-        #expect(seen == nil)
+        // A transition is given the payment without its decision and data, and cannot replace them.
+        #expect(seen.routing == nil)
+        #expect(seen.paymentData.isEmpty)
         let record = try #require(try await s.payments.record(tenant: s.tenant, paymentId: "pay_1"))
         #expect(record.payment.status == .authorized)
         #expect(record.payment.routing == decision)
+        #expect(record.payment.paymentData == payment.paymentData)
     }
 
     @Test(arguments: Backend.allCases)
