@@ -44,7 +44,9 @@ public enum SwitchyardMetrics {
 
     /// A metric or label name in Prometheus' alphabet: `.` and `-` become `_`.
     static func sanitized(_ name: String) -> String {
-        String(
+        // Most names need nothing, and a name is sanitized each time a request makes its metric.
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else { return name }
+        return String(
             name.map { character -> Character in
                 character == "." || character == "-" ? "_" : character
             })
