@@ -120,16 +120,21 @@ public final class SwitchyardRuntime: Sendable {
 
     /// The pool's configuration: the connection string and size (`database.pool_size` of the policy when
     /// set), with the bounds of
-    /// `PlatformPolicy.Server` (acquire wait, statement, lock and idle-in-transaction timeouts).
+    /// `PlatformPolicy.Server` (acquire wait, statement, lock and idle-in-transaction timeouts) and the
+    /// keepalives of `database` (how soon a vanished server is noticed).
     static func database(_ configuration: RuntimeConfiguration) -> PostgresConfiguration {
         let bounds = configuration.platform.server
+        let keepalive = configuration.platform.database.keepalive
         return PostgresConfiguration(
             connectionString: configuration.databaseURL,
             poolSize: configuration.platform.database.poolSize(default: configuration.poolSize),
             acquireTimeout: .milliseconds(bounds.databaseAcquireTimeoutMs),
             sessionTimeouts: .init(
                 statementMs: bounds.databaseStatementTimeoutMs, lockMs: bounds.databaseLockTimeoutMs,
-                idleInTransactionMs: bounds.databaseIdleInTransactionTimeoutMs))
+                idleInTransactionMs: bounds.databaseIdleInTransactionTimeoutMs),
+            keepalive: .init(
+                idleSeconds: keepalive.idleSeconds, intervalSeconds: keepalive.intervalSeconds,
+                count: keepalive.count, tcpUserTimeoutMs: keepalive.tcpUserTimeoutMs))
     }
 
     /// `<host>:<pid>`, naming this process in the webhook attempts it records.

@@ -24,6 +24,8 @@ public final class WebhookDispatcher: Sendable {
     public let worker: String
     let clock: @Sendable () -> Date
     let logger: Logger
+    /// A database outage under way: logged once, and claims wait longer while it lasts.
+    let outage: DatabaseOutage
 
     /// Creates a dispatcher with its own HTTP client (no redirects followed); call ``shutdown()`` when done.
     public init(
@@ -37,6 +39,7 @@ public final class WebhookDispatcher: Sendable {
         self.worker = worker
         self.clock = clock
         self.logger = logger
+        outage = DatabaseOutage(worker: "webhooks", logger: logger)
     }
 
     /// The HTTP client settings of every delivery: no redirects, no retried connection, and `dnsOverride`
@@ -54,11 +57,15 @@ public final class WebhookDispatcher: Sendable {
     func claim(limit: Int, settings: PlatformPolicy.Webhooks) async -> [ClaimedDelivery]? {
         let now = clock()
         do {
-            return try await store.claimWebhookDeliveries(
+            let claims = try await store.claimWebhookDeliveries(
                 now: now, leaseUntil: now.addingTimeInterval(Double(settings.leaseMs) / 1000), limit: limit,
                 perEndpoint: settings.maxInFlightPerEndpoint, perTenant: settings.maxInFlightPerTenant)
+            outage.succeeded()
+            return claims
         } catch {
-            if !Task.isCancelled { logger.error("webhook claim failed", metadata: ["error": "\(error)"]) }
+            if !Task.isCancelled && !outage.failed(error) {
+                logger.error("webhook claim failed", metadata: ["error": "\(error)"])
+            }
             return nil
         }
     }
@@ -105,7 +112,7 @@ public final class WebhookDispatcher: Sendable {
                 if inFlight < settings.batchSize, !ticking {
                     ticking = true
                     group.addTask {
-                        try? await Task.sleep(for: .milliseconds(settings.pollMs))
+                        try? await Task.sleep(for: .milliseconds(self.outage.pauseMs(normal: settings.pollMs)))
                         return .tick
                     }
                 }

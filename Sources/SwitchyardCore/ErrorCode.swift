@@ -10,6 +10,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case bodyTooLarge = "body_too_large"
     /// No database connection became free in time, or a statement timed out; retry shortly.
     case databaseBusy = "database_busy"
+    /// The database cannot be reached just now (restarting or failing over); retry shortly.
+    case databaseUnavailable = "database_unavailable"
     /// The JSON body names the same key twice in one object.
     case duplicateKey = "duplicate_key"
     /// A webhook URL resolves to an address the egress policy forbids.

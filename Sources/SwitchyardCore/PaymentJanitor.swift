@@ -21,6 +21,8 @@ public struct PaymentJanitor: Sendable {
     let settlement: (any SettlementRepository)?
     /// Where finished data is deleted once its retention has passed; nil: kept.
     let retention: (any RetentionRepository)?
+    /// A database outage under way: logged once, and the pause between looks grows while it lasts.
+    public let outage: DatabaseOutage
 
     public init(
         service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,
@@ -34,6 +36,7 @@ public struct PaymentJanitor: Sendable {
         self.clock = clock
         self.logger = logger
         self.notifications = notifications
+        self.outage = DatabaseOutage(worker: "janitor", logger: logger)
     }
 
     /// Syncs the payments that are due now; returns how many were looked at.
@@ -48,10 +51,13 @@ public struct PaymentJanitor: Sendable {
             claimed = try await payments.claimUnresolved(
                 now: now, firstDelay: firstDelay, leaseUntil: lease, limit: janitor.batchSize)
         } catch {
-            // A pool closed by a shutdown in progress is not worth an error.
-            if !Task.isCancelled { logger.error("janitor could not claim payments", metadata: ["error": "\(error)"]) }
+            // A pool closed by a shutdown in progress is not worth an error; an outage is logged once.
+            if !Task.isCancelled && !outage.failed(error) {
+                logger.error("janitor could not claim payments", metadata: ["error": "\(error)"])
+            }
             return 0
         }
+        outage.succeeded()
         Self.countActions("unknown payments", claimed.count)
         for item in claimed {
             do {
@@ -143,7 +149,7 @@ public struct PaymentJanitor: Sendable {
     public func run() async {
         while !Task.isCancelled {
             let busy = await runOnce()
-            let pause = busy > 0 ? 10 : service.policy.platform.janitor.pollMs
+            let pause = outage.pauseMs(normal: busy > 0 ? 10 : service.policy.platform.janitor.pollMs)
             try? await Task.sleep(for: .milliseconds(pause))
         }
     }

@@ -24,4 +24,12 @@ extension APIError {
         error.retryAfter = 1
         return error
     }
+
+    /// `503 database_unavailable`: the database cannot be reached or the connection broke (a restart or a
+    /// failover); the client retries with the same Idempotency-Key.
+    static var databaseUnavailable: APIError {
+        var error = APIError(.databaseUnavailable, "the database is unavailable; retry shortly")
+        error.retryAfter = 2
+        return error
+    }
 }

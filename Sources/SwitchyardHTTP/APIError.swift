@@ -2,8 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
 import SwitchyardCore
+import SwitchyardObservability
 
 /// An error of the HTTP API, rendered as `{"error":{"code":…,"message":…}}` with its code's status.
 public struct APIError: HTTPResponseError, Sendable, Equatable {
@@ -94,6 +96,12 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as any StorageFailure where error.isBusy {  // a pool or statement timeout
             context.logger.warning("database busy", metadata: ["http.path": "\(request.uri.path)"])
             return try APIError.databaseBusy.response(from: request, context: context)
+        } catch let error as any StorageFailure where error.isUnavailable {  // a restart or failover
+            context.logger.warning(
+                "database unavailable",
+                metadata: ["http.path": "\(request.uri.path)", "error.message": "\(error.description)"])
+            Counter(label: MetricName.databaseUnavailableResponses).increment()
+            return try APIError.databaseUnavailable.response(from: request, context: context)
         } catch let error as any StorageFailure where error.isUnstorableText {
             // Input checks refuse NUL characters up front; this catches any path they miss.
             return try APIError(.invalidText, "a text value contains a character that cannot be stored")

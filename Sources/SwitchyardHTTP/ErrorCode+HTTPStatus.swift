@@ -40,8 +40,8 @@ extension ErrorCode {
             return .tooManyRequests
         case .internalError:
             return .internalServerError
-        case .databaseBusy, .pluginError, .pluginUnavailable, .providerUnreachable, .providersUnavailable,
-            .sessionNotRenewed:
+        case .databaseBusy, .databaseUnavailable, .pluginError, .pluginUnavailable, .providerUnreachable,
+            .providersUnavailable, .sessionNotRenewed:
             return .serviceUnavailable
         }
     }

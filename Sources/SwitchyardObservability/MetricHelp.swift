@@ -22,6 +22,7 @@ public enum MetricHelp {
         MetricName.dbPoolInUse: "Database connections in use.",
         MetricName.dbPoolWaiting: "Callers waiting for a database connection.",
         MetricName.dbPoolWait: "Seconds spent waiting for a database connection.",
+        MetricName.databaseUnavailableResponses: "Requests answered 503 because the database could not be reached.",
         MetricName.pluginLoads: "Plugins loaded, by plugin.",
         MetricName.pluginRefusals: "Plugins refused, by reason.",
         MetricName.httpRequests: "HTTP requests answered, by route template, method and status code.",

@@ -36,6 +36,8 @@ public enum MetricName {
     public static let dbPoolWaiting = "switchyard_db_pool_waiting"
     /// Seconds spent waiting for a database connection.
     public static let dbPoolWait = "switchyard_db_pool_wait_seconds"
+    /// Requests answered `503 database_unavailable` because the database could not be reached.
+    public static let databaseUnavailableResponses = "switchyard_database_unavailable_responses_total"
     /// Plugins loaded, by `plugin`.
     public static let pluginLoads = "switchyard_plugin_loads_total"
     /// Plugins refused, by `reason`.

@@ -12,7 +12,7 @@ struct JanitorService: Service {
     func run() async {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let busy = await janitor.runOnce()
-            let pause = busy > 0 ? 10 : pollMs()
+            let pause = janitor.outage.pauseMs(normal: busy > 0 ? 10 : pollMs())
             _ = try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(pause)) }
         }
     }

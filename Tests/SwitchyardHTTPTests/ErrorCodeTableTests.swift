@@ -36,8 +36,8 @@ struct ErrorCodeTableTests {
         "refund_exceeds_captured": 422, "return_url_required": 422, "unknown_plugin": 422,
         "rate_limited": 429, "replay_quota_exceeded": 429, "too_many_concurrent_requests": 429,
         "internal_error": 500,
-        "database_busy": 503, "plugin_error": 503, "plugin_unavailable": 503, "provider_unreachable": 503,
-        "providers_unavailable": 503, "session_not_renewed": 503,
+        "database_busy": 503, "database_unavailable": 503, "plugin_error": 503, "plugin_unavailable": 503,
+        "provider_unreachable": 503, "providers_unavailable": 503, "session_not_renewed": 503,
     ]
 
     @Test func everyCodeHasItsStatusAndNoOther() {

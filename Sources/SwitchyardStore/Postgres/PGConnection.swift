@@ -10,6 +10,7 @@ import Logging
 public final class PGConnection {
     private let connectionString: String
     private let connectTimeoutSeconds: Int
+    private let keepalive: PostgresConfiguration.Keepalive
     /// `SET` statements for the server-side timeouts, run on every new session (nil: server defaults).
     private let timeoutSetup: String?
     let logger: Logger
@@ -21,6 +22,10 @@ public final class PGConnection {
     public internal(set) var counters = Counters()
     /// Whether a statement since the last `BEGIN` inserted, updated or deleted rows.
     var wroteSinceBegin = false
+    /// Counts the sessions opened, so a caller holding session state can tell it was lost.
+    private(set) var sessionNumber = 0
+    /// Whether ``begin(then:)`` may reopen a broken session; off while a ``PGLease`` relies on its state.
+    var mayReopenAtBegin = true
 
     /// Running totals of one connection's work.
     public struct Counters: Sendable, Equatable {
@@ -36,10 +41,12 @@ public final class PGConnection {
 
     init(
         connectionString: String, connectTimeoutSeconds: Int,
-        sessionTimeouts: PostgresConfiguration.SessionTimeouts? = nil, logger: Logger
+        sessionTimeouts: PostgresConfiguration.SessionTimeouts? = nil,
+        keepalive: PostgresConfiguration.Keepalive = PostgresConfiguration.Keepalive(), logger: Logger
     ) {
         self.connectionString = connectionString
         self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.keepalive = keepalive
         self.timeoutSetup = sessionTimeouts?.setup
         self.logger = logger
     }
@@ -85,8 +92,20 @@ public final class PGConnection {
     }
 
     /// Starts a transaction: `BEGIN`, then `setup` (simple SQL, may be empty) in the same round trip.
+    ///
+    /// When the connection turns out broken at `BEGIN` (it idled through a server restart or failover),
+    /// nothing of the transaction was applied: the connection is reopened (following a multi-host
+    /// connection string to the current primary) and `BEGIN` sent once more.
     func begin(then setup: String = "") throws {
-        try execute(setup.isEmpty ? "BEGIN" : "BEGIN; " + setup)
+        let sql = setup.isEmpty ? "BEGIN" : "BEGIN; " + setup
+        do {
+            try execute(sql)
+        } catch let error as PGError where error.isUnavailable && mayReopenAtBegin {
+            logger.info("reopening PostgreSQL connection lost before BEGIN", metadata: ["db.error": "\(error.code)"])
+            close()
+            try connect()
+            try execute(sql)
+        }
         wroteSinceBegin = false
     }
 
@@ -99,24 +118,15 @@ public final class PGConnection {
 
     // MARK: Session management (on the owning thread only)
 
-    /// Opens the session if needed, or resets it (`PQreset`) when it is broken.
+    /// Opens the session if needed, or reopens it when it is broken or the server closed it while it was
+    /// idle (see ``closedWhileIdle(_:)``), so a connection that idled through a restart or a failover is
+    /// not handed out.
     func ensureReady() throws {
         guard let conn = handle else { return try connect() }
-        if PQstatus(conn) == CONNECTION_OK { return }
-        logger.info("resetting broken PostgreSQL connection")
-        preparedStatements = [:]
-        PQreset(conn)
-        guard PQstatus(conn) == CONNECTION_OK else {
-            let message = Self.connectionErrorMessage(conn)
-            close()
-            throw PGError(code: .connectionFailed, message: "could not reconnect to PostgreSQL: \(message)")
-        }
-        do {
-            try setUpSession(conn)
-        } catch {
-            close()
-            throw error
-        }
+        if PQstatus(conn) == CONNECTION_OK && !Self.closedWhileIdle(conn) { return }
+        logger.info("reopening broken PostgreSQL connection")
+        close()
+        try connect()
     }
 
     /// Rolls back a transaction left open (or failed) by the last user of the connection.
@@ -176,17 +186,8 @@ public final class PGConnection {
     }
 
     private func connect() throws {
-        // Values before `dbname` are defaults the connection string may override.
-        let parameters: [(String, String)] = [
-            ("connect_timeout", String(connectTimeoutSeconds)),
-            ("fallback_application_name", "switchyard"),
-            // Notice a silently vanished server within about a minute instead of hours.
-            ("keepalives_idle", "30"),
-            ("keepalives_interval", "10"),
-            ("keepalives_count", "3"),
-            ("dbname", connectionString),
-            ("client_encoding", "UTF8"),
-        ]
+        let parameters = Self.connectParameters(
+            connectionString: connectionString, connectTimeoutSeconds: connectTimeoutSeconds, keepalive: keepalive)
         let conn = PGCStrings.withArray(parameters.map(\.0)) { keywords in
             PGCStrings.withArray(parameters.map(\.1)) { values in
                 PQconnectdbParams(keywords + [nil], values + [nil], 1)
@@ -202,6 +203,7 @@ public final class PGConnection {
         }
         cpq_silence_notices(conn)
         handle = conn
+        sessionNumber += 1
         preparedStatements = [:]
         do {
             try setUpSession(conn)

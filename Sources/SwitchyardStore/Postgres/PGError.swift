@@ -79,6 +79,18 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
     /// server cancelled a statement or lock wait at its timeout. Worth retrying later.
     public var isBusy: Bool { code == .poolTimeout || code == .timedOut }
 
+    /// True when the database cannot be reached or the connection broke: a failed or lost connection,
+    /// a connection exception (SQLSTATE class 08), a server shutting down or starting (57P01 `admin_shutdown`,
+    /// 57P02 `crash_shutdown`, 57P03 `cannot_connect_now`), or a write reaching a read-only standby (25006).
+    /// Worth retrying shortly, once the server is back or a standby was promoted.
+    public var isUnavailable: Bool {
+        if code == .connectionFailed { return true }
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || Self.unavailableStates.contains(sqlState)
+    }
+
+    private static let unavailableStates: Set<String> = ["57P01", "57P02", "57P03", "25006"]
+
     public var description: String {
         var text = "PGError(\(code)"
         if let sqlState { text += ", SQLSTATE \(sqlState)" }

@@ -15,6 +15,8 @@ public final class PGLease: Sendable {
         var active = true
         var running = 0
         var drained: CheckedContinuation<Void, Never>?
+        /// The session the lease's first call ran on; a later call finding another one fails.
+        var session: Int?
     }
 
     /// A value produced on the leased connection (a wrapper, so that an optional `T` stays unambiguous).
@@ -52,7 +54,20 @@ public final class PGLease: Sendable {
         }
         guard admitted else { return nil }
         defer { finishRun() }
-        return Ran(value: try await worker.run(body))
+        let session = state.withLock { $0.session }
+        let (value, ranOn) = try await worker.run { connection in
+            // Session state (an advisory lock) does not survive a reconnect: fail rather than go on without it.
+            if let session, connection.sessionNumber != session {
+                throw PGError(code: .connectionFailed, message: "the leased session was lost")
+            }
+            connection.mayReopenAtBegin = false
+            defer { connection.mayReopenAtBegin = true }
+            return (try body(connection), connection.sessionNumber)
+        }
+        state.withLock { state in
+            if state.session == nil { state.session = ranOn }
+        }
+        return Ran(value: value)
     }
 
     /// Ends the lease and waits for calls still running on it, so the connection can go back to the pool.

@@ -25,7 +25,8 @@ final class PGWorker: @unchecked Sendable {
         self.connection = PGConnection(
             connectionString: configuration.connectionString,
             connectTimeoutSeconds: configuration.connectTimeoutSeconds,
-            sessionTimeouts: configuration.sessionTimeouts, logger: connectionLogger)
+            sessionTimeouts: configuration.sessionTimeouts, keepalive: configuration.keepalive,
+            logger: connectionLogger)
         let thread = Thread { [self] in self.loop() }
         thread.name = "switchyard.pg.\(index)"
         thread.start()
@@ -41,7 +42,12 @@ final class PGWorker: @unchecked Sendable {
                     try connection.ensureReady()
                     return try body(connection)
                 }
-                connection.cleanUpAfterUse()
+                if case .failure(let error as PGError) = outcome, error.isUnavailable {
+                    // Broken, or reached a read-only standby: reopen on next use rather than reuse.
+                    connection.close()
+                } else {
+                    connection.cleanUpAfterUse()
+                }
                 continuation.resume(with: outcome)
             }
             if !accepted { continuation.resume(throwing: PGError.poolClosedError) }

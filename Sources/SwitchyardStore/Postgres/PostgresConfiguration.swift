@@ -12,6 +12,8 @@ public struct PostgresConfiguration: Sendable {
     public var acquireTimeout: Duration? = .seconds(5)
     /// Server-side limits set on every pooled session.
     public var sessionTimeouts = SessionTimeouts()
+    /// TCP keepalives and `tcp_user_timeout` for every connection.
+    public var keepalive = Keepalive()
 
     /// Limits PostgreSQL enforces on each session, in milliseconds; 0 disables one.
     public struct SessionTimeouts: Sendable, Equatable {
@@ -39,12 +41,14 @@ public struct PostgresConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         connectionString: String, poolSize: Int = 8, connectTimeoutSeconds: Int = 10,
-        acquireTimeout: Duration? = .seconds(5), sessionTimeouts: SessionTimeouts = SessionTimeouts()
+        acquireTimeout: Duration? = .seconds(5), sessionTimeouts: SessionTimeouts = SessionTimeouts(),
+        keepalive: Keepalive = Keepalive()
     ) {
         self.connectionString = connectionString
         self.poolSize = poolSize
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.acquireTimeout = acquireTimeout
         self.sessionTimeouts = sessionTimeouts
+        self.keepalive = keepalive
     }
 }

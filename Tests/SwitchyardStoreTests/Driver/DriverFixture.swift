@@ -23,6 +23,25 @@ enum DriverFixture {
             connectionString: try await TestPostgres.freshDatabase(), size: size, logger: logger, body)
     }
 
+    /// A cluster of the test's own (not durable, on a free port) in a new directory under `/tmp`, neither
+    /// initialized nor started; the caller removes `directory` when done.
+    static func privateCluster(password: String = "pw") throws -> (directory: String, cluster: PostgresCluster) {
+        let directory = "/tmp/switchyard-cluster-test-\(UUID().uuidString.prefix(8))"
+        guard let binDirectory = PostgresCluster.findBinDirectory() else { throw DriverTestError() }
+        var cluster = PostgresCluster(
+            dataDirectory: directory + "/data", port: PostgresCluster.freePort(), password: password,
+            binDirectory: binDirectory, logger: logger)
+        cluster.durable = false
+        return (directory, cluster)
+    }
+
+    /// Runs blocking cluster work off the concurrency pool.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
     /// A name unique to one test, usable as an identifier.
     static func uniqueName(_ prefix: String) -> String {
         prefix + "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()

@@ -5,13 +5,6 @@ import Testing
 
 @Suite("Private cluster")
 struct PostgresClusterTests {
-    /// Runs blocking cluster work off the concurrency pool.
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
     private static var postgresUserCannotReachRoot: Bool {
         geteuid() == 0
             && (try? FileManager.default.attributesOfItem(atPath: "/root")[.posixPermissions] as? Int)
@@ -43,16 +36,11 @@ struct PostgresClusterTests {
     }
 
     @Test func initializesStartsRecoversFromAStalePIDFileAndStops() async throws {
-        let directory = "/tmp/switchyard-cluster-test-\(UUID().uuidString.prefix(8))"
+        let (directory, configured) = try DriverFixture.privateCluster(password: "p'w d\\x")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var cluster = PostgresCluster(
-            dataDirectory: directory + "/data", port: PostgresCluster.freePort(), password: "p'w d\\x",
-            binDirectory: try #require(PostgresCluster.findBinDirectory()), logger: DriverFixture.logger)
-        cluster.durable = false
-        let configured = cluster
         defer { try? configured.stop() }
 
-        try await Self.blocking {
+        try await DriverFixture.blocking {
             try configured.initializeIfNeeded()
             try configured.initializeIfNeeded()  // already there: no-op
             try configured.start()
@@ -81,18 +69,18 @@ struct PostgresClusterTests {
         await wrong.shutdown()
 
         // A crash leaves postmaster.pid behind; its process no longer exists.
-        try await Self.blocking { try configured.stop() }
+        try await DriverFixture.blocking { try configured.stop() }
         let pidFile = configured.dataDirectory + "/postmaster.pid"
         try "999999\n\(configured.dataDirectory)\n0\n\(configured.port)\n\n127.0.0.1\n0 0\nready\n"
             .write(toFile: pidFile, atomically: false, encoding: .utf8)
-        try await Self.blocking { try configured.start() }
+        try await DriverFixture.blocking { try configured.start() }
         let restarted = try PGPool(
             PostgresConfiguration(connectionString: configured.connectionString, poolSize: 1),
             logger: DriverFixture.logger)
         try await restarted.ping()
         await restarted.shutdown()
 
-        try await Self.blocking {
+        try await DriverFixture.blocking {
             try configured.stop()
             try configured.stop()  // not running: no-op
         }
@@ -100,16 +88,13 @@ struct PostgresClusterTests {
     }
 
     @Test func startFailureReportsTheServerLog() async throws {
-        let directory = "/tmp/switchyard-cluster-test-\(UUID().uuidString.prefix(8))"
+        let (directory, plain) = try DriverFixture.privateCluster()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var cluster = PostgresCluster(
-            dataDirectory: directory + "/data", port: PostgresCluster.freePort(), password: "pw",
-            binDirectory: try #require(PostgresCluster.findBinDirectory()), logger: DriverFixture.logger)
-        cluster.durable = false
+        var cluster = plain
         cluster.serverSettings = ["shared_buffers": "not-a-size"]
         let configured = cluster
         let error = await #expect(throws: PostgresClusterError.self) {
-            try await Self.blocking {
+            try await DriverFixture.blocking {
                 try configured.initializeIfNeeded()
                 try configured.start()
             }
