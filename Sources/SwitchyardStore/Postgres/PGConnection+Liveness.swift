@@ -32,7 +32,8 @@ extension PGConnection {
 
     /// Whether the server closed a session while it sat idle in the pool (a restart, a failover,
     /// `pg_terminate_backend`): between statements the server sends nothing, so a readable socket means
-    /// its closing message or the end of the stream. Such a session is reopened rather than used.
+    /// its closing message or the end of the stream. Such a session is reopened rather than used. (A rare
+    /// asynchronous parameter change or notice reopens a good session too: a reconnect, never an error.)
     static func closedWhileIdle(_ conn: OpaquePointer) -> Bool {
         let socket = PQsocket(conn)
         guard socket >= 0 else { return true }
