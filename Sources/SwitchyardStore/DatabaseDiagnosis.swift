@@ -90,14 +90,14 @@ extension PostgresStore {
     public func openStoredSecret() async throws -> Bool {
         let sample = try await system { c -> (sealed: String, context: String)? in
             if let row = try c.query("SELECT id, secret_encrypted FROM webhook_endpoints LIMIT 1").first {
-                return (try row.string("secret_encrypted"), "webhook/\(try row.string("id"))")
+                return (try row.string("secret_encrypted"), SealContext.webhook(try row.string("id")))
             }
             let accounts = try c.query(
                 "SELECT id, secret_credentials FROM provider_accounts WHERE secret_credentials <> '{}' LIMIT 1")
             if let row = accounts.first {
                 let sealed = try StoreJSON.decode([String: String].self, try row.string("secret_credentials"))
                 if let (name, value) = sealed.min(by: { $0.key < $1.key }) {
-                    return (value, "\(try row.uuid("id").uuidString.lowercased())/\(name)")
+                    return (value, SealContext.accountCredential(try row.uuid("id"), field: name))
                 }
             }
             return nil

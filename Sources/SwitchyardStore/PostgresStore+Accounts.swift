@@ -178,7 +178,7 @@ extension PostgresStore: ConfigurationRepository {
         var sealed: [String: String] = [:]
         for (name, value) in account.credentials {
             if account.secretFields.contains(name) {
-                sealed[name] = try secrets.seal(value, context: "\(account.id.uuidString.lowercased())/\(name)")
+                sealed[name] = try secrets.seal(value, context: SealContext.accountCredential(account.id, field: name))
             } else {
                 plain[name] = value
             }
@@ -195,7 +195,7 @@ extension PostgresStore: ConfigurationRepository {
         var credentials = try StoreJSON.decode([String: String].self, try row.string("credentials"))
         let sealed = try StoreJSON.decode([String: String].self, try row.string("secret_credentials"))
         for (name, value) in sealed where decrypt {
-            credentials[name] = try secrets.open(value, context: "\(id.uuidString.lowercased())/\(name)")
+            credentials[name] = try secrets.open(value, context: SealContext.accountCredential(id, field: name))
         }
         var account = ProviderAccount(
             id: id, tenantId: try row.uuid("tenant_id"), name: try row.string("name"),

@@ -46,7 +46,7 @@ extension PostgresStore: CredentialRepository {
 
     /// The upsert's parameters: the token sealed under the key-encryption key, bound to the credential's id.
     private func credentialParameters(_ credential: StoredPaymentMethod) throws -> [PGValue] {
-        let sealed = try credential.token.map { try secrets.seal($0, context: "credential/\(credential.id)") }
+        let sealed = try credential.token.map { try secrets.seal($0, context: SealContext.credential(credential.id)) }
         let digest = credential.token.map { Self.tokenDigest($0, accountId: credential.accountId) }
         return [
             .text(credential.id), .uuid(credential.tenantId), .text(credential.customerId), .uuid(credential.accountId),
@@ -109,7 +109,7 @@ extension PostgresStore: CredentialRepository {
             correlationId: try row.string("correlation_id"), originPaymentId: row.optionalString("origin_payment_id"),
             createdAt: try row.date("created_at"))
         credential.status = StoredPaymentMethod.Status(rawValue: try row.string("status")) ?? .failed
-        credential.token = try row.optionalString("token").map { try secrets.open($0, context: "credential/\(id)") }
+        credential.token = try row.optionalString("token").map { try secrets.open($0, context: SealContext.credential(id)) }
         credential.paymentMethodType = row.optionalString("payment_method_type")
         credential.display = try row.optionalString("display").map { try StoreJSON.decode(CredentialDisplay.self, $0) }
         credential.session = try row.optionalString("session").map { try StoreJSON.decode(NextAction.self, $0) }

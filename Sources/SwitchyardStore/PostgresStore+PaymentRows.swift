@@ -166,7 +166,7 @@ extension PostgresStore {
     func operationParameters(_ o: PaymentOperation) throws -> [PGValue] {
         let replay = try o.replayData.map { data in
             try secrets.seal(
-                String(decoding: try JSONEncoder().encode(data), as: UTF8.self), context: "operation/\(o.id)")
+                String(decoding: try JSONEncoder().encode(data), as: UTF8.self), context: SealContext.operation(o.id))
         }
         return [
             .text(o.id), .text(o.paymentId), .uuid(o.tenantId), .text(o.kind.rawValue), o.amount.pg,
@@ -178,7 +178,7 @@ extension PostgresStore {
     func operation(_ row: PGRow) throws -> PaymentOperation {
         var o = try Self.operationFields(row)
         if let sealed = row.optionalString("replay") {
-            let text = try secrets.open(sealed, context: "operation/\(o.id)")
+            let text = try secrets.open(sealed, context: SealContext.operation(o.id))
             o.replayData = try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
         }
         return o

@@ -13,13 +13,13 @@ extension PostgresStore: AccessTokenStore {
         }
         guard let row else { return nil }
         let token = try secrets.open(
-            try row.string("token_encrypted"), context: "token/\(accountId.uuidString.lowercased())/\(kind)")
+            try row.string("token_encrypted"), context: SealContext.token(accountId, kind: kind))
         return (token, try row.date("expires_at"))
     }
 
     /// Stores (replaces) the token for an account and kind.
     public func storeAccessToken(accountId: UUID, kind: String, token: String, expiresAt: Date) async throws {
-        let sealed = try secrets.seal(token, context: "token/\(accountId.uuidString.lowercased())/\(kind)")
+        let sealed = try secrets.seal(token, context: SealContext.token(accountId, kind: kind))
         let now = clock()
         try await system { c in
             try c.query(

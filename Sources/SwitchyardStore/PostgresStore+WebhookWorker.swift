@@ -88,7 +88,7 @@ extension PostgresStore {
                 ClaimedDelivery(
                     id: try row.string("id"), tenantId: try row.uuid("tenant_id"), eventId: try row.string("event_id"),
                     eventType: try row.string("type"), endpointId: endpointId, url: try row.string("url"),
-                    secret: try secrets.open(try row.string("secret_encrypted"), context: "webhook/\(endpointId)"),
+                    secret: try secrets.open(try row.string("secret_encrypted"), context: SealContext.webhook(endpointId)),
                     payload: Data(try row.string("payload").utf8), attemptNumber: Int(try row.int64("attempt_count"))))
         }
         if !canceled.isEmpty {

@@ -14,7 +14,7 @@ extension PostgresStore {
             id: Self.eventIds.make("we"), tenantId: tenant, url: url, description: description, eventTypes: eventTypes,
             enabled: true, createdAt: now, updatedAt: now)
         let secret = "whsec_" + SecureRandom.token(bytes: 32)
-        let sealed = try secrets.seal(secret, context: "webhook/\(endpoint.id)")
+        let sealed = try secrets.seal(secret, context: SealContext.webhook(endpoint.id))
         try await tenantScoped(tenant) { c in
             try Self.lockWebhookQuota(c, tenant: tenant, "endpoints")
             let enabled =

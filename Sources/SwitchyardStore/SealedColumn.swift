@@ -19,19 +19,19 @@ struct SealedColumn: Sendable {
     static let all: [SealedColumn] = [
         SealedColumn(
             table: "provider_accounts", column: "secret_credentials", keys: [("id", "uuid")], isMap: true,
-            context: { keys, field in "\(keys[0])/\(field ?? "")" }),
+            context: { keys, field in SealContext.accountCredential(keys[0], field: field ?? "") }),
         SealedColumn(
             table: "webhook_endpoints", column: "secret_encrypted", keys: [("id", "text")], isMap: false,
-            context: { keys, _ in "webhook/\(keys[0])" }),
+            context: { keys, _ in SealContext.webhook(keys[0]) }),
         SealedColumn(
             table: "provider_tokens", column: "token_encrypted", keys: [("account_id", "uuid"), ("kind", "text")],
-            isMap: false, context: { keys, _ in "token/\(keys[0])/\(keys[1])" }),
+            isMap: false, context: { keys, _ in SealContext.token(keys[0], kind: keys[1]) }),
         SealedColumn(
             table: "stored_credentials", column: "token", keys: [("id", "text")], isMap: false,
-            context: { keys, _ in "credential/\(keys[0])" }),
+            context: { keys, _ in SealContext.credential(keys[0]) }),
         SealedColumn(
             table: "payment_operations", column: "replay", keys: [("id", "text")], isMap: false,
-            context: { keys, _ in "operation/\(keys[0])" }),
+            context: { keys, _ in SealContext.operation(keys[0]) }),
     ]
 
     /// The condition of a row that holds a value not sealed by the key whose `v2:<id>:%` pattern is `$1`.
