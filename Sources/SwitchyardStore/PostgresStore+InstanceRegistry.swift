@@ -9,7 +9,8 @@ extension PostgresStore: InstanceRegistry {
     public func startIncarnation(replica: String, now: Date) async throws
         -> (instance: ServerInstance, released: Int)
     {
-        try await system { c in
+        let ended = clock()
+        return try await system { c in
             let row = try c.query(
                 """
                 INSERT INTO server_instances (replica_id, incarnation, started_at, heartbeat_at)
@@ -22,7 +23,7 @@ extension PostgresStore: InstanceRegistry {
             ).first
             let instance = ServerInstance(replica: replica, incarnation: try row?.int64("incarnation") ?? 1)
             let released = try Self.releaseKeys(
-                ownedBy: ServerInstance.replicaPrefix(replica), except: instance.ownerPrefix, now: now, on: c)
+                ownedBy: ServerInstance.replicaPrefix(replica), except: instance.ownerPrefix, now: ended, on: c)
             return (instance, released)
         }
     }
@@ -43,7 +44,8 @@ extension PostgresStore: InstanceRegistry {
     public func releaseKeysOfSilentInstances(silentSince: Date, except: ServerInstance?, now: Date, limit: Int)
         async throws -> Int
     {
-        try await system { c in
+        let ended = clock()
+        return try await system { c in
             let silent = try c.query(
                 """
                 SELECT replica_id, incarnation FROM server_instances
@@ -56,7 +58,7 @@ extension PostgresStore: InstanceRegistry {
             for row in silent {
                 let instance = ServerInstance(
                     replica: try row.string("replica_id"), incarnation: try row.int64("incarnation"))
-                released += try Self.releaseKeys(ownedBy: instance.ownerPrefix, except: nil, now: now, on: c)
+                released += try Self.releaseKeys(ownedBy: instance.ownerPrefix, except: nil, now: ended, on: c)
                 try c.query(
                     "UPDATE server_instances SET keys_released_at = $2::timestamptz WHERE replica_id = $1",
                     [.text(instance.replica), .timestamp(now)])
@@ -67,7 +69,8 @@ extension PostgresStore: InstanceRegistry {
 
     /// Releases, inside the caller's transaction, every key in progress whose owner starts with `prefix` but
     /// not with `except`: a key under which nothing was created is forgotten, one under which something was
-    /// created has its lease ended. Returns how many keys were released.
+    /// created has its lease ended at `now` (the store's clock, as ``releaseIdempotent(tenant:key:owner:)``
+    /// reads it). Returns how many keys were released.
     static func releaseKeys(ownedBy prefix: String, except: String?, now: Date, on c: PGConnection) throws -> Int {
         let row = try c.query(
             """
