@@ -3,46 +3,68 @@ import NIOHTTP1
 import SwitchyardCrypto
 
 /// What the bench talks to: the Switchyard API and, when known, the sandbox and its demo merchants.
-struct BenchTarget: Sendable {
-    var serverURL: String
-    var apiKey: String
+package struct BenchTarget: Sendable {
+    package var serverURL: String
+    package var apiKey: String
     /// The sandbox's base URL, for the provider-alone reference and the Antom agreement setup.
-    var sandboxURL: String?
-    var citconPrivateKey: String?
-    var antomClientId: String?
-    var antomMerchantKey: String?
+    package var sandboxURL: String?
+    package var citconPrivateKey: String?
+    package var antomClientId: String?
+    package var antomMerchantKey: String?
     /// The demo Worldline Direct merchant's secret API key, to sign the provider-alone calls.
-    var worldlineSecretAPIKey: String?
+    package var worldlineSecretAPIKey: String?
     /// Whether each payment carries an `Idempotency-Key` (its reference), as a careful merchant sends it.
-    var idempotencyKeys = true
+    package var idempotencyKeys = true
+
+    package init(
+        serverURL: String, apiKey: String, sandboxURL: String? = nil, citconPrivateKey: String? = nil,
+        antomClientId: String? = nil, antomMerchantKey: String? = nil, worldlineSecretAPIKey: String? = nil
+    ) {
+        self.serverURL = serverURL
+        self.apiKey = apiKey
+        self.sandboxURL = sandboxURL
+        self.citconPrivateKey = citconPrivateKey
+        self.antomClientId = antomClientId
+        self.antomMerchantKey = antomMerchantKey
+        self.worldlineSecretAPIKey = worldlineSecretAPIKey
+    }
 
     /// The headers of a payment request with `reference`.
-    func paymentHeaders(reference: String) -> [(String, String)] {
+    package func paymentHeaders(reference: String) -> [(String, String)] {
         let auth = ("Authorization", "Bearer \(apiKey)")
         return idempotencyKeys ? [auth, ("Idempotency-Key", reference)] : [auth]
     }
 }
 
 /// One flow ready to run: its Switchyard call and, when possible, the same provider calls alone.
-struct BenchFlow: Sendable {
-    var name: String
-    var switchyard: @Sendable (_ reference: String) async -> Int
-    var provider: (@Sendable (_ reference: String) async -> Int)?
+package struct BenchFlow: Sendable {
+    package var name: String
+    package var switchyard: @Sendable (_ reference: String) async -> Int
+    package var provider: (@Sendable (_ reference: String) async -> Int)?
     /// Why the provider-alone reference is not measured.
-    var providerSkipped: String?
+    package var providerSkipped: String?
+
+    package init(name: String, switchyard: @escaping @Sendable (_ reference: String) async -> Int) {
+        self.name = name
+        self.switchyard = switchyard
+    }
 }
 
-struct BenchFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct BenchFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
-enum BenchFlows {
-    static let names = ["citcon", "antom", "worldline"]
+package enum BenchFlows {
+    /// The flows that need no emulator code in the bench itself, in the order they run.
+    package static let shared = [
+        BenchFlowMaker("citcon") { target, http, _ in try await citcon(target: target, http: http) },
+        BenchFlowMaker("antom") { target, http, run in try await antom(target: target, http: http, run: run) },
+    ]
 
     /// The Citcon session flow: `POST /v1/payments` routed to Citcon (US, USD, alipay); alone, the charge
     /// with the server token (fetched once, as the cached token is) and the client token call.
-    static func citcon(target: BenchTarget, http: BenchHTTP) async throws -> BenchFlow {
+    package static func citcon(target: BenchTarget, http: BenchHTTP) async throws -> BenchFlow {
         let url = target.serverURL + "/v1/payments"
         var flow = BenchFlow(name: "citcon") { reference in
             let body = BenchHTTP.json([
@@ -82,7 +104,7 @@ enum BenchFlows {
 
     /// The server-to-server charge: an Antom payment with a stored wallet agreement (set up once through
     /// Switchyard, the sandbox playing the shopper); alone, the signed `pay` call with the same token.
-    static func antom(target: BenchTarget, http: BenchHTTP, run: String) async throws -> BenchFlow {
+    package static func antom(target: BenchTarget, http: BenchHTTP, run: String) async throws -> BenchFlow {
         guard let sandbox = target.sandboxURL else {
             throw BenchFailure("the antom flow needs the sandbox to set up its stored agreement (pass --demo-dir)")
         }
@@ -148,7 +170,7 @@ enum BenchFlows {
     }
 
     /// Polls the stored payment method until the agreement is active (at most 30 s).
-    static func waitUntilActive(target: BenchTarget, http: BenchHTTP, customer: String, paymentMethod: String)
+    package static func waitUntilActive(target: BenchTarget, http: BenchHTTP, customer: String, paymentMethod: String)
         async throws
     {
         let url = target.serverURL + "/v1/customers/\(customer)/payment-methods/\(paymentMethod)"
