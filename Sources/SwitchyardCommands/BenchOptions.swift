@@ -31,7 +31,8 @@ package struct BenchOptions: ParsableArguments {
     @Option(
         help: """
             Flows, comma-separated: citcon (session flow), antom (stored-credential charge), worldline (card \
-            encrypted by the app, then /complete; development executable only). Default: every flow offered.
+            encrypted by the app, then /complete); antom and worldline need the sandbox, so only the \
+            development executable `switchyard` offers them. Default: every flow offered.
             """)
     var flow: String?
 

@@ -3,18 +3,22 @@ import Foundation
 import SwitchyardCommands
 
 /// `switchyard bench`: the shared bench, which here can also start the embedded default (in a child
-/// process) and knows its demo tenant, and runs the Worldline Direct card flow (the app's card encryption
-/// is the sandbox's helper) and the routing experiment.
+/// process) and knows its demo tenant, and runs the flows that need the sandbox (the Antom agreement, the
+/// Worldline Direct card encrypted with the sandbox's helper) and the routing experiment.
 struct EmbeddedBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure payments/s, latency and server cost against the database and provider references.",
         subcommands: [BenchRoutingCommand.self])
 
-    /// The shared flows, then the Worldline Direct card flow.
+    /// The shared flows, then the two that need the sandbox: the Antom agreement is set up through it, and
+    /// the Worldline Direct card is encrypted with its helper.
     static let offered =
         BenchFlows.shared + [
-            BenchFlowMaker("worldline") { target, http, _ in try await BenchFlows.worldline(target: target, http: http) }
+            BenchFlowMaker("antom") { target, http, run in
+                try await BenchFlows.antom(target: target, http: http, run: run)
+            },
+            BenchFlowMaker("worldline") { target, http, _ in try await BenchFlows.worldline(target: target, http: http) },
         ]
 
     @OptionGroup var options: BenchOptions

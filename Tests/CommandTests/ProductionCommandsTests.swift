@@ -41,7 +41,10 @@ struct ProductionCommandsTests {
             try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k", "--flow", "worldline"])
         }
         let command = try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k"])
-        #expect(command.options.flows(offered: BenchFlows.shared) == ["citcon", "antom"])
+        #expect(command.options.flows(offered: BenchFlows.shared) == ["citcon"])
+        #expect(throws: (any Error).self) {
+            try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k", "--flow", "antom"])
+        }
     }
 
     @Test func theBundledPluginsAreThePluginProducts() throws {
