@@ -4,17 +4,17 @@ import SwitchyardStore
 
 /// The database ceiling: pgbench running a payment-shaped script (INSERT a row, then UPDATE it, each its
 /// own commit, `synchronous_commit` on) against the same cluster, in a scratch table of its own.
-struct BenchPgbench {
+package struct BenchPgbench {
     /// The pgbench executable.
-    var binary: String
+    package var binary: String
     /// libpq connection string of the database holding the scratch table.
-    var connection: String
-    var table = "switchyard_bench_payment"
+    package var connection: String
+    package var table = "switchyard_bench_payment"
     /// Where the script and the per-transaction logs go.
-    var workDirectory: String
+    package var workDirectory: String
 
     /// The script of one payment-shaped transaction pair.
-    static func script(table: String) -> String {
+    package static func script(table: String) -> String {
         """
         \\set amount random(100, 100000)
         INSERT INTO \(table) (tenant_id, amount, currency, status, reference) VALUES (gen_random_uuid(), :amount, 'USD', 'processing', 'bench-' || :client_id || '-' || random()) RETURNING id \\gset
@@ -24,7 +24,7 @@ struct BenchPgbench {
     }
 
     /// pgbench next to the PostgreSQL server binaries, or on PATH.
-    static func find() -> String? {
+    package static func find() -> String? {
         var candidates: [String] = []
         if let bin = PostgresCluster.findBinDirectory() { candidates.append(bin + "/pgbench") }
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
@@ -34,7 +34,7 @@ struct BenchPgbench {
     }
 
     /// Creates (again) the scratch table.
-    func prepare(logger: Logger) async throws {
+    package func prepare(logger: Logger) async throws {
         try await PGPool.scoped(connectionString: connection, logger: logger) { pool in
             try await pool.withConnection { c in
                 try c.execute("DROP TABLE IF EXISTS \(table)")
@@ -50,7 +50,7 @@ struct BenchPgbench {
     }
 
     /// Drops the scratch table.
-    func cleanUp(logger: Logger) async {
+    package func cleanUp(logger: Logger) async {
         _ = try? await PGPool.scoped(connectionString: connection, logger: logger) { pool in
             try await pool.withConnection { c in try c.execute("DROP TABLE IF EXISTS \(table)") }
         }
@@ -58,7 +58,7 @@ struct BenchPgbench {
 
     /// Runs `total` script executions at `concurrency` clients; latencies come from pgbench's
     /// per-transaction log.
-    func run(total: Int, concurrency: Int) throws -> LoadMeasure {
+    package func run(total: Int, concurrency: Int) throws -> LoadMeasure {
         let logDirectory = workDirectory + "/pgbench-log-\(concurrency)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: logDirectory) }
@@ -94,7 +94,7 @@ struct BenchPgbench {
     }
 
     /// The `tps = …` figure of pgbench's summary.
-    static func tps(in output: String) -> Double? {
+    package static func tps(in output: String) -> Double? {
         for line in output.split(separator: "\n") where line.hasPrefix("tps = ") {
             return Double(line.dropFirst("tps = ".count).split(separator: " ").first ?? "")
         }
@@ -102,7 +102,7 @@ struct BenchPgbench {
     }
 
     /// Latencies (seconds) of a per-transaction log: `client transaction time_us script epoch epoch_us`.
-    static func latencies(inLog log: String) -> [Double] {
+    package static func latencies(inLog log: String) -> [Double] {
         log.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             guard fields.count >= 3, let micros = Double(fields[2]) else { return nil }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// The server's resource use over one step, read from `/proc`.
-struct ServerUsage: Codable, Equatable, Sendable {
+package struct ServerUsage: Codable, Equatable, Sendable {
     /// Peak resident set size (VmHWM) of the server process and its plugin workers so far, in MiB.
-    var peakRSSMiB: Double
+    package var peakRSSMiB: Double
     /// CPU seconds (user + system) the server and its plugin workers spent per 1000 payments of the step.
-    var cpuSecondsPer1000: Double
+    package var cpuSecondsPer1000: Double
     /// Resident set size of the server and its plugin workers at the end of the step, in MiB.
-    var rssMiB: Double?
+    package var rssMiB: Double?
     /// CPU seconds the sandbox process spent per 1000 payments; nil when it runs inside the server.
-    var sandboxCPUSecondsPer1000: Double?
+    package var sandboxCPUSecondsPer1000: Double?
     /// Memory of the server and its plugin workers at the end of the step with each page counted once
     /// (``GroupMemory``), in MiB; nil in reports written before it was measured.
-    var memoryMiB: Double?
+    package var memoryMiB: Double?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case peakRSSMiB = "peak_rss_mib"
         case cpuSecondsPer1000 = "cpu_seconds_per_1000"
         case rssMiB = "rss_mib"
@@ -24,31 +24,31 @@ struct ServerUsage: Codable, Equatable, Sendable {
 }
 
 /// One flow at one concurrency: Switchyard, the provider alone and the database ceiling, side by side.
-struct BenchStep: Codable, Equatable, Sendable {
-    var flow: String
-    var concurrency: Int
-    var switchyard: LoadMeasure
+package struct BenchStep: Codable, Equatable, Sendable {
+    package var flow: String
+    package var concurrency: Int
+    package var switchyard: LoadMeasure
     /// The same provider calls sent straight to the sandbox; nil when not measured.
-    var provider: LoadMeasure?
+    package var provider: LoadMeasure?
     /// pgbench with the payment-shaped script at the same concurrency; nil when not measured.
-    var pgbench: LoadMeasure?
-    var server: ServerUsage?
+    package var pgbench: LoadMeasure?
+    package var server: ServerUsage?
 
     /// Switchyard minus the provider alone, per percentile (milliseconds).
-    var overhead: LatencySummary? { provider.map { switchyard.latency.minus($0.latency) } }
+    package var overhead: LatencySummary? { provider.map { switchyard.latency.minus($0.latency) } }
 
     /// Switchyard's throughput as a share of the pgbench ceiling (0...1).
-    var ceilingRatio: Double? {
+    package var ceilingRatio: Double? {
         guard let pgbench, pgbench.throughput > 0 else { return nil }
         return switchyard.throughput / pgbench.throughput
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case flow, concurrency, switchyard, provider, pgbench, server, overhead
         case ceilingRatio = "ceiling_ratio"
     }
 
-    init(
+    package init(
         flow: String, concurrency: Int, switchyard: LoadMeasure, provider: LoadMeasure? = nil,
         pgbench: LoadMeasure? = nil, server: ServerUsage? = nil
     ) {
@@ -60,7 +60,7 @@ struct BenchStep: Codable, Equatable, Sendable {
         self.server = server
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         flow = try c.decode(String.self, forKey: .flow)
         concurrency = try c.decode(Int.self, forKey: .concurrency)
@@ -70,7 +70,7 @@ struct BenchStep: Codable, Equatable, Sendable {
         server = try c.decodeIfPresent(ServerUsage.self, forKey: .server)
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(flow, forKey: .flow)
         try c.encode(concurrency, forKey: .concurrency)
@@ -84,23 +84,23 @@ struct BenchStep: Codable, Equatable, Sendable {
 }
 
 /// Everything one `switchyard bench` run measured, as `--json` writes it.
-struct BenchReport: Codable, Equatable, Sendable {
+package struct BenchReport: Codable, Equatable, Sendable {
     /// The command line, for repeating the run.
-    var command: String
+    package var command: String
     /// `embedded` or `url`.
-    var mode: String
+    package var mode: String
     /// Payments per flow and concurrency.
-    var payments: Int
-    var startedAt: String
-    var steps: [BenchStep]
+    package var payments: Int
+    package var startedAt: String
+    package var steps: [BenchStep]
     /// Why a reference was skipped, and other remarks printed during the run.
-    var notes: [String]
+    package var notes: [String]
     /// Resident set size of the server and its plugin workers before the first payment, in MiB.
-    var restRSSMiB: Double?
+    package var restRSSMiB: Double?
     /// The same with each page counted once (``GroupMemory``), in MiB.
-    var restMemoryMiB: Double?
+    package var restMemoryMiB: Double?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case command, mode, payments, steps, notes
         case startedAt = "started_at"
         case restRSSMiB = "rest_rss_mib"
@@ -108,7 +108,7 @@ struct BenchReport: Codable, Equatable, Sendable {
     }
 
     /// Pretty, key-sorted JSON.
-    func json() throws -> Data {
+    package func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)

@@ -7,9 +7,9 @@ import Foundation
 
 /// Small state files of the server (keys, passwords, tokens, demo.json), readable by the owner only
 /// from the moment they exist.
-enum StateFile {
+package enum StateFile {
     /// Reads a secret file, creating it with `make()` when missing.
-    static func secret(at path: String, make: () -> String) throws -> String {
+    package static func secret(at path: String, make: () -> String) throws -> String {
         if let existing = try? String(contentsOfFile: path, encoding: .utf8) {
             let trimmed = existing.trimmingCharacters(in: .whitespacesAndNewlines)
             if !trimmed.isEmpty { return trimmed }
@@ -21,7 +21,7 @@ enum StateFile {
 
     /// Writes a file atomically: a new temporary file opened with mode 0600 (never wider, whatever the
     /// umask), then renamed over `path`.
-    static func write(_ text: String, to path: String) throws {
+    package static func write(_ text: String, to path: String) throws {
         let temporary = path + ".\(getpid()).tmp"
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -44,7 +44,7 @@ enum StateFile {
     /// Creates a directory (and its missing parents) that only the owner may list: mode 0700, or 0711
     /// when running as root, because the embedded cluster's server then runs as the `postgres` user and
     /// must traverse it.
-    static func makePrivateDirectory(_ path: String) throws {
+    package static func makePrivateDirectory(_ path: String) throws {
         if FileManager.default.fileExists(atPath: path) { return }
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty {

@@ -8,58 +8,60 @@ import SwitchyardCrypto
 import SwitchyardStore
 
 /// Options shared by the commands that touch the database.
-struct DatabaseOptions: ParsableArguments {
+package struct DatabaseOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .customLong("database-url"),
         help:
-            "libpq connection string or URL (or SWITCHYARD_DATABASE_URL). Without it, a private PostgreSQL cluster is started in the data directory."
+            "libpq connection string or URL (or SWITCHYARD_DATABASE_URL). Without it, `switchyard` starts a private PostgreSQL cluster in the data directory and `switchyard-server` refuses to run."
     )
-    var databaseURLOption: String?
+    package var databaseURLOption: String?
 
     /// The database URL from the option or the environment.
-    var databaseURL: String? {
+    package var databaseURL: String? {
         databaseURLOption ?? CommandSupport.environment("SWITCHYARD_DATABASE_URL")
     }
 
     @Option(help: "Directory for the embedded default's state (database cluster, keys, demo.json).")
-    var dataDir: String = ".switchyard"
+    package var dataDir: String = ".switchyard"
 
     @Option(
         help:
             "File holding the 32-byte key-encryption key (base64 or hex); SWITCHYARD_KEK overrides it. The embedded default generates it there (mode 0600) when missing; without this option it keeps the key in the data directory."
     )
-    var kekFile: String?
+    package var kekFile: String?
 
     @Option(
         name: .customLong("kek-previous-file"),
         help:
             "File holding an older key-encryption key that still opens what it sealed (repeatable; SWITCHYARD_KEK_PREVIOUS adds a comma-separated list). Values are always sealed under the current key; see `switchyard kek rotate`."
     )
-    var kekPreviousFiles: [String] = []
+    package var kekPreviousFiles: [String] = []
 
     @Option(
         name: .customLong("policy"),
         help:
             "The platform policy file (or SWITCHYARD_POLICY; default: policy.json; the embedded default, when neither is given, writes and uses a development policy in the data directory)."
     )
-    var policyOption: String?
+    package var policyOption: String?
     /// The policy file given by the option or the environment.
-    var configuredPolicy: String? { policyOption ?? CommandSupport.environment("SWITCHYARD_POLICY") }
+    package var configuredPolicy: String? { policyOption ?? CommandSupport.environment("SWITCHYARD_POLICY") }
     /// The policy file a server with a database URL reads.
-    var policy: String { configuredPolicy ?? "policy.json" }
+    package var policy: String { configuredPolicy ?? "policy.json" }
 }
 
-enum CommandSupport {
+package enum CommandSupport {
     /// A logger for the executable; LOG_LEVEL chooses the level (info by default, any case); a value that
     /// names no level is refused.
-    static func logger(_ label: String = "switchyard") throws -> Logger {
+    package static func logger(_ label: String = "switchyard") throws -> Logger {
         var logger = Logger(label: label)
         logger.logLevel = try logLevel()
         return logger
     }
 
     /// The level LOG_LEVEL names (``LogLevelSetting``), refused with a usage error when it names none.
-    static func logLevel() throws -> Logger.Level {
+    package static func logLevel() throws -> Logger.Level {
         do {
             return try LogLevelSetting.parse(ProcessInfo.processInfo.environment["LOG_LEVEL"])
         } catch {
@@ -68,12 +70,12 @@ enum CommandSupport {
     }
 
     /// An environment variable's value; nil when unset or empty.
-    static func environment(_ name: String) -> String? {
+    package static func environment(_ name: String) -> String? {
         ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// An integer environment variable; a value that is not one is refused, naming the variable.
-    static func environmentInteger(_ name: String) throws -> Int? {
+    package static func environmentInteger(_ name: String) throws -> Int? {
         guard let value = environment(name) else { return nil }
         guard let number = Int(value.trimmingCharacters(in: .whitespaces)) else {
             throw ValidationError("\(name)=\(value) must be an integer")
@@ -82,7 +84,7 @@ enum CommandSupport {
     }
 
     /// A yes/no environment variable (`1`, `true`, `yes` or `0`, `false`, `no`, any case); unset is no.
-    static func environmentFlag(_ name: String) throws -> Bool {
+    package static func environmentFlag(_ name: String) throws -> Bool {
         guard let value = environment(name)?.lowercased() else { return false }
         if ["1", "true", "yes"].contains(value) { return true }
         if ["0", "false", "no"].contains(value) { return false }
@@ -90,13 +92,13 @@ enum CommandSupport {
     }
 
     /// The absolute form of a path relative to the working directory.
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         return FileManager.default.currentDirectoryPath + "/" + path
     }
 
     /// The directory holding this executable (and the plugins built beside it).
-    static func executableDirectory() -> String {
+    package static func executableDirectory() -> String {
         let resolved =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
@@ -104,7 +106,7 @@ enum CommandSupport {
     }
 
     /// Reads the policy file; a missing one is an error.
-    static func loadPolicy(_ path: String) throws -> (PluginPolicy, PlatformPolicy) {
+    package static func loadPolicy(_ path: String) throws -> (PluginPolicy, PlatformPolicy) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ValidationError(
                 "policy file \(path) not found: a server with --database-url needs its platform policy (start from "
@@ -119,7 +121,7 @@ enum CommandSupport {
     /// current key is configured.
     ///
     /// With `generate`, a missing `--kek-file` is created with a new key (mode 0600 from the start).
-    static func secretBox(_ options: DatabaseOptions, generate: Bool = false) throws -> SecretBox? {
+    package static func secretBox(_ options: DatabaseOptions, generate: Bool = false) throws -> SecretBox? {
         let current: String
         if let value = environment("SWITCHYARD_KEK") {
             current = value
@@ -135,7 +137,7 @@ enum CommandSupport {
     }
 
     /// The keyring of `current` and the previous keys of `options` and the environment.
-    static func secretBox(current: String, _ options: DatabaseOptions) throws -> SecretBox {
+    package static func secretBox(current: String, _ options: DatabaseOptions) throws -> SecretBox {
         do {
             _ = try SecretBox(encoded: current)
         } catch {
@@ -156,12 +158,12 @@ enum CommandSupport {
     }
 
     /// A new random key-encryption key, base64.
-    static func newKEK() -> String {
+    package static func newKEK() -> String {
         Data(SecureRandom.bytes(32)).base64EncodedString()
     }
 
     /// Applies the schema's pending migrations through `url` (the owner's connection).
-    static func migrate(url: String, logger: Logger) async throws -> [Int] {
+    package static func migrate(url: String, logger: Logger) async throws -> [Int] {
         try await PGPool.scoped(connectionString: url, logger: logger) { pool in
             try await Migrator.migrate(pool, migrations: Schema.migrations, logger: logger)
         }

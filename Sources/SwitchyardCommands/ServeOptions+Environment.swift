@@ -4,20 +4,20 @@ import SwitchyardCore
 
 /// Every serve setting that matters in a deployment can come from the environment as well as from its
 /// flag (the flag wins): `SWITCHYARD_<FLAG>` with the flag's name in upper case and `_` for `-`.
-extension ServeCommand {
-    var host: String { hostOption ?? CommandSupport.environment("SWITCHYARD_HOST") ?? "127.0.0.1" }
+extension ServeOptions {
+    package var host: String { hostOption ?? CommandSupport.environment("SWITCHYARD_HOST") ?? "127.0.0.1" }
 
-    var port: Int {
+    package var port: Int {
         get throws { try portOption ?? CommandSupport.environmentInteger("SWITCHYARD_PORT") ?? 8080 }
     }
 
-    var metricsPort: Int? {
+    package var metricsPort: Int? {
         get throws { try metricsPortOption ?? CommandSupport.environmentInteger("SWITCHYARD_METRICS_PORT") }
     }
 
-    var pluginsDir: String? { pluginsDirOption ?? CommandSupport.environment("SWITCHYARD_PLUGINS_DIR") }
+    package var pluginsDir: String? { pluginsDirOption ?? CommandSupport.environment("SWITCHYARD_PLUGINS_DIR") }
 
-    var logFormat: LogFormat? {
+    package var logFormat: LogFormat? {
         get throws {
             if let logFormatOption { return logFormatOption }
             guard let value = CommandSupport.environment("SWITCHYARD_LOG_FORMAT") else { return nil }
@@ -28,13 +28,13 @@ extension ServeCommand {
         }
     }
 
-    var allowDevelopmentPlugins: Bool {
+    package var allowDevelopmentPlugins: Bool {
         get throws {
             try allowDevelopmentPluginsFlag || CommandSupport.environmentFlag("SWITCHYARD_ALLOW_DEVELOPMENT_PLUGINS")
         }
     }
 
-    var allowLoopbackPublicURL: Bool {
+    package var allowLoopbackPublicURL: Bool {
         get throws {
             try allowLoopbackPublicURLFlag || CommandSupport.environmentFlag("SWITCHYARD_ALLOW_LOOPBACK_PUBLIC_URL")
         }
@@ -42,7 +42,7 @@ extension ServeCommand {
 
     /// The base URL providers send notifications to (``PublicURLChoice``); refused, naming the flag and
     /// the variable, when a server with an external database has none or a loopback one.
-    func publicURL(host: String, port: Int, external: Bool) throws -> String {
+    package func publicURL(host: String, port: Int, external: Bool) throws -> String {
         let choice = PublicURLChoice(
             configured: publicURLOption ?? CommandSupport.environment("SWITCHYARD_PUBLIC_URL"), host: host,
             port: port, externalDatabase: external, allowLoopback: try allowLoopbackPublicURL)
@@ -62,7 +62,7 @@ extension ServeCommand {
     }
 
     /// Refuses, before anything starts, environment values that cannot be read.
-    func validateEnvironment() throws {
+    package func validateEnvironment() throws {
         _ = try (port, metricsPort, logFormat, allowDevelopmentPlugins, allowLoopbackPublicURL)
         _ = try replicaId(port: port)
         _ = try CommandSupport.logLevel()

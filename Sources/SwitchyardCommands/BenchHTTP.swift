@@ -4,10 +4,10 @@ import NIOCore
 import NIOHTTP1
 
 /// The HTTP client of `switchyard bench`: keep-alive connections, enough of them for the concurrency.
-struct BenchHTTP: Sendable {
-    let client: HTTPClient
+package struct BenchHTTP: Sendable {
+    package let client: HTTPClient
 
-    init(connections: Int) {
+    package init(connections: Int) {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(
             idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, connections))
@@ -15,12 +15,12 @@ struct BenchHTTP: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    func shutdown() async {
+    package func shutdown() async {
         try? await client.shutdown()
     }
 
     /// Sends a request; the status is 0 when no answer came.
-    func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], json: Data? = nil) async -> (
+    package func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], json: Data? = nil) async -> (
         status: Int, body: Data
     ) {
         var request = HTTPClientRequest(url: url)
@@ -40,12 +40,12 @@ struct BenchHTTP: Sendable {
     }
 
     /// A JSON body from a dictionary.
-    static func json(_ object: [String: Any]) -> Data {
+    package static func json(_ object: [String: Any]) -> Data {
         (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
     }
 
     /// The JSON object of a body, empty when it is not one.
-    static func object(_ body: Data) -> [String: Any] {
+    package static func object(_ body: Data) -> [String: Any] {
         ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:]
     }
 }

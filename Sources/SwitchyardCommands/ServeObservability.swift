@@ -9,20 +9,20 @@ import SwitchyardObservability
 import Tracing
 
 /// How `serve` writes its log lines.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+package enum LogFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// One JSON object per line (see `JSONLogHandler`).
     case json
     /// swift-log's plain text lines.
     case text
 
     /// JSON when standard output is not a terminal, text on a terminal.
-    static var automatic: LogFormat { isatty(STDOUT_FILENO) == 1 ? .text : .json }
+    package static var automatic: LogFormat { isatty(STDOUT_FILENO) == 1 ? .text : .json }
 }
 
 /// The process-wide observability setup of `serve`: log format, metrics registry, OTLP trace export.
-enum ServeObservability {
+package enum ServeObservability {
     /// Installs the log handler for `format`, with the current span's ids as `trace.id` and `span.id`.
-    static func bootstrapLogging(_ format: LogFormat) {
+    package static func bootstrapLogging(_ format: LogFormat) {
         var keys = OTel.Configuration.LoggingMetadataProviderConfiguration.default
         keys.traceIDKey = "trace.id"
         keys.spanIDKey = "span.id"
@@ -44,7 +44,7 @@ enum ServeObservability {
 
     /// The OTLP endpoint traces go to: `--otlp-endpoint`, else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
     /// OTEL_EXPORTER_OTLP_ENDPOINT; nil: no export (spans are not recorded).
-    static func otlpEndpoint(option: String?) -> String? {
+    package static func otlpEndpoint(option: String?) -> String? {
         let environment = ProcessInfo.processInfo.environment
         let candidates = [
             option, environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"], environment["OTEL_EXPORTER_OTLP_ENDPOINT"],
@@ -54,7 +54,7 @@ enum ServeObservability {
 
     /// Bootstraps the tracer exporting over OTLP (W3C `traceparent` propagation) and returns the exporter's
     /// service, when an endpoint is configured; else nil and tracing stays off.
-    static func bootstrapTracing(endpoint: String?, logger: Logger) throws -> (any Service)? {
+    package static func bootstrapTracing(endpoint: String?, logger: Logger) throws -> (any Service)? {
         guard let endpoint else { return nil }
         var configuration = OTel.Configuration.default
         configuration.serviceName = "switchyard"
@@ -76,7 +76,7 @@ enum ServeObservability {
 extension ServeObservability {
     /// A listener serving only `GET /metrics`, for scrapers kept off the API port; its scrape-time gauges
     /// are read from `deps` as the API port's are.
-    static func metricsApplication(_ deps: ServerDependencies, host: String, port: Int, logger: Logger)
+    package static func metricsApplication(_ deps: ServerDependencies, host: String, port: Int, logger: Logger)
         -> some Service
     {
         Application(

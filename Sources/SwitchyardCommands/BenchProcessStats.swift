@@ -2,19 +2,19 @@ import Foundation
 
 /// CPU time and memory of a process and its descendants of Switchyard's executables (plugin workers),
 /// read from `/proc`.
-struct ProcessSample: Equatable, Sendable {
+package struct ProcessSample: Equatable, Sendable {
     /// User + system CPU seconds.
-    var cpuSeconds: Double
+    package var cpuSeconds: Double
     /// Sum of the processes' peak resident set sizes (VmHWM), in KiB.
-    var peakRSSKiB: Int
+    package var peakRSSKiB: Int
     /// Sum of the processes' resident set sizes now (VmRSS), in KiB.
-    var rssKiB: Int = 0
+    package var rssKiB: Int = 0
     /// The processes' memory now with each page counted once (``GroupMemory``), in KiB.
-    var memoryKiB: Int = 0
+    package var memoryKiB: Int = 0
 
     /// A sample of `pid` and its descendants whose name starts like Switchyard's executables (`switchyard`,
     /// `switchyard-plugin-worker`, truncated to 15 characters by the kernel); nil when the process is gone.
-    static func read(pid: Int32) -> ProcessSample? {
+    package static func read(pid: Int32) -> ProcessSample? {
         guard stat(of: pid) != nil else { return nil }
         var sample = ProcessSample(cpuSeconds: 0, peakRSSKiB: 0)
         var group: [GroupMemory] = []
@@ -31,13 +31,13 @@ struct ProcessSample: Equatable, Sendable {
     }
 
     /// The name, parent and CPU seconds of `/proc/<pid>/stat`.
-    static func stat(of pid: Int32) -> (name: String, parent: Int32, cpuSeconds: Double)? {
+    package static func stat(of pid: Int32) -> (name: String, parent: Int32, cpuSeconds: Double)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return nil }
         return parseStat(text, ticksPerSecond: Double(sysconf(Int32(_SC_CLK_TCK))))
     }
 
     /// Parses a `/proc/<pid>/stat` line: `pid (comm) state ppid … utime stime …` (fields 14 and 15).
-    static func parseStat(_ text: String, ticksPerSecond: Double) -> (name: String, parent: Int32, cpuSeconds: Double)?
+    package static func parseStat(_ text: String, ticksPerSecond: Double) -> (name: String, parent: Int32, cpuSeconds: Double)?
     {
         guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else { return nil }
         let name = String(text[text.index(after: open)..<close])
@@ -49,18 +49,18 @@ struct ProcessSample: Equatable, Sendable {
     }
 
     /// VmHWM and VmRSS of `/proc/<pid>/status`, in KiB.
-    static func memory(of pid: Int32) -> (peak: Int, now: Int)? {
+    package static func memory(of pid: Int32) -> (peak: Int, now: Int)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         return (parseHighWaterMark(text) ?? 0, parseField("VmRSS:", text) ?? 0)
     }
 
     /// The `VmHWM:` value (KiB) of a `/proc/<pid>/status` text.
-    static func parseHighWaterMark(_ text: String) -> Int? {
+    package static func parseHighWaterMark(_ text: String) -> Int? {
         parseField("VmHWM:", text)
     }
 
     /// The value (KiB) of the field `name` (with its colon) of a `/proc/<pid>/status` text.
-    static func parseField(_ name: String, _ text: String) -> Int? {
+    package static func parseField(_ name: String, _ text: String) -> Int? {
         for line in text.split(separator: "\n") where line.hasPrefix(name) {
             return Int(line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
@@ -68,7 +68,7 @@ struct ProcessSample: Equatable, Sendable {
     }
 
     /// Every live descendant of `pid` whose name starts with `prefix`.
-    static func descendants(of pid: Int32, namedLike prefix: String) -> [Int32] {
+    package static func descendants(of pid: Int32, namedLike prefix: String) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         var children: [Int32: [Int32]] = [:]
         var names: [Int32: String] = [:]
@@ -88,7 +88,7 @@ struct ProcessSample: Equatable, Sendable {
 
     /// The usage between `before` and `after` for `payments` payments; the sandbox's CPU when its samples
     /// are given.
-    static func usage(
+    package static func usage(
         from before: ProcessSample, to after: ProcessSample, payments: Int,
         sandbox: (ProcessSample, ProcessSample)? = nil
     ) -> ServerUsage {

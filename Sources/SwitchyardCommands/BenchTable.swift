@@ -2,17 +2,17 @@ import Foundation
 
 /// The summary table `switchyard bench` prints: one row per flow and concurrency, as a Markdown table
 /// (readable in a terminal, pasted as is into BENCHMARKS.md).
-struct BenchTable {
-    static let header = [
+package struct BenchTable {
+    package static let header = [
         "flow", "conc", "payments/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "provider p50/p99",
         "overhead p50/p99", "pgbench tps", "pgbench p50/p99", "of ceiling", "CPU s/1000",
         "sandbox CPU s/1000", "RSS MiB", "peak RSS MiB", "memory MiB",
     ]
 
-    var steps: [BenchStep]
+    package var steps: [BenchStep]
 
     /// The cells of one step's row; `–` where a reference was not measured.
-    static func row(_ step: BenchStep) -> [String] {
+    package static func row(_ step: BenchStep) -> [String] {
         let s = step.switchyard
         let missing = "–"
         return [
@@ -32,13 +32,13 @@ struct BenchTable {
     }
 
     /// The table's text, columns padded to their widest cell, numbers right-aligned.
-    func render() -> String {
+    package func render() -> String {
         Self.render(header: Self.header, rows: steps.map(Self.row))
     }
 
     /// A Markdown table of `rows` under `header`, columns padded to their widest cell, all but the first
     /// right-aligned.
-    static func render(header: [String], rows body: [[String]]) -> String {
+    package static func render(header: [String], rows body: [[String]]) -> String {
         let rows = [header] + body
         var widths = [Int](repeating: 0, count: header.count)
         for row in rows {
@@ -60,12 +60,12 @@ struct BenchTable {
     }
 
     /// `value` with `digits` decimals (C locale).
-    static func number(_ value: Double, _ digits: Int) -> String {
+    package static func number(_ value: Double, _ digits: Int) -> String {
         String(format: "%.\(digits)f", value)
     }
 
     /// `a / b` with one decimal each.
-    static func pair(_ a: Double, _ b: Double) -> String {
+    package static func pair(_ a: Double, _ b: Double) -> String {
         number(a, 1) + " / " + number(b, 1)
     }
 }

@@ -3,31 +3,31 @@ import Foundation
 /// A hand-written SVG of the latency percentiles per flow and concurrency: Switchyard, the provider alone
 /// and the pgbench payment ceiling side by side. Each bar reaches p99 (light), its solid part p50, and a
 /// tick marks p90; the latency axis is logarithmic so a 1 ms and a 300 ms bar both stay readable.
-struct BenchPlot {
-    struct Series: Sendable {
+package struct BenchPlot {
+    package struct Series: Sendable {
         var name: String
         var color: String
         var light: String
         var measure: @Sendable (BenchStep) -> LoadMeasure?
     }
 
-    static let series = [
+    package static let series = [
         Series(name: "Switchyard", color: "#1f5fa8", light: "#a9c4e6", measure: { $0.switchyard }),
         Series(name: "provider alone", color: "#2e8b57", light: "#afd8bf", measure: { $0.provider }),
         Series(name: "pgbench payment ceiling", color: "#b5651d", light: "#ecc9a6", measure: { $0.pgbench }),
     ]
 
-    var steps: [BenchStep]
-    var title = "switchyard bench: latency p50 (solid), p90 (tick), p99 (bar top)"
+    package var steps: [BenchStep]
+    package var title = "switchyard bench: latency p50 (solid), p90 (tick), p99 (bar top)"
 
-    static let barWidth = 18.0
-    static let groupGap = 26.0
-    static let left = 64.0
-    static let top = 56.0
-    static let plotHeight = 300.0
+    package static let barWidth = 18.0
+    package static let groupGap = 26.0
+    package static let left = 64.0
+    package static let top = 56.0
+    package static let plotHeight = 300.0
 
     /// The SVG document.
-    func render() -> String {
+    package func render() -> String {
         let groupWidth = Self.barWidth * Double(Self.series.count) + Self.groupGap
         let width = max(Self.left + groupWidth * Double(max(steps.count, 1)) + 24, 640)
         let height = Self.top + Self.plotHeight + 70
@@ -89,7 +89,7 @@ struct BenchPlot {
     }
 
     /// Powers of ten around every plotted latency (at least 0.1 ms to 10 ms).
-    func axisRange() -> (Double, Double) {
+    package func axisRange() -> (Double, Double) {
         var values: [Double] = []
         for step in steps {
             for series in Self.series {
@@ -108,14 +108,14 @@ struct BenchPlot {
     }
 
     /// A number with at most two decimals, without trailing zeros.
-    static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         var text = String(format: "%.2f", value)
         while text.contains(".") && (text.hasSuffix("0") || text.hasSuffix(".")) { text.removeLast() }
         return text
     }
 
     /// `text` safe inside an XML element or attribute.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

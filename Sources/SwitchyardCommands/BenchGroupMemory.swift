@@ -4,14 +4,14 @@ import Foundation
 /// the sum of their private pages plus, for each file they map, the most of its shared pages any one of
 /// them has resident. Summing their RSS instead counts the Swift runtime, Foundation and libcrypto pages,
 /// which every worker shares with the server, once per process.
-struct GroupMemory: Equatable, Sendable {
+package struct GroupMemory: Equatable, Sendable {
     /// Private (clean and dirty) pages of the process, in KiB.
-    var privateKiB = 0
+    package var privateKiB = 0
     /// Resident shared pages (clean and dirty) per mapped file, in KiB.
-    var sharedKiB: [String: Int] = [:]
+    package var sharedKiB: [String: Int] = [:]
 
     /// The `/proc/<pid>/smaps` of `pid`, read; nil when the process is gone or its maps are unreadable.
-    static func read(pid: Int32) -> GroupMemory? {
+    package static func read(pid: Int32) -> GroupMemory? {
         // A /proc file has no size: read it to its end rather than by its stated length.
         guard let file = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps"),
             let data = try? file.readToEnd()
@@ -22,7 +22,7 @@ struct GroupMemory: Equatable, Sendable {
 
     /// Parses a `/proc/<pid>/smaps` text. Shared pages of a mapping without a file (anonymous shared
     /// memory) are kept under a name of their own for `process`, so they are never merged across processes.
-    static func parse(_ text: String, process: Int32) -> GroupMemory {
+    package static func parse(_ text: String, process: Int32) -> GroupMemory {
         var memory = GroupMemory()
         var mapping = ""
         for line in text.split(separator: "\n") {
@@ -46,7 +46,7 @@ struct GroupMemory: Equatable, Sendable {
 
     /// The group's memory in KiB: every process's private pages, and each file's shared pages once (the
     /// most any process of the group has resident, which is at least what the group has of it).
-    static func combined(_ group: [GroupMemory]) -> Int {
+    package static func combined(_ group: [GroupMemory]) -> Int {
         var shared: [String: Int] = [:]
         var total = 0
         for memory in group {

@@ -1,85 +1,8 @@
 import Foundation
-import NIOHTTP1
+import SwitchyardCommands
 import SwitchyardCrypto
 
-/// What the bench talks to: the Switchyard API and, when known, the sandbox and its demo merchants.
-struct BenchTarget: Sendable {
-    var serverURL: String
-    var apiKey: String
-    /// The sandbox's base URL, for the provider-alone reference and the Antom agreement setup.
-    var sandboxURL: String?
-    var citconPrivateKey: String?
-    var antomClientId: String?
-    var antomMerchantKey: String?
-    /// The demo Worldline Direct merchant's secret API key, to sign the provider-alone calls.
-    var worldlineSecretAPIKey: String?
-    /// Whether each payment carries an `Idempotency-Key` (its reference), as a careful merchant sends it.
-    var idempotencyKeys = true
-
-    /// The headers of a payment request with `reference`.
-    func paymentHeaders(reference: String) -> [(String, String)] {
-        let auth = ("Authorization", "Bearer \(apiKey)")
-        return idempotencyKeys ? [auth, ("Idempotency-Key", reference)] : [auth]
-    }
-}
-
-/// One flow ready to run: its Switchyard call and, when possible, the same provider calls alone.
-struct BenchFlow: Sendable {
-    var name: String
-    var switchyard: @Sendable (_ reference: String) async -> Int
-    var provider: (@Sendable (_ reference: String) async -> Int)?
-    /// Why the provider-alone reference is not measured.
-    var providerSkipped: String?
-}
-
-struct BenchFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-enum BenchFlows {
-    static let names = ["citcon", "antom", "worldline"]
-
-    /// The Citcon session flow: `POST /v1/payments` routed to Citcon (US, USD, alipay); alone, the charge
-    /// with the server token (fetched once, as the cached token is) and the client token call.
-    static func citcon(target: BenchTarget, http: BenchHTTP) async throws -> BenchFlow {
-        let url = target.serverURL + "/v1/payments"
-        var flow = BenchFlow(name: "citcon") { reference in
-            let body = BenchHTTP.json([
-                "amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": reference,
-            ])
-            return await http.send(.POST, url, headers: target.paymentHeaders(reference: reference), json: body).status
-        }
-        guard let sandbox = target.sandboxURL, let privateKey = target.citconPrivateKey else {
-            flow.providerSkipped = "provider alone (citcon): sandbox URL and Citcon key unknown (no --demo-dir)"
-            return flow
-        }
-        let tokens = sandbox + "/citcon/v1/access-tokens"
-        let issued = await http.send(
-            .POST, tokens, headers: [("Authorization", "Bearer \(privateKey)")],
-            json: BenchHTTP.json(["token_type": "server"]))
-        guard let data = BenchHTTP.object(issued.body)["data"] as? [String: Any],
-            let serverToken = data["access_token"] as? String
-        else { throw BenchFailure("the Citcon sandbox issued no server token (HTTP \(issued.status))") }
-        let charges = sandbox + "/citcon/v1/charges"
-        flow.provider = { reference in
-            let charge = BenchHTTP.json([
-                "transaction": [
-                    "reference": reference, "amount": 1234, "currency": "USD", "country": "US", "auto_capture": true,
-                ],
-                "urls": ["ipn": "http://127.0.0.1:9/citcon/ipn"],
-            ])
-            let created = await http.send(
-                .POST, charges, headers: [("Authorization", "Bearer \(serverToken)")], json: charge)
-            guard (200..<300).contains(created.status) else { return created.status }
-            return await http.send(
-                .POST, tokens, headers: [("Authorization", "Bearer \(privateKey)")],
-                json: BenchHTTP.json(["token_type": "client"])
-            ).status
-        }
-        return flow
-    }
-
+extension BenchFlows {
     /// The server-to-server charge: an Antom payment with a stored wallet agreement (set up once through
     /// Switchyard, the sandbox playing the shopper); alone, the signed `pay` call with the same token.
     static func antom(target: BenchTarget, http: BenchHTTP, run: String) async throws -> BenchFlow {

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Drives `total` calls at `concurrency` calls in flight and measures each call's latency.
-enum BenchLoad {
+package enum BenchLoad {
     /// Runs `call(index)` for every index in `0..<total`, `concurrency` at a time; `call` returns the HTTP
     /// status (0 when there was no answer). Progress is reported on stderr under `label`.
-    static func run(
+    package static func run(
         label: String, total: Int, concurrency: Int, call: @escaping @Sendable (Int) async -> Int
     ) async -> LoadMeasure {
         let progress = BenchProgress(label: label, total: total)
@@ -37,39 +37,39 @@ enum BenchLoad {
         return LoadMeasure(latencies: results.map(\.0), statuses: results.map(\.1), seconds: elapsed)
     }
 
-    static func seconds(_ duration: Duration) -> Double {
+    package static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 
 /// A progress bar on stderr when it is a terminal, plain progress lines otherwise.
-final class BenchProgress: @unchecked Sendable {
-    let label: String
-    let total: Int
+package final class BenchProgress: @unchecked Sendable {
+    package let label: String
+    package let total: Int
     private let lock = NSLock()
     private var done = 0
     private let terminal = isatty(STDERR_FILENO) == 1
 
-    init(label: String, total: Int) {
+    package init(label: String, total: Int) {
         self.label = label
         self.total = total
     }
 
-    func advance() {
+    package func advance() {
         lock.lock()
         done += 1
         lock.unlock()
     }
 
-    var completed: Int {
+    package var completed: Int {
         lock.lock()
         defer { lock.unlock() }
         return done
     }
 
     /// Redraws the bar every 200 ms (a line every 5 s without a terminal) until cancelled.
-    func report() async {
+    package func report() async {
         var ticks = 0
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(200))
@@ -82,7 +82,7 @@ final class BenchProgress: @unchecked Sendable {
         }
     }
 
-    func finish() {
+    package func finish() {
         if terminal {
             draw()
             Self.write("\n")
@@ -99,7 +99,7 @@ final class BenchProgress: @unchecked Sendable {
         Self.write("\r\(label) [\(bar)] \(count)/\(total)")
     }
 
-    static func write(_ text: String) {
+    package static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

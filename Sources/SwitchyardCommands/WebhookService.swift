@@ -4,10 +4,10 @@ import SwitchyardApp
 /// The webhook worker as a service that stops after its current deliveries: on graceful shutdown it
 /// claims nothing more and lets the deliveries under way finish instead of cutting them short. Only when
 /// the shutdown outlasts its bound are they cancelled (their leases make them due again).
-struct WebhookService: Service {
-    let runtime: SwitchyardRuntime
+package struct WebhookService: Service {
+    package let runtime: SwitchyardRuntime
 
-    func run() async {
+    package func run() async {
         await runtime.runWebhooks(stopping: { Task.isShuttingDownGracefully })
     }
 }

@@ -4,12 +4,12 @@ import SwitchyardCore
 /// The janitor as a service that stops between batches: on graceful shutdown the batch under way (its
 /// syncs, sweeps and settlements) finishes instead of being cancelled midway, and no new one starts.
 /// Only when the shutdown outlasts its bound is the batch cancelled.
-struct JanitorService: Service {
-    let janitor: PaymentJanitor
+package struct JanitorService: Service {
+    package let janitor: PaymentJanitor
     /// The pause between idle polls, read again each time (a policy reload may change it).
-    let pollMs: @Sendable () -> Int
+    package let pollMs: @Sendable () -> Int
 
-    func run() async {
+    package func run() async {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let busy = await janitor.runOnce()
             let pause = janitor.outage.pauseMs(normal: busy > 0 ? 10 : pollMs())
