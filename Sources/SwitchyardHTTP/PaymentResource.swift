@@ -134,8 +134,10 @@ struct PaymentResource: Encodable {
         }
         failure = p.failureCode.map { Failure(code: $0, message: p.failureMessage ?? "") }
         if p.status == .failed, let declined = record.attempts.last, declined.outcome == .declined {
-            failure?.declineCode = DeclineCode.normalised(declined.code)
-            failure?.providerCode = declined.code
+            // A decline learnt from a notification or a sync leaves its code on the payment only.
+            let providerCode = declined.code ?? p.failureCode
+            failure?.declineCode = DeclineCode.normalised(providerCode)
+            failure?.providerCode = providerCode
         }
         attempts = record.attempts.map {
             AttemptBody(
