@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SwitchyardCore
 
 /// Every serve setting that matters in a deployment can come from the environment as well as from its
@@ -51,9 +52,19 @@ extension ServeCommand {
         }
     }
 
+    /// The replica id: `--replica-id`, SWITCHYARD_REPLICA_ID, else `<hostname>:<port>`; refused when unusable.
+    func replicaId(port: Int) throws -> String {
+        let replica =
+            replicaIdOption ?? CommandSupport.environment("SWITCHYARD_REPLICA_ID")
+            ?? "\(ProcessInfo.processInfo.hostName):\(port)"
+        if let problem = ServerInstance.problem(replica: replica) { throw ValidationError("--replica-id: \(problem)") }
+        return replica
+    }
+
     /// Refuses, before anything starts, environment values that cannot be read.
     func validateEnvironment() throws {
         _ = try (port, metricsPort, logFormat, allowDevelopmentPlugins, allowLoopbackPublicURL)
+        _ = try replicaId(port: port)
         _ = try CommandSupport.logLevel()
     }
 }

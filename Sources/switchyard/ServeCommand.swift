@@ -82,6 +82,14 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Also serve GET /metrics, without authentication, on this port (or SWITCHYARD_METRICS_PORT).")
     var metricsPortOption: Int?
 
+    @Option(
+        name: .customLong("replica-id"),
+        help: """
+            Stable name of this server among the replicas on one database (or SWITCHYARD_REPLICA_ID; default: \
+            <hostname>:<port>); a restart under it releases the Idempotency-Keys its previous run held.
+            """)
+    var replicaIdOption: String?
+
     func validate() throws {
         try validateEnvironment()
         guard let sandboxURL else { return }
@@ -158,6 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
             pluginsDirectory: pluginsDirectory, pluginPolicy: pluginPolicy, platform: platform,
             publicBaseURL: publicURL, logger: logger, policyPath: CommandSupport.absolute(policyPath))
         configuration.migrateOnStart = !noMigrate
+        configuration.replicaId = try replicaId(port: port)
         let runtime = try await SwitchyardRuntime(configuration)
         try await Self.requireKeyringOpensStoredSecrets(runtime)
 
@@ -196,6 +205,7 @@ struct ServeCommand: AsyncParsableCommand {
                 service.policy.platform.janitor.pollMs
             })
         services.append(WebhookService(runtime: runtime))
+        services.append(TaskService(name: "idempotency-keys") { await runtime.keepIdempotencyKeys() })
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
                 logger.info("switchyard listening", metadata: ["http.port": "\(port)", "http.host": "\(host)"])
