@@ -116,11 +116,7 @@ import Testing
         let world = RouterWorld()
         try await world.test { client in
             let m = try await world.merchant(client)
-            world.gateway.script(.authorize, Outcome(kind: .authorized, providerPaymentId: "psp-1"))
-            let created = try await client.send(
-                .post, "/v1/payments", token: m.apiKey,
-                RouterWorld.payment().merging(["capture_mode": "manual"]) { $1 })
-            let id = try #require(created.json["id"] as? String)
+            let id = try await world.authorizedPayment(client, m)
             world.gateway.script(.capture, Outcome(kind: .declined, code: "expired_card", message: "card expired"))
             let capture = try await client.send(
                 .post, "/v1/payments/\(id)/capture", token: m.apiKey, [:], headers: ["X-Request-Id": "cap-1"])
