@@ -11,11 +11,12 @@ struct WebhookEndpointResource: Encodable {
     var eventTypes: [String]
     var enabled: Bool
     var secret: String?
+    var metadata: Metadata
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, url, description, enabled, secret
+        case id, object, url, description, enabled, secret, metadata
         case eventTypes = "event_types"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -28,6 +29,7 @@ struct WebhookEndpointResource: Encodable {
         eventTypes = endpoint.eventTypes
         enabled = endpoint.enabled
         self.secret = secret
+        metadata = endpoint.metadata
         createdAt = endpoint.createdAt
         updatedAt = endpoint.updatedAt
     }
