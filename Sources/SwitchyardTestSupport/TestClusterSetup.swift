@@ -50,10 +50,14 @@ enum TestClusterSetup {
             let owner = entry.dropFirst(directoryPrefix.count).split(separator: "-").first.flatMap { Int32($0) }
             guard let owner, owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
             let directory = "/tmp/" + entry
-            let cluster = PostgresCluster(
-                dataDirectory: directory + "/data", port: 0, password: "", binDirectory: binDirectory,
-                logger: logger)
-            try? cluster.stop()
+            // `data`, and the standby of a replicated pair beside it.
+            let children = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for child in children where FileManager.default.fileExists(atPath: "\(directory)/\(child)/PG_VERSION") {
+                let cluster = PostgresCluster(
+                    dataDirectory: directory + "/" + child, port: 0, password: "", binDirectory: binDirectory,
+                    logger: logger)
+                try? cluster.stop()
+            }
             try? FileManager.default.removeItem(atPath: directory)
         }
     }

@@ -17,7 +17,16 @@ public enum TestPostgres {
     /// Creates a database set up as production sets one up: the roles of ``DatabaseRoles`` provisioned
     /// by the same function, the schema migrated as the owner.
     public static func freshSwitchyardDatabase() async throws -> TestDatabase {
-        let (cluster, name, adminURL) = try await freshDatabaseName()
+        let (cluster, name, _) = try await freshDatabaseName()
+        return try await switchyardDatabase(on: cluster, named: name)
+    }
+
+    /// Sets up database `name`, which must exist on `cluster`, as ``freshSwitchyardDatabase()`` does:
+    /// roles provisioned, schema migrated as the owner.
+    public static func switchyardDatabase(on cluster: PostgresCluster, named name: String) async throws
+        -> TestDatabase
+    {
+        let adminURL = cluster.connectionString(database: name)
         let roles = TestDatabase.roles
         try await BlockingThread.run {
             // Roles belong to the whole cluster: provisioning two databases at once would update them

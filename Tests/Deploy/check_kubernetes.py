@@ -5,7 +5,9 @@ server reads; the policy file a key of a ConfigMap mounted as a directory (no su
 it in place and `policy/reload` reads the new one), holding a policy with the production one's sections; a
 NetworkPolicy over the pods whose ingress ports are the container's ports and whose egress lets DNS,
 PostgreSQL and HTTPS out; and the ServiceMonitor, a custom resource kubernetes-validate has no schema for:
-its required fields, a selector matching the Service and a port that is the Service's port to --metrics-port.
+its required fields, a selector matching the Service and a port that is the Service's port to --metrics-port;
+and the CloudNativePG Cluster, another custom resource: at least three instances, synchronous replication
+that waits for a standby, storage, and the Secrets its bootstrap owner and managed roles read.
 Usage: check_kubernetes.py FILE..."""
 import json
 import sys
@@ -136,6 +138,45 @@ def check_service_monitors(name, container, labels):
     return problems
 
 
+def check_cloudnativepg_clusters():
+    """Each CloudNativePG Cluster: its apiVersion, three instances or more, a commit waiting for a standby
+    (spec.postgresql.synchronous with a number of 1 or more and durability required, or the older
+    minSyncReplicas), storage sized, and basic-auth Secrets in the manifests for the owner and login roles."""
+    problems = []
+    for cluster in by_kind.get("Cluster", []):
+        title = f"Cluster {cluster.get('metadata', {}).get('name')}"
+        if cluster.get("apiVersion") != "postgresql.cnpg.io/v1":
+            problems.append(f"{title}: apiVersion is not postgresql.cnpg.io/v1")
+            continue
+        spec = cluster.get("spec") or {}
+        instances = spec.get("instances")
+        if not isinstance(instances, int) or instances < 3:
+            problems.append(f"{title}: fewer than 3 instances ({instances})")
+        synchronous = (spec.get("postgresql") or {}).get("synchronous")
+        if synchronous is not None:
+            if synchronous.get("method") not in ("any", "first") or int(synchronous.get("number", 0)) < 1:
+                problems.append(f"{title}: postgresql.synchronous does not wait for a standby (method any or "
+                                "first, number 1 or more)")
+            if synchronous.get("dataDurability", "required") != "required":
+                problems.append(f"{title}: postgresql.synchronous.dataDurability is not required: a commit "
+                                "could be acknowledged by the primary alone")
+        elif int(spec.get("minSyncReplicas", 0)) < 1:
+            problems.append(f"{title}: no synchronous replication (postgresql.synchronous or minSyncReplicas)")
+        if not (spec.get("storage") or {}).get("size"):
+            problems.append(f"{title}: no storage.size")
+        referenced = [((spec.get("bootstrap") or {}).get("initdb") or {}).get("secret", {}).get("name")]
+        referenced += [r.get("passwordSecret", {}).get("name") for r in (spec.get("managed") or {}).get("roles", [])
+                       if r.get("login")]
+        for name in referenced:
+            secret = next((x for x in by_kind.get("Secret", []) if x["metadata"]["name"] == name), None)
+            if name is None or secret is None:
+                problems.append(f"{title}: the Secret {name} of a login role is not in the manifests")
+            elif secret.get("type") != "kubernetes.io/basic-auth" or \
+                    not {"username", "password"} <= set((secret.get("stringData") or {}) | (secret.get("data") or {})):
+                problems.append(f"{title}: Secret {name} is not a basic-auth Secret with a username and a password")
+    return problems
+
+
 documents = [d for path in sys.argv[1:] for d in yaml.safe_load_all(open(path)) if d]
 problems = []
 by_kind = {}
@@ -194,6 +235,8 @@ for deployment in deployments:
         problems.append(f"{name}: no PodDisruptionBudget selects its pods")
     if pod.get("terminationGracePeriodSeconds", 30) < 30:
         problems.append(f"{name}: terminationGracePeriodSeconds shorter than the drain")
+
+problems.extend(check_cloudnativepg_clusters())
 
 for problem in problems:
     print(f"kubernetes: {problem}")

@@ -3,9 +3,10 @@
 # walkthroughs. Expects `swift build` to have built .build/debug/switchyard (the development executable, which
 # the walkthroughs run) and .build/debug/switchyard-server (the production one, which the deployment files run).
 #  - Kubernetes manifests: kubernetes-validate (offline schemas, from PyPI into a private virtual
-#    environment under .build/) on every manifest but servicemonitor.yaml (a Prometheus Operator custom
-#    resource it has no schema for), and check_kubernetes.py on all of them (probes, resources,
-#    PodDisruptionBudget, Secrets, the policy ConfigMap's mount, the NetworkPolicy, the ServiceMonitor);
+#    environment under .build/) on every manifest but servicemonitor.yaml and postgres-cloudnativepg.yaml
+#    (the Prometheus Operator's and CloudNativePG's custom resources, which it has no schema for), and
+#    check_kubernetes.py on all of them (probes, resources, PodDisruptionBudget, Secrets, the policy
+#    ConfigMap's mount, the NetworkPolicy, the ServiceMonitor, the CloudNativePG Cluster);
 #  - the Docker build context: .dockerignore lets in what the Dockerfile builds from and no local state;
 #  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one;
 #  - the production executable carries no provider emulator and no demo seed, has no `sandbox` command
@@ -48,7 +49,10 @@ status=0
 echo "deploy: kubernetes-validate"
 manifests=()
 for manifest in deploy/kubernetes/*.yaml; do
-  [ "$manifest" = deploy/kubernetes/servicemonitor.yaml ] || manifests+=("$manifest")
+  case "$manifest" in
+    deploy/kubernetes/servicemonitor.yaml | deploy/kubernetes/postgres-cloudnativepg.yaml) ;;
+    *) manifests+=("$manifest") ;;
+  esac
 done
 "$venv/bin/kubernetes-validate" --strict --quiet "${manifests[@]}" || status=1
 "$venv/bin/python" Tests/Deploy/check_kubernetes.py deploy/kubernetes/*.yaml || status=1

@@ -53,17 +53,24 @@ final class ChaosPlatform: Sendable {
     /// and `replicas` servers reading `policy`, and waits until every server is ready.
     /// Starts the platform, once more from scratch (new directory, database and ports) if the first start
     /// fails: a port picked free can be taken by another process before the replica binds it.
-    static func start(replicas: Int, citconChargeLifetime: Int, policy: String) async throws -> ChaosPlatform {
+    /// With `databaseURL`, the replicas use that (migrated) database instead of a fresh one.
+    static func start(replicas: Int, citconChargeLifetime: Int, policy: String, databaseURL: String? = nil)
+        async throws -> ChaosPlatform
+    {
         do {
-            return try await startOnce(replicas: replicas, citconChargeLifetime: citconChargeLifetime, policy: policy)
+            return try await startOnce(
+                replicas: replicas, citconChargeLifetime: citconChargeLifetime, policy: policy,
+                databaseURL: databaseURL)
         } catch {
             print("chaos platform did not start (\(error)); starting again")
-            return try await startOnce(replicas: replicas, citconChargeLifetime: citconChargeLifetime, policy: policy)
+            return try await startOnce(
+                replicas: replicas, citconChargeLifetime: citconChargeLifetime, policy: policy,
+                databaseURL: databaseURL)
         }
     }
 
-    private static func startOnce(replicas: Int, citconChargeLifetime: Int, policy: String) async throws
-        -> ChaosPlatform
+    private static func startOnce(replicas: Int, citconChargeLifetime: Int, policy: String, databaseURL: String?)
+        async throws -> ChaosPlatform
     {
         let directory = NSTemporaryDirectory() + "switchyard-chaos-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: directory + "/plugins", withIntermediateDirectories: true)
@@ -74,7 +81,12 @@ final class ChaosPlatform: Sendable {
         let sandbox = try startSandbox(directory: directory, citconChargeLifetime: citconChargeLifetime)
         let sandboxPort = try await waitForPortFile(directory + "/sandbox.port", process: sandbox)
 
-        let database = try await TestPostgres.freshSwitchyardDatabase()
+        let appURL: String
+        if let databaseURL {
+            appURL = databaseURL
+        } else {
+            appURL = try await TestPostgres.freshSwitchyardDatabase().appURL
+        }
         try Data(policy.utf8).write(to: URL(fileURLWithPath: directory + "/policy.json"))
         let operatorToken = "op_" + SecureRandom.token(bytes: 32)
         // Distinct ports, none the sandbox's: a port just freed may be handed out again at once.
@@ -85,10 +97,10 @@ final class ChaosPlatform: Sendable {
         }
         let platform = ChaosPlatform(
             directory: directory, sandboxURL: "http://127.0.0.1:\(sandboxPort)", operatorToken: operatorToken,
-            sandbox: sandbox, ports: ports, databaseURL: database.appURL,
+            sandbox: sandbox, ports: ports, databaseURL: appURL,
             arguments: { port in
                 [
-                    "--database-url", database.appURL, "--no-migrate", "--allow-development-plugins", "--port",
+                    "--database-url", appURL, "--no-migrate", "--allow-development-plugins", "--port",
                     "\(port)", "--plugins-dir", directory + "/plugins", "--policy", directory + "/policy.json",
                     "--data-dir", directory + "/data-\(port)",
                 ]

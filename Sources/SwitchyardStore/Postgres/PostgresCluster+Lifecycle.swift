@@ -113,7 +113,7 @@ extension PostgresCluster {
         return command == "postgres" || command == "postmaster"
     }
 
-    private func tool(_ name: String) throws -> String {
+    func tool(_ name: String) throws -> String {
         let path = binDirectory + "/" + name
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw PostgresClusterError(
