@@ -58,6 +58,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case invalidLimit = "invalid_limit"
     /// A payment method name is not lower case.
     case invalidMethod = "invalid_method"
+    /// A list's query parameter (cursor, date, status, tenant) is malformed or names nothing; the message
+    /// names the parameter.
+    case invalidParameter = "invalid_parameter"
     /// A name is empty or too long.
     case invalidName = "invalid_name"
     /// A policy file or tenant policy does not validate.

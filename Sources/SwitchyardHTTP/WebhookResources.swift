@@ -11,12 +11,15 @@ struct WebhookEndpointResource: Encodable {
     var eventTypes: [String]
     var enabled: Bool
     var secret: String?
+    /// Until when the secret replaced by the last rotation still signs deliveries.
+    var previousSecretExpiresAt: Date?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
         case id, object, url, description, enabled, secret
         case eventTypes = "event_types"
+        case previousSecretExpiresAt = "previous_secret_expires_at"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -28,6 +31,7 @@ struct WebhookEndpointResource: Encodable {
         eventTypes = endpoint.eventTypes
         enabled = endpoint.enabled
         self.secret = secret
+        previousSecretExpiresAt = endpoint.previousSecretExpiresAt
         createdAt = endpoint.createdAt
         updatedAt = endpoint.updatedAt
     }
