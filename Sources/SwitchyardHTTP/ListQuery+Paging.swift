@@ -6,8 +6,13 @@ extension ListQuery {
     /// The page a list request asks for (see ``PageRequest/parse(_:statuses:)``), its items able to be in
     /// one of `statuses` (nil: the list has no status filter).
     static func page(_ request: Request, statuses: [String]? = nil) throws -> PageRequest {
-        let query = request.uri.queryParameters
-        return try PageRequest.parse({ query.get($0) }, statuses: statuses)
+        // Clients may send the brackets of `created[gte]` percent-encoded; names are compared decoded.
+        var query: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters {
+            let decoded = String(name).removingPercentEncoding ?? String(name)
+            if query[decoded] == nil { query[decoded] = String(value) }
+        }
+        return try PageRequest.parse({ query[$0] }, statuses: statuses)
     }
 
     /// The tenant a list is narrowed to (`?tenant=`), nil when absent; `400 invalid_parameter` when it is

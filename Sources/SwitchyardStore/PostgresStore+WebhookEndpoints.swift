@@ -12,6 +12,9 @@ extension PostgresStore {
     ) async throws -> WebhookEndpoint? {
         let now = clock()
         return try await tenantScoped(tenant) { c in
+            guard try c.query("SELECT 1 FROM webhook_endpoints WHERE id = $1", [.text(id)]).first != nil else {
+                return nil
+            }
             if update.enabled == true {
                 try Self.lockWebhookQuota(c, tenant: tenant, "endpoints")
                 let others =
