@@ -38,7 +38,12 @@ let package = Package(
     name: "Switchyard",
     platforms: [.macOS(.v14)],
     products: [
+        // The development executable: the shared commands plus the workshop (the embedded default with its
+        // private PostgreSQL, provider sandboxes and demo tenant; `sandbox`; the bench flows that need them).
         .executable(name: "switchyard", targets: ["switchyard"]),
+        // The production executable: the shared commands only, against an external database. It links no
+        // provider emulator and no demo seed (Tests/Deploy/check_production_binary.sh holds it to that).
+        .executable(name: "switchyard-server", targets: ["SwitchyardServer"]),
         .executable(name: "switchyard-plugin-worker", targets: ["SwitchyardPluginWorker"]),
     ] + providers.map(\.product),
     dependencies: [
@@ -161,11 +166,14 @@ let package = Package(
         .plugin(
             name: "RegistrationList", capability: .buildTool(), dependencies: ["RegistrationListGenerator"],
             path: "BuildTools/RegistrationList"),
-        .executableTarget(
-            name: "switchyard",
+        // The commands both executables share (serve against an external database, migrate, plugins,
+        // doctor, policy, kek, bench --url) and the list of bundled plugins, generated from the Plugins folder
+        // (BuildTools/BundledPluginList). Never depends on ProviderSandbox or the demo seed.
+        .target(
+            name: "SwitchyardCommands",
             dependencies: [
-                "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost", "ProviderSandbox",
-                "SwitchyardCrypto", "SwitchyardApp",
+                "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost", "SwitchyardCrypto",
+                "SwitchyardApp", "SwitchyardObservability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -173,9 +181,30 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                "SwitchyardObservability",
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            plugins: ["BundledPluginList"]
+        ),
+        .executableTarget(name: "BundledPluginListGenerator", path: "BuildTools/BundledPluginListGenerator"),
+        .plugin(
+            name: "BundledPluginList", capability: .buildTool(), dependencies: ["BundledPluginListGenerator"],
+            path: "BuildTools/BundledPluginList"),
+        // `switchyard-server`: the shared commands, nothing else.
+        .executableTarget(
+            name: "SwitchyardServer",
+            dependencies: ["SwitchyardCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `switchyard`: the shared commands and the workshop (embedded default, sandboxes, demo tenant).
+        .executableTarget(
+            name: "switchyard",
+            dependencies: [
+                "SwitchyardCommands", "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost",
+                "ProviderSandbox", "ProviderKit", "SwitchyardCrypto", "SwitchyardApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Helpers shared by the test targets (throwaway PostgreSQL cluster, paths).
@@ -231,8 +260,8 @@ let package = Package(
             ]
         ),
         // The pure parts of `switchyard bench` (statistics, table, plot, report, /proc parsing).
-        .testTarget(name: "BenchTests", dependencies: ["switchyard"]),
-        .testTarget(name: "CommandTests", dependencies: ["switchyard", "PluginHost", "SwitchyardStore"]),
+        .testTarget(name: "BenchTests", dependencies: ["switchyard", "SwitchyardCommands"]),
+        .testTarget(name: "CommandTests", dependencies: ["SwitchyardCommands", "PluginHost", "SwitchyardStore"]),
     ] + providers.flatMap(\.targets),
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,18 @@ extension WorldlineDirectProvider {
             "JPY", "HKD", "SGD",
         ],
         honoursIdempotencyKey: true,
-        credentials: Credential.manifestFields
+        credentials: Credential.manifestFields,
+        methodSupport: [
+            // The app opens OnlinePaymentsKit with the client session, encrypts the card and sends it back;
+            // a manual capture is a final authorisation. No tokens are kept.
+            MethodSupport(
+                method: "card", storable: false, delayedCapture: true,
+                app: AppIntegration(
+                    flow: "encrypted_card", sdk: "OnlinePaymentsKit",
+                    nextAction: WorldlineDirectMapping.sessionActionType,
+                    sessionFields: ["clientSessionId", "customerId", "clientApiUrl", "assetUrl"],
+                    paymentData: [WorldlineDirectMapping.encryptedInputKey]))
+        ]
     )
 
     /// The account's credential fields (``WorldlineDirectCredential``).

@@ -11,7 +11,19 @@ extension WorldlineSipsProvider {
         methods: ["card"],
         currencies: ["EUR", "USD", "GBP", "CHF", "JPY", "SEK", "DKK", "NOK", "PLN", "AUD", "CAD"],
         honoursIdempotencyKey: false,
-        credentials: Credential.manifestFields
+        credentials: Credential.manifestFields,
+        methodSupport: [
+            // The app places the order with the Sips In-App SDK; cards can be kept in a wallet, and a
+            // manual capture is a `VALIDATION` order.
+            MethodSupport(
+                method: "card", storable: true, delayedCapture: true,
+                app: AppIntegration(
+                    flow: "sdk_session", sdk: "Sips In-App SDK", nextAction: SipsMapping.orderActionType,
+                    sessionFields: [
+                        "redirectionData", "redirectionUrl", "redirectionVersion", "publicKeyValue", "sdkOperationName",
+                        "transactionReference",
+                    ]))
+        ]
     )
 
     /// The account's credential fields (``SipsCredential``).

@@ -22,11 +22,14 @@ public struct PluginManifest: Codable, Sendable, Equatable {
     public var usesAccessToken: Bool
     /// The credential fields a provider account must supply.
     public var credentials: [CredentialField]
+    /// What the plugin declares per method (countries, currencies, amount limits, capabilities, what the
+    /// app needs); absent in manifests of plugins built before it existed.
+    public var methodSupport: [MethodSupport]?
 
     public init(
         id: String, version: String, provider: String, abiVersion: UInt32, flows: [Flow], methods: [String],
         countries: [String], currencies: [String], honoursIdempotencyKey: Bool, usesAccessToken: Bool,
-        credentials: [CredentialField]
+        credentials: [CredentialField], methodSupport: [MethodSupport]? = nil
     ) {
         self.id = id
         self.version = version
@@ -39,6 +42,7 @@ public struct PluginManifest: Codable, Sendable, Equatable {
         self.honoursIdempotencyKey = honoursIdempotencyKey
         self.usesAccessToken = usesAccessToken
         self.credentials = credentials
+        self.methodSupport = methodSupport
     }
 }
 

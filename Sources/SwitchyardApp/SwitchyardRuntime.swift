@@ -32,6 +32,9 @@ public struct RuntimeConfiguration: Sendable {
     /// The `switchyard` executable that runs plugin scanner and worker processes (the running one when
     /// this process is `switchyard`).
     public var pluginExecutable: PluginExecutable? = PluginExecutable.current()
+    /// The stable name of this server among the replicas on the database (`--replica-id`): a restart under the
+    /// same name releases the `Idempotency-Key`s its previous incarnation held. Nil: `<host>:<pid>:<random>`.
+    public var replicaId: String?
 
     public init(
         databaseURL: String, poolSize: Int = 8, secrets: SecretBox, operatorToken: String, pluginsDirectory: String,
@@ -65,6 +68,10 @@ public final class SwitchyardRuntime: Sendable {
     public let service: PaymentService
     public let janitor: PaymentJanitor
     public let webhooks: WebhookDispatcher
+    /// This server's incarnation (see ``ServerInstance``), started on the database.
+    public let instance: ServerInstance
+    /// The key claims of requests that ended during a database outage, released once it answers again.
+    public let keyReleases: PendingKeyReleases
     /// Tenants' configuration in memory, in front of the store.
     public let configurationCache: CachedConfiguration
     /// Reports every replica's configuration writes to the caches.
@@ -80,6 +87,17 @@ public final class SwitchyardRuntime: Sendable {
         store = PostgresStore(pool: pool, secrets: configuration.secrets, clock: configuration.clock, logger: logger)
         let applied = configuration.migrateOnStart ? try await store.migrate() : try await store.requireMigrated()
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.versions": "\(applied)"]) }
+        let started = try await store.startIncarnation(
+            replica: configuration.replicaId ?? Self.workerName() + ":" + String(UUID().uuidString.prefix(8)),
+            now: configuration.clock())
+        instance = started.instance
+        logger.info(
+            "server incarnation started",
+            metadata: [
+                "replica.id": "\(started.instance.replica)", "replica.incarnation": "\(started.instance.incarnation)",
+                "idempotency.released": "\(started.released)",
+            ])
+        keyReleases = PendingKeyReleases(claims: store, logger: logger)
         // Cached entries age by the wall clock: their lifetime is a safety net, not business time.
         store.configureCaching(configuration.platform.caching.settings)
         configurationCache = CachedConfiguration(
@@ -112,7 +130,7 @@ public final class SwitchyardRuntime: Sendable {
             routingStats: CachedRoutingStats(store, policy: policy, clock: { Date() }))
         janitor = PaymentJanitor(
             service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store,
-            settlement: store, retention: store)
+            settlement: store, retention: store, keys: store, instances: (store, started.instance))
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
             logger: logger)
@@ -196,7 +214,19 @@ public final class SwitchyardRuntime: Sendable {
             repositories: ServerRepositories(store), service: service, registry: registry, gateway: gateway,
             notificationURL: { [gateway] in gateway.notificationURL(accountId: $0) },
             operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,
-            logger: configuration.logger, reloadPolicy: { [self] in try await self.reloadPolicy() })
+            logger: configuration.logger, reloadPolicy: { [self] in try await self.reloadPolicy() },
+            keyReleases: keyReleases, instance: instance)
+    }
+
+    /// Until the calling task is cancelled: releases the key claims of requests that ended during a database
+    /// outage as soon as it answers again, and records that this incarnation is alive.
+    public func keepIdempotencyKeys() async {
+        let heartbeat = InstanceHeartbeat(
+            instance: instance, registry: store, clock: configuration.clock, logger: configuration.logger)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [keyReleases] in await keyReleases.run() }
+            group.addTask { await heartbeat.run() }
+        }
     }
 
     /// Watches the plugins directory until the calling task is cancelled.

@@ -24,18 +24,7 @@ public struct NewPayment: Sendable, Equatable {
         captureMode: CaptureMode = .automatic, customerId: String? = nil, returnURL: String? = nil,
         paymentData: [String: JSONValue] = [:], paymentMethodId: String? = nil, savePaymentMethod: Bool = false
     ) throws {
-        guard Currency.named(currency) != nil else {
-            throw CoreError(.invalidCurrency, "currency must be an upper-case ISO 4217 code")
-        }
-        guard amount > 0 else {
-            throw CoreError(.invalidAmount, "amount must be a positive integer in minor units")
-        }
-        guard amount <= Currency.maximumAmount else {
-            throw CoreError(.invalidAmount, "amount is larger than \(Currency.maximumAmount) minor units")
-        }
-        guard Self.isCountryCode(country) else {
-            throw CoreError(.invalidCountry, "country must be an upper-case ISO 3166-1 alpha-2 code")
-        }
+        try Self.validate(amount: amount, currency: currency, country: country)
         if let method {
             guard Self.isMethodName(method) else {
                 throw CoreError(.invalidMethod, "method must be a lower-case payment method name")
@@ -46,9 +35,7 @@ public struct NewPayment: Sendable, Equatable {
         guard !reference.isEmpty, reference.count <= 128 else {
             throw CoreError(.invalidReference, "reference must be 1 to 128 characters")
         }
-        if let customerId, customerId.isEmpty || customerId.count > 128 {
-            throw CoreError(.invalidCustomer, "customer must be 1 to 128 characters")
-        }
+        try Self.validate(customerId: customerId)
         if let returnURL { try Self.validateReturnURL(returnURL) }
         self.amount = amount
         self.currency = currency
@@ -61,6 +48,30 @@ public struct NewPayment: Sendable, Equatable {
         self.paymentData = paymentData
         self.paymentMethodId = paymentMethodId
         self.savePaymentMethod = savePaymentMethod
+    }
+
+    /// Checks what any payment has: a known currency, a positive amount in minor units up to
+    /// ``Currency/maximumAmount`` and a country code; throws ``CoreError`` with a stable code otherwise.
+    public static func validate(amount: Int64, currency: String, country: String) throws {
+        guard Currency.named(currency) != nil else {
+            throw CoreError(.invalidCurrency, "currency must be an upper-case ISO 4217 code")
+        }
+        guard amount > 0 else {
+            throw CoreError(.invalidAmount, "amount must be a positive integer in minor units")
+        }
+        guard amount <= Currency.maximumAmount else {
+            throw CoreError(.invalidAmount, "amount is larger than \(Currency.maximumAmount) minor units")
+        }
+        guard isCountryCode(country) else {
+            throw CoreError(.invalidCountry, "country must be an upper-case ISO 3166-1 alpha-2 code")
+        }
+    }
+
+    /// Checks a merchant's customer id: 1 to 128 characters; throws `invalid_customer` otherwise.
+    public static func validate(customerId: String?) throws {
+        if let customerId, customerId.isEmpty || customerId.count > 128 {
+            throw CoreError(.invalidCustomer, "customer must be 1 to 128 characters")
+        }
     }
 
     /// The longest `return_url` accepted, in bytes.

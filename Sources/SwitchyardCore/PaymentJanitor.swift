@@ -21,14 +21,22 @@ public struct PaymentJanitor: Sendable {
     let settlement: (any SettlementRepository)?
     /// Where finished data is deleted once its retention has passed; nil: kept.
     let retention: (any RetentionRepository)?
+    /// Where `Idempotency-Key`s left in progress past their lease are settled; nil: left to their retries.
+    let keys: (any IdempotencyKeyMaintenance)?
+    /// Where the keys of server incarnations that stopped heart-beating are released (never those of `own`,
+    /// the incarnation running this janitor); nil: left to their lease.
+    let instances: (registry: any InstanceRegistry, own: ServerInstance)?
     /// A database outage under way: logged once, and the pause between looks grows while it lasts.
     public let outage: DatabaseOutage
 
     public init(
         service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,
         logger: Logger, notifications: (any NotificationLog)? = nil, settlement: (any SettlementRepository)? = nil,
-        retention: (any RetentionRepository)? = nil
+        retention: (any RetentionRepository)? = nil, keys: (any IdempotencyKeyMaintenance)? = nil,
+        instances: (registry: any InstanceRegistry, own: ServerInstance)? = nil
     ) {
+        self.keys = keys
+        self.instances = instances
         self.settlement = settlement
         self.retention = retention
         self.service = service
@@ -75,6 +83,7 @@ public struct PaymentJanitor: Sendable {
         await sweepNotifications(now: now)
         await pruneRoutingOutcomes(now: now)
         await applyRetention(now: now)
+        await settleIdempotencyKeys(now: now)
         return claimed.count + stale + settled
     }
 

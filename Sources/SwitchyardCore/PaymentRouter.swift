@@ -203,22 +203,8 @@ public enum PaymentRouter {
             rules: checks, decision: decision, failure: nil, skipped: skipped, otherAccounts: others, labels: labels)
     }
 
-    /// Why a candidate cannot take a payment, or `nil` if it can.
+    /// Why a candidate cannot take a payment, or `nil` if it can (``PaymentEligibility``, health aside).
     public static func unsuitability(of candidate: RoutingCandidate, for payment: PaymentDescription) -> String? {
-        guard candidate.account.enabled else { return "account disabled" }
-        guard let manifest = candidate.manifest else {
-            return "plugin \(candidate.account.pluginId) is not loaded"
-        }
-        guard manifest.flows.contains(.authorize) else { return "plugin cannot authorize" }
-        guard manifest.methods.contains(payment.method) else {
-            return "plugin does not support method \(payment.method)"
-        }
-        if !manifest.currencies.isEmpty && !manifest.currencies.contains(payment.currency) {
-            return "plugin does not support currency \(payment.currency)"
-        }
-        if !manifest.countries.isEmpty && !manifest.countries.contains(payment.country) {
-            return "plugin does not support country \(payment.country)"
-        }
-        return nil
+        PaymentEligibility.ineligibility(of: candidate, for: payment)?.message
     }
 }

@@ -58,13 +58,7 @@ public struct PaymentService: Sendable {
     func routing(tenant: UUID, payment: PaymentDescription, routingKey: String, resolve: Bool = true) async throws
         -> (explanation: RoutingExplanation, accounts: [UUID: ProviderAccount])
     {
-        let routing = try await configuration.routingConfiguration(tenant: tenant)
-        var candidates: [UUID: RoutingCandidate] = [:]
-        for account in try await configuration.accountDescriptors(tenant: tenant) {
-            candidates[account.id] = RoutingCandidate(
-                account: account, manifest: await gateway.manifest(pluginId: account.pluginId),
-                unhealthy: await health.unavailability(of: account.id))
-        }
+        let (routing, candidates) = try await routingState(tenant: tenant)
         let explanation = PaymentRouter.explain(
             payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version,
             adaptive: try await adaptiveInput(tenant: tenant, payment: payment, rules: routing.rules))
@@ -73,6 +67,19 @@ public struct PaymentService: Sendable {
             accounts[id] = try await configuration.account(tenant: tenant, id: id)
         }
         return (explanation, accounts)
+    }
+
+    /// What routing decides on: the tenant's rules, and its accounts with their plugins' manifests and the
+    /// state of their breakers now.
+    func routingState(tenant: UUID) async throws -> (RoutingConfiguration, [UUID: RoutingCandidate]) {
+        let routing = try await configuration.routingConfiguration(tenant: tenant)
+        var candidates: [UUID: RoutingCandidate] = [:]
+        for account in try await configuration.accountDescriptors(tenant: tenant) {
+            candidates[account.id] = RoutingCandidate(
+                account: account, manifest: await gateway.manifest(pluginId: account.pluginId),
+                unhealthy: await health.unavailability(of: account.id))
+        }
+        return (routing, candidates)
     }
 
     /// A payment with its attempts, refunds and operations; 404 for another tenant's payment.

@@ -100,7 +100,8 @@ extension PlatformPolicy {
                     + "replay_window_ms, max_in_flight_per_endpoint and max_in_flight_per_tenant must be positive"
             }
             if !(0...WebhookSecretRotation.maximumOverlapSeconds).contains(secretOverlapSeconds) {
-                return "webhooks.secret_overlap_seconds must be from 0 to \(WebhookSecretRotation.maximumOverlapSeconds)"
+                return "webhooks.secret_overlap_seconds must be from 0 to "
+                    + "\(WebhookSecretRotation.maximumOverlapSeconds)"
             }
             return nil
         }

@@ -7,6 +7,7 @@ extension InMemoryPaymentRepository: IdempotencyRepository {
     public func claimIdempotent(tenant: UUID, key: String, requestHash: String, owner: String, lease: TimeInterval)
         async throws -> IdempotencyClaim
     {
+        try outage.check()
         let now = clock()
         return transact { state in
             state.claim(
@@ -17,13 +18,15 @@ extension InMemoryPaymentRepository: IdempotencyRepository {
 
     @discardableResult
     public func linkIdempotent(tenant: UUID, key: String, owner: String, resourceId: String) async throws -> Bool {
-        transact { $0.link(tenant: tenant, key: key, owner: owner, resourceId: resourceId) }
+        try outage.check()
+        return transact { $0.link(tenant: tenant, key: key, owner: owner, resourceId: resourceId) }
     }
 
     @discardableResult
     public func finishIdempotent(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome)
         async throws -> Bool
     {
+        try outage.check()
         let now = clock()
         return transact { $0.finish(tenant: tenant, key: key, owner: owner, outcome: outcome, at: now) }
     }
@@ -31,6 +34,7 @@ extension InMemoryPaymentRepository: IdempotencyRepository {
     /// A key under which nothing was created is forgotten; one under which something was created has its
     /// lease ended, so the next retry resumes at once.
     public func releaseIdempotent(tenant: UUID, key: String, owner: String) async throws {
+        try outage.check()
         let now = clock()
         transact { state in
             let id = KeyID(tenant: tenant, key: key)

@@ -11,6 +11,7 @@ extension InMemoryPaymentRepository: PaymentRepository {
         guard changes.payment != nil else {
             throw CoreError(.invalidRequest, "a payment create needs its payment")
         }
+        try outage.check()
         let now = clock()
         return try transact { state -> IdempotencyClaim in
             guard let claim else {
@@ -35,10 +36,11 @@ extension InMemoryPaymentRepository: PaymentRepository {
         answer: @escaping @Sendable (PaymentRecord) -> IdempotentAnswer?,
         _ body: @escaping @Sendable (inout Payment) throws -> T
     ) async throws -> (T, PaymentRecord?, answered: Bool) {
+        try outage.check()
         var parts = changes
         parts.payment = nil
         let now = clock()
-        return try transact { state in
+        let written: (T, PaymentRecord?, answered: Bool) = try transact { state in
             guard var payment = state.payment(paymentId, tenant: tenant) else { throw CoreError.notFound("payment") }
             // As in PostgreSQL: a transition neither reads nor writes the routing decision and payment data.
             payment.routing = nil
@@ -49,10 +51,13 @@ extension InMemoryPaymentRepository: PaymentRepository {
             guard concluding(result) else { return (result, nil, false) }
             let record = state.record(paymentId)
             guard let record, let answer = answer(record) else { return (result, record, false) }
+            if outage.drops(at: .beforeCommit) { throw InMemoryOutage.Unavailable() }
             let answered = state.finish(
                 tenant: tenant, key: answer.key, owner: answer.owner, outcome: answer.outcome, at: now)
             return (result, record, answered)
         }
+        if written.answered, outage.drops(at: .afterCommit) { throw InMemoryOutage.Unavailable() }
+        return written
     }
 
     public func reserveRefund(_ refund: Refund, linking claim: IdempotencyScope?) async throws {

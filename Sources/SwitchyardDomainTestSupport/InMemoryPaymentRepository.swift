@@ -70,6 +70,8 @@ public final class InMemoryPaymentRepository: @unchecked Sendable {
     }
 
     let clock: @Sendable () -> Date
+    /// The database outage tests play (none unless they ask).
+    public let outage = InMemoryOutage()
     private let lock = NSLock()
     private var state = State()
 

@@ -44,12 +44,41 @@ extension IdempotencyGate {
     /// Ends a claim after `error`: a 4xx is stored as the key's outcome, anything else releases the key.
     func failed(_ scope: IdempotencyScope, _ error: any Error) async throws {
         if let api = Self.storable(error) {
-            try await claims.finishIdempotent(
-                tenant: scope.tenant, key: scope.key, owner: scope.owner,
-                outcome: .failure(code: api.code, message: api.message, status: Int(api.status.code)))
+            try await releasingOnFailure(scope) {
+                try await claims.finishIdempotent(
+                    tenant: scope.tenant, key: scope.key, owner: scope.owner,
+                    outcome: .failure(code: api.code, message: api.message, status: Int(api.status.code)))
+            }
         } else {
-            try? await claims.releaseIdempotent(tenant: scope.tenant, key: scope.key, owner: scope.owner)
+            await release(scope)
         }
+    }
+
+    /// Claims the request's key; when the claim fails, what it may have stored unseen (a COMMIT that landed
+    /// while its connection dropped) is released.
+    func claim(_ scope: IdempotencyScope) async throws -> IdempotencyClaim {
+        try await releasingOnFailure(scope) {
+            try await claims.claimIdempotent(
+                tenant: scope.tenant, key: scope.key, requestHash: scope.requestHash, owner: scope.owner,
+                lease: scope.lease)
+        }
+    }
+
+    /// Runs `step`, a write on the request's key; when it fails, the request's claim is released before the
+    /// failure goes on, so the key is not held for the rest of its lease by a request that has ended.
+    @discardableResult
+    func releasingOnFailure<T>(_ scope: IdempotencyScope, _ step: () async throws -> T) async throws -> T {
+        do {
+            return try await step()
+        } catch {
+            await release(scope)
+            throw error
+        }
+    }
+
+    /// Releases the request's claim now, or once the database answers again (see ``PendingKeyReleases``).
+    func release(_ scope: IdempotencyScope) async {
+        await releases.release(.init(tenant: scope.tenant, key: scope.key, owner: scope.owner))
     }
 
     /// The 4xx an error answers, which is stored for its key; nil for anything else.

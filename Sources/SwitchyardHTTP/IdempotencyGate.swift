@@ -24,6 +24,10 @@ struct IdempotencyGate: Sendable {
     let payments: any PaymentRepository
     let service: PaymentService
     let bodyLimit: Int
+    /// The claims of requests that ended while the database could not be reached, released once it answers.
+    let releases: PendingKeyReleases
+    /// This server's incarnation, which names every owner it claims keys for; nil: owners are random ids.
+    let instance: ServerInstance?
 
     /// Runs `route` with the request's body under its `Idempotency-Key`, if it has one; a request that takes
     /// the key over answers as `resume` says instead.
@@ -36,9 +40,7 @@ struct IdempotencyGate: Sendable {
         guard let scope = try scope(request, context, tenant: tenant, body: data) else {
             return try await route(data, nil).response.response
         }
-        let claimed = try await claims.claimIdempotent(
-            tenant: scope.tenant, key: scope.key, requestHash: scope.requestHash, owner: scope.owner,
-            lease: scope.lease)
+        let claimed = try await claim(scope)
         return try await answered(claimed, scope, context, resume: resume) { try await route(data, scope) }
     }
 
@@ -66,11 +68,14 @@ struct IdempotencyGate: Sendable {
         case .interrupted(let claimed):
             return try await answered(claimed, scope, context, resume: .createdPayment, fresh: Self.noFreshCreate)
         case .unclaimed(let error):
-            // Nothing was stored: the key is claimed now, to store the error or answer as it says.
-            guard Self.storable(error) != nil else { throw error }
-            let claimed = try await claims.claimIdempotent(
-                tenant: scope.tenant, key: scope.key, requestHash: scope.requestHash, owner: scope.owner,
-                lease: scope.lease)
+            // Nothing was stored, unless the database went away during the claim's COMMIT: then the claim
+            // is released once it answers again. Else the key is claimed now, to store the error or answer
+            // as it says.
+            guard Self.storable(error) != nil else {
+                if error.isStorageUnavailable { await release(scope) }
+                throw error
+            }
+            let claimed = try await claim(scope)
             guard claimed == .proceed || claimed == .resume(resourceId: nil) else {
                 return try await answered(claimed, scope, context, resume: .createdPayment, fresh: Self.noFreshCreate)
             }
@@ -96,10 +101,13 @@ struct IdempotencyGate: Sendable {
         throw APIError(.internalError, "the request could not be completed")
     }
 
-    /// Stores `reply`'s outcome for the key and answers its response.
+    /// Stores `reply`'s outcome for the key and answers its response; the key is released when its outcome
+    /// could not be stored (the next retry resumes from what the request did).
     private func stored(_ reply: IdempotentReply, _ scope: IdempotencyScope) async throws -> Response {
-        try await claims.finishIdempotent(
-            tenant: scope.tenant, key: scope.key, owner: scope.owner, outcome: reply.outcome)
+        try await releasingOnFailure(scope) {
+            try await claims.finishIdempotent(
+                tenant: scope.tenant, key: scope.key, owner: scope.owner, outcome: reply.outcome)
+        }
         return reply.response.response
     }
 
@@ -145,7 +153,7 @@ struct IdempotencyGate: Sendable {
             key: Self.scopedKey(
                 method: request.method, route: context.endpointPath, parameters: context.parameters,
                 key: idempotencyKey),
-            requestHash: Self.requestHash(body), owner: UUID().uuidString.lowercased(),
+            requestHash: Self.requestHash(body), owner: instance?.newOwner() ?? UUID().uuidString.lowercased(),
             lease: service.policy.platform.idempotency.lease)
     }
 }

@@ -21,6 +21,11 @@ public struct ServerDependencies: Sendable {
     public var logger: Logger
     /// Reads `policy.json` again and applies it.
     public var reloadPolicy: @Sendable () async throws -> PlatformPolicy
+    /// The `Idempotency-Key` claims left to release once the database answers again (run by the server's
+    /// worker; see ``PendingKeyReleases/run(sleep:)``).
+    public var keyReleases: PendingKeyReleases
+    /// This server's incarnation, naming the owners of the keys it claims; nil: random owners.
+    public var instance: ServerInstance?
 
     public init(
         repositories: ServerRepositories, service: PaymentService, registry: any PluginCatalog,
@@ -29,9 +34,12 @@ public struct ServerDependencies: Sendable {
         operatorToken: String, bodyLimit: Int, logger: Logger,
         reloadPolicy: @escaping @Sendable () async throws -> PlatformPolicy = {
             throw CoreError(.policyNotReloadable, "no policy file")
-        }
+        },
+        keyReleases: PendingKeyReleases? = nil, instance: ServerInstance? = nil
     ) {
         self.reloadPolicy = reloadPolicy
+        self.keyReleases = keyReleases ?? PendingKeyReleases(claims: repositories.claims, logger: logger)
+        self.instance = instance
         self.repositories = repositories
         self.service = service
         self.registry = registry
@@ -68,9 +76,11 @@ public enum SwitchyardServer {
         MetricsEndpoint(deps).register(on: operatorOnly)
         let payments = PaymentsController(service: deps.service, records: store.records, bodyLimit: deps.bodyLimit)
         let idempotency = IdempotencyGate(
-            claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit)
+            claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit,
+            releases: deps.keyReleases, instance: deps.instance)
         payments.register(on: merchant, idempotency: idempotency)
         CustomersController(service: deps.service).register(on: merchant, idempotency: idempotency)
+        PaymentOptionsController(service: deps.service, bodyLimit: deps.bodyLimit).register(on: merchant)
         NotificationsController(service: deps.service, log: store.notifications, bodyLimit: deps.bodyLimit).register(
             on: router)
         let now: @Sendable () -> Date = { [service = deps.service] in service.now() }

@@ -16,6 +16,8 @@ public enum MetricHelp {
         MetricName.unknownOldestAge: "Age in seconds of the oldest payment whose outcome is unknown (0 when none).",
         MetricName.sweeperActions: "Payments, refunds and captures the janitor and sweepers picked up, by work.",
         MetricName.retentionDeleted: "Finished rows the janitor deleted once their retention had passed, by kind.",
+        MetricName.idempotencyKeysSettled:
+            "Idempotency keys the janitor freed after their request ended unanswered, by action.",
         MetricName.webhookDeliveries: "Webhook deliveries by state, at scrape time.",
         MetricName.webhookAttempts: "Webhook delivery attempts finished, by result.",
         MetricName.webhookLatency: "Seconds from a webhook event's creation to the end of its delivery, by result.",

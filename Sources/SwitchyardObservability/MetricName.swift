@@ -24,6 +24,10 @@ public enum MetricName {
     /// Finished rows the janitor deleted once their retention had passed, by `kind` (`idempotency_keys`,
     /// `webhook_deliveries`, `webhook_events`, `notifications`, `audit_entries`, `routing_outcomes`).
     public static let retentionDeleted = "switchyard_retention_deleted_total"
+    /// `Idempotency-Key`s the janitor freed after their request ended unanswered, by `action` (`completed`:
+    /// answered with the payment or refund linked to it; `released`: forgotten, nothing linked;
+    /// `instance_released`: held by a server that stopped heart-beating).
+    public static let idempotencyKeysSettled = "switchyard_idempotency_keys_settled_total"
     /// Webhook deliveries by `state` (pending, dead) at scrape time.
     public static let webhookDeliveries = "switchyard_webhook_deliveries"
     /// Webhook delivery attempts finished, by `result` (succeeded, failed, dead).

@@ -87,6 +87,7 @@ public enum Schema {
                 ALTER TABLE idempotency_keys ADD COLUMN error_message text;
                 """),
         Migration(version: 17, name: "retention of finished data", sql: retention),
+        Migration(version: 18, name: "server instances, keys in progress", sql: instances),
         Migration(version: 20, name: "webhook secret rotation", sql: secretRotation),
     ]
 

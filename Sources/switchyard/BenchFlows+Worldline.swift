@@ -1,5 +1,6 @@
 import Foundation
 import ProviderSandbox
+import SwitchyardCommands
 import SwitchyardCrypto
 
 extension BenchFlows {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwitchyardCommands
 
 /// `switchyard bench routing`: the adaptive-routing experiment. Two Worldline Direct accounts A and B on
 /// two sandbox merchants, the sandbox declining a share of each merchant's payments; an ordered rule

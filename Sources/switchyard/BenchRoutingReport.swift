@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 
 /// What `switchyard bench routing` measured: per phase, each account's share of the payments and the
 /// authorisation rate, overall and per window of payments.

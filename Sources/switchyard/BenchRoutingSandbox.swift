@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ProviderSandbox
+import SwitchyardCommands
 import SwitchyardCrypto
 
 /// The sandbox of the routing experiment: its URL and the two Worldline Direct merchants A and B, either

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 import SwitchyardStore
 
 /// The embedded default started for a bench run: `switchyard serve` in a child process of this

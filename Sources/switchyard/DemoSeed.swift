@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ProviderKit
 import ProviderSandbox
+import SwitchyardCommands
 import SwitchyardCore
 import SwitchyardStore
 

@@ -1,13 +1,13 @@
 import Foundation
 import Logging
-import ProviderSandbox
+import SwitchyardCommands
 
 /// The policy the embedded default writes for itself when no `--policy` is given: development mode
 /// for the bundled plugins, and webhooks allowed to plain-http receivers on loopback (the demo's own
 /// machine). A production server never gets it: with --database-url a policy file is required.
 enum DevelopmentPolicy {
-    /// The plugins built with Switchyard: those of the registered provider emulators.
-    static let bundledPlugins = SandboxRegistration.all.map(\.pluginID)
+    /// The plugins built with Switchyard (from the plugin products, not the emulators).
+    static let bundledPlugins = BundledPlugins.ids
 
     /// `<data-dir>/policy.json`, written with the development policy unless it exists (an operator may
     /// edit it; `POST /admin/v1/policy/reload` reads it again).

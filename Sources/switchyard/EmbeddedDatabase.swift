@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SwitchyardCommands
 import SwitchyardCrypto
 import SwitchyardStore
 
@@ -9,7 +10,7 @@ import SwitchyardStore
 /// The tables live in the `switchyard` database and belong to the `switchyard_owner` role, which
 /// migrates; the server connects as `switchyard_app`, which owns nothing (see ``DatabaseRoles``).
 /// Both passwords are generated once and kept, mode 0600, in the data directory.
-struct EmbeddedDatabase {
+struct EmbeddedDatabase: EmbeddedDatabaseHandle {
     static let databaseName = "switchyard"
 
     let cluster: PostgresCluster

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProviderSandbox
+import SwitchyardCommands
 
 /// `switchyard sandbox`: runs the provider sandboxes alone.
 struct SandboxCommand: AsyncParsableCommand {

@@ -1,14 +1,15 @@
 import ArgumentParser
+import SwitchyardCommands
 
-/// The `switchyard` executable.
+/// The `switchyard` executable: the shared commands with the embedded default (private PostgreSQL,
+/// provider sandboxes, demo tenant), the `sandbox` command and the bench flows that need the sandboxes.
 @main
 struct SwitchyardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchyard",
         abstract: "Multi-tenant payment orchestration.",
-        subcommands: [
-            ServeCommand.self, MigrateCommand.self, PluginsCommand.self, SandboxCommand.self, PluginScanCommand.self,
-            BenchCommand.self, DoctorCommand.self, PolicyCommand.self, KekCommand.self,
-        ],
-        defaultSubcommand: ServeCommand.self)
+        subcommands: SharedCommands.all(
+            serve: EmbeddedServeCommand.self, migrate: EmbeddedMigrateCommand.self, bench: EmbeddedBenchCommand.self,
+            extra: [SandboxCommand.self]),
+        defaultSubcommand: EmbeddedServeCommand.self)
 }

@@ -31,6 +31,19 @@ import Testing
         #expect(fields["key_version"] == CredentialField(name: "key_version", secret: false, required: false))
     }
 
+    @Test func everyMethodDeclaresItsSupport() throws {
+        let manifest = AntomProvider.manifest
+        #expect(Set(manifest.methodSupport?.map(\.method) ?? []) == Set(manifest.methods))
+        let card = try #require(manifest.support(for: "card"))
+        #expect(card.storable && card.delayedCapture)
+        #expect(card.app?.nextAction == AntomMapping.vaultingSessionActionType && card.app?.sdk == "AMSVaulting")
+        let gcash = try #require(manifest.support(for: "gcash"))
+        #expect(gcash.storable && !gcash.delayedCapture)
+        #expect(gcash.currencies == ["PHP"])
+        #expect(gcash.app?.nextAction == AntomMapping.paymentSessionActionType && gcash.app?.sdk == "AMSEasyPay")
+        #expect(manifest.support(for: "alipay_cn")?.currencies == manifest.currencies)
+    }
+
     @Test func walletMethodsMapToAntomTypes() {
         #expect(AntomMapping.paymentMethodType("alipay_cn") == "ALIPAY_CN")
         #expect(AntomMapping.paymentMethodType("truemoney") == "TRUEMONEY")

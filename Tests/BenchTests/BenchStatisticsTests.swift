@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import switchyard
+@testable import SwitchyardCommands
 
 struct BenchStatisticsTests {
     @Test func percentilesAreNearestRank() {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import switchyard
+@testable import SwitchyardCommands
 
 /// Steps shared by the table, plot and report tests.
 enum BenchSamples {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import switchyard
+@testable import SwitchyardCommands
 
 struct GroupMemoryTests {
     static func smaps(_ mappings: [(header: String, privateKiB: Int, sharedKiB: Int)]) -> String {

@@ -2,6 +2,7 @@ import Foundation
 import SwitchyardApp
 import Testing
 
+@testable import SwitchyardCommands
 @testable import switchyard
 
 /// The policy files Switchyard writes or ships pass the strict reading `serve` and `policy check` apply.
@@ -33,7 +34,7 @@ struct PolicyFilesTests {
     }
 
     @Test func serveReadsItsSettingsFromFlags() throws {
-        let command = try ServeCommand.parse([
+        let command = try ServeOptions.parse([
             "--public-url", "https://payments.example.com", "--allow-loopback-public-url", "--host", "0.0.0.0",
             "--port", "9000",
         ])

@@ -23,6 +23,20 @@ import Testing
             ])
     }
 
+    @Test func everyMethodDeclaresItsSupport() throws {
+        let manifest = CitconProvider.manifest
+        #expect(manifest.methodSupport?.map(\.method) == manifest.methods)
+        for method in manifest.methods {
+            let support = try #require(manifest.support(for: method))
+            #expect(!support.storable, "\(method)")
+            #expect(support.app?.nextAction == "citcon_sdk" && support.app?.sdk == "CPaySDK", "\(method)")
+        }
+        #expect(manifest.support(for: "card")?.delayedCapture == true)
+        #expect(manifest.support(for: "alipay")?.delayedCapture == false)
+        #expect(manifest.support(for: "venmo")?.currencies == ["USD"])
+        #expect(manifest.support(for: "alipay")?.currencies == manifest.currencies)
+    }
+
     @Test func unsupportedFlowsThrowNotSupported() async {
         let provider = CitconProvider(host: FakeHost())
         await #expect(throws: ProviderError.notSupported(.syncRefund)) {

@@ -3,7 +3,7 @@ import PluginHost
 import SwitchyardStore
 import Testing
 
-@testable import switchyard
+@testable import SwitchyardCommands
 
 /// The judgements of `switchyard doctor`, from what it read.
 struct DoctorCheckTests {

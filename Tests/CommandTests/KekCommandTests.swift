@@ -4,7 +4,7 @@ import SwitchyardCrypto
 import SwitchyardStore
 import Testing
 
-@testable import switchyard
+@testable import SwitchyardCommands
 
 /// What `switchyard kek status` prints and how the keyring is read from the options.
 struct KekCommandTests {

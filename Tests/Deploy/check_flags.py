@@ -1,8 +1,10 @@
-"""Every `switchyard` invocation in the deployment files uses only flags the CLI has.
+"""Every `switchyard-server` invocation in the deployment files uses only flags the CLI has.
 
-Collects the argument lists passed to `switchyard` by the Dockerfile (CMD, and RUN lines that call it),
+Collects the argument lists passed to the production executable `switchyard-server` by the Dockerfile (CMD, and RUN lines that call it),
 the compose file and the Kubernetes manifests (command/args), and the systemd unit (ExecStart*), then
-checks each `--flag` against `switchyard <subcommand> --help`. Usage: check_flags.py SWITCHYARD DEPLOY_DIR
+checks each `--flag` against `switchyard-server <subcommand> --help`. The deployment files run the production
+executable only: an invocation of the development `switchyard` is reported. Usage: check_flags.py
+SWITCHYARD_SERVER DEPLOY_DIR
 """
 import json
 import re
@@ -14,15 +16,18 @@ from pathlib import Path
 import yaml
 
 binary, deploy = sys.argv[1], Path(sys.argv[2])
-SUBCOMMANDS = {"serve", "migrate", "plugins", "pin", "digest", "sandbox"}
-invocations = []  # (where, [arguments after "switchyard"])
+SUBCOMMANDS = {"serve", "migrate", "plugins", "pin", "digest"}
+invocations = []  # (where, [arguments after "switchyard-server"])
+development = []  # where the development executable is run
 
 
-def after_switchyard(tokens):
-    """The arguments after the switchyard executable in a token list, or None."""
+def after_switchyard(tokens, where=None):
+    """The arguments after the switchyard-server executable in a token list, or None."""
     for index, token in enumerate(tokens):
-        if token == "switchyard" or token.endswith("/switchyard"):
+        if token == "switchyard-server" or token.endswith("/switchyard-server"):
             return tokens[index + 1:]
+        if index == 0 and (token == "switchyard" or token.endswith("/switchyard")) and where:
+            development.append(where)  # the command itself, not an argument such as a user or a directory
     return None
 
 
@@ -31,13 +36,13 @@ entrypoint_is_switchyard = False
 for line in dockerfile.replace("\\\n", " ").splitlines():
     instruction, _, rest = line.strip().partition(" ")
     if instruction == "ENTRYPOINT":
-        entrypoint_is_switchyard = after_switchyard(json.loads(rest)) == []
+        entrypoint_is_switchyard = after_switchyard(json.loads(rest), "Dockerfile ENTRYPOINT") == []
     elif instruction == "CMD" and entrypoint_is_switchyard:
         invocations.append(("Dockerfile CMD", json.loads(rest)))
     elif instruction == "RUN":
         for command in re.split(r"&&|\|\||;|\|", rest):
             command = command.split(">")[0]
-            arguments = after_switchyard(shlex.split(command))
+            arguments = after_switchyard(shlex.split(command), "Dockerfile RUN")
             if arguments is not None:
                 invocations.append(("Dockerfile RUN", arguments))
 
@@ -54,14 +59,15 @@ for path in sorted((deploy / "kubernetes").glob("*.yaml")):
         pod = document["spec"]["template"]["spec"]
         for container in pod.get("initContainers", []) + pod.get("containers", []):
             tokens = container.get("command", []) + container.get("args", [])
-            arguments = after_switchyard(tokens) if container.get("command") else tokens
+            where = f"{path.name} {container['name']}"
+            arguments = after_switchyard(tokens, where) if container.get("command") else tokens
             invocations.append((f"{path.name} {container['name']}", arguments or []))
 
 unit = (deploy / "switchyard.service").read_text()
 for line in unit.splitlines():
     key, _, value = line.partition("=")
     if key.startswith("ExecStart"):
-        arguments = after_switchyard(shlex.split(value.lstrip("-@:+!")))
+        arguments = after_switchyard(shlex.split(value.lstrip("-@:+!")), f"switchyard.service {key}")
         if arguments is not None:
             invocations.append((f"switchyard.service {key}", arguments))
 
@@ -87,9 +93,12 @@ for where, arguments in invocations:
             checked += 1
             if flag not in help_cache[key]:
                 failures += 1
-                print(f"deploy: {where} passes {flag}, which `switchyard {key}` does not have")
-print(f"deploy: {len(invocations)} switchyard invocations, {checked} flags checked, {failures} unknown")
+                print(f"deploy: {where} passes {flag}, which `switchyard-server {key}` does not have")
+for where in development:
+    failures += 1
+    print(f"deploy: {where} runs the development executable `switchyard`, not `switchyard-server`")
+print(f"deploy: {len(invocations)} switchyard-server invocations, {checked} flags checked, {failures} unknown")
 if not invocations:
-    print("deploy: no switchyard invocation found in the deployment files")
+    print("deploy: no switchyard-server invocation found in the deployment files")
     sys.exit(1)
 sys.exit(1 if failures else 0)

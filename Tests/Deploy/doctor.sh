@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# `switchyard doctor` against a running embedded default (its cluster has the production roles): passes
+# `switchyard-server doctor` (the production executable, as an operator runs it) against a running embedded
+# default (its cluster has the production roles): passes
 # with the server's own login, the right key, pinned plugins and a public URL; fails, naming the check,
 # for the owner's login, a wrong key, a development plugin policy and a loopback public URL.
 # Arguments (from walkthrough.sh's WALKTHROUGH_AFTER): the server's base URL, its data directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data=$2
-binary=${SWITCHYARD_BIN:-$(pwd)/.build/debug/switchyard}
+binary=${SWITCHYARD_SERVER_BIN:-$(pwd)/.build/debug/switchyard-server}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 port=$(sed -n 4p "$data/postgres/postmaster.pid")

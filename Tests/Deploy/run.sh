@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Checks the deployment files against the CLI and their platforms' own validators, and runs the README's
-# walkthroughs. Expects `swift build` to have built .build/debug/switchyard.
+# walkthroughs. Expects `swift build` to have built .build/debug/switchyard (the development executable, which
+# the walkthroughs run) and .build/debug/switchyard-server (the production one, which the deployment files run).
 #  - Kubernetes manifests: kubernetes-validate (offline schemas, from PyPI into a private virtual
 #    environment under .build/) on every manifest but servicemonitor.yaml (a Prometheus Operator custom
 #    resource it has no schema for), and check_kubernetes.py on all of them (probes, resources,
 #    PodDisruptionBudget, Secrets, the policy ConfigMap's mount, the NetworkPolicy, the ServiceMonitor);
 #  - the Docker build context: .dockerignore lets in what the Dockerfile builds from and no local state;
 #  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one;
-#  - every flag the Dockerfile, the compose file, the unit and the manifests pass to switchyard exists;
-#  - `switchyard policy check` passes the production policy and refuses a misspelt key;
+#  - the production executable carries no provider emulator and no demo seed, has no `sandbox` command
+#    and refuses to serve without a database (check_production_binary.sh);
+#  - every flag the Dockerfile, the compose file, the unit and the manifests pass to switchyard-server
+#    exists, and none of them runs the development executable;
+#  - `switchyard-server policy check` passes the production policy and refuses a misspelt key;
 #  - the README walkthroughs, against a fresh embedded default; then one more payment and
 #    `promtool check metrics` (Debian's prometheus package) on GET /metrics and on the --metrics-port scrape,
 #    and the policy file swapped as the kubelet updates a ConfigMap, then applied by policy/reload; and
-#    `switchyard doctor` (doctor.sh) against that server's database.
+#    `switchyard-server doctor` (doctor.sh) against that server's database.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-binary=$(pwd)/.build/debug/switchyard
+binary=$(pwd)/.build/debug/switchyard-server
 venv=.build/deploy-venv
 python=${PYTHON:-python3}
 sudo=""
@@ -52,15 +56,18 @@ done
 echo "deploy: the Docker build context"
 python3 Tests/Deploy/check_dockerignore.py || status=1
 
+echo "deploy: the production executable"
+bash Tests/Deploy/check_production_binary.sh "$binary" "$(dirname "$binary")/switchyard" || status=1
+
 echo "deploy: systemd-analyze verify"
-sed "s|/usr/local/bin/switchyard|$binary|g" deploy/switchyard.service >"$work/switchyard.service"
+sed "s|/usr/local/bin/switchyard-server|$binary|g" deploy/switchyard.service >"$work/switchyard.service"
 if ! systemd-analyze verify "$work/switchyard.service" >"$work/verify.log" 2>&1 || [ -s "$work/verify.log" ]; then
   cat "$work/verify.log"
   echo "deploy: the systemd unit does not verify cleanly"
   status=1
 fi
 
-echo "deploy: flags passed to switchyard"
+echo "deploy: flags passed to switchyard-server"
 "$venv/bin/python" Tests/Deploy/check_flags.py "$binary" deploy || status=1
 
 echo "deploy: the resource bundle ships beside the binary"
@@ -69,12 +76,12 @@ grep -q 'cp -R .build/release/Switchyard_SwitchyardHTTP.resources /out/' deploy/
   || { echo "deploy: the Dockerfile does not install Switchyard_SwitchyardHTTP.resources beside the binary"; status=1; }
 # A binary installed without its bundle refuses to serve, naming what is missing; with it, it gets past that.
 mkdir -p "$work/bin"
-cp "$binary" "$work/bin/switchyard"
-"$work/bin/switchyard" serve --database-url postgresql:///none --no-migrate >"$work/bundle.log" 2>&1 && status=1
+cp "$binary" "$work/bin/switchyard-server"
+"$work/bin/switchyard-server" serve --database-url postgresql:///none --no-migrate >"$work/bundle.log" 2>&1 && status=1
 grep -q "install the Switchyard_SwitchyardHTTP.resources directory" "$work/bundle.log" \
   || { cat "$work/bundle.log"; echo "deploy: serve without its resource bundle did not say so"; status=1; }
 cp -R "$(dirname "$binary")/Switchyard_SwitchyardHTTP.resources" "$work/bin/"
-"$work/bin/switchyard" serve --database-url postgresql:///none --no-migrate >"$work/bundle.log" 2>&1 && status=1
+"$work/bin/switchyard-server" serve --database-url postgresql:///none --no-migrate >"$work/bundle.log" 2>&1 && status=1
 grep -q "Switchyard_SwitchyardHTTP.resources" "$work/bundle.log" \
   && { cat "$work/bundle.log"; echo "deploy: serve did not find the resource bundle beside the binary"; status=1; }
 
@@ -93,7 +100,7 @@ for file in deploy/compose.yaml deploy/switchyard.env.example deploy/switchyard.
   grep -q SWITCHYARD_PUBLIC_URL "$file" || { echo "deploy: $file does not set or document SWITCHYARD_PUBLIC_URL"; status=1; }
 done
 
-echo "deploy: README walkthroughs, then switchyard doctor, promtool on both scrapes and a ConfigMap-style policy reload"
+echo "deploy: README walkthroughs, then switchyard-server doctor, promtool on both scrapes and a ConfigMap-style policy reload"
 WALKTHROUGH_AFTER="bash $(pwd)/Tests/Deploy/after_walkthrough.sh" bash Tests/Deploy/walkthrough.sh || status=1
 [ "$status" -eq 0 ] && echo "deploy: all checks passed"
 exit $status

@@ -137,6 +137,32 @@ struct ABISchemaTests {
                 == [])
     }
 
+    @Test func perMethodSupportValidatesAndOldManifestsStillDecode() throws {
+        let manifest = PluginManifest(
+            id: "c-echo", provider: "Echo", version: "1.0.0", flows: [.authorize], methods: ["card", "wallet"],
+            currencies: ["EUR"], honoursIdempotencyKey: true, credentials: [],
+            methodSupport: [
+                MethodSupport(
+                    method: "card", countries: ["FR"], amountLimits: ["EUR": AmountLimit(max: 1_000_000)],
+                    storable: true, delayedCapture: true,
+                    app: AppIntegration(
+                        flow: "encrypted_card", sdk: "Kit", nextAction: "kit_session", sessionFields: ["id"],
+                        paymentData: ["encrypted"])),
+                MethodSupport(
+                    method: "wallet", storable: false, delayedCapture: false,
+                    app: AppIntegration(flow: "redirect", sdk: nil, nextAction: "redirect", sessionFields: ["url"])),
+            ])
+        #expect(try validator.problems(encoding: manifest, against: "manifest.json") == [])
+        // A manifest written before per-method support existed decodes without it.
+        var old = try JSONSerialization.jsonObject(with: PluginJSON.encoder().encode(manifest)) as? [String: Any]
+        old?["methodSupport"] = nil
+        let data = try JSONSerialization.data(withJSONObject: try #require(old))
+        let decoded = try PluginJSON.decoder().decode(PluginManifest.self, from: data)
+        #expect(decoded.methodSupport == nil)
+        #expect(decoded.support(for: "card") == MethodSupport(
+            method: "card", currencies: ["EUR"], storable: false, delayedCapture: false))
+    }
+
     @Test func valuesTheSchemasDoNotDescribeAreRejected() throws {
         let manifest = PluginManifest(
             id: "Not An ID", version: "1", provider: "x", abiVersion: 2, flows: [.sync], methods: [], countries: [],

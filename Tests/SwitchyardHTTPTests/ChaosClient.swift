@@ -35,6 +35,10 @@ struct ChaosOrder: Sendable {
     var notificationDropped = false
     /// The create was refused for good (a 4xx other than 409/429), with the reply.
     var refusal: String?
+    /// Tries answered `409 idempotency_in_progress` (the key held by an earlier try).
+    var heldReplies = 0
+    /// The create's retry budget ran out with no answer.
+    var budgetSpent = false
 }
 
 /// The merchant's server and the app: creates payments with an `Idempotency-Key`, retrying on errors and
@@ -57,7 +61,7 @@ struct ChaosClient: Sendable {
                     timeout: order.tries == 1 ? 2 : 8)
                 switch reply.status {
                 case 200, 201: return reply.json
-                case 409 where reply.errorCode == "idempotency_in_progress": break
+                case 409 where reply.errorCode == "idempotency_in_progress": order.heldReplies += 1
                 case 409, 429, 500..<600: break
                 default:
                     order.refusal = "\(reply.status) \(reply.text)"
@@ -68,6 +72,7 @@ struct ChaosClient: Sendable {
             }
             try? await Task.sleep(for: .milliseconds(300))
         }
+        order.budgetSpent = true
         return nil
     }
 

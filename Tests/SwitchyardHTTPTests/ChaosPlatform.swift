@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Logging
 import SwitchyardCrypto
 import SwitchyardStore
 import SwitchyardTestSupport
@@ -23,6 +24,8 @@ final class ChaosPlatform: Sendable {
     let sandboxURL: String
     let operatorToken: String
     let client: HTTPClient
+    /// The database every replica runs on.
+    let databaseURL: String
     /// The replicas' ports, fixed for the run: a restarted replica listens where it did before.
     let ports: [Int]
     private let sandbox: Process
@@ -32,9 +35,10 @@ final class ChaosPlatform: Sendable {
 
     private init(
         directory: String, sandboxURL: String, operatorToken: String, sandbox: Process, ports: [Int],
-        arguments: @escaping @Sendable (Int) -> [String], environment: [String: String]
+        databaseURL: String, arguments: @escaping @Sendable (Int) -> [String], environment: [String: String]
     ) {
         self.directory = directory
+        self.databaseURL = databaseURL
         self.sandboxURL = sandboxURL
         self.operatorToken = operatorToken
         self.sandbox = sandbox
@@ -81,7 +85,7 @@ final class ChaosPlatform: Sendable {
         }
         let platform = ChaosPlatform(
             directory: directory, sandboxURL: "http://127.0.0.1:\(sandboxPort)", operatorToken: operatorToken,
-            sandbox: sandbox, ports: ports,
+            sandbox: sandbox, ports: ports, databaseURL: database.appURL,
             arguments: { port in
                 [
                     "--database-url", database.appURL, "--no-migrate", "--allow-development-plugins", "--port",
@@ -195,6 +199,16 @@ final class ChaosPlatform: Sendable {
         sandbox.waitUntilExit()
         try? await client.shutdown()
         if !keepLogs { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// The `Idempotency-Key`s still in progress (claimed, never answered), as stored.
+    func keysInProgress() async throws -> [String] {
+        let pool = try PGPool(
+            PostgresConfiguration(connectionString: databaseURL, poolSize: 1), logger: Logger(label: "chaos"))
+        defer { Task { await pool.shutdown() } }
+        return try await pool.withConnection { c in
+            try c.query("SELECT key FROM idempotency_keys WHERE completed_at IS NULL").rows.map { try $0.string("key") }
+        }
     }
 
     // MARK: HTTP

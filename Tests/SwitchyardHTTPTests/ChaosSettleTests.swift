@@ -158,18 +158,31 @@ struct ChaosSettleTests {
             }
         }
 
+        // No key is left in progress once the run has settled: a request the kill cut short had its key
+        // freed by the restart, and any other by the janitors once its lease (10 s) had passed.
+        var keysInProgress = try await platform.keysInProgress()
+        let keysWaitStarted = Date()
+        while !keysInProgress.isEmpty && Date().timeIntervalSince(keysWaitStarted) < 15 {
+            try await Task.sleep(for: .seconds(1))
+            keysInProgress = try await platform.keysInProgress()
+        }
+
         let paid = orders.filter(\.appPaid).count
         let retried = orders.filter { $0.tries > 1 }.count
         print(
             """
             chaos: \(orders.count) orders (\(citconOrders) Citcon sessions, \(orders.count - citconOrders) Antom cards), \
-            \(retried) created after retries, \(paid) paid by the app, \
+            \(retried) created after retries (\(orders.map(\.heldReplies).reduce(0, +)) tries held), \
+            \(paid) paid by the app, \
             \(orders.filter(\.notificationDropped).count) notifications set to be lost; \
             load \(Int(loadSeconds)) s, settle \(Int(settleSeconds)) s (bound \(Int(Self.settleBound)) s), \
             total \(Int(Date().timeIntervalSince(started))) s
             \(findings.table(label: "this run"))
             """)
         #expect(orders.allSatisfy { $0.refusal == nil }, "\(orders.compactMap(\.refusal).prefix(3))")
+        #expect(
+            orders.allSatisfy { !$0.budgetSpent }, "retry budget spent: \(orders.filter(\.budgetSpent).map(\.key))")
+        #expect(keysInProgress.isEmpty, "keys still in progress: \(keysInProgress.prefix(5))")
         #expect(findings.unknown.isEmpty, "still unknown: \(findings.unknown.prefix(5))")
         #expect(
             findings.sessionWithoutClientToken.isEmpty,

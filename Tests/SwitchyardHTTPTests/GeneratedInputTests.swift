@@ -82,6 +82,15 @@ import Testing
             },
             handle: { _ = try RoutingController.simulatedPayment($0) }),
         Target(
+            name: "payment options",
+            template: {
+                .object([
+                    ("amount", .literal("1234")), ("currency", .string("USD")), ("country", .string("US")),
+                    ("customer", .string("alice")),
+                ])
+            },
+            handle: { _ = try PaymentOptionsController.query($0) }),
+        Target(
             name: "webhook endpoint",
             template: {
                 .object([
@@ -256,6 +265,7 @@ import Testing
                 (.POST, "/v1/payments/pay_unknown/refunds", "refund or capture", false),
                 (.POST, "/v1/payments/pay_unknown/capture", "refund or capture", false),
                 (.PUT, "/v1/routing", "routing", false), (.POST, "/v1/routing/simulate", "simulate", false),
+                (.POST, "/v1/payment-options", "payment options", false),
                 (.POST, "/v1/webhook-endpoints", "webhook endpoint", false),
                 (.POST, "/admin/v1/tenants", "tenant", true),
                 (.POST, "/admin/v1/tenants/\(tenantId)/api-keys", "api key", true),

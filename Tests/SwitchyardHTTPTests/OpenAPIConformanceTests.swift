@@ -35,6 +35,16 @@ import Testing
                     json: ["amount": 1234, "currency": "USD", "country": "US", "method": "alipay"]),
                 "RoutingSimulation", status: 200)
             try check(
+                try await stack.send(
+                    .POST, "/v1/payment-options", token: m.apiKey,
+                    json: ["amount": 1234, "currency": "USD", "country": "US", "customer": "alice"]),
+                "PaymentOptions", status: 200)
+            try check(
+                try await stack.send(
+                    .POST, "/v1/payment-options", token: m.apiKey,
+                    json: ["amount": 0, "currency": "USD", "country": "US"]),
+                "Error", status: 400)
+            try check(
                 try await stack.send(.GET, "/admin/v1/tenants/\(m.tenantId)", token: stack.operatorToken), "Tenant",
                 status: 200)
             try check(

@@ -14,11 +14,16 @@ struct ProductionDeployTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
-    /// Runs `switchyard <arguments>` to its end; its status, standard output and standard error.
+    /// Runs the production executable, `switchyard-server <arguments>`, to its end (in a new empty directory,
+    /// without SWITCHYARD_DATABASE_URL); its status, standard output and standard error.
     static func switchyard(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestStack.buildDirectory + "/switchyard")
+        process.executableURL = URL(fileURLWithPath: TestStack.buildDirectory + "/switchyard-server")
         process.arguments = arguments
+        let directory = try EmbeddedDefaultTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "SWITCHYARD_DATABASE_URL" }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -131,7 +136,7 @@ struct ProductionDeployTests {
             environment: [
                 "SWITCHYARD_KEK": Data(SecureRandom.bytes(32)).base64EncodedString(),
                 "SWITCHYARD_OPERATOR_TOKEN": "op_" + SecureRandom.token(bytes: 32),
-            ])
+            ], executable: "switchyard-server")
         let status = try await server.exitStatus()
         try await server.stop()
         #expect(status != nil && status != 0)
@@ -139,5 +144,15 @@ struct ProductionDeployTests {
         #expect(output.contains("development mode") && output.contains("--allow-development-plugins"), "\(output)")
         #expect(!output.contains("Fatal error") && !output.lowercased().contains("backtrace"), "\(output)")
         #expect(!output.contains("switchyard listening"), "\(output)")
+    }
+
+    @Test func theProductionServerRefusesToServeWithoutADatabase() throws {
+        let run = try Self.switchyard(["serve", "--port", "\(PostgresCluster.freePort())"])
+        #expect(run.status != 0)
+        #expect(run.errors.contains("--database-url") && run.errors.contains("SWITCHYARD_DATABASE_URL"), "\(run.errors)")
+        #expect(!run.errors.contains("Fatal error"), "\(run.errors)")
+        let help = try Self.switchyard(["--help"])
+        #expect(help.output.contains("plugins") && help.output.contains("doctor"), "\(help.output)")
+        #expect(!help.output.contains("sandbox"), "\(help.output)")
     }
 }

@@ -1,21 +1,23 @@
 import Foundation
 
-/// A `switchyard serve` process started from the build directory, its output in a log file.
+/// A `switchyard serve` (or `switchyard-server serve`) process started from the build directory, its output
+/// in a log file.
 final class ServeProcess: Sendable {
     let process: Process
     let log: String
 
-    /// Starts `switchyard serve <arguments>` in `directory`, without the SWITCHYARD_* variables of the
+    /// Starts `<executable> serve <arguments>` in `directory`, without the SWITCHYARD_* variables of the
     /// test's own environment, plus `environment`.
     init(
-        arguments: [String], directory: String, logName: String = "serve.log", environment extra: [String: String] = [:]
+        arguments: [String], directory: String, logName: String = "serve.log", environment extra: [String: String] = [:],
+        executable: String = "switchyard"
     )
         throws
     {
         log = directory + "/" + logName
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestStack.buildDirectory + "/switchyard")
+        process.executableURL = URL(fileURLWithPath: TestStack.buildDirectory + "/" + executable)
         process.arguments = ["serve"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment

@@ -23,6 +23,14 @@ import Testing
         #expect(fields["webhook_secret"] == CredentialField(name: "webhook_secret", secret: true, required: false))
     }
 
+    @Test func cardsNeedTheEncryptedInputOfOnlinePaymentsKit() throws {
+        let card = try #require(WorldlineDirectProvider.manifest.support(for: "card"))
+        #expect(!card.storable && card.delayedCapture)
+        #expect(card.app?.flow == "encrypted_card" && card.app?.sdk == "OnlinePaymentsKit")
+        #expect(card.app?.nextAction == WorldlineDirectMapping.sessionActionType)
+        #expect(card.app?.paymentData == [WorldlineDirectMapping.encryptedInputKey])
+    }
+
     @Test func entryExportsTheTableWithTheManifest() throws {
         let table = PluginExport.table(for: WorldlineDirectProvider.self).pointee
         #expect(table.abi_version == UInt32(SWITCHYARD_PLUGIN_ABI_VERSION))

@@ -29,6 +29,13 @@ import Testing
             ])
     }
 
+    @Test func cardsAreStorableAndPlacedWithTheInAppSDK() throws {
+        let card = try #require(WorldlineSipsProvider.manifest.support(for: "card"))
+        #expect(card.storable && card.delayedCapture)
+        #expect(card.app?.nextAction == SipsMapping.orderActionType)
+        #expect(card.app?.sessionFields.contains("publicKeyValue") == true)
+    }
+
     @Test func numericCurrencyTable() throws {
         let expected = [
             "EUR": "978", "USD": "840", "GBP": "826", "CHF": "756", "JPY": "392", "SEK": "752", "DKK": "208",

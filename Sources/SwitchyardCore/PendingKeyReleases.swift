@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+
+/// The `Idempotency-Key` claims this process still has to release: a request that ended because the
+/// database could not be reached (a connection dropped during a statement or its COMMIT) could not release
+/// its key then, and may even hold one it does not know it claimed (a COMMIT that landed unseen). Its key is
+/// queued here and released as soon as the database answers again, by ``run(sleep:)``, instead of staying
+/// held for the whole lease. A release is conditional on the owner (see
+/// ``IdempotencyRepository/releaseIdempotent(tenant:key:owner:)``): one whose request's answer did land,
+/// or whose key another request took over meanwhile, changes nothing.
+public final class PendingKeyReleases: @unchecked Sendable {
+    /// One claim to release.
+    public struct Release: Sendable, Equatable {
+        public var tenant: UUID
+        public var key: String
+        public var owner: String
+
+        public init(tenant: UUID, key: String, owner: String) {
+            self.tenant = tenant
+            self.key = key
+            self.owner = owner
+        }
+    }
+
+    /// The most claims kept; past it the oldest is dropped (its lease still frees it).
+    public static let capacity = 10_000
+    /// The pause between attempts while the database stays unreachable: doubling from the first up to the last.
+    static let backoffMs = (first: 100, last: 5_000)
+
+    private let claims: any IdempotencyRepository
+    private let logger: Logger
+    private let lock = NSLock()
+    private var queue: [Release] = []
+
+    public init(claims: any IdempotencyRepository, logger: Logger) {
+        self.claims = claims
+        self.logger = logger
+    }
+
+    /// The claims waiting to be released.
+    public var pending: [Release] { lock.withLock { queue } }
+
+    /// Queues `release` for the next attempt.
+    public func enqueue(_ release: Release) {
+        let dropped: Release? = lock.withLock {
+            guard !queue.contains(release) else { return nil }
+            queue.append(release)
+            return queue.count > Self.capacity ? queue.removeFirst() : nil
+        }
+        if let dropped {
+            logger.warning(
+                "idempotency key release dropped; its lease frees it", metadata: ["tenant.id": "\(dropped.tenant)"])
+        }
+    }
+
+    /// Releases `release` now; queues it when the database cannot take it (or another failure stops it).
+    public func release(_ release: Release) async {
+        do {
+            try await claims.releaseIdempotent(tenant: release.tenant, key: release.key, owner: release.owner)
+        } catch {
+            enqueue(release)
+        }
+    }
+
+    /// Tries every queued release once, in order, stopping at the first the database cannot take (it stays
+    /// queued with those after it); returns how many were released.
+    @discardableResult
+    public func drain() async -> Int {
+        var released = 0
+        while let next = lock.withLock({ queue.first }) {
+            do {
+                try await claims.releaseIdempotent(tenant: next.tenant, key: next.key, owner: next.owner)
+                released += 1
+            } catch let error where error.isStorageUnavailable {
+                return released
+            } catch {
+                // Not an outage: trying again will not help; the key's lease frees it.
+                logger.warning(
+                    "idempotency key could not be released",
+                    metadata: ["tenant.id": "\(next.tenant)", "error.message": "\(String(describing: error))"])
+            }
+            lock.withLock {
+                if let index = queue.firstIndex(of: next) { queue.remove(at: index) }
+            }
+        }
+        if released > 0 { logger.info("idempotency keys released", metadata: ["idempotency.released": "\(released)"]) }
+        return released
+    }
+
+    /// Drains the queue until the calling task is cancelled: every `first` ms while it is empty or drains,
+    /// backing off up to `last` ms while the database stays unreachable.
+    public func run(sleep: @Sendable (Int) async throws -> Void = { try await Task.sleep(for: .milliseconds($0)) })
+        async
+    {
+        var pause = Self.backoffMs.first
+        while !Task.isCancelled {
+            if !pending.isEmpty {
+                _ = await drain()
+                pause = pending.isEmpty ? Self.backoffMs.first : min(pause * 2, Self.backoffMs.last)
+            }
+            do { try await sleep(pause) } catch { return }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import SwitchyardCore
+
+/// A database outage an ``InMemoryPaymentRepository`` plays for tests: while it is down, its key claims and
+/// answers, payment begins and transitions fail as an unreachable PostgreSQL does
+/// (``StorageFailure/isUnavailable``); and the next transition answering a key can be made to lose its
+/// connection just before or just after its COMMIT, taking the database down with it.
+public final class InMemoryOutage: @unchecked Sendable {
+    /// When the connection of the armed write drops.
+    public enum Moment: Sendable {
+        /// Before the COMMIT: nothing is stored.
+        case beforeCommit
+        /// After the COMMIT: everything is stored, but the caller never hears so.
+        case afterCommit
+    }
+
+    /// The failure every write sees during the outage.
+    public struct Unavailable: StorageFailure, Sendable {
+        public var isBusy: Bool { false }
+        public var isUnavailable: Bool { true }
+        public var isUnstorableText: Bool { false }
+        public var description: String { "connection to the in-memory database lost" }
+    }
+
+    private let lock = NSLock()
+    private var down = false
+    private var armed: Moment?
+
+    public init() {}
+
+    /// Whether the database is down.
+    public var isDown: Bool { lock.withLock { down } }
+
+    /// Makes the next transition that answers an `Idempotency-Key` lose its connection at `moment`.
+    public func dropNextAnswer(_ moment: Moment) { lock.withLock { armed = moment } }
+
+    /// Takes the database down, or brings it back.
+    public func set(down value: Bool) { lock.withLock { down = value } }
+
+    /// Throws while the database is down.
+    func check() throws {
+        if isDown { throw Unavailable() }
+    }
+
+    /// Whether the armed drop happens at `moment`; when it does, the database goes down.
+    func drops(at moment: Moment) -> Bool {
+        lock.withLock {
+            guard armed == moment else { return false }
+            armed = nil
+            down = true
+            return true
+        }
+    }
+}

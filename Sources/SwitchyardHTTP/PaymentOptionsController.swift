@@ -1,0 +1,34 @@
+import Foundation
+import Hummingbird
+import SwitchyardCore
+
+/// `POST /v1/payment-options`: which methods a payment of a country, currency and amount can use now, and
+/// why the tenant's other methods cannot. Decided as creating the payment would route it; nothing is stored
+/// and no provider is called.
+struct PaymentOptionsController: Sendable {
+    let service: PaymentService
+    let bodyLimit: Int
+
+    struct QueryBody: Decodable {
+        var amount: MinorUnits
+        var currency: String
+        var country: String
+        var customer: String?
+    }
+
+    /// Registers the route on `merchant`, the `/v1` group of keys with the `payments` scope.
+    func register(on merchant: RouterGroup<AppContext>) {
+        merchant.post("payment-options") { request, context in
+            let query = try Self.query(try await JSONIO.body(request, limit: bodyLimit))
+            let options = try await service.paymentOptions(tenant: try context.tenant, query)
+            return JSONIO.response(.ok, PaymentOptionsResource(options, query: query))
+        }
+    }
+
+    /// A body decoded and validated like a payment's fields; throws a 4xx ``APIError`` or ``CoreError``.
+    static func query(_ data: Data) throws -> PaymentOptionsQuery {
+        let body = try JSONIO.decode(QueryBody.self, from: data)
+        return try PaymentOptionsQuery(
+            amount: body.amount.value, currency: body.currency, country: body.country, customerId: body.customer)
+    }
+}

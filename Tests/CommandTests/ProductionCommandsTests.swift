@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import PluginHost
+import Testing
+
+@testable import SwitchyardCommands
+
+/// What the production executable's own commands decide without a database: `serve` and `migrate` refuse
+/// to run without one, `bench` needs a running server, and the bundled plugins come from the plugin
+/// products.
+struct ProductionCommandsTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SWITCHYARD_DATABASE_URL"] == nil))
+    func serveWithoutADatabaseRefusesNamingTheFlagAndTheVariable() throws {
+        #expect(throws: (any Error).self) { try ServeCommand.parse([]) }
+        do {
+            _ = try ServeCommand.parse(["--port", "9000"])
+        } catch {
+            let message = ServeCommand.message(for: error)
+            #expect(message.contains("--database-url"))
+            #expect(message.contains("SWITCHYARD_DATABASE_URL"))
+            #expect(ServeCommand.exitCode(for: error) != .success)
+        }
+        let command = try ServeCommand.parse(["--database-url", "postgresql:///switchyard", "--port", "9000"])
+        #expect(command.options.database.databaseURL == "postgresql:///switchyard")
+        #expect(try command.options.port == 9000)
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SWITCHYARD_DATABASE_URL"] == nil))
+    func migrateWithoutADatabaseRefuses() async throws {
+        let command = try MigrateCommand.parse([])
+        await #expect(throws: ValidationError.self) { try await command.run(embedded: nil) }
+    }
+
+    @Test func benchMeasuresARunningServerWithItsOwnFlows() throws {
+        #expect(throws: (any Error).self) { try BenchCommand.parse([]) }
+        #expect(throws: (any Error).self) { try BenchCommand.parse(["--url", "http://127.0.0.1:8080"]) }
+        #expect(throws: (any Error).self) {
+            try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k", "--flow", "worldline"])
+        }
+        let command = try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k"])
+        #expect(command.options.flows(offered: BenchFlows.shared) == ["citcon"])
+        #expect(throws: (any Error).self) {
+            try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k", "--flow", "antom"])
+        }
+    }
+
+    @Test func theBundledPluginsAreThePluginProducts() throws {
+        // Package.swift declares each plugin product with one `provider("<Name>")` line.
+        let package = try String(contentsOfFile: Self.repository + "/Package.swift", encoding: .utf8)
+        let declared = package.matches(of: /provider\("([A-Za-z]+)"\)/).map { String($0.1) + "Plugin" }
+        #expect(!declared.isEmpty)
+        #expect(BundledPlugins.all.map(\.product).sorted() == declared.sorted())
+        #expect(BundledPlugins.ids.sorted() == ["antom", "citcon", "worldline-direct", "worldline-sips"])
+        #expect(BundledPlugins.all.first { $0.id == "citcon" }?.fileName == "libCitconPlugin.so")
+    }
+
+    @Test func bothServerExecutablesRunScanners() {
+        #expect(PluginExecutable.running("/usr/local/bin/switchyard-server")?.workerPath
+            == "/usr/local/bin/switchyard-plugin-worker")
+        #expect(PluginExecutable.running("/repo/.build/debug/switchyard") != nil)
+        #expect(PluginExecutable.running("/repo/.build/debug/SwitchyardPackageTests.xctest") == nil)
+        #expect(PluginExecutable.running("/usr/local/bin/switchyard-plugin-worker") == nil)
+    }
+}
