@@ -2,7 +2,7 @@
 ///
 /// The raw value is the wire code. A new failure needs a new case here, and the HTTP layer must then
 /// decide its status (its table has no default). Provider decline codes are not error codes: they travel
-/// in a payment's `failure_code` or in the message of ``providerDeclined``.
+/// in a payment's `failure`, and in the `decline_code` and `provider_code` of ``providerDeclined``.
 public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, CustomStringConvertible {
     /// The request could not be read (a malformed path parameter or query).
     case badRequest = "bad_request"
@@ -40,7 +40,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case invalidCurrency = "invalid_currency"
     /// A customer id is not 1 to 128 characters.
     case invalidCustomer = "invalid_customer"
-    /// A webhook endpoint's description is too long.
+    /// A description (of a payment, refund, payment method or webhook endpoint) is too long.
     case invalidDescription = "invalid_description"
     /// A webhook endpoint's event types are empty or too many.
     case invalidEventTypes = "invalid_event_types"
@@ -56,6 +56,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case invalidJSON = "invalid_json"
     /// A `limit` query parameter is out of range.
     case invalidLimit = "invalid_limit"
+    /// A `metadata` object has too many keys, a key that is empty, too long or has control characters, or a
+    /// value that is too long.
+    case invalidMetadata = "invalid_metadata"
     /// A payment method name is not lower case.
     case invalidMethod = "invalid_method"
     /// A name is empty or too long.

@@ -56,6 +56,10 @@ public struct Payment: Codable, Sendable, Equatable {
     public var savedPaymentMethodId: String?
     /// How an unknown outcome is being resolved (nil when the outcome is known).
     public var resolution: Resolution?
+    /// The merchant's key-value pairs, set at the create (``Metadata``).
+    public var metadata: Metadata = .empty
+    /// The merchant's free-text description (`description` in the API), set at the create.
+    public var merchantDescription: String?
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -186,6 +190,10 @@ public struct Refund: Codable, Sendable, Equatable {
     public var providerRefundId: String?
     public var failureCode: String?
     public var failureMessage: String?
+    /// The merchant's key-value pairs, set at the create (``Metadata``).
+    public var metadata: Metadata = .empty
+    /// The merchant's free-text description (`description` in the API), set at the create.
+    public var merchantDescription: String?
     public var createdAt: Date
     public var updatedAt: Date
 

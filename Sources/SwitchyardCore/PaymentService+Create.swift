@@ -81,6 +81,8 @@ extension PaymentService {
             customerId: request.customerId ?? stored?.customerId, returnURL: request.returnURL,
             paymentData: request.paymentData, status: .processing, createdAt: now)
         payment.paymentMethodId = stored?.id
+        payment.metadata = request.metadata
+        payment.merchantDescription = request.merchantDescription
         let decision: RoutingDecision
         var accounts: [UUID: ProviderAccount] = [:]
         if let stored {

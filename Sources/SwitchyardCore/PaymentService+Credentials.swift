@@ -78,19 +78,23 @@ extension PaymentService {
     }
 
     /// Starts a card-vaulting session for the customer's app at `accountId`, or at the tenant's first enabled
-    /// account whose plugin offers vaulting.
+    /// account whose plugin offers vaulting; the credential keeps the merchant's `metadata` and `description`.
     public func createVaultingSession(
-        tenant: UUID, customerId: String, accountId: UUID?, returnURL: String?, country: String?
+        tenant: UUID, customerId: String, accountId: UUID?, returnURL: String?, country: String?,
+        metadata: Metadata = .empty, description: String? = nil
     ) async throws -> StoredPaymentMethod {
         guard !customerId.isEmpty, customerId.count <= 128 else {
             throw CoreError(.invalidCustomer, "customer must be 1 to 128 characters")
         }
+        try ResourceDescription.validate(description)
         let account = try await vaultingAccount(tenant: tenant, accountId: accountId)
         // The credential's own id is the provider's vaulting request id, echoed by its notification.
         let id = ids.make("pm")
-        let credential = StoredPaymentMethod(
+        var credential = StoredPaymentMethod(
             id: id, tenantId: tenant, customerId: customerId, accountId: account.id, pluginId: account.pluginId,
             kind: "card", correlationId: id, createdAt: clock())
+        credential.metadata = metadata
+        credential.merchantDescription = description
         try await credentials.saveCredential(credential)
         let outcome = await gateway.vaultingSession(
             VaultingSessionRequest(

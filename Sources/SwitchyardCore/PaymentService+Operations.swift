@@ -106,11 +106,13 @@ extension PaymentService {
     /// reserves it, before its provider is called, so a request that takes the key over after a crash
     /// finds it instead of refunding again; nothing is reserved when the request no longer owns the key.
     public func refund(
-        tenant: UUID, paymentId: String, amount: Int64?, reason: String?, idempotency: IdempotencyScope? = nil
+        tenant: UUID, paymentId: String, amount: Int64?, reason: String?, idempotency: IdempotencyScope? = nil,
+        metadata: Metadata = .empty, description: String? = nil
     ) async throws -> Refund {
         if let idempotency, idempotency.tenant != tenant {
             throw CoreError(.invalidRequest, "the Idempotency-Key belongs to another tenant")
         }
+        try ResourceDescription.validate(description)
         let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
         let pending = record.refunds.filter { $0.status == .pending || $0.status == .unknown }.reduce(0) {
             $0 + $1.amount
@@ -118,9 +120,11 @@ extension PaymentService {
         let amount = amount ?? (record.payment.amountCaptured - record.payment.amountRefunded - pending)
         try PaymentMachine(payment: record.payment).validateRefund(amount: amount, pendingRefunds: pending)
         let (attempt, account) = try await currentAttempt(of: record)
-        let refund = Refund(
+        var refund = Refund(
             id: ids.make("re"), paymentId: paymentId, tenantId: tenant, amount: amount,
             currency: record.payment.currency, reason: reason, createdAt: clock())
+        refund.metadata = metadata
+        refund.merchantDescription = description
         // Reserved under a row lock (concurrent refunds can never exceed what was captured) and linked to its
         // Idempotency-Key in the same transaction: a retry that takes the key over after a crash finds either
         // this refund or none (then nothing reached the provider), never an unlinked one to repeat.
@@ -261,7 +265,8 @@ extension PaymentService {
 
     private func throwIfDeclined(_ actions: [PaymentMachine.Action]) throws {
         for case .reportDecline(let code, let message) in actions {
-            throw CoreError(.providerDeclined, "\(code): \(message)")
+            throw CoreError(
+                .providerDeclined, "\(code): \(message)", declineCode: DeclineCode.normalised(code), providerCode: code)
         }
     }
 }

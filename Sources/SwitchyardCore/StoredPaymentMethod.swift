@@ -45,6 +45,10 @@ public struct StoredPaymentMethod: Codable, Sendable, Equatable {
     public var failureMessage: String?
     /// When the token stops being usable, if known.
     public var expiresAt: Date?
+    /// The merchant's key-value pairs, set when the merchant starts its vaulting (``Metadata``).
+    public var metadata: Metadata = .empty
+    /// The merchant's free-text description (`description` in the API), set with the metadata.
+    public var merchantDescription: String?
     public var createdAt: Date
     public var updatedAt: Date
 

@@ -12,6 +12,8 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var eventTypes: [String]
     /// A disabled endpoint gets no new deliveries, and its pending ones are cancelled.
     public var enabled: Bool
+    /// The merchant's key-value pairs, set at the create (``Metadata``).
+    public var metadata: Metadata = .empty
     public var createdAt: Date
     public var updatedAt: Date
     /// Until when the secret replaced by the last rotation still signs deliveries; nil when none does.

@@ -5,7 +5,8 @@ public protocol WebhookEndpointRepository: Sendable {
     /// Stores a new enabled endpoint with a fresh signing secret, returned once; `409` when the tenant
     /// already has `maxEnabled` enabled endpoints.
     func createWebhookEndpoint(
-        tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String, maxEnabled: Int
+        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String], actor: String,
+        maxEnabled: Int
     ) async throws -> (WebhookEndpoint, secret: String)
     /// The rows of `page` (see ``PageRequest/page(_:)``) of the tenant's endpoints, disabled ones included;
     /// their status is `enabled` or `disabled`.
@@ -26,4 +27,15 @@ public protocol WebhookEndpointRepository: Sendable {
     /// Stores a `ping` event about the endpoint and one delivery of it, due at once, to that endpoint
     /// alone; nil when the tenant has none with this id. `409 invalid_state` when the endpoint is disabled.
     func sendWebhookPing(tenant: UUID, id: String, actor: String) async throws -> WebhookDelivery?
+}
+
+extension WebhookEndpointRepository {
+    /// Stores a new enabled endpoint without metadata.
+    public func createWebhookEndpoint(
+        tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String, maxEnabled: Int
+    ) async throws -> (WebhookEndpoint, secret: String) {
+        try await createWebhookEndpoint(
+            tenant: tenant, url: url, description: description, metadata: .empty, eventTypes: eventTypes,
+            actor: actor, maxEnabled: maxEnabled)
+    }
 }

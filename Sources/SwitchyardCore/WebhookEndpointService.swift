@@ -1,7 +1,7 @@
 import Foundation
 
 /// A tenant's administration of its webhook endpoints, with the rules every endpoint must keep: a
-/// description of at most 256 characters, known event types (each once), an http(s) URL whose host the
+/// description of at most 1000 characters (``ResourceDescription``), known event types (each once), an http(s) URL whose host the
 /// platform's egress rules allow, and at most the platform's number of enabled endpoints.
 public struct WebhookEndpointService: Sendable {
     let endpoints: any WebhookEndpointRepository
@@ -25,15 +25,16 @@ public struct WebhookEndpointService: Sendable {
         self.resolveTimeout = resolveTimeout
     }
 
-    /// Registers an endpoint of `tenant`: `400 invalid_description`, the URL and event type errors of
-    /// ``WebhookEndpoint/validate(url:eventTypes:requireHTTPS:)``, the egress errors of
-    /// ``WebhookEgress/checkRegistration(_:timeout:)``. Returns it with its signing secret.
+    /// Registers an endpoint of `tenant` with the merchant's `metadata`: `400 invalid_description`, the URL
+    /// and event type errors of ``WebhookEndpoint/validate(url:eventTypes:requireHTTPS:)``, the egress errors
+    /// of ``WebhookEgress/checkRegistration(_:timeout:)``. Returns it with its signing secret.
     public func create(
-        tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String
+        tenant: UUID, url: String, description: String?, metadata: Metadata = .empty, eventTypes: [String],
+        actor: String
     ) async throws -> (WebhookEndpoint, secret: String) {
         let types = try await check(url: url, description: description, eventTypes: eventTypes)
         return try await endpoints.createWebhookEndpoint(
-            tenant: tenant, url: url, description: description, eventTypes: types, actor: actor,
+            tenant: tenant, url: url, description: description, metadata: metadata, eventTypes: types, actor: actor,
             maxEnabled: policy.platform.webhooks.maxEndpointsPerTenant)
     }
 
@@ -91,9 +92,7 @@ public struct WebhookEndpointService: Sendable {
     private func check(url: String, description: String?, eventTypes: [String], checkEgress: Bool = true)
         async throws -> [String]
     {
-        if let description, description.count > 256 {
-            throw CoreError(.invalidDescription, "description must be at most 256 characters")
-        }
+        try ResourceDescription.validate(description)
         var seen = Set<String>()
         let types = eventTypes.filter { seen.insert($0).inserted }
         // The scheme rule (https unless the host is trusted) belongs to the egress check.

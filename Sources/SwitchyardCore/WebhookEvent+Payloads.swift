@@ -114,11 +114,14 @@ struct PaymentSnapshot: Encodable {
     var providerAccount: String?
     var paymentMethod: String?
     var failure: FailureSnapshot?
+    var metadata: Metadata
+    var description: String?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, status, amount, currency, country, method, reference, customer, failure
+        case id, object, status, amount, currency, country, method, reference, customer, failure, metadata
+        case description
         case amountCaptured = "amount_captured"
         case amountRefunded = "amount_refunded"
         case providerAccount = "provider_account"
@@ -141,6 +144,8 @@ struct PaymentSnapshot: Encodable {
         providerAccount = p.providerAccountId?.uuidString.lowercased()
         paymentMethod = p.paymentMethodId
         failure = .make(p.failureCode, p.failureMessage)
+        metadata = p.metadata
+        description = p.merchantDescription
         createdAt = p.createdAt
         updatedAt = p.updatedAt
     }
@@ -156,11 +161,13 @@ struct RefundSnapshot: Encodable {
     var currency: String
     var reason: String?
     var failure: FailureSnapshot?
+    var metadata: Metadata
+    var description: String?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, payment, status, amount, currency, reason, failure
+        case id, object, payment, status, amount, currency, reason, failure, metadata, description
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -173,6 +180,8 @@ struct RefundSnapshot: Encodable {
         currency = r.currency
         reason = r.reason
         failure = .make(r.failureCode, r.failureMessage)
+        metadata = r.metadata
+        description = r.merchantDescription
         createdAt = r.createdAt
         updatedAt = r.updatedAt
     }
@@ -190,11 +199,13 @@ struct PaymentMethodSnapshot: Encodable {
     var display: CredentialDisplay?
     var failure: FailureSnapshot?
     var expiresAt: Date?
+    var metadata: Metadata
+    var description: String?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, customer, status, kind, method, display, failure
+        case id, object, customer, status, kind, method, display, failure, metadata, description
         case providerAccount = "provider_account"
         case expiresAt = "expires_at"
         case createdAt = "created_at"
@@ -211,6 +222,8 @@ struct PaymentMethodSnapshot: Encodable {
         display = c.display
         failure = .make(c.failureCode, c.failureMessage)
         expiresAt = c.expiresAt
+        metadata = c.metadata
+        description = c.merchantDescription
         createdAt = c.createdAt
         updatedAt = c.updatedAt
     }

@@ -87,9 +87,17 @@ extension InMemoryPaymentRepository: PaymentRepository {
     }
 
     public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
+        list(tenant: tenant, reference: reference, metadata: [:], startingAfter: startingAfter, limit: limit)
+    }
+
+    /// A page of the tenant's payments whose metadata holds every pair of `metadata`.
+    func list(tenant: UUID, reference: String?, metadata: [String: String], startingAfter: String?, limit: Int)
+        -> [Payment]
+    {
         transact { state in
             var page = state.payments.values.map(\.stored).filter {
                 $0.tenantId == tenant && (reference == nil || $0.reference == reference)
+                    && $0.metadata.contains(metadata)
             }
             if let startingAfter {
                 guard let cursor = state.payment(startingAfter, tenant: tenant) else { return [] }

@@ -13,16 +13,18 @@ public actor InMemoryWebhookEndpointRepository: WebhookEndpointRepository {
     }
 
     public func createWebhookEndpoint(
-        tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String, maxEnabled: Int
+        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String], actor: String,
+        maxEnabled: Int
     ) async throws -> (WebhookEndpoint, secret: String) {
         guard stored.filter({ $0.tenantId == tenant && $0.enabled }).count < maxEnabled else {
             throw CoreError(
                 .endpointQuotaExceeded,
                 "at most \(maxEnabled) enabled webhook endpoints per tenant; disable one to add another")
         }
-        let endpoint = WebhookEndpoint(
+        var endpoint = WebhookEndpoint(
             id: "we_" + UUID().uuidString.lowercased().prefix(8), tenantId: tenant, url: url,
             description: description, eventTypes: eventTypes, enabled: true, createdAt: now(), updatedAt: now())
+        endpoint.metadata = metadata
         stored.append(endpoint)
         return (endpoint, "whsec_" + UUID().uuidString.lowercased())
     }

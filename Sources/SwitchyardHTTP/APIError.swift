@@ -7,10 +7,18 @@ import NIOCore
 import SwitchyardCore
 import SwitchyardObservability
 
-/// An error of the HTTP API, rendered as `{"error":{"code":…,"message":…}}` with its code's status.
+/// An error of the HTTP API, rendered as `{"error":{"code":…,"message":…,"request_id":…}}` with its code's
+/// status; `param`, `decline_code` and `provider_code` are added when they are known.
 public struct APIError: HTTPResponseError, Sendable, Equatable {
     public var code: ErrorCode
     public var message: String
+    /// The JSON path of the one request field at fault (`amount`, `metadata.order_no`, `items[2].sku`), or
+    /// the name of the query parameter at fault.
+    public var param: String?
+    /// For a decline: our normalised reason (``SwitchyardCore/DeclineCode``).
+    public var declineCode: String?
+    /// For a decline: the provider's own code.
+    public var providerCode: String?
     /// The individual problems behind the error (e.g. each offending routing rule).
     public var issues: [Issue]?
     /// Seconds after which the request may be retried, sent as `Retry-After`.
@@ -37,30 +45,53 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
         }
     }
 
-    public init(_ code: ErrorCode, _ message: String, issues: [Issue]? = nil) {
+    public init(_ code: ErrorCode, _ message: String, param: String? = nil, issues: [Issue]? = nil) {
         self.code = code
         self.message = message
+        self.param = param
         self.issues = issues
     }
 
     public init(_ error: CoreError) {
-        self.init(error.code, error.message)
+        self.init(error.code, error.message, param: error.param)
+        declineCode = error.declineCode
+        providerCode = error.providerCode
     }
 
     /// The status the code maps to (see ``SwitchyardCore/ErrorCode/httpStatus``).
     public var status: HTTPResponse.Status { code.httpStatus }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = JSONIO.response(status, Envelope(error: .init(code: code, message: message, issues: issues)))
+        let requestID = (context as? AppContext)?.requestID
+        var response = JSONIO.response(status, envelope(requestID: requestID))
         if let retryAfter { response.headers[.retryAfter] = String(max(1, retryAfter)) }
         return response
+    }
+
+    /// The error's body, naming the request it answers.
+    func envelope(requestID: String?) -> Envelope {
+        Envelope(
+            error: .init(
+                code: code, message: message, requestID: requestID, param: param, declineCode: declineCode,
+                providerCode: providerCode, issues: issues))
     }
 
     struct Envelope: Encodable {
         struct Body: Encodable {
             var code: ErrorCode
             var message: String
+            var requestID: String?
+            var param: String?
+            var declineCode: String?
+            var providerCode: String?
             var issues: [Issue]?
+
+            enum CodingKeys: String, CodingKey {
+                case code, message, param, issues
+                case requestID = "request_id"
+                case declineCode = "decline_code"
+                case providerCode = "provider_code"
+            }
         }
         var error: Body
     }

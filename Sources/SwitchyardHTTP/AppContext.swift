@@ -15,6 +15,8 @@ public struct AppContext: RequestContext {
     /// The API key the bearer token of this request resolved to, looked up once by
     /// ``TenantLimitMiddleware`` (not yet checked for a scope), with that token.
     var presentedKey: PresentedKey?
+    /// The id ``RequestIDMiddleware`` gave the request, quoted in every error body as `request_id`.
+    var requestID: String?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)

@@ -12,9 +12,11 @@ struct CustomersController: Sendable {
         var providerAccount: UUID?
         var returnURL: String?
         var country: String?
+        var metadata: [String: String]?
+        var description: String?
 
         enum CodingKeys: String, CodingKey {
-            case country
+            case country, metadata, description
             case providerAccount = "provider_account"
             case returnURL = "return_url"
         }
@@ -54,7 +56,8 @@ struct CustomersController: Sendable {
                 if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
                 let method = try await service.createVaultingSession(
                     tenant: try context.tenant, customerId: try customer(context), accountId: body.providerAccount,
-                    returnURL: body.returnURL, country: body.country)
+                    returnURL: body.returnURL, country: body.country, metadata: try Metadata(body.metadata ?? [:]),
+                    description: body.description)
                 return try .paymentMethod(method, now: service.now())
             }
         }
@@ -98,11 +101,13 @@ struct PaymentMethodResource: Encodable {
     var originPayment: String?
     var failure: PaymentResource.Failure?
     var expiresAt: Date?
+    var metadata: Metadata
+    var description: String?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, customer, status, kind, method, plugin, display, failure, session
+        case id, object, customer, status, kind, method, plugin, display, failure, session, metadata, description
         case providerAccount = "provider_account"
         case paymentMethodType = "payment_method_type"
         case nextAction = "next_action"
@@ -132,6 +137,8 @@ struct PaymentMethodResource: Encodable {
             PaymentResource.Failure(code: $0, message: credential.failureMessage ?? "")
         }
         expiresAt = credential.expiresAt
+        metadata = credential.metadata
+        description = credential.merchantDescription
         createdAt = credential.createdAt
         updatedAt = credential.updatedAt
     }

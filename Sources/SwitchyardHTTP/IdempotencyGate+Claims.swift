@@ -16,7 +16,8 @@ extension IdempotencyGate {
         case .replay(let outcome):
             var headers = HTTPFields()
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
-            return .respond(try await replayed(outcome, tenant: tenant, headers: headers))
+            return .respond(
+                try await replayed(outcome, tenant: tenant, headers: headers, requestID: context.requestID))
         case .mismatch:
             throw APIError(
                 .idempotencyKeyReused, "this Idempotency-Key was used with a different request body")
@@ -120,9 +121,12 @@ extension IdempotencyGate {
         return Hex.encode(SHA2.sha256([UInt8](canonical)))
     }
 
-    /// The replay of a stored outcome: the resource rendered from its current record, or the error; a
-    /// response stored by an earlier version as it was (a payment or payment method rendered again).
-    private func replayed(_ outcome: IdempotentOutcome, tenant: UUID, headers: HTTPFields) async throws -> Response {
+    /// The replay of a stored outcome: the resource rendered from its current record, or the error (quoting
+    /// the replaying request's id); a response stored by an earlier version as it was (a payment or payment
+    /// method rendered again).
+    private func replayed(_ outcome: IdempotentOutcome, tenant: UUID, headers: HTTPFields, requestID: String?)
+        async throws -> Response
+    {
         switch outcome {
         case .resource(let resource):
             let encoded = try await rendered(resource, tenant: tenant)
@@ -130,7 +134,7 @@ extension IdempotencyGate {
         case .failure(let code, let message, let status):
             let error = APIError(code, message)
             let answered = status.map { HTTPResponse.Status(code: $0) } ?? error.status
-            return JSONIO.raw(answered, try Self.envelope(error), headers: headers)
+            return JSONIO.raw(answered, try Self.envelope(error, requestID: requestID), headers: headers)
         case .stored(let status, let body):
             let current = (200..<300).contains(status) ? await rendered(stored: body, tenant: tenant) : nil
             return JSONIO.raw(HTTPResponse.Status(code: status), current ?? body, headers: headers)
@@ -186,8 +190,8 @@ extension IdempotencyGate {
 
 extension IdempotencyGate {
     /// An error's body, as a replay of it answers.
-    static func envelope(_ error: APIError) throws -> Data {
-        try JSONIO.encoder.encode(APIError.Envelope(error: .init(code: error.code, message: error.message)))
+    static func envelope(_ error: APIError, requestID: String?) throws -> Data {
+        try JSONIO.encoder.encode(error.envelope(requestID: requestID))
     }
 }
 

@@ -49,6 +49,7 @@ public enum JSONIO {
             path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
         }
         func code(for path: [any CodingKey]) -> ErrorCode {
+            if path.first?.stringValue == "metadata" { return .invalidMetadata }
             switch path.last?.stringValue {
             case "amount", "min_amount", "max_amount": return .invalidAmount
             case "currency": return .invalidCurrency
@@ -60,15 +61,20 @@ public enum JSONIO {
         switch error {
         case .keyNotFound(let key, let context):
             let path = field(context.codingPath + [key])
-            return APIError(.missingField, "the field '\(path)' is required")
+            return APIError(
+                .missingField, "the field '\(path)' is required",
+                param: StrictJSON.param(context.codingPath + [key]))
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return APIError(
-                code(for: context.codingPath), "the field '\(field(context.codingPath))' has the wrong type")
+                code(for: context.codingPath), "the field '\(field(context.codingPath))' has the wrong type",
+                param: StrictJSON.param(context.codingPath))
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return APIError(.invalidJSON, "the body is not valid JSON")
             }
-            return APIError(code(for: context.codingPath), "the field '\(field(context.codingPath))' is invalid")
+            return APIError(
+                code(for: context.codingPath), "the field '\(field(context.codingPath))' is invalid",
+                param: StrictJSON.param(context.codingPath))
         @unknown default:
             return APIError(.invalidJSON, "the body could not be read")
         }

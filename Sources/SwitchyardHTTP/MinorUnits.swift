@@ -15,7 +15,8 @@ struct MinorUnits: Codable, Sendable, Equatable {
             throw APIError(
                 .invalidAmount,
                 "the field '\(StrictJSON.field(decoder.codingPath))' must be an integer in minor units, "
-                    + "written without a fraction or an exponent")
+                    + "written without a fraction or an exponent",
+                param: StrictJSON.param(decoder.codingPath))
         }
         let container = try decoder.singleValueContainer()
         guard let value = try? container.decode(Int64.self) else {

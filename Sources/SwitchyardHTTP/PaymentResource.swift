@@ -15,9 +15,18 @@ struct PaymentResource: Encodable {
         }
     }
 
+    /// Why the payment failed; for a decline, our normalised reason and the provider's own code too.
     struct Failure: Encodable {
         var code: String
         var message: String
+        var declineCode: String?
+        var providerCode: String?
+
+        enum CodingKeys: String, CodingKey {
+            case code, message
+            case declineCode = "decline_code"
+            case providerCode = "provider_code"
+        }
     }
 
     struct AttemptBody: Encodable {
@@ -29,6 +38,8 @@ struct PaymentResource: Encodable {
         var providerPaymentId: String?
         var providerStatus: String?
         var code: String?
+        /// For a declined attempt: our normalised reason (``DeclineCode``); `code` is the provider's.
+        var declineCode: String?
         var message: String?
         var reason: String
         var startedAt: Date
@@ -36,6 +47,7 @@ struct PaymentResource: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case id, sequence, plugin, outcome, code, message, reason
+            case declineCode = "decline_code"
             case providerAccount = "provider_account"
             case providerPaymentId = "provider_payment_id"
             case providerStatus = "provider_status"
@@ -80,12 +92,14 @@ struct PaymentResource: Encodable {
     var refunds: [RefundResource]
     var operations: [OperationBody]
     var routing: RoutingDecision?
+    var metadata: Metadata
+    var description: String?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
         case id, object, status, amount, currency, country, method, reference, customer, failure, attempts, refunds
-        case operations, routing, session
+        case operations, routing, session, metadata, description
         case captureMode = "capture_mode"
         case amountCaptured = "amount_captured"
         case amountRefunded = "amount_refunded"
@@ -119,14 +133,20 @@ struct PaymentResource: Encodable {
             nextAction = p.nextAction.map { NextActionBody(type: $0.type, data: $0.data, expiresAt: $0.expiresAt) }
         }
         failure = p.failureCode.map { Failure(code: $0, message: p.failureMessage ?? "") }
+        if p.status == .failed, let declined = record.attempts.last, declined.outcome == .declined {
+            // A decline learnt from a notification or a sync leaves its code on the payment only.
+            let providerCode = declined.code ?? p.failureCode
+            failure?.declineCode = DeclineCode.normalised(providerCode)
+            failure?.providerCode = providerCode
+        }
         attempts = record.attempts.map {
             AttemptBody(
                 id: $0.id, sequence: $0.sequence, providerAccount: $0.accountId.uuidString.lowercased(),
                 plugin: $0.pluginId,
                 outcome: $0.outcome?.rawValue, providerPaymentId: $0.providerPaymentId,
                 providerStatus: $0.providerStatus,
-                code: $0.code, message: $0.message, reason: $0.reason, startedAt: $0.startedAt,
-                finishedAt: $0.finishedAt)
+                code: $0.code, declineCode: $0.outcome == .declined ? DeclineCode.normalised($0.code) : nil,
+                message: $0.message, reason: $0.reason, startedAt: $0.startedAt, finishedAt: $0.finishedAt)
         }
         refunds = record.refunds.map(RefundResource.init)
         operations = record.operations.map {
@@ -135,6 +155,8 @@ struct PaymentResource: Encodable {
                 createdAt: $0.createdAt)
         }
         routing = p.routing
+        metadata = p.metadata
+        description = p.merchantDescription
         createdAt = p.createdAt
         updatedAt = p.updatedAt
     }
@@ -151,10 +173,12 @@ struct RefundResource: Encodable {
     var reason: String?
     var providerRefundId: String?
     var failureCode: String?
+    var metadata: Metadata
+    var description: String?
     var createdAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, payment, amount, currency, status, reason
+        case id, object, payment, amount, currency, status, reason, metadata, description
         case providerRefundId = "provider_refund_id"
         case failureCode = "failure_code"
         case createdAt = "created_at"
@@ -169,6 +193,8 @@ struct RefundResource: Encodable {
         reason = r.reason
         providerRefundId = r.providerRefundId
         failureCode = r.failureCode
+        metadata = r.metadata
+        description = r.merchantDescription
         createdAt = r.createdAt
     }
 }
@@ -180,7 +206,8 @@ enum ListQuery {
     static func limit(_ text: String?) throws -> Int {
         guard let limit = Int(text ?? "\(PageRequest.defaultLimit)"), (1...PageRequest.maximumLimit).contains(limit)
         else {
-            throw APIError(.invalidLimit, "limit must be an integer from 1 to \(PageRequest.maximumLimit)")
+            throw APIError(
+                .invalidLimit, "limit must be an integer from 1 to \(PageRequest.maximumLimit)", param: "limit")
         }
         return limit
     }

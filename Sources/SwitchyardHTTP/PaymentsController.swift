@@ -24,9 +24,11 @@ struct PaymentsController: Sendable {
         var paymentData: [String: JSONValue]?
         var paymentMethod: String?
         var savePaymentMethod: Bool?
+        var metadata: [String: String]?
+        var description: String?
 
         enum CodingKeys: String, CodingKey {
-            case amount, currency, country, method, reference, customer
+            case amount, currency, country, method, reference, customer, metadata, description
             case captureMode = "capture_mode"
             case returnURL = "return_url"
             case paymentData = "payment_data"
@@ -46,6 +48,13 @@ struct PaymentsController: Sendable {
     struct AmountBody: Decodable {
         var amount: MinorUnits?
         var reason: String?
+    }
+
+    struct RefundBody: Decodable {
+        var amount: MinorUnits?
+        var reason: String?
+        var metadata: [String: String]?
+        var description: String?
     }
 
     /// Registers the routes on `merchant`, the `/v1` group of keys with the `payments` scope; writes run
@@ -89,10 +98,10 @@ struct PaymentsController: Sendable {
         group.post(":id/refunds") { request, context in
             try await idempotency.run(request, context, resume: .createdRefund) { data, scope in
                 let tenant = try context.tenant
-                let body = try JSONIO.decode(AmountBody.self, from: data)
+                let body = try JSONIO.decode(RefundBody.self, from: data)
                 let refund = try await service.refund(
                     tenant: tenant, paymentId: try id(context), amount: body.amount?.value, reason: body.reason,
-                    idempotency: scope)
+                    idempotency: scope, metadata: try Metadata(body.metadata ?? [:]), description: body.description)
                 PaymentMetrics.refunded(status: refund.status.rawValue, tenant: tenant)
                 return try .refund(refund)
             }
@@ -136,7 +145,8 @@ struct PaymentsController: Sendable {
             amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
             reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,
             returnURL: body.returnURL, paymentData: body.paymentData ?? [:], paymentMethodId: body.paymentMethod,
-            savePaymentMethod: body.savePaymentMethod ?? false)
+            savePaymentMethod: body.savePaymentMethod ?? false, metadata: try Metadata(body.metadata ?? [:]),
+            merchantDescription: body.description)
     }
 
     private func list(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -144,8 +154,8 @@ struct PaymentsController: Sendable {
         let query = request.uri.queryParameters
         let limit = try ListQuery.limit(query.get("limit"))
         let page = try await records.records(
-            tenant: tenant, reference: query.get("reference"), startingAfter: query.get("starting_after"),
-            limit: limit + 1)
+            tenant: tenant, reference: query.get("reference"), metadata: try MetadataQuery.filters(query),
+            startingAfter: query.get("starting_after"), limit: limit + 1)
         let records = Array(page.prefix(limit))
         let hasMore = page.count > limit
         return JSONIO.response(

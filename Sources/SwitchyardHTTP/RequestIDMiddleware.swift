@@ -5,7 +5,7 @@ import Hummingbird
 /// Gives every request an id that the caller and the operator can quote: the caller's `X-Request-Id`
 /// when it is a sensible token (1 to 128 characters of letters, digits and `-_.:`), a fresh one
 /// otherwise. The id is echoed in the response's `X-Request-Id` (error responses included) and set as
-/// `request.id` on the request's logger.
+/// `request.id` on the request's logger and as ``AppContext/requestID``, which error bodies quote.
 struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = AppContext
 
@@ -18,6 +18,7 @@ struct RequestIDMiddleware: RouterMiddleware {
         let id = Self.accepted(request.headers[Self.header]) ?? Self.make()
         var context = context
         context.logger[metadataKey: "request.id"] = "\(id)"
+        context.requestID = id
         var response = try await next(request, context)
         response.headers[Self.header] = id
         return response

@@ -51,6 +51,20 @@ enum StrictJSON {
         field(path.map { $0.intValue.map(String.init) ?? $0.stringValue })
     }
 
+    /// A decoder's coding path as an error's `param` shows it: a JSON path, keys joined by dots and array
+    /// positions in brackets (`items[2].sku`).
+    static func param(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return text
+    }
+
     /// A recursive-descent validator over the body's bytes.
     private struct Scanner {
         let bytes: [UInt8]

@@ -11,13 +11,14 @@ struct WebhookEndpointResource: Encodable {
     var eventTypes: [String]
     var enabled: Bool
     var secret: String?
+    var metadata: Metadata
     /// Until when the secret replaced by the last rotation still signs deliveries.
     var previousSecretExpiresAt: Date?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, url, description, enabled, secret
+        case id, object, url, description, enabled, secret, metadata
         case eventTypes = "event_types"
         case previousSecretExpiresAt = "previous_secret_expires_at"
         case createdAt = "created_at"
@@ -31,6 +32,7 @@ struct WebhookEndpointResource: Encodable {
         eventTypes = endpoint.eventTypes
         enabled = endpoint.enabled
         self.secret = secret
+        metadata = endpoint.metadata
         previousSecretExpiresAt = endpoint.previousSecretExpiresAt
         createdAt = endpoint.createdAt
         updatedAt = endpoint.updatedAt

@@ -13,9 +13,10 @@ struct WebhooksController: Sendable {
         var url: String
         var eventTypes: [String]
         var description: String?
+        var metadata: [String: String]?
 
         enum CodingKeys: String, CodingKey {
-            case url, description
+            case url, description, metadata
             case eventTypes = "event_types"
         }
     }
@@ -29,7 +30,8 @@ struct WebhooksController: Sendable {
             let key = try context.apiKey
             let body = try JSONIO.decode(EndpointBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let (endpoint, secret) = try await endpoints.create(
-                tenant: key.tenantId, url: body.url, description: body.description, eventTypes: body.eventTypes,
+                tenant: key.tenantId, url: body.url, description: body.description,
+                metadata: try Metadata(body.metadata ?? [:]), eventTypes: body.eventTypes,
                 actor: "api_key:\(key.prefix)")
             return JSONIO.response(.created, WebhookEndpointResource(endpoint, secret: secret))
         }

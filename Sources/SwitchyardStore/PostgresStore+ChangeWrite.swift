@@ -19,7 +19,7 @@ extension PostgresStore {
             paymentParams = try changes.payment.map(PostgresStore.paymentParameters)
             attemptParams = changes.attempts.map(PostgresStore.attemptParameters)
             outcomeParams = changes.attempts.compactMap(PostgresStore.routingOutcomeParameters)
-            refundParams = changes.refunds.map(PostgresStore.refundParameters)
+            refundParams = try changes.refunds.map(PostgresStore.refundParameters)
             operationParams = try changes.operations.map(store.operationParameters)
         }
 

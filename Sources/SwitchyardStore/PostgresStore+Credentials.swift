@@ -9,9 +9,9 @@ extension PostgresStore: CredentialRepository {
     static let upsertCredential = """
         INSERT INTO stored_credentials (id, tenant_id, customer_id, account_id, plugin_id, kind, status,
             correlation_id, token, token_digest, payment_method_type, display, session, origin_payment_id,
-            failure_code, failure_message, expires_at, created_at, updated_at)
+            failure_code, failure_message, expires_at, created_at, updated_at, metadata, description)
         VALUES ($1, $2::uuid, $3, $4::uuid, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15, $16,
-            $17::timestamptz, $18::timestamptz, $19::timestamptz)
+            $17::timestamptz, $18::timestamptz, $19::timestamptz, $20::jsonb, $21)
         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, token = EXCLUDED.token,
             token_digest = EXCLUDED.token_digest, payment_method_type = EXCLUDED.payment_method_type,
             display = EXCLUDED.display, session = EXCLUDED.session, failure_code = EXCLUDED.failure_code,
@@ -56,6 +56,7 @@ extension PostgresStore: CredentialRepository {
             try credential.session.map { .json(try StoreJSON.encode($0)) } ?? .null,
             credential.originPaymentId.pg, credential.failureCode.pg, credential.failureMessage.pg,
             credential.expiresAt.pg, .timestamp(credential.createdAt), .timestamp(credential.updatedAt),
+            .json(try StoreJSON.encode(credential.metadata)), credential.merchantDescription.pg,
         ]
     }
 
@@ -117,6 +118,8 @@ extension PostgresStore: CredentialRepository {
         credential.failureMessage = row.optionalString("failure_message")
         credential.expiresAt = row.optionalDate("expires_at")
         credential.updatedAt = try row.date("updated_at")
+        credential.metadata = try Self.metadata(row)
+        credential.merchantDescription = row.optionalString("description")
         return credential
     }
 

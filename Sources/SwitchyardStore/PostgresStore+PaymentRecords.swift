@@ -15,12 +15,15 @@ extension PostgresStore {
     }
 
     /// A page of a tenant's payments, newest first, with their records: four queries whatever `limit` is.
-    public func records(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws
-        -> [PaymentRecord]
-    {
+    /// The metadata filters are one containment (`@>`), answered by the `payments_metadata` index.
+    public func records(
+        tenant: UUID, reference: String?, metadata: [String: String], startingAfter: String?, limit: Int
+    ) async throws -> [PaymentRecord] {
         try await tenantScoped(tenant) { c in
             try self.records(
-                Self.page(reference: reference, startingAfter: startingAfter, limit: limit, on: c), on: c)
+                Self.page(
+                    reference: reference, metadata: metadata, startingAfter: startingAfter, limit: limit, on: c),
+                on: c)
         }
     }
 
@@ -69,14 +72,18 @@ extension PostgresStore {
         }
     }
 
-    private static func page(reference: String?, startingAfter: String?, limit: Int, on c: PGConnection) throws
-        -> [Payment]
-    {
+    private static func page(
+        reference: String?, metadata: [String: String] = [:], startingAfter: String?, limit: Int, on c: PGConnection
+    ) throws -> [Payment] {
         var sql = "SELECT * FROM payments p WHERE TRUE"
         var params: [PGValue] = []
         if let reference {
             params.append(.text(reference))
             sql += " AND p.reference = $\(params.count)"
+        }
+        if !metadata.isEmpty {
+            params.append(.json(try StoreJSON.encode(metadata)))
+            sql += " AND p.metadata @> $\(params.count)::jsonb"
         }
         if let startingAfter {
             params.append(.text(startingAfter))

@@ -4,16 +4,17 @@ import SwitchyardCore
 
 /// Row mapping for payments, attempts, refunds and operations.
 extension PostgresStore {
-    /// The routing decision and the payment data are written with the row and never after: both are made
-    /// once, at the create, so a transition neither reads them (``paymentForUpdate``) nor writes them back.
+    /// The routing decision, the payment data, the metadata and the description are written with the row and
+    /// never after: all are made once, at the create, so a transition never writes them back (nor reads the
+    /// first two, ``paymentForUpdate``).
     static let upsertPayment = """
         INSERT INTO payments (id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id,
             return_url, payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id,
             failure_code, failure_message, routing, created_at, updated_at, payment_method_id, saved_payment_method_id,
-            unknown_since, sync_count, next_sync_at, review_required)
+            unknown_since, sync_count, next_sync_at, review_required, metadata, description)
         VALUES ($1, $2::uuid, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13::bigint, $14::bigint,
             $15::jsonb, $16::uuid, $17, $18, $19::jsonb, $20::timestamptz, $21::timestamptz, $22, $23,
-            $24::timestamptz, $25::integer, $26::timestamptz, $27::boolean)
+            $24::timestamptz, $25::integer, $26::timestamptz, $27::boolean, $28::jsonb, $29)
         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_captured = EXCLUDED.amount_captured,
             amount_refunded = EXCLUDED.amount_refunded, next_action = EXCLUDED.next_action,
             provider_account_id = EXCLUDED.provider_account_id, failure_code = EXCLUDED.failure_code,
@@ -30,7 +31,7 @@ extension PostgresStore {
         SELECT id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id, return_url,
             status, amount_captured, amount_refunded, next_action, provider_account_id, failure_code,
             failure_message, created_at, updated_at, payment_method_id, saved_payment_method_id, unknown_since,
-            sync_count, next_sync_at, review_required
+            sync_count, next_sync_at, review_required, metadata, description
         FROM payments WHERE id = $1 FOR UPDATE
         """
 
@@ -45,6 +46,7 @@ extension PostgresStore {
             .timestamp(p.updatedAt), p.paymentMethodId.pg, p.savedPaymentMethodId.pg,
             p.resolution.map { .timestamp($0.since) } ?? .null, .int(Int64(p.resolution?.syncs ?? 0)),
             (p.resolution?.nextSyncAt).pg, .bool(p.resolution?.reviewRequired ?? false),
+            .json(try StoreJSON.encode(p.metadata)), p.merchantDescription.pg,
         ]
     }
 
@@ -69,6 +71,8 @@ extension PostgresStore {
         p.updatedAt = try row.date("updated_at")
         p.paymentMethodId = row.optionalString("payment_method_id")
         p.savedPaymentMethodId = row.optionalString("saved_payment_method_id")
+        p.metadata = try Self.metadata(row)
+        p.merchantDescription = row.optionalString("description")
         if let since = row.optionalDate("unknown_since") {
             p.resolution = Payment.Resolution(
                 since: since, syncs: Int(try row.int64("sync_count")), nextSyncAt: row.optionalDate("next_sync_at"),
@@ -113,8 +117,9 @@ extension PostgresStore {
 
     static let upsertRefund = """
         INSERT INTO refunds (id, payment_id, tenant_id, amount, currency, reason, status, provider_refund_id,
-            failure_code, failure_message, created_at, updated_at)
-        VALUES ($1, $2, $3::uuid, $4::bigint, $5, $6, $7, $8, $9, $10, $11::timestamptz, $12::timestamptz)
+            failure_code, failure_message, created_at, updated_at, metadata, description)
+        VALUES ($1, $2, $3::uuid, $4::bigint, $5, $6, $7, $8, $9, $10, $11::timestamptz, $12::timestamptz, $13::jsonb,
+            $14)
         ON CONFLICT (id) DO UPDATE SET
             status = CASE WHEN refunds.status IN ('succeeded', 'failed') THEN refunds.status ELSE EXCLUDED.status END,
             provider_refund_id = COALESCE(EXCLUDED.provider_refund_id, refunds.provider_refund_id),
@@ -130,11 +135,12 @@ extension PostgresStore {
         WHERE id = $1
         """
 
-    static func refundParameters(_ r: Refund) -> [PGValue] {
+    static func refundParameters(_ r: Refund) throws -> [PGValue] {
         [
             .text(r.id), .text(r.paymentId), .uuid(r.tenantId), .int(r.amount), .text(r.currency), r.reason.pg,
             .text(r.status.rawValue), r.providerRefundId.pg, r.failureCode.pg, r.failureMessage.pg,
-            .timestamp(r.createdAt), .timestamp(r.updatedAt),
+            .timestamp(r.createdAt), .timestamp(r.updatedAt), .json(try StoreJSON.encode(r.metadata)),
+            r.merchantDescription.pg,
         ]
     }
 
@@ -148,7 +154,15 @@ extension PostgresStore {
         r.failureCode = row.optionalString("failure_code")
         r.failureMessage = row.optionalString("failure_message")
         r.updatedAt = try row.date("updated_at")
+        r.metadata = try Self.metadata(row)
+        r.merchantDescription = row.optionalString("description")
         return r
+    }
+
+    /// The `metadata` column of a row (`{}` when absent from the selection).
+    static func metadata(_ row: PGRow) throws -> Metadata {
+        guard let text = row.optionalString("metadata") else { return .empty }
+        return Metadata(unchecked: try StoreJSON.decode([String: String].self, text))
     }
 
     /// A known outcome (and the cleared replay data that goes with it) is never replaced by `unknown`: a

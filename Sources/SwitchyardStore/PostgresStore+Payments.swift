@@ -82,7 +82,7 @@ extension PostgresStore: PaymentRepository {
     }
 
     public func reserveRefund(_ refund: Refund, linking claim: IdempotencyScope?) async throws {
-        let params = Self.refundParameters(refund)
+        let params = try Self.refundParameters(refund)
         try await tenantScoped(refund.tenantId) { c in
             if let claim, !(try Self.link(key: claim.key, owner: claim.owner, resourceId: refund.id, on: c)) {
                 throw CoreError(.idempotencyInProgress, "another request with this Idempotency-Key took it over")

@@ -7,12 +7,17 @@ extension PostgresStore {
     /// Registers an endpoint; returns it and its signing secret, which is never shown again. Refuses a
     /// tenant that already has `maxEnabled` enabled endpoints (`409 endpoint_quota_exceeded`).
     public func createWebhookEndpoint(
-        tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String, maxEnabled: Int
+        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String], actor: String,
+        maxEnabled: Int
     ) async throws -> (WebhookEndpoint, secret: String) {
         let now = clock()
-        let endpoint = WebhookEndpoint(
-            id: Self.eventIds.make("we"), tenantId: tenant, url: url, description: description, eventTypes: eventTypes,
-            enabled: true, createdAt: now, updatedAt: now)
+        let endpoint = {
+            var endpoint = WebhookEndpoint(
+                id: Self.eventIds.make("we"), tenantId: tenant, url: url, description: description,
+                eventTypes: eventTypes, enabled: true, createdAt: now, updatedAt: now)
+            endpoint.metadata = metadata
+            return endpoint
+        }()
         let secret = "whsec_" + SecureRandom.token(bytes: 32)
         let sealed = try secrets.seal(secret, context: SealContext.webhook(endpoint.id))
         try await tenantScoped(tenant) { c in
@@ -27,12 +32,13 @@ extension PostgresStore {
             try c.query(
                 """
                 INSERT INTO webhook_endpoints (id, tenant_id, url, description, event_types, secret_encrypted, enabled,
-                    created_at, updated_at)
-                VALUES ($1, $2::uuid, $3, $4, $5::jsonb, $6, true, $7::timestamptz, $7::timestamptz)
+                    created_at, updated_at, metadata)
+                VALUES ($1, $2::uuid, $3, $4, $5::jsonb, $6, true, $7::timestamptz, $7::timestamptz, $8::jsonb)
                 """,
                 [
                     .text(endpoint.id), .uuid(tenant), .text(url), description.pg,
                     .json(try StoreJSON.encode(eventTypes)), .text(sealed), .timestamp(now),
+                    .json(try StoreJSON.encode(metadata)),
                 ])
             try Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.create", target: endpoint.id,
@@ -203,12 +209,15 @@ extension PostgresStore {
     // MARK: Rows
 
     static func endpoint(_ row: PGRow) throws -> WebhookEndpoint {
-        WebhookEndpoint(
+        var endpoint = WebhookEndpoint(
             id: try row.string("id"), tenantId: try row.uuid("tenant_id"), url: try row.string("url"),
             description: row.optionalString("description"),
             eventTypes: try StoreJSON.decode([String].self, try row.string("event_types")),
             enabled: try row.bool("enabled"), createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"), previousSecretExpiresAt: row.optionalDate("previous_secret_expires_at"))
+            updatedAt: try row.date("updated_at"),
+            previousSecretExpiresAt: row.optionalDate("previous_secret_expires_at"))
+        endpoint.metadata = try metadata(row)
+        return endpoint
     }
 
     static func event(_ row: PGRow) throws -> WebhookEvent {

@@ -32,7 +32,7 @@ struct WebhookEndpointServiceTests {
     }
 
     @Test func anEndpointNeedsAShortDescriptionAValidURLAndAPublicHost() async throws {
-        let long = String(repeating: "d", count: 257)
+        let long = String(repeating: "d", count: 1001)
         await expectCoreError(.invalidDescription) {
             _ = try await create("https://hooks.example/in", description: long)
         }

@@ -14,10 +14,10 @@ struct ErrorCodeTableTests {
         "invalid_base_url": 400, "invalid_country": 400, "invalid_currency": 400, "invalid_customer": 400,
         "invalid_description": 400, "invalid_event_types": 400, "invalid_expires_at": 400, "invalid_field": 400,
         "invalid_grace": 400, "invalid_idempotency_key": 400, "invalid_json": 400, "invalid_limit": 400,
-        "invalid_method": 400, "invalid_name": 400, "invalid_parameter": 400, "invalid_policy": 400,
-        "invalid_query": 400, "invalid_reference": 400, "invalid_request": 400, "invalid_return_url": 400,
-        "invalid_scopes": 400, "invalid_status": 400, "invalid_tenant": 400, "invalid_text": 400,
-        "invalid_webhook_url": 400,
+        "invalid_metadata": 400, "invalid_method": 400, "invalid_name": 400, "invalid_parameter": 400,
+        "invalid_policy": 400, "invalid_query": 400, "invalid_reference": 400, "invalid_request": 400,
+        "invalid_return_url": 400, "invalid_scopes": 400, "invalid_status": 400, "invalid_tenant": 400,
+        "invalid_text": 400, "invalid_webhook_url": 400,
         "missing_credential": 400, "missing_customer": 400, "missing_field": 400, "payment_method_mismatch": 400,
         "unknown_account": 400, "unknown_credential": 400, "unknown_payment_method": 400,
         "vaulting_not_supported": 400,
@@ -63,11 +63,29 @@ struct ErrorCodeTableTests {
         for code in ErrorCode.allCases {
             let api = APIError(CoreError(code, "message of \(code)"))
             #expect(api.status == code.httpStatus)
-            let body = try JSONSerialization.jsonObject(with: IdempotencyGate.envelope(api)) as? [String: Any]
+            let data = try IdempotencyGate.envelope(api, requestID: "req-1")
+            let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             let error = body?["error"] as? [String: Any]
             #expect(error?["code"] as? String == code.rawValue)
             #expect(error?["message"] as? String == "message of \(code)")
+            #expect(error?["request_id"] as? String == "req-1")
+            #expect(error?["param"] == nil)
         }
+    }
+
+    @Test func aFieldAndADeclineRenderAsTheirOwnMembers() throws {
+        let field = APIError(CoreError(.invalidMetadata, "too long", param: "metadata.order_no"))
+        let decline = APIError(
+            CoreError(.providerDeclined, "51: no funds", declineCode: "insufficient_funds", providerCode: "51"))
+        let fieldBody = try JSONSerialization.jsonObject(with: IdempotencyGate.envelope(field, requestID: nil))
+        let declineBody = try JSONSerialization.jsonObject(with: IdempotencyGate.envelope(decline, requestID: nil))
+        let fieldError = (fieldBody as? [String: Any])?["error"] as? [String: Any]
+        let declineError = (declineBody as? [String: Any])?["error"] as? [String: Any]
+        #expect(fieldError?["param"] as? String == "metadata.order_no")
+        #expect(fieldError?["decline_code"] == nil)
+        #expect(declineError?["decline_code"] as? String == "insufficient_funds")
+        #expect(declineError?["provider_code"] as? String == "51")
+        #expect(declineError?["message"] as? String == "51: no funds")
     }
 
     @Test func frameworkErrorsKeepTheirCodes() {

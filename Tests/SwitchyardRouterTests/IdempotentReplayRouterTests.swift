@@ -71,11 +71,7 @@ import Testing
         let world = RouterWorld()
         try await world.test { client in
             let m = try await world.merchant(client)
-            world.gateway.script(.authorize, Outcome(kind: .authorized, providerPaymentId: "psp-1"))
-            let created = try await client.send(
-                .post, "/v1/payments", token: m.apiKey,
-                RouterWorld.payment().merging(["capture_mode": "manual"]) { $1 })
-            let id = try #require(created.json["id"] as? String)
+            let id = try await world.authorizedPayment(client, m)
             world.gateway.script(.void, Outcome(kind: .succeeded))
             let key = ["Idempotency-Key": "cancel-1"]
             let first = try await client.send(.post, "/v1/payments/\(id)/cancel", token: m.apiKey, [:], headers: key)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 
 /// Bad input is a 4xx with a stable code in the error envelope, never a 5xx, before any provider call.
@@ -30,7 +31,7 @@ import Testing
         }
     }
 
-    @Test func theErrorEnvelopeHasCodeAndMessageOnly() async throws {
+    @Test func theErrorEnvelopeHasCodeMessageAndRequestIdOnly() async throws {
         let world = RouterWorld()
         try await world.test { client in
             let reply = try await client.send(.get, "/v1/payments")
@@ -38,8 +39,9 @@ import Testing
             #expect(reply.headers[.contentType]?.hasPrefix("application/json") == true)
             #expect(Set(reply.json.keys) == ["error"])
             let error = try #require(reply.json["error"] as? [String: Any])
-            #expect(Set(error.keys) == ["code", "message"])
+            #expect(Set(error.keys) == ["code", "message", "request_id"])
             #expect((error["message"] as? String)?.isEmpty == false)
+            #expect(error["request_id"] as? String == reply.headers[HTTPField.Name("X-Request-Id")!])
         }
     }
 }

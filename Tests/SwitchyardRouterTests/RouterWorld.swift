@@ -93,6 +93,15 @@ struct RouterWorld: Sendable {
             tenantId: tenantId, apiKey: try #require(key.json["secret"] as? String), accountId: accountId)
     }
 
+    /// The id of a payment of `m` the scripted provider authorised, waiting for a manual capture.
+    func authorizedPayment(_ client: Client, _ m: Merchant) async throws -> String {
+        gateway.script(.authorize, Outcome(kind: .authorized, providerPaymentId: "psp-1"))
+        let created = try await client.send(
+            .post, "/v1/payments", token: m.apiKey, Self.payment().merging(["capture_mode": "manual"]) { $1 })
+        try #require(created.status == .created, "\(created.text)")
+        return try #require(created.json["id"] as? String)
+    }
+
     /// A payment request body.
     static func payment(reference: String = "order-1", amount: Int = 1_234) -> [String: Any] {
         ["amount": amount, "currency": "EUR", "country": "FR", "method": "card", "reference": reference]
