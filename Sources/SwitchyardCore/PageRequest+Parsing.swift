@@ -16,13 +16,15 @@ extension PageRequest {
         var request = PageRequest()
         if let text = value("limit") {
             guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
-                throw CoreError(.invalidLimit, "limit must be an integer from 1 to \(maximumLimit)")
+                throw CoreError(.invalidLimit, "limit must be an integer from 1 to \(maximumLimit)", param: "limit")
             }
             request.limit = limit
         }
         switch (value("starting_after"), value("ending_before")) {
         case (.some, .some):
-            throw CoreError(.invalidParameter, "starting_after and ending_before cannot be given together")
+            throw CoreError(
+                .invalidParameter, "starting_after and ending_before cannot be given together",
+                param: "ending_before")
         case (.some(let id), nil): request.cursor = .after(try cursorId(id, "starting_after"))
         case (nil, .some(let id)): request.cursor = .before(try cursorId(id, "ending_before"))
         case (nil, nil): break
@@ -31,9 +33,12 @@ extension PageRequest {
             gte: try date(value("created[gte]"), "created[gte]"), gt: try date(value("created[gt]"), "created[gt]"),
             lte: try date(value("created[lte]"), "created[lte]"), lt: try date(value("created[lt]"), "created[lt]"))
         if let status = value("status") {
-            guard let statuses else { throw CoreError(.invalidStatus, "status: this list has no status filter") }
+            guard let statuses else {
+                throw CoreError(.invalidStatus, "status: this list has no status filter", param: "status")
+            }
             guard statuses.contains(status) else {
-                throw CoreError(.invalidStatus, "status must be one of \(statuses.joined(separator: ", "))")
+                throw CoreError(
+                    .invalidStatus, "status must be one of \(statuses.joined(separator: ", "))", param: "status")
             }
             request.status = status
         }
@@ -42,7 +47,7 @@ extension PageRequest {
 
     private static func cursorId(_ text: String, _ name: String) throws -> String {
         guard !text.isEmpty, text.count <= 128 else {
-            throw CoreError(.invalidParameter, "\(name) must be the id of an item of this list")
+            throw CoreError(.invalidParameter, "\(name) must be the id of an item of this list", param: name)
         }
         return text
     }
@@ -58,6 +63,7 @@ extension PageRequest {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: text) { return date }
         throw CoreError(
-            .invalidParameter, "\(name) must be unix seconds or an ISO 8601 date-time such as 2026-01-31T00:00:00Z")
+            .invalidParameter, "\(name) must be unix seconds or an ISO 8601 date-time such as 2026-01-31T00:00:00Z",
+            param: name)
     }
 }

@@ -13,7 +13,7 @@ extension PageRequest {
         if let cursor {
             guard let index = newest.firstIndex(where: { id($0) == cursor.id }) else {
                 let name = if case .after = cursor { "starting_after" } else { "ending_before" }
-                throw CoreError(.invalidParameter, "\(name) must be the id of an item of this list")
+                throw CoreError(.invalidParameter, "\(name) must be the id of an item of this list", param: name)
             }
             if case .after = cursor {
                 list = Array(newest[(index + 1)...])

@@ -19,7 +19,7 @@ extension ListQuery {
     /// not the id of an existing tenant (never read as "every tenant").
     static func tenant(_ request: Request, tenants: TenantAdminService) async throws -> UUID? {
         guard let text = request.uri.queryParameters.get("tenant") else { return nil }
-        let unknown = APIError(.invalidParameter, "tenant must be the id of a tenant")
+        let unknown = APIError(.invalidParameter, "tenant must be the id of a tenant", param: "tenant")
         guard let id = UUID(uuidString: text) else { throw unknown }
         do {
             _ = try await tenants.tenant(id: id)

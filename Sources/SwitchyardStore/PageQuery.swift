@@ -37,7 +37,7 @@ struct PageQuery: Sendable {
                 "SELECT 1 FROM \(table) WHERE \((scope + ["\(idColumn) = \(id)"]).joined(separator: " AND "))",
                 params)
             guard found.first != nil else {
-                throw CoreError(.invalidParameter, "\(name) must be the id of an item of this list")
+                throw CoreError(.invalidParameter, "\(name) must be the id of an item of this list", param: name)
             }
             let comparison = if case .after = cursor { "<" } else { ">" }
             let bare = table.split(separator: " ").first.map(String.init) ?? table
@@ -78,7 +78,7 @@ struct PageQuery: Sendable {
         default:
             return .text(id)
         }
-        throw CoreError(.invalidParameter, "\(name) must be the id of an item of this list")
+        throw CoreError(.invalidParameter, "\(name) must be the id of an item of this list", param: name)
     }
 
     /// A column without its table alias (`e.created_at` → `created_at`).

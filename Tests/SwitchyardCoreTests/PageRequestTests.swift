@@ -61,7 +61,7 @@ struct PageRequestTests {
         do {
             _ = try parse(["created[gt]": "x"])
         } catch let error as CoreError {
-            #expect(error.message.hasPrefix("created[gt]"))
+            #expect(error.message.hasPrefix("created[gt]") && error.param == "created[gt]")
         } catch {}
     }
 
@@ -97,7 +97,9 @@ struct PageRequestTests {
             try ids(PageRequest(limit: 10, created: .init(gte: Date(timeIntervalSince1970: 1)))) == [
                 "i5", "i4", "i3", "i2",
             ])
-        #expect(throws: CoreError(.invalidParameter, "starting_after must be the id of an item of this list")) {
+        let missing = CoreError(
+            .invalidParameter, "starting_after must be the id of an item of this list", param: "starting_after")
+        #expect(throws: missing) {
             try ids(PageRequest(cursor: .after("missing")))
         }
     }

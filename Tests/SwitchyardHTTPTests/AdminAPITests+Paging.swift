@@ -20,6 +20,8 @@ extension AdminAPITests {
             for query in ["tenant=garbage", "tenant=\(UUID().uuidString)", "starting_after=nope", "starting_after=-1"] {
                 let refused = try await audit(query)
                 #expect(refused.status == 400 && refused.errorCode == "invalid_parameter", "\(query)")
+                let param = (refused.json["error"] as? [String: Any])?["param"] as? String
+                #expect(param == String(query.prefix { $0 != "=" }), "\(query)")
             }
             #expect(try await audit("limit=500").errorCode == "invalid_limit")
         }
