@@ -90,7 +90,8 @@ extension WebhookDispatcher {
         request.headers.add(
             name: WebhookSignature.header,
             value: WebhookSignature.sign(
-                secret: claim.secret, timestamp: Int(startedAt.timeIntervalSince1970), body: claim.payload))
+                secrets: claim.signingSecrets(at: startedAt), timestamp: Int(startedAt.timeIntervalSince1970),
+                body: claim.payload))
         request.body = .bytes(ByteBuffer(bytes: claim.payload))
         guard timeout > .zero else { return Exchange(failure: .timeout, detail: "no time left after resolving") }
         let deadline = TimeAmount.nanoseconds(

@@ -63,6 +63,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case invalidMethod = "invalid_method"
     /// A name is empty or too long.
     case invalidName = "invalid_name"
+    /// A list's query parameter (cursor, date, status, tenant) is malformed or names nothing; the message
+    /// names the parameter.
+    case invalidParameter = "invalid_parameter"
     /// A policy file or tenant policy does not validate.
     case invalidPolicy = "invalid_policy"
     /// An operator search's query parameters are missing, contradictory or too long.

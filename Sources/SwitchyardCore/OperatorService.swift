@@ -66,8 +66,8 @@ public struct OperatorService: Sendable {
         var hits: [DeliveryHit] = []
         for tenant in all {
             for delivery in try await events.webhookDeliveries(
-                tenant: tenant.id, eventId: nil, status: status, limit: limit)
-            {
+                tenant: tenant.id, eventId: nil, page: PageRequest(limit: limit, status: status.rawValue)
+            ).prefix(limit) {
                 hits.append(DeliveryHit(tenant: tenant, delivery: delivery))
             }
         }

@@ -33,6 +33,9 @@ extension PlatformPolicy {
         /// Most deliveries to one tenant's endpoints in flight at once, over all workers, so that a tenant
         /// with several slow endpoints cannot hold every worker's slots.
         public var maxInFlightPerTenant: Int = 8
+        /// How long, in seconds, an endpoint's replaced secret keeps signing deliveries after a rotation that
+        /// does not say (`expires_in_seconds`); at most seven days.
+        public var secretOverlapSeconds: Int = 86_400
 
         enum CodingKeys: String, CodingKey {
             case retryScheduleMs = "retry_schedule_ms"
@@ -47,6 +50,7 @@ extension PlatformPolicy {
             case replayWindowMs = "replay_window_ms"
             case maxInFlightPerEndpoint = "max_in_flight_per_endpoint"
             case maxInFlightPerTenant = "max_in_flight_per_tenant"
+            case secretOverlapSeconds = "secret_overlap_seconds"
         }
 
         public init() {}
@@ -69,6 +73,8 @@ extension PlatformPolicy {
                 try c.decodeIfPresent(Int.self, forKey: .maxInFlightPerEndpoint) ?? d.maxInFlightPerEndpoint
             maxInFlightPerTenant =
                 try c.decodeIfPresent(Int.self, forKey: .maxInFlightPerTenant) ?? d.maxInFlightPerTenant
+            secretOverlapSeconds =
+                try c.decodeIfPresent(Int.self, forKey: .secretOverlapSeconds) ?? d.secretOverlapSeconds
         }
 
         /// Most attempts of one delivery: the first and one per retry delay.
@@ -92,6 +98,10 @@ extension PlatformPolicy {
             {
                 return "webhooks.max_endpoints_per_tenant and replay_limit must not be negative, "
                     + "replay_window_ms, max_in_flight_per_endpoint and max_in_flight_per_tenant must be positive"
+            }
+            if !(0...WebhookSecretRotation.maximumOverlapSeconds).contains(secretOverlapSeconds) {
+                return "webhooks.secret_overlap_seconds must be from 0 to "
+                    + "\(WebhookSecretRotation.maximumOverlapSeconds)"
             }
             return nil
         }

@@ -76,9 +76,9 @@ public struct TenantAdminService: Sendable {
         return created
     }
 
-    /// The audit log, newest first, of one tenant or all.
-    public func auditLog(tenant: UUID?, limit: Int) async throws -> [AuditEntry] {
-        try await tenants.auditLog(tenant: tenant, limit: limit)
+    /// A page of the audit log, newest first, of one tenant or all.
+    public func auditLog(tenant: UUID?, page: PageRequest) async throws -> Page<AuditEntry> {
+        page.page(try await tenants.auditLog(tenant: tenant, page: page))
     }
 
     /// The tenant's own limits.

@@ -22,8 +22,8 @@ public protocol TenantRepository: APIKeyAuthenticating {
     /// throws `409 key_not_usable` for a revoked or expired key.
     func rotateAPIKey(tenant: UUID, id: UUID, grace: TimeInterval, expiresAt: Date?, actor: String)
         async throws -> CreatedAPIKey?
-    /// The audit log, newest first; for one tenant or all.
-    func auditLog(tenant: UUID?, limit: Int) async throws -> [AuditEntry]
+    /// The rows of `page` (see ``PageRequest/page(_:)``) of the audit log; for one tenant or all.
+    func auditLog(tenant: UUID?, page: PageRequest) async throws -> [AuditEntry]
     /// The tenant's own limits (empty when it has none).
     func tenantPolicy(tenant: UUID) async throws -> TenantPolicy
     /// Replaces a tenant's own limits.

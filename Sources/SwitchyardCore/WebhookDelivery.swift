@@ -4,7 +4,7 @@ import Foundation
 /// 2xx, then `succeeded`; `dead` when the schedule is used up; `canceled` when the endpoint is disabled.
 public struct WebhookDelivery: Sendable, Equatable {
     /// Where a delivery stands.
-    public enum Status: String, Sendable {
+    public enum Status: String, Sendable, CaseIterable {
         case pending
         case succeeded
         case dead
@@ -90,12 +90,19 @@ public struct ClaimedDelivery: Sendable {
     public var payload: Data
     /// The number of this attempt (1 for the first).
     public var attemptNumber: Int
+    /// The secret a rotation replaced (in memory only), which signs beside ``secret`` until
+    /// ``previousSecretExpiresAt``.
+    public var previousSecret: String?
+    public var previousSecretExpiresAt: Date?
 
     /// Creates a claim.
     public init(
         id: String, tenantId: UUID, eventId: String, eventType: String, endpointId: String, url: String,
-        secret: String, payload: Data, attemptNumber: Int
+        secret: String, payload: Data, attemptNumber: Int, previousSecret: String? = nil,
+        previousSecretExpiresAt: Date? = nil
     ) {
+        self.previousSecret = previousSecret
+        self.previousSecretExpiresAt = previousSecretExpiresAt
         self.id = id
         self.tenantId = tenantId
         self.eventId = eventId
@@ -105,5 +112,11 @@ public struct ClaimedDelivery: Sendable {
         self.secret = secret
         self.payload = payload
         self.attemptNumber = attemptNumber
+    }
+
+    /// The secrets that sign this delivery when sent at `now` (see ``WebhookSecretRotation``).
+    public func signingSecrets(at now: Date) -> [String] {
+        WebhookSecretRotation.signingSecrets(
+            current: secret, previous: previousSecret, previousExpiresAt: previousSecretExpiresAt, now: now)
     }
 }

@@ -16,12 +16,15 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var metadata: Metadata = .empty
     public var createdAt: Date
     public var updatedAt: Date
+    /// Until when the secret replaced by the last rotation still signs deliveries; nil when none does.
+    public var previousSecretExpiresAt: Date?
 
     /// Creates an endpoint record.
     public init(
         id: String, tenantId: UUID, url: String, description: String?, eventTypes: [String], enabled: Bool,
-        createdAt: Date, updatedAt: Date
+        createdAt: Date, updatedAt: Date, previousSecretExpiresAt: Date? = nil
     ) {
+        self.previousSecretExpiresAt = previousSecretExpiresAt
         self.id = id
         self.tenantId = tenantId
         self.url = url

@@ -47,6 +47,13 @@ extension WebhookEvent {
             objectId: subject.subjectId, object: subject.snapshot, at: now)
     }
 
+    /// The `ping` event a tenant sends to one endpoint to test it: it names the endpoint and nothing else.
+    public static func ping(endpoint: WebhookEndpoint, id: String, at now: Date) throws -> WebhookEvent {
+        try make(
+            id: id, tenant: endpoint.tenantId, type: WebhookEventType.ping, objectId: endpoint.id,
+            object: EndpointSnapshot(id: endpoint.id, url: endpoint.url), at: now)
+    }
+
     private static func make<Object: Encodable>(
         id: String, tenant: UUID, type: String, objectId: String, object: Object, at now: Date
     ) throws -> WebhookEvent {
@@ -72,6 +79,13 @@ extension WebhookEvent {
             case createdAt = "created_at"
         }
     }
+}
+
+/// What a `ping` event carries: the endpoint it tests.
+struct EndpointSnapshot: Encodable {
+    var id: String
+    var object = "webhook_endpoint"
+    var url: String
 }
 
 /// A failure as events carry it.

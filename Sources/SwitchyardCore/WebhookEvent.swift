@@ -33,6 +33,9 @@ public enum WebhookEventType {
         + ["pending", "succeeded", "failed", "unknown"].map { "refund.\($0)" }
         + ["pending", "active", "revoked", "failed", "expired"].map { "payment_method.\($0)" }
 
+    /// The event a tenant sends to one endpoint to test it; never subscribed to, delivered to that endpoint only.
+    public static let ping = "ping"
+
     /// The object families (`payment`, `refund`, `payment_method`).
     public static let families = ["payment", "refund", "payment_method"]
 

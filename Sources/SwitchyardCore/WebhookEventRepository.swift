@@ -10,14 +10,13 @@ public enum WebhookReplayResult: Sendable, Equatable {
 /// Storage of a tenant's webhook events (the outbox) and their deliveries, as the tenant and the
 /// operator read and replay them.
 public protocol WebhookEventRepository: Sendable {
-    /// The tenant's events, newest first, optionally of one `type` or about one object, after the event
-    /// `startingAfter`; at most `limit`.
-    func webhookEvents(tenant: UUID, type: String?, objectId: String?, startingAfter: String?, limit: Int)
+    /// The rows of `page` (see ``PageRequest/page(_:)``) of the tenant's events, optionally of one `type`
+    /// or about one object.
+    func webhookEvents(tenant: UUID, type: String?, objectId: String?, page: PageRequest)
         async throws -> [WebhookEvent]
     func webhookEvent(tenant: UUID, id: String) async throws -> WebhookEvent?
-    /// The tenant's deliveries, newest first, optionally of one event or in one status; at most `limit`.
-    func webhookDeliveries(tenant: UUID, eventId: String?, status: WebhookDelivery.Status?, limit: Int)
-        async throws -> [WebhookDelivery]
+    /// The rows of `page` of the tenant's deliveries (with their attempts), optionally of one event.
+    func webhookDeliveries(tenant: UUID, eventId: String?, page: PageRequest) async throws -> [WebhookDelivery]
     /// Sends an event again to `endpointId`, or to every enabled endpoint subscribed to its type, unless
     /// the tenant's replays within `window` seconds would pass `limit`; audited with `actor`. `404` when
     /// the tenant has no such event.

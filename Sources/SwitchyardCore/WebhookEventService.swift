@@ -12,12 +12,10 @@ public struct WebhookEventService: Sendable {
     }
 
     /// A page of the tenant's events, newest first, and whether more follow.
-    public func events(tenant: UUID, type: String?, objectId: String?, startingAfter: String?, limit: Int)
-        async throws -> (events: [WebhookEvent], hasMore: Bool)
+    public func events(tenant: UUID, type: String?, objectId: String?, page: PageRequest) async throws
+        -> Page<WebhookEvent>
     {
-        let found = try await events.webhookEvents(
-            tenant: tenant, type: type, objectId: objectId, startingAfter: startingAfter, limit: limit + 1)
-        return (Array(found.prefix(limit)), found.count > limit)
+        page.page(try await events.webhookEvents(tenant: tenant, type: type, objectId: objectId, page: page))
     }
 
     /// One event of the tenant; `404 not_found` when it has none with this id.
@@ -28,17 +26,13 @@ public struct WebhookEventService: Sendable {
         return event
     }
 
-    /// The deliveries of one event of the tenant (at most 100); `404 not_found` for an unknown event.
-    public func deliveries(tenant: UUID, eventId: String) async throws -> [WebhookDelivery] {
-        _ = try await event(tenant: tenant, id: eventId)
-        return try await events.webhookDeliveries(tenant: tenant, eventId: eventId, status: nil, limit: 100)
-    }
-
-    /// The tenant's deliveries, newest first, optionally in one status.
-    public func deliveries(tenant: UUID, status: WebhookDelivery.Status?, limit: Int) async throws
-        -> [WebhookDelivery]
+    /// A page of the deliveries of one event of the tenant (of all its events when `eventId` is nil);
+    /// `404 not_found` for an unknown event.
+    public func deliveries(tenant: UUID, eventId: String?, page: PageRequest = PageRequest()) async throws
+        -> Page<WebhookDelivery>
     {
-        try await events.webhookDeliveries(tenant: tenant, eventId: nil, status: status, limit: limit)
+        if let eventId { _ = try await event(tenant: tenant, id: eventId) }
+        return page.page(try await events.webhookDeliveries(tenant: tenant, eventId: eventId, page: page))
     }
 
     /// Sends an event again, to `endpointId` or to every enabled endpoint subscribed to it, within the

@@ -29,8 +29,10 @@ public actor InMemoryWebhookEndpointRepository: WebhookEndpointRepository {
         return (endpoint, "whsec_" + UUID().uuidString.lowercased())
     }
 
-    public func webhookEndpoints(tenant: UUID) async throws -> [WebhookEndpoint] {
-        stored.filter { $0.tenantId == tenant }
+    public func webhookEndpoints(tenant: UUID, page: PageRequest) async throws -> [WebhookEndpoint] {
+        try page.select(
+            stored.filter { $0.tenantId == tenant }, id: \.id, created: \.createdAt,
+            status: { $0.enabled ? "enabled" : "disabled" })
     }
 
     public func webhookEndpoint(tenant: UUID, id: String) async throws -> WebhookEndpoint? {
@@ -42,5 +44,45 @@ public actor InMemoryWebhookEndpointRepository: WebhookEndpointRepository {
         stored[index].enabled = false
         stored[index].updatedAt = now()
         return stored[index]
+    }
+
+    public func updateWebhookEndpoint(
+        tenant: UUID, id: String, update: WebhookEndpointUpdate, actor: String, maxEnabled: Int
+    ) async throws -> WebhookEndpoint? {
+        guard let index = stored.firstIndex(where: { $0.tenantId == tenant && $0.id == id }) else { return nil }
+        if update.enabled == true,
+            stored.filter({ $0.tenantId == tenant && $0.enabled && $0.id != id }).count >= maxEnabled
+        {
+            throw CoreError(
+                .endpointQuotaExceeded,
+                "at most \(maxEnabled) enabled webhook endpoints per tenant; disable one to enable another")
+        }
+        if let url = update.url { stored[index].url = url }
+        if let description = update.description { stored[index].description = description }
+        if let eventTypes = update.eventTypes { stored[index].eventTypes = eventTypes }
+        if let enabled = update.enabled { stored[index].enabled = enabled }
+        stored[index].updatedAt = now()
+        return stored[index]
+    }
+
+    public func rotateWebhookSecret(tenant: UUID, id: String, rotation: WebhookSecretRotation, actor: String)
+        async throws -> (WebhookEndpoint, secret: String)?
+    {
+        guard let index = stored.firstIndex(where: { $0.tenantId == tenant && $0.id == id }) else { return nil }
+        stored[index].previousSecretExpiresAt = rotation.previousExpiresAt
+        stored[index].updatedAt = now()
+        return (stored[index], "whsec_" + UUID().uuidString.lowercased())
+    }
+
+    /// Pings are delivered by the store's outbox; here only the endpoint's state is checked.
+    public func sendWebhookPing(tenant: UUID, id: String, actor: String) async throws -> WebhookDelivery? {
+        guard let endpoint = stored.first(where: { $0.tenantId == tenant && $0.id == id }) else { return nil }
+        guard endpoint.enabled else {
+            throw CoreError(.invalidState, "the webhook endpoint is disabled; enable it to test it")
+        }
+        return WebhookDelivery(
+            id: "whd_" + UUID().uuidString.lowercased().prefix(8), eventId: "evt_ping", endpointId: id,
+            status: .pending, attemptCount: 0, nextAttemptAt: now(), lastStatusCode: nil, lastError: nil,
+            replayOf: nil, createdAt: now(), updatedAt: now(), deliveredAt: nil)
     }
 }

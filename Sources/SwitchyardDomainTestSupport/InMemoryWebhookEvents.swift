@@ -24,29 +24,27 @@ public actor InMemoryWebhookEvents: WebhookEventRepository {
     /// Gives `tenant` an enabled endpoint that receives every event.
     public func subscribe(tenant: UUID, endpointId: String) { endpoints[tenant, default: []].append(endpointId) }
 
-    public func webhookEvents(tenant: UUID, type: String?, objectId: String?, startingAfter: String?, limit: Int)
+    public func webhookEvents(tenant: UUID, type: String?, objectId: String?, page: PageRequest)
         async throws -> [WebhookEvent]
     {
-        var list = events.filter {
-            $0.tenantId == tenant && (type == nil || $0.type == type) && (objectId == nil || $0.objectId == objectId)
-        }.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
-        if let startingAfter, let index = list.firstIndex(where: { $0.id == startingAfter }) {
-            list = Array(list[(index + 1)...])
-        }
-        return Array(list.prefix(limit))
+        try page.select(
+            events.filter {
+                $0.tenantId == tenant && (type == nil || $0.type == type)
+                    && (objectId == nil || $0.objectId == objectId)
+            }, id: \.id, created: \.createdAt)
     }
 
     public func webhookEvent(tenant: UUID, id: String) async throws -> WebhookEvent? {
         events.first { $0.tenantId == tenant && $0.id == id }
     }
 
-    public func webhookDeliveries(tenant: UUID, eventId: String?, status: WebhookDelivery.Status?, limit: Int)
-        async throws -> [WebhookDelivery]
+    public func webhookDeliveries(tenant: UUID, eventId: String?, page: PageRequest) async throws
+        -> [WebhookDelivery]
     {
-        deliveries.filter {
-            $0.tenant == tenant && (eventId == nil || $0.delivery.eventId == eventId)
-                && (status == nil || $0.delivery.status == status)
-        }.map(\.delivery).sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.prefix(limit).map { $0 }
+        try page.select(
+            deliveries.filter { $0.tenant == tenant && (eventId == nil || $0.delivery.eventId == eventId) }
+                .map(\.delivery),
+            id: \.id, created: \.createdAt, status: \.status.rawValue)
     }
 
     public func replayEvent(

@@ -66,8 +66,10 @@ struct AdminController: Sendable {
             JSONIO.response(.ok, await registry.reloadCatalog())
         }
         admin.get("audit") { request, _ in
-            let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))
-            return JSONIO.response(.ok, ["data": try await tenants.auditLog(tenant: tenant, limit: 200)])
+            let page = try ListQuery.page(request)
+            let tenant = try await ListQuery.tenant(request, tenants: tenants)
+            let entries = try await tenants.auditLog(tenant: tenant, page: page)
+            return JSONIO.response(.ok, ListResource(entries, page, id: { "\($0.id)" }) { $0 })
         }
     }
 

@@ -8,11 +8,10 @@ extension ErrorCode {
         case .badRequest, .duplicateKey, .endpointAddressForbidden, .invalidAmount, .invalidBaseURL,
             .invalidCountry, .invalidCurrency, .invalidCustomer, .invalidDescription, .invalidEventTypes,
             .invalidExpiresAt, .invalidField, .invalidGrace, .invalidIdempotencyKey, .invalidJSON, .invalidLimit,
-            .invalidMetadata, .invalidMethod, .invalidName, .invalidPolicy, .invalidQuery, .invalidReference,
-            .invalidRequest, .invalidReturnURL, .invalidScopes, .invalidStatus, .invalidTenant, .invalidText,
-            .invalidWebhookURL,
-            .missingCredential, .missingCustomer, .missingField, .paymentMethodMismatch, .unknownAccount,
-            .unknownCredential, .unknownPaymentMethod, .vaultingNotSupported:
+            .invalidMetadata, .invalidMethod, .invalidName, .invalidParameter, .invalidPolicy, .invalidQuery,
+            .invalidReference, .invalidRequest, .invalidReturnURL, .invalidScopes, .invalidStatus, .invalidTenant,
+            .invalidText, .invalidWebhookURL, .missingCredential, .missingCustomer, .missingField,
+            .paymentMethodMismatch, .unknownAccount, .unknownCredential, .unknownPaymentMethod, .vaultingNotSupported:
             return .badRequest
         case .invalidAPIKey, .unauthorized:
             return .unauthorized

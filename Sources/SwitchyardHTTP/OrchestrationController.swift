@@ -71,7 +71,7 @@ struct OrchestrationController: Sendable {
             return JSONIO.response(.ok, ["data": data])
         }
         admin.get("payments/review") { request, _ in
-            let tenant = request.uri.queryParameters.get("tenant").flatMap(UUID.init(uuidString:))
+            let tenant = try await ListQuery.tenant(request, tenants: tenants)
             let payments = try await review.paymentsForReview(tenant: tenant, limit: 200)
             let data = payments.map { p in
                 ReviewBody(

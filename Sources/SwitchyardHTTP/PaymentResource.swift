@@ -201,10 +201,13 @@ struct RefundResource: Encodable {
 
 /// The query parameters every list route shares.
 enum ListQuery {
-    /// The page size a list request asks for (`?limit=`, 20 by default); `400 invalid_limit` outside 1…100.
+    /// The page size a list request asks for (`?limit=`, ``PageRequest/defaultLimit`` by default); `400
+    /// invalid_limit` outside 1…``PageRequest/maximumLimit``.
     static func limit(_ text: String?) throws -> Int {
-        guard let limit = Int(text ?? "20"), (1...100).contains(limit) else {
-            throw APIError(.invalidLimit, "limit must be an integer from 1 to 100", param: "limit")
+        guard let limit = Int(text ?? "\(PageRequest.defaultLimit)"), (1...PageRequest.maximumLimit).contains(limit)
+        else {
+            throw APIError(
+                .invalidLimit, "limit must be an integer from 1 to \(PageRequest.maximumLimit)", param: "limit")
         }
         return limit
     }

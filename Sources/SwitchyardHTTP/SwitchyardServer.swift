@@ -106,7 +106,7 @@ public enum SwitchyardServer {
             reloadPolicy: deps.reloadPolicy
         ).register(on: admin)
         let endpoints = WebhookEndpointService(
-            endpoints: store.endpoints, policy: deps.service.policy, resolver: SystemHostResolver())
+            endpoints: store.endpoints, policy: deps.service.policy, resolver: SystemHostResolver(), clock: now)
         let events = WebhookEventService(events: store.events, policy: deps.service.policy)
         WebhooksController(events: events, endpoints: endpoints, bodyLimit: deps.bodyLimit).register(on: tenantAdmin)
         OperatorController(

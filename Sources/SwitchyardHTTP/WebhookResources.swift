@@ -12,12 +12,15 @@ struct WebhookEndpointResource: Encodable {
     var enabled: Bool
     var secret: String?
     var metadata: Metadata
+    /// Until when the secret replaced by the last rotation still signs deliveries.
+    var previousSecretExpiresAt: Date?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
         case id, object, url, description, enabled, secret, metadata
         case eventTypes = "event_types"
+        case previousSecretExpiresAt = "previous_secret_expires_at"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -30,6 +33,7 @@ struct WebhookEndpointResource: Encodable {
         enabled = endpoint.enabled
         self.secret = secret
         metadata = endpoint.metadata
+        previousSecretExpiresAt = endpoint.previousSecretExpiresAt
         createdAt = endpoint.createdAt
         updatedAt = endpoint.updatedAt
     }

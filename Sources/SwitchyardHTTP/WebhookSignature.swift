@@ -2,15 +2,22 @@ import Foundation
 import SwitchyardCrypto
 
 /// The `Switchyard-Signature` header of webhook deliveries: `t=<unix seconds>,v1=<hex HMAC-SHA256 of
-/// "<t>.<body>" under the endpoint's secret>`. Receivers recompute the MAC over the raw body and reject
-/// old timestamps, so a captured delivery cannot be replayed later.
+/// "<t>.<body>" under the endpoint's secret>`. While a rotated secret's overlap lasts, one `v1=` entry
+/// follows per secret (the new one first). Receivers recompute the MAC over the raw body, accept any
+/// `v1` that matches their secret, and reject old timestamps, so a captured delivery cannot be replayed later.
 public enum WebhookSignature {
     /// The header name.
     public static let header = "Switchyard-Signature"
 
     /// The header value for `body` sent at `timestamp`.
     public static func sign(secret: String, timestamp: Int, body: Data) -> String {
-        "t=\(timestamp),v1=\(mac(secret: secret, timestamp: timestamp, body: body))"
+        sign(secrets: [secret], timestamp: timestamp, body: body)
+    }
+
+    /// The header value for `body` sent at `timestamp`, with one `v1=` entry per secret, in order.
+    public static func sign(secrets: [String], timestamp: Int, body: Data) -> String {
+        (["t=\(timestamp)"] + secrets.map { "v1=\(mac(secret: $0, timestamp: timestamp, body: body))" })
+            .joined(separator: ",")
     }
 
     /// Why a signature is refused.

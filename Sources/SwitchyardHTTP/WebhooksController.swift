@@ -37,15 +37,16 @@ struct WebhooksController: Sendable {
         }
         v1.get("webhook-endpoints") { request, context in
             let key = try context.apiKey
-            let list = try await endpoints.endpoints(tenant: key.tenantId)
-            return JSONIO.response(
-                .ok, ListResource(data: list.map { WebhookEndpointResource($0) }, hasMore: false, nextCursor: nil))
+            let page = try ListQuery.page(request, statuses: WebhookEndpointService.statuses)
+            let list = try await endpoints.endpoints(tenant: key.tenantId, page: page)
+            return JSONIO.response(.ok, ListResource(list, page, id: \.id) { WebhookEndpointResource($0) })
         }
         v1.get("webhook-endpoints/:endpoint") { request, context in
             let key = try context.apiKey
             let endpoint = try await endpoints.endpoint(tenant: key.tenantId, id: try id(context, "endpoint"))
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
         }
+        registerEndpointChanges(on: v1)
         v1.delete("webhook-endpoints/:endpoint") { request, context in
             let key = try context.apiKey
             let endpoint = try await endpoints.disable(
@@ -55,15 +56,10 @@ struct WebhooksController: Sendable {
         v1.get("events") { request, context in
             let key = try context.apiKey
             let query = request.uri.queryParameters
-            let limit = try ListQuery.limit(query.get("limit"))
-            let (page, hasMore) = try await events.events(
-                tenant: key.tenantId, type: query.get("type"), objectId: query.get("object"),
-                startingAfter: query.get("starting_after"), limit: limit)
-            return JSONIO.response(
-                .ok,
-                ListResource(
-                    data: try page.map(WebhookEventResource.init), hasMore: hasMore,
-                    nextCursor: hasMore ? page.last?.id : nil))
+            let page = try ListQuery.page(request)
+            let list = try await events.events(
+                tenant: key.tenantId, type: query.get("type"), objectId: query.get("object"), page: page)
+            return JSONIO.response(.ok, try ListResource(list, page, id: \.id, WebhookEventResource.init))
         }
         v1.get("events/:event") { request, context in
             let key = try context.apiKey
@@ -72,9 +68,10 @@ struct WebhooksController: Sendable {
         }
         v1.get("events/:event/deliveries") { request, context in
             let key = try context.apiKey
-            let deliveries = try await events.deliveries(tenant: key.tenantId, eventId: try id(context, "event"))
-            return JSONIO.response(
-                .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
+            let page = try ListQuery.page(request, statuses: WebhookDelivery.Status.allCases.map(\.rawValue))
+            let deliveries = try await events.deliveries(
+                tenant: key.tenantId, eventId: try id(context, "event"), page: page)
+            return JSONIO.response(.ok, ListResource(deliveries, page, id: \.id, WebhookDeliveryResource.init))
         }
         v1.post("events/:event/replay") { request, context in
             let key = try context.apiKey
@@ -85,22 +82,13 @@ struct WebhooksController: Sendable {
         }
         v1.get("webhook-deliveries") { request, context in
             let key = try context.apiKey
-            let query = request.uri.queryParameters
-            let status = try query.get("status").map {
-                guard let status = WebhookDelivery.Status(rawValue: $0) else {
-                    throw APIError(
-                        .invalidStatus, "status must be pending, succeeded, dead or canceled")
-                }
-                return status
-            }
-            let deliveries = try await events.deliveries(
-                tenant: key.tenantId, status: status, limit: try ListQuery.limit(query.get("limit")))
-            return JSONIO.response(
-                .ok, ListResource(data: deliveries.map(WebhookDeliveryResource.init), hasMore: false, nextCursor: nil))
+            let page = try ListQuery.page(request, statuses: WebhookDelivery.Status.allCases.map(\.rawValue))
+            let deliveries = try await events.deliveries(tenant: key.tenantId, eventId: nil, page: page)
+            return JSONIO.response(.ok, ListResource(deliveries, page, id: \.id, WebhookDeliveryResource.init))
         }
     }
 
-    private func id(_ context: AppContext, _ name: String) throws -> String {
+    func id(_ context: AppContext, _ name: String) throws -> String {
         guard let id = context.parameters.get(name), id.count <= 64 else { throw CoreError.notFound(name) }
         return id
     }

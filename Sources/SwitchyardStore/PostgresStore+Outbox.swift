@@ -34,15 +34,7 @@ extension PostgresStore {
     /// The two statements of ``enqueue(_:on:)``.
     static func enqueueing(_ event: WebhookEvent) -> [PGStatement] {
         [
-            PGStatement(
-                """
-                INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at)
-                VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz)
-                """,
-                [
-                    .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
-                    .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
-                ]),
+            storing(event),
             PGStatement(
                 """
                 INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
@@ -57,5 +49,18 @@ extension PostgresStore {
                     .text(WebhookEventType.family(of: event.type) + ".*"),
                 ]),
         ]
+    }
+
+    /// The statement that stores `event` (without deliveries).
+    static func storing(_ event: WebhookEvent) -> PGStatement {
+        PGStatement(
+            """
+            INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at)
+            VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz)
+            """,
+            [
+                .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
+                .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
+            ])
     }
 }

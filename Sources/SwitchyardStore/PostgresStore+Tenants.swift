@@ -178,17 +178,14 @@ extension PostgresStore {
             ])
     }
 
-    /// The audit log, newest first; for one tenant or all.
-    public func auditLog(tenant: UUID?, limit: Int) async throws -> [AuditEntry] {
+    /// The rows of `page` of the audit log; for one tenant or all.
+    public func auditLog(tenant: UUID?, page: PageRequest) async throws -> [AuditEntry] {
         try await system { c in
             let rows =
                 if let tenant {
-                    try c.query(
-                        "SELECT * FROM audit_log WHERE tenant_id = $1::uuid ORDER BY id DESC LIMIT $2::bigint",
-                        [.uuid(tenant), .int(Int64(limit))]
-                    ).rows
+                    try Self.auditPages.rows(c, page, scope: ["tenant_id = $1::uuid"], params: [.uuid(tenant)])
                 } else {
-                    try c.query("SELECT * FROM audit_log ORDER BY id DESC LIMIT $1::bigint", [.int(Int64(limit))]).rows
+                    try Self.auditPages.rows(c, page)
                 }
             return try rows.map { row in
                 AuditEntry(
@@ -202,6 +199,8 @@ extension PostgresStore {
 }
 
 extension PostgresStore {
+    static let auditPages = PageQuery(table: "audit_log", idType: "bigint", createdColumn: "at", statusColumn: nil)
+
     // MARK: Tenant policy
 
     public func tenantPolicy(tenant: UUID) async throws -> TenantPolicy {

@@ -66,7 +66,7 @@ extension PostgresStore {
                     FROM due WHERE d.id = due.id
                     RETURNING d.id, d.tenant_id, d.event_id, d.endpoint_id, d.attempt_count)
                 SELECT c.id, c.tenant_id, c.event_id, c.endpoint_id, c.attempt_count, e.type, e.payload,
-                    p.url, p.secret_encrypted, p.enabled
+                    p.url, p.secret_encrypted, p.enabled, p.previous_secret_encrypted, p.previous_secret_expires_at
                 FROM claimed c JOIN webhook_events e ON e.id = c.event_id
                 JOIN webhook_endpoints p ON p.id = c.endpoint_id
                 """,
@@ -84,12 +84,17 @@ extension PostgresStore {
                 canceled.append(try row.string("id"))
                 continue
             }
+            let context = SealContext.webhook(endpointId)
             claims.append(
                 ClaimedDelivery(
                     id: try row.string("id"), tenantId: try row.uuid("tenant_id"), eventId: try row.string("event_id"),
                     eventType: try row.string("type"), endpointId: endpointId, url: try row.string("url"),
-                    secret: try secrets.open(try row.string("secret_encrypted"), context: SealContext.webhook(endpointId)),
-                    payload: Data(try row.string("payload").utf8), attemptNumber: Int(try row.int64("attempt_count"))))
+                    secret: try secrets.open(try row.string("secret_encrypted"), context: context),
+                    payload: Data(try row.string("payload").utf8), attemptNumber: Int(try row.int64("attempt_count")),
+                    previousSecret: try row.optionalString("previous_secret_encrypted").map {
+                        try secrets.open($0, context: context)
+                    },
+                    previousSecretExpiresAt: row.optionalDate("previous_secret_expires_at")))
         }
         if !canceled.isEmpty {
             try await system { [canceled] c in

@@ -47,10 +47,11 @@ extension PostgresStore {
         return (endpoint, secret)
     }
 
-    /// The tenant's endpoints, newest first (disabled ones included).
-    public func webhookEndpoints(tenant: UUID) async throws -> [WebhookEndpoint] {
+    /// The rows of `page` of the tenant's endpoints (disabled ones included; `status` is `enabled` or
+    /// `disabled`).
+    public func webhookEndpoints(tenant: UUID, page: PageRequest) async throws -> [WebhookEndpoint] {
         try await tenantScoped(tenant) { c in
-            try c.query("SELECT * FROM webhook_endpoints ORDER BY created_at DESC, id DESC").rows.map(Self.endpoint)
+            try Self.endpointPages.rows(c, page).map(Self.endpoint)
         }
     }
 
@@ -71,41 +72,26 @@ extension PostgresStore {
                     [.text(id), .timestamp(now)]
                 ).first
             else { return nil }
-            try c.query(
-                """
-                UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL, updated_at = $2::timestamptz
-                WHERE endpoint_id = $1 AND status = 'pending'
-                """,
-                [.text(id), .timestamp(now)])
+            try Self.cancelPendingDeliveries(c, endpoint: id, at: now)
             try Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.disable", target: id, details: [:], at: now)
             return try Self.endpoint(row)
         }
     }
 
-    /// The tenant's events, newest first, optionally of one type or about one object.
-    public func webhookEvents(
-        tenant: UUID, type: String?, objectId: String?, startingAfter: String?, limit: Int
-    ) async throws -> [WebhookEvent] {
+    /// The rows of `page` of the tenant's events, optionally of one type or about one object.
+    public func webhookEvents(tenant: UUID, type: String?, objectId: String?, page: PageRequest) async throws
+        -> [WebhookEvent]
+    {
         try await tenantScoped(tenant) { c in
-            var sql = "SELECT * FROM webhook_events e WHERE TRUE"
+            var scope: [String] = []
             var params: [PGValue] = []
-            if let type {
-                params.append(.text(type))
-                sql += " AND e.type = $\(params.count)"
+            for (column, value) in [("type", type), ("object_id", objectId)] {
+                guard let value else { continue }
+                params.append(.text(value))
+                scope.append("\(column) = $\(params.count)")
             }
-            if let objectId {
-                params.append(.text(objectId))
-                sql += " AND e.object_id = $\(params.count)"
-            }
-            if let startingAfter {
-                params.append(.text(startingAfter))
-                sql +=
-                    " AND (e.created_at, e.id) < (SELECT created_at, id FROM webhook_events WHERE id = $\(params.count))"
-            }
-            params.append(.int(Int64(limit)))
-            sql += " ORDER BY e.created_at DESC, e.id DESC LIMIT $\(params.count)::bigint"
-            return try c.query(sql, params).rows.map(Self.event)
+            return try Self.eventPages.rows(c, page, scope: scope, params: params).map(Self.event)
         }
     }
 
@@ -116,18 +102,17 @@ extension PostgresStore {
         }
     }
 
-    /// Deliveries with their attempts, newest first: of one event, or of the whole tenant in a status.
-    public func webhookDeliveries(tenant: UUID, eventId: String?, status: WebhookDelivery.Status?, limit: Int)
-        async throws -> [WebhookDelivery]
+    /// The rows of `page` of the tenant's deliveries with their attempts, optionally of one event.
+    public func webhookDeliveries(tenant: UUID, eventId: String?, page: PageRequest) async throws
+        -> [WebhookDelivery]
     {
         try await tenantScoped(tenant) { c in
-            let rows = try c.query(
-                """
-                SELECT * FROM webhook_deliveries WHERE ($1::text IS NULL OR event_id = $1)
-                AND ($2::text IS NULL OR status = $2) ORDER BY created_at DESC, id DESC LIMIT $3::bigint
-                """,
-                [eventId.pg, status.map { .text($0.rawValue) } ?? .null, .int(Int64(limit))]
-            ).rows
+            let rows =
+                if let eventId {
+                    try Self.deliveryPages.rows(c, page, scope: ["event_id = $1"], params: [.text(eventId)])
+                } else {
+                    try Self.deliveryPages.rows(c, page)
+                }
             return try rows.map { row in
                 var delivery = try Self.delivery(row)
                 delivery.attempts = try c.query(
@@ -137,6 +122,11 @@ extension PostgresStore {
             }
         }
     }
+
+    static let eventPages = PageQuery(table: "webhook_events", statusColumn: nil)
+    static let deliveryPages = PageQuery(table: "webhook_deliveries")
+    static let endpointPages = PageQuery(
+        table: "webhook_endpoints", statusColumn: "CASE WHEN enabled THEN 'enabled' ELSE 'disabled' END")
 
     /// Sends an event again: a new delivery, due at once, to `endpointId` or to every enabled endpoint
     /// subscribed to its type. Returns the new deliveries (none when no endpoint qualifies). Throws
@@ -224,7 +214,8 @@ extension PostgresStore {
             description: row.optionalString("description"),
             eventTypes: try StoreJSON.decode([String].self, try row.string("event_types")),
             enabled: try row.bool("enabled"), createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"))
+            updatedAt: try row.date("updated_at"),
+            previousSecretExpiresAt: row.optionalDate("previous_secret_expires_at"))
         endpoint.metadata = try metadata(row)
         return endpoint
     }

@@ -89,6 +89,7 @@ public enum Schema {
         Migration(version: 17, name: "retention of finished data", sql: retention),
         Migration(version: 18, name: "server instances, keys in progress", sql: instances),
         Migration(version: 19, name: "metadata and descriptions", sql: metadata),
+        Migration(version: 20, name: "webhook secret rotation", sql: secretRotation),
     ]
 
     static let coreTables = """

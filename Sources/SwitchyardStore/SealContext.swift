@@ -9,7 +9,7 @@ enum SealContext {
     static func accountCredential(_ accountId: UUID, field: String) -> String {
         accountCredential(accountId.uuidString.lowercased(), field: field)
     }
-    /// A webhook endpoint's signing secret.
+    /// A webhook endpoint's signing secret, current or replaced by a rotation (moved as sealed).
     static func webhook(_ endpointId: String) -> String { "webhook/\(endpointId)" }
     /// A provider access token of an account.
     static func token(_ accountId: String, kind: String) -> String { "token/\(accountId)/\(kind)" }

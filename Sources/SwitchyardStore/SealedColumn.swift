@@ -24,6 +24,9 @@ struct SealedColumn: Sendable {
             table: "webhook_endpoints", column: "secret_encrypted", keys: [("id", "text")], isMap: false,
             context: { keys, _ in SealContext.webhook(keys[0]) }),
         SealedColumn(
+            table: "webhook_endpoints", column: "previous_secret_encrypted", keys: [("id", "text")], isMap: false,
+            context: { keys, _ in SealContext.webhook(keys[0]) }),
+        SealedColumn(
             table: "provider_tokens", column: "token_encrypted", keys: [("account_id", "uuid"), ("kind", "text")],
             isMap: false, context: { keys, _ in SealContext.token(keys[0], kind: keys[1]) }),
         SealedColumn(

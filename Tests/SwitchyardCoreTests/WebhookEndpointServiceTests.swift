@@ -43,7 +43,7 @@ struct WebhookEndpointServiceTests {
         await expectCoreError(.endpointAddressForbidden) {
             _ = try await create("https://inside.example/")
         }
-        #expect(try await service.endpoints(tenant: tenant).isEmpty)
+        #expect(try await service.endpoints(tenant: tenant).items.isEmpty)
     }
 
     @Test func eventTypesAreKeptOnceAndANameThatDoesNotResolveYetIsAccepted() async throws {
@@ -66,6 +66,50 @@ struct WebhookEndpointServiceTests {
         _ = try await create("https://hooks.example/3")
         await expectCoreError(.notFound) {
             _ = try await service.disable(tenant: tenant, id: "we_x", actor: "k")
+        }
+    }
+
+    @Test func anUpdateKeepsTheRegistrationRulesAndReEnablingKeepsTheQuota() async throws {
+        let first = try await create("https://hooks.example/1")
+        await expectCoreError(.invalidRequest) {
+            _ = try await service.update(tenant: tenant, id: first.id, update: WebhookEndpointUpdate(), actor: "k")
+        }
+        await expectCoreError(.endpointAddressForbidden) {
+            _ = try await service.update(
+                tenant: tenant, id: first.id, update: WebhookEndpointUpdate(url: "https://inside.example/"), actor: "k")
+        }
+        await expectCoreError(.invalidEventTypes) {
+            _ = try await service.update(
+                tenant: tenant, id: first.id, update: WebhookEndpointUpdate(eventTypes: ["nope"]), actor: "k")
+        }
+        let moved = try await service.update(
+            tenant: tenant, id: first.id,
+            update: WebhookEndpointUpdate(url: "https://hooks.example/moved", eventTypes: ["refund.*", "refund.*"]),
+            actor: "k")
+        #expect(moved.url == "https://hooks.example/moved" && moved.eventTypes == ["refund.*"])
+        _ = try await service.update(tenant: tenant, id: first.id, update: .init(enabled: false), actor: "k")
+        _ = try await create("https://hooks.example/2")
+        _ = try await create("https://hooks.example/3")
+        await expectCoreError(.endpointQuotaExceeded) {
+            _ = try await service.update(tenant: tenant, id: first.id, update: .init(enabled: true), actor: "k")
+        }
+        await expectCoreError(.invalidState) { _ = try await service.ping(tenant: tenant, id: first.id, actor: "k") }
+        await expectCoreError(.notFound) {
+            _ = try await service.update(tenant: UUID(), id: first.id, update: .init(enabled: true), actor: "k")
+        }
+    }
+
+    @Test func aRotationsOverlapIsBoundedAndItsEndpointMustExist() async throws {
+        let endpoint = try await create("https://hooks.example/1")
+        let (rotated, secret) = try await service.rotateSecret(
+            tenant: tenant, id: endpoint.id, expiresInSeconds: nil, actor: "k")
+        #expect(secret.hasPrefix("whsec_"))
+        #expect(rotated.previousSecretExpiresAt != nil, "the policy's default overlap")
+        await expectCoreError(.invalidField) {
+            _ = try await service.rotateSecret(tenant: tenant, id: endpoint.id, expiresInSeconds: -5, actor: "k")
+        }
+        await expectCoreError(.notFound) {
+            _ = try await service.rotateSecret(tenant: tenant, id: "we_x", expiresInSeconds: 0, actor: "k")
         }
     }
 }

@@ -27,13 +27,21 @@ struct WebhookEventServiceTests {
     @Test func aPageOfEventsSaysWhetherMoreFollowAndSeesOnlyItsTenant() async throws {
         for index in 0..<3 { await repository.add(event("evt_\(index)", second: Double(index))) }
         await repository.add(event("evt_other", tenant: UUID(), second: 10))
-        let first = try await service.events(tenant: tenant, type: nil, objectId: nil, startingAfter: nil, limit: 2)
-        #expect(first.events.map(\.id) == ["evt_2", "evt_1"])
+        let first = try await service.events(tenant: tenant, type: nil, objectId: nil, page: PageRequest(limit: 2))
+        #expect(first.items.map(\.id) == ["evt_2", "evt_1"])
         #expect(first.hasMore)
         let rest = try await service.events(
-            tenant: tenant, type: nil, objectId: nil, startingAfter: "evt_1", limit: 2)
-        #expect(rest.events.map(\.id) == ["evt_0"])
+            tenant: tenant, type: nil, objectId: nil, page: PageRequest(limit: 2, cursor: .after("evt_1")))
+        #expect(rest.items.map(\.id) == ["evt_0"])
         #expect(!rest.hasMore)
+        let back = try await service.events(
+            tenant: tenant, type: nil, objectId: nil, page: PageRequest(limit: 1, cursor: .before("evt_0")))
+        #expect(back.items.map(\.id) == ["evt_1"])
+        #expect(back.hasMore, "evt_2 is newer still")
+        await expectCoreError(.invalidParameter) {
+            _ = try await service.events(
+                tenant: tenant, type: nil, objectId: nil, page: PageRequest(cursor: .after("evt_other")))
+        }
     }
 
     @Test func anUnknownEventIsNotFoundEvenForItsDeliveries() async throws {
@@ -66,6 +74,6 @@ struct WebhookEventServiceTests {
         clock.advance(41)
         guard case .delivered = try await service.replay(tenant: tenant, eventId: "evt_1", endpointId: nil, actor: "k")
         else { Issue.record("refused after the window"); return }
-        #expect(try await service.deliveries(tenant: tenant, eventId: "evt_1").count == 3)
+        #expect(try await service.deliveries(tenant: tenant, eventId: "evt_1").items.count == 3)
     }
 }

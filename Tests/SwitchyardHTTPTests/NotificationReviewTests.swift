@@ -53,9 +53,14 @@ struct NotificationReviewTests {
             #expect(still["status"] as? String == "requires_action")
             let relisted = try await stack.send(.GET, "/admin/v1/payments/review", token: stack.operatorToken)
             #expect((relisted.json["notifications"] as? [[String: Any]])?.count == 1)
+            let other = try await stack.send(.POST, "/admin/v1/tenants", token: stack.operatorToken, json: ["name": "O"])
+            let otherId = try #require(other.json["id"] as? String)
             let scoped = try await stack.send(
-                .GET, "/admin/v1/payments/review?tenant=\(UUID().uuidString.lowercased())", token: stack.operatorToken)
+                .GET, "/admin/v1/payments/review?tenant=\(otherId)", token: stack.operatorToken)
             #expect((scoped.json["notifications"] as? [[String: Any]])?.isEmpty == true, "filtered by tenant")
+            let unknown = try await stack.send(
+                .GET, "/admin/v1/payments/review?tenant=\(UUID().uuidString.lowercased())", token: stack.operatorToken)
+            #expect(unknown.status == 400 && unknown.errorCode == "invalid_parameter", "never every tenant's")
 
             // The provider's own answer to an inquiry still settles the payment.
             let synced = try await stack.send(.POST, "/v1/payments/\(id)/sync", token: m.apiKey)

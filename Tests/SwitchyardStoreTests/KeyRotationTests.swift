@@ -13,7 +13,8 @@ struct KeyRotationTests {
     static let logger = Logger(label: "test")
 
     /// Seals one value of every sealed kind under `store`'s key (three webhook endpoints, so that a batch
-    /// of two takes two transactions); returns the tenant, the account and the endpoints' ids.
+    /// of two takes two transactions, the second rotated so that its replaced secret is kept); returns the
+    /// tenant, the account and the endpoints' ids.
     static func seedEveryKind(_ store: PostgresStore) async throws -> (tenant: UUID, account: UUID, endpoints: [String])
     {
         let tenant = try await store.createTenant(name: "T", actor: "test").id
@@ -32,6 +33,9 @@ struct KeyRotationTests {
                     actor: "test", maxEnabled: 5
                 ).0.id)
         }
+        _ = try await store.rotateWebhookSecret(
+            tenant: tenant, id: endpoints[1],
+            rotation: try WebhookSecretRotation(requestedSeconds: 3600, defaultSeconds: 0, now: Date()), actor: "test")
         try await store.storeAccessToken(
             accountId: account, kind: "access", token: "at-SECRET", expiresAt: Date().addingTimeInterval(3600))
         var credential = StoredPaymentMethod(
@@ -88,7 +92,7 @@ struct KeyRotationTests {
                     "UPDATE webhook_endpoints SET secret_encrypted = $1 WHERE id = $2",
                     [.text(legacy), .text(seeded.endpoints[2])])
             }
-            #expect(try await Self.totals(old) == [idA: 6, PostgresStore.legacyKeyId: 1])
+            #expect(try await Self.totals(old) == [idA: 7, PostgresStore.legacyKeyId: 1])
 
             let keyring = try SecretBox(key: b, previous: [a])
             let store = PostgresStore(pool: pool, secrets: keyring, clock: { Date() }, logger: Self.logger)
@@ -97,9 +101,9 @@ struct KeyRotationTests {
                 batches.record(column, resealed)
             }
             #expect(totals.map(\.column) == SealedColumn.all.map(\.name))
-            #expect(totals.map(\.resealed) == [1, 3, 1, 1, 1])
+            #expect(totals.map(\.resealed) == [1, 3, 1, 1, 1, 1])
             #expect(batches.seen["webhook_endpoints.secret_encrypted"] == [2, 3])
-            #expect(try await Self.totals(store) == [idB: 7])
+            #expect(try await Self.totals(store) == [idB: 8])
             let counts = try await store.sealedValueCounts()
             #expect(Set(counts.map(\.column)) == Set(SealedColumn.all.map(\.name)))
 
@@ -117,7 +121,7 @@ struct KeyRotationTests {
 
             // Nothing is left to do: a second run changes nothing.
             let again = try await store.rotateSealedValues(batchSize: 2)
-            #expect(again.map(\.resealed) == [0, 0, 0, 0, 0])
+            #expect(again.map(\.resealed) == [0, 0, 0, 0, 0, 0])
         }
     }
 
@@ -150,8 +154,8 @@ struct KeyRotationTests {
             // The held row was skipped, not waited for, and the write it was taking stays.
             #expect(totals.first { $0.column == "webhook_endpoints.secret_encrypted" }?.resealed == 2)
             #expect(try await Self.webhookSecret(store, written, box: try SecretBox(key: b)) == "whsec_new")
-            #expect(try await Self.totals(store) == [keyring.currentKeyId: 7])
-            #expect(try await store.rotateSealedValues(batchSize: 2).map(\.resealed) == [0, 0, 0, 0, 0])
+            #expect(try await Self.totals(store) == [keyring.currentKeyId: 8])
+            #expect(try await store.rotateSealedValues(batchSize: 2).map(\.resealed) == [0, 0, 0, 0, 0, 0])
         }
     }
 

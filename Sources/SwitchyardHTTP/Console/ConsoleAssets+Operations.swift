@@ -127,7 +127,7 @@ extension ConsoleAssets {
         };
 
         views.audit = async () => {
-          const entries = (await api("GET", "/admin/v1/audit")).data;
+          const entries = (await api("GET", "/admin/v1/audit?limit=100")).data;
           return h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Audit log"), refreshButton()),
             table(["When", "Tenant", "Actor", "Action", "Target", "Details"], entries.map((e) => h("tr", {},
               h("td", {}, when(e.at)), h("td", {}, e.tenantId ? tenantName(String(e.tenantId).toLowerCase()) : "—"),
