@@ -89,20 +89,23 @@ public struct TestReplicatedPostgres: Sendable {
     }
 
     /// Creates a database on the primary set up as ``TestPostgres/freshSwitchyardDatabase()`` sets one up,
-    /// and returns its name and the application role's connection string naming both nodes, primary first,
-    /// keeping only a server that accepts writes: `host=127.0.0.1,127.0.0.1 port=P1,P2 …
+    /// and returns its name and the application role's and the owner's connection strings naming both nodes,
+    /// primary first, keeping only a server that accepts writes: `host=127.0.0.1,127.0.0.1 port=P1,P2 …
     /// target_session_attrs=read-write`.
-    public func switchyardDatabase() async throws -> (name: String, appURL: String) {
+    public func switchyardDatabase() async throws -> (name: String, appURL: String, ownerURL: String) {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let primary = self.primary
         try await BlockingThread.run { try primary.createDatabase(name) }
         let database = try await TestPostgres.switchyardDatabase(on: primary, named: name)
         let single = "host=127.0.0.1 port=\(primary.port) "
-        guard database.appURL.hasPrefix(single) else {
-            throw PostgresClusterError(code: .commandFailed, message: "unexpected connection string shape")
-        }
         let both = "host=127.0.0.1,127.0.0.1 port=\(primary.port),\(standby.port) "
-        return (name, both + database.appURL.dropFirst(single.count) + " target_session_attrs=read-write")
+        func bothNodes(_ url: String) throws -> String {
+            guard url.hasPrefix(single) else {
+                throw PostgresClusterError(code: .commandFailed, message: "unexpected connection string shape")
+            }
+            return both + url.dropFirst(single.count) + " target_session_attrs=read-write"
+        }
+        return (name, try bothNodes(database.appURL), try bothNodes(database.ownerURL))
     }
 
     /// Stops the primary as a crash would (`pg_ctl stop -m immediate`).

@@ -10,7 +10,8 @@ import Testing
 /// merchants' servers sending card payments and refunds with Idempotency-Keys and retrying 503s elsewhere
 /// with the same key. Mid-run the primary is stopped as a crash would stop it and the standby promoted.
 /// Nothing acknowledged is lost, nothing is charged or refunded twice, only 503s answer the outage, every
-/// payment settles on its own, every replica serves again within a bound and no key stays in progress.
+/// payment settles on its own, every replica serves again within a bound and no key stays in progress;
+/// afterwards `migrate` and every replica's configuration listener work against the promoted node.
 @Suite(.serialized)
 struct DatabaseFailoverTests {
     static let orders = 96
@@ -30,7 +31,8 @@ struct DatabaseFailoverTests {
         {"plugins": {"mode": "development", "allowed": [{"id": "citcon"}, {"id": "antom"}]},
          "limits": {"provider_timeout_ms": 5000},
          "janitor": {"schedule_ms": [1000, 2000, 4000], "then_every_ms": 4000, "poll_ms": 500, "batch_size": 50},
-         "idempotency": {"lease_ms": \(leaseMs)}}
+         "idempotency": {"lease_ms": \(leaseMs)},
+         "cache": {"ttl_ms": 60000}}
         """
 
     static var logger: Logger {
@@ -48,6 +50,7 @@ struct DatabaseFailoverTests {
             replicas: 3, citconChargeLifetime: 300, policy: Self.policy, databaseURL: database.appURL)
         do {
             try await run(pair, database: database.name, platform)
+            try await followersFollowThePromotedPrimary(platform, ownerURL: database.ownerURL)
         } catch {
             print("failover: logs in \(platform.directory)")
             await platform.stop()
