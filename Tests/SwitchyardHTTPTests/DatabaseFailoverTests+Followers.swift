@@ -9,10 +9,12 @@ extension DatabaseFailoverTests {
     /// through one replica is refused by the others long before their caches (a minute, in this run's policy)
     /// would have expired, so only a change notification from the new primary explains it.
     func followersFollowThePromotedPrimary(_ platform: ChaosPlatform, ownerURL: String) async throws {
-        let migrate = try Self.run(BuiltProducts.directory + "/switchyard-server", ["migrate", "--database-url", ownerURL])
+        let migrate = try Self.run(
+            BuiltProducts.directory + "/switchyard-server", ["migrate", "--database-url", ownerURL])
         #expect(migrate.status == 0, "migrate on the multi-host URL after the promotion: \(migrate.output)")
 
-        let tenant = try await platform.admin(.POST, "/admin/v1/tenants", json: ["name": "After failover"], expected: 201)
+        let tenant = try await platform.admin(
+            .POST, "/admin/v1/tenants", json: ["name": "After failover"], expected: 201)
         let tenantId = try #require(tenant["id"] as? String)
         let key = try await platform.admin(
             .POST, "/admin/v1/tenants/\(tenantId)/api-keys", json: ["name": "k", "scopes": ["payments"]], expected: 201)
@@ -31,7 +33,8 @@ extension DatabaseFailoverTests {
         for index in platform.ports.indices.dropFirst() {
             var status = 200
             while status != 401, ContinuousClock.now - started < .seconds(10) {
-                status = try await platform.send(.GET, platform.replicaURL(index) + "/v1/payments", token: secret).status
+                status = try await platform.send(.GET, platform.replicaURL(index) + "/v1/payments", token: secret)
+                    .status
                 if status != 401 { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(status == 401, "replica \(index) still accepts a key revoked after the promotion")
