@@ -18,7 +18,9 @@ for index in stride(from: 1, to: arguments.count, by: 2) {
     }
     entries.append((product, String(match.1)))
 }
-let lines = entries.sorted { $0.id < $1.id }.map { #"        BundledPlugin(product: "\#($0.product)", id: "\#($0.id)"),"# }
+let lines = entries.sorted { $0.id < $1.id }.map {
+    #"        BundledPlugin(product: "\#($0.product)", id: "\#($0.id)"),"#
+}
 let source = """
     // Generated from the plugin products at build time; do not edit.
     extension BundledPlugins {

@@ -20,9 +20,11 @@ package struct BenchHTTP: Sendable {
     }
 
     /// Sends a request; the status is 0 when no answer came.
-    package func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], json: Data? = nil) async -> (
-        status: Int, body: Data
-    ) {
+    package func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], json: Data? = nil) async
+        -> (
+            status: Int, body: Data
+        )
+    {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }

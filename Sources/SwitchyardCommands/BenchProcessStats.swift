@@ -37,8 +37,9 @@ package struct ProcessSample: Equatable, Sendable {
     }
 
     /// Parses a `/proc/<pid>/stat` line: `pid (comm) state ppid … utime stime …` (fields 14 and 15).
-    package static func parseStat(_ text: String, ticksPerSecond: Double) -> (name: String, parent: Int32, cpuSeconds: Double)?
-    {
+    package static func parseStat(_ text: String, ticksPerSecond: Double) -> (
+        name: String, parent: Int32, cpuSeconds: Double
+    )? {
         guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else { return nil }
         let name = String(text[text.index(after: open)..<close])
         let fields = text[text.index(after: close)...].split(separator: " ")

@@ -126,7 +126,8 @@ extension Doctor {
     /// The public URL providers are told to notify is one a production server accepts: set, an http(s)
     /// base URL, not loopback (the same decision `serve` makes with an external database).
     static func publicURL(_ url: String?) -> DoctorCheck {
-        let choice = PublicURLChoice(configured: url, host: "0.0.0.0", port: 0, externalDatabase: true, allowLoopback: false)
+        let choice = PublicURLChoice(
+            configured: url, host: "0.0.0.0", port: 0, externalDatabase: true, allowLoopback: false)
         switch choice.decide() {
         case .success(let url): return .ok("public-url", url)
         case .failure(let refusal):

@@ -37,7 +37,8 @@ struct DoctorCommand: AsyncParsableCommand {
         checks.append(policy.check)
         checks += await databaseChecks(logger: logger)
         if let plugins = policy.plugins {
-            let directory = CommandSupport.absolute(pluginsDir ?? CommandSupport.absolute(database.dataDir) + "/plugins")
+            let directory = CommandSupport.absolute(
+                pluginsDir ?? CommandSupport.absolute(database.dataDir) + "/plugins")
             checks.append(await Self.plugins(directory: directory, policy: plugins, logger: logger))
         }
         for check in checks { print(check.text) }
@@ -82,7 +83,9 @@ struct DoctorCommand: AsyncParsableCommand {
         } catch {
             key = nil
             checks.append(
-                .fail("kek", "the key-encryption key cannot be read (\(error))", fix: "check SWITCHYARD_KEK or --kek-file"))
+                .fail(
+                    "kek", "the key-encryption key cannot be read (\(error))", fix: "check SWITCHYARD_KEK or --kek-file"
+                ))
         }
         if key == nil, checks.isEmpty {
             checks.append(.fail("kek", "no key-encryption key", fix: "set SWITCHYARD_KEK or pass --kek-file"))
@@ -117,7 +120,9 @@ struct DoctorCommand: AsyncParsableCommand {
             return .fail("plugins", "cannot list \(directory)", fix: "pass --plugins-dir with the server's plugins")
         }
         guard let executable = PluginExecutable.current() else {
-            return .fail("plugins", "the plugin scanner needs the switchyard executable itself", fix: "run the installed switchyard")
+            return .fail(
+                "plugins", "the plugin scanner needs the switchyard executable itself",
+                fix: "run the installed switchyard")
         }
         let scanner = PluginScanner(executable: executable, logger: logger)
         var scanned: [Doctor.ScannedPlugin] = []

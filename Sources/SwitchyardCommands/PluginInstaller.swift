@@ -4,7 +4,9 @@ import Logging
 
 /// Copies the plugins built beside the executable into the plugins directory (atomically, only when changed).
 package enum PluginInstaller {
-    package static func installBuiltPlugins(from directory: String, into pluginsDirectory: String, logger: Logger) throws {
+    package static func installBuiltPlugins(from directory: String, into pluginsDirectory: String, logger: Logger)
+        throws
+    {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for file in files where file.hasPrefix("lib") && file.hasSuffix("Plugin.so") {
             let source = directory + "/" + file

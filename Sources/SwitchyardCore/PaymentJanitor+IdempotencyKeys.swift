@@ -11,11 +11,14 @@ extension PaymentJanitor {
     func settleIdempotencyKeys(now: Date) async {
         let limit = service.policy.platform.janitor.batchSize
         if let instances,
-            let released = await settlingKeys("instance_released", {
-                try await instances.registry.releaseKeysOfSilentInstances(
-                    silentSince: now.addingTimeInterval(-ServerInstance.silenceLimit), except: instances.own, now: now,
-                    limit: limit)
-            })
+            let released = await settlingKeys(
+                "instance_released",
+                {
+                    try await instances.registry.releaseKeysOfSilentInstances(
+                        silentSince: now.addingTimeInterval(-ServerInstance.silenceLimit), except: instances.own,
+                        now: now,
+                        limit: limit)
+                })
         {
             counted("instance_released", released)
         }

@@ -71,8 +71,9 @@ public struct WebhookEndpointService: Sendable {
         let rotation = try WebhookSecretRotation(
             requestedSeconds: expiresInSeconds, defaultSeconds: policy.platform.webhooks.secretOverlapSeconds,
             now: clock())
-        guard let rotated = try await endpoints.rotateWebhookSecret(
-            tenant: tenant, id: id, rotation: rotation, actor: actor)
+        guard
+            let rotated = try await endpoints.rotateWebhookSecret(
+                tenant: tenant, id: id, rotation: rotation, actor: actor)
         else { throw CoreError.notFound("webhook endpoint") }
         return rotated
     }

@@ -110,7 +110,9 @@ extension PostgresStore: CredentialRepository {
             correlationId: try row.string("correlation_id"), originPaymentId: row.optionalString("origin_payment_id"),
             createdAt: try row.date("created_at"))
         credential.status = StoredPaymentMethod.Status(rawValue: try row.string("status")) ?? .failed
-        credential.token = try row.optionalString("token").map { try secrets.open($0, context: SealContext.credential(id)) }
+        credential.token = try row.optionalString("token").map {
+            try secrets.open($0, context: SealContext.credential(id))
+        }
         credential.paymentMethodType = row.optionalString("payment_method_type")
         credential.display = try row.optionalString("display").map { try StoreJSON.decode(CredentialDisplay.self, $0) }
         credential.session = try row.optionalString("session").map { try StoreJSON.decode(NextAction.self, $0) }

@@ -57,7 +57,9 @@ extension PostgresStore {
             reference: try row.string("reference"),
             captureMode: CaptureMode(rawValue: try row.string("capture_mode")) ?? .automatic,
             customerId: row.optionalString("customer_id"), returnURL: row.optionalString("return_url"),
-            paymentData: try row.optionalString("payment_data").map { try StoreJSON.decode([String: JSONValue].self, $0) }
+            paymentData: try row.optionalString("payment_data").map {
+                try StoreJSON.decode([String: JSONValue].self, $0)
+            }
                 ?? [:],
             status: PaymentStatus(rawValue: try row.string("status")) ?? .unknown, createdAt: try row.date("created_at")
         )

@@ -13,7 +13,9 @@ enum SealContext {
     static func webhook(_ endpointId: String) -> String { "webhook/\(endpointId)" }
     /// A provider access token of an account.
     static func token(_ accountId: String, kind: String) -> String { "token/\(accountId)/\(kind)" }
-    static func token(_ accountId: UUID, kind: String) -> String { token(accountId.uuidString.lowercased(), kind: kind) }
+    static func token(_ accountId: UUID, kind: String) -> String {
+        token(accountId.uuidString.lowercased(), kind: kind)
+    }
     /// A stored credential's provider token.
     static func credential(_ id: String) -> String { "credential/\(id)" }
     /// A payment operation's replay data.

@@ -102,7 +102,8 @@ public struct SecretBox: Sendable {
             }
         }
         throw StoreError.corrupt(
-            parts.count == 3 ? "sealed value does not decrypt under key \(keys[0].id)"
+            parts.count == 3
+                ? "sealed value does not decrypt under key \(keys[0].id)"
                 : "sealed value does not decrypt under any configured key")
     }
 

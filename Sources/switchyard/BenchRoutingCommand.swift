@@ -48,7 +48,10 @@ struct BenchRoutingCommand: AsyncParsableCommand {
     @Option(help: "Share of B's payments the sandbox declines (and A's in the fee phase).")
     var declineB: Double = 0.05
 
-    @Option(help: "Share of A's payments the sandbox declines in the fee phase: a little more than B's, within max_rate_loss.")
+    @Option(
+        help:
+            "Share of A's payments the sandbox declines in the fee phase: a little more than B's, within max_rate_loss."
+    )
     var feeDeclineA: Double = 0.07
 
     @Option(help: "Seed of the sandbox's decline draws (the same seed and references give the same declines).")
@@ -113,7 +116,8 @@ struct BenchRoutingCommand: AsyncParsableCommand {
             http: http, serverURL: serverURL, operatorToken: token, sandbox: sandbox,
             settings: .init(
                 payments: phasePayments, window: window, recoveryLimit: recoveryLimit, declineA: declineA,
-                declineB: declineB, feeDeclineA: feeDeclineA, seed: seed, maxRateLoss: maxRateLoss, explorationShare: explorationShare,
+                declineB: declineB, feeDeclineA: feeDeclineA, seed: seed, maxRateLoss: maxRateLoss,
+                explorationShare: explorationShare,
                 concurrency: inFlight))
         let report: BenchRoutingReport
         do {

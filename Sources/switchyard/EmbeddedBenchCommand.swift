@@ -18,7 +18,8 @@ struct EmbeddedBenchCommand: AsyncParsableCommand {
             BenchFlowMaker("antom") { target, http, run in
                 try await BenchFlows.antom(target: target, http: http, run: run)
             },
-            BenchFlowMaker("worldline") { target, http, _ in try await BenchFlows.worldline(target: target, http: http) },
+            BenchFlowMaker("worldline") { target, http, _ in try await BenchFlows.worldline(target: target, http: http)
+            },
         ]
 
     @OptionGroup var options: BenchOptions
@@ -60,10 +61,13 @@ struct EmbeddedBenchCommand: AsyncParsableCommand {
         let server = try await BenchServer(dataDirectory: directory, inProcessSandbox: inProcessSandbox)
         defer {
             server.stop()
-            if dataDir == nil { try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent) }
+            if dataDir == nil {
+                try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent)
+            }
         }
         let (admin, scratch) = (
-            try server.clusterConnection(database: "postgres"), try server.clusterConnection(database: "switchyard_bench")
+            try server.clusterConnection(database: "postgres"),
+            try server.clusterConnection(database: "switchyard_bench")
         )
         let subject = BenchSubject(
             target: try server.target(),

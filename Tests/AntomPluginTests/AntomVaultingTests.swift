@@ -57,13 +57,15 @@ import Testing
     @Test func sessionFailuresAreClassified() async throws {
         let refused = Self.host("vaults/createVaultingSession", "{\(Fixtures.result("F", "PARAM_ILLEGAL"))}")
         let result = try await AntomProvider(host: refused).vaultingSession(
-            VaultingSessionRequest(vaultingId: "v", customerId: "c", returnURL: "myapp://vault"), account: Fixtures.account())
+            VaultingSessionRequest(vaultingId: "v", customerId: "c", returnURL: "myapp://vault"),
+            account: Fixtures.account())
         #expect(result.outcome.kind == .declined && result.outcome.code == "PARAM_ILLEGAL")
         let down = FakeHost(routes: [
             Fixtures.route("vaults/createVaultingSession"): OutboundResult(kind: .notSent, reason: "refused")
         ])
         let notSent = try await AntomProvider(host: down).vaultingSession(
-            VaultingSessionRequest(vaultingId: "v", customerId: "c", returnURL: "myapp://vault"), account: Fixtures.account())
+            VaultingSessionRequest(vaultingId: "v", customerId: "c", returnURL: "myapp://vault"),
+            account: Fixtures.account())
         #expect(notSent.outcome.kind == .notSent)
     }
 

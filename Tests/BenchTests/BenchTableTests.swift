@@ -14,7 +14,8 @@ enum BenchSamples {
     static let full = BenchStep(
         flow: "citcon", concurrency: 8, switchyard: measure(20, 40, throughput: 100, errors: ["503": 2]),
         provider: measure(5, 9, throughput: 400), pgbench: measure(2, 6, throughput: 1000),
-        server: ServerUsage(peakRSSMiB: 123.4, cpuSecondsPer1000: 9.876, rssMiB: 100.2, sandboxCPUSecondsPer1000: 1.5,
+        server: ServerUsage(
+            peakRSSMiB: 123.4, cpuSecondsPer1000: 9.876, rssMiB: 100.2, sandboxCPUSecondsPer1000: 1.5,
             memoryMiB: 80.6))
 
     static let bare = BenchStep(flow: "antom", concurrency: 1, switchyard: measure(3, 7, throughput: 50))

@@ -53,7 +53,8 @@ struct GroupMemoryTests {
         let mine = try #require(GroupMemory.read(pid: getpid()))
         // The kernel's own sum of every mapping's private pages: the whole file was read.
         let rollup = try String(contentsOfFile: "/proc/self/smaps_rollup", encoding: .utf8)
-        let kernel = try #require(ProcessSample.parseField("Private_Clean:", rollup))
+        let kernel =
+            try #require(ProcessSample.parseField("Private_Clean:", rollup))
             + (try #require(ProcessSample.parseField("Private_Dirty:", rollup)))
         #expect(mine.privateKiB > 1024)
         #expect(abs(mine.privateKiB - kernel) < kernel / 10)

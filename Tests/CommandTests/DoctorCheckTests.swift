@@ -51,7 +51,8 @@ struct DoctorCheckTests {
         let pinned = PluginPolicy(mode: .pinned, allowed: [PluginPolicy.Entry(id: "citcon", sha256: [digest])])
         let good = Doctor.ScannedPlugin(file: "libCitconPlugin.so", id: "citcon", sha256: digest)
         #expect(Doctor.plugins([good], policy: pinned, directory: "/p").status == .ok)
-        let other = Doctor.ScannedPlugin(file: "libCitconPlugin.so", id: "citcon", sha256: String(repeating: "cd", count: 32))
+        let other = Doctor.ScannedPlugin(
+            file: "libCitconPlugin.so", id: "citcon", sha256: String(repeating: "cd", count: 32))
         let refused = Doctor.plugins([good, other], policy: pinned, directory: "/p")
         #expect(refused.status == .fail)
         #expect(refused.fix?.contains("switchyard plugins pin /p") == true)

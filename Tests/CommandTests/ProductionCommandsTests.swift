@@ -58,8 +58,9 @@ struct ProductionCommandsTests {
     }
 
     @Test func bothServerExecutablesRunScanners() {
-        #expect(PluginExecutable.running("/usr/local/bin/switchyard-server")?.workerPath
-            == "/usr/local/bin/switchyard-plugin-worker")
+        #expect(
+            PluginExecutable.running("/usr/local/bin/switchyard-server")?.workerPath
+                == "/usr/local/bin/switchyard-plugin-worker")
         #expect(PluginExecutable.running("/repo/.build/debug/switchyard") != nil)
         #expect(PluginExecutable.running("/repo/.build/debug/SwitchyardPackageTests.xctest") == nil)
         #expect(PluginExecutable.running("/usr/local/bin/switchyard-plugin-worker") == nil)

@@ -58,7 +58,9 @@ struct PluginPolicyTests {
     }
 
     @Test func builtInDevelopmentPolicyAllowsTheBundledIDsOnly() {
-        let policy = PluginPolicy.builtInDevelopment(allowing: ["citcon", "worldline-direct", "antom", "worldline-sips"])
+        let policy = PluginPolicy.builtInDevelopment(allowing: [
+            "citcon", "worldline-direct", "antom", "worldline-sips",
+        ])
         #expect(policy.mode == .development)
         #expect(!policy.allowsAnyID)
         for id in ["citcon", "worldline-direct", "antom", "worldline-sips"] {

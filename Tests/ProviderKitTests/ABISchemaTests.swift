@@ -159,8 +159,10 @@ struct ABISchemaTests {
         let data = try JSONSerialization.data(withJSONObject: try #require(old))
         let decoded = try PluginJSON.decoder().decode(PluginManifest.self, from: data)
         #expect(decoded.methodSupport == nil)
-        #expect(decoded.support(for: "card") == MethodSupport(
-            method: "card", currencies: ["EUR"], storable: false, delayedCapture: false))
+        #expect(
+            decoded.support(for: "card")
+                == MethodSupport(
+                    method: "card", currencies: ["EUR"], storable: false, delayedCapture: false))
     }
 
     @Test func valuesTheSchemasDoNotDescribeAreRejected() throws {

@@ -54,8 +54,9 @@ struct PaymentEligibilityTests {
         #expect(reason(payment(500, method: "alipay")) == .countryNotSupported)
         #expect(reason(payment(500, country: "CN", method: "alipay")) == nil)
         #expect(reason(payment(500, method: "paypal")) == .methodNotSupported)
-        #expect(reason(payment(500), RoutingCandidate(account: account("p", enabled: false), manifest: manifest("p")))
-            == .accountDisabled)
+        #expect(
+            reason(payment(500), RoutingCandidate(account: account("p", enabled: false), manifest: manifest("p")))
+                == .accountDisabled)
         #expect(reason(payment(500), RoutingCandidate(account: account("p"), manifest: nil)) == .pluginNotLoaded)
         var syncOnly = manifest("p")
         syncOnly.flows = [.sync]

@@ -103,9 +103,11 @@ struct PaymentOptionsPropertyTests {
                 #expect((offer != nil) == (first != nil), "\(context)")
                 #expect(offer?.accountId == first, "\(context)")
                 if first != nil { offeredSomewhere += 1 }
-                guard case .failure(let error) = routed, let exclusion = options.excluded.first(where: {
-                    $0.method == method
-                }) else { continue }
+                guard case .failure(let error) = routed,
+                    let exclusion = options.excluded.first(where: {
+                        $0.method == method
+                    })
+                else { continue }
                 refusedSomewhere += 1
                 let code = (error as? CoreError)?.code
                 #expect((exclusion.reason == .breakerOpen) == (code == .providersUnavailable), "\(context)")

@@ -26,11 +26,13 @@ struct PolicyReferenceTests {
         let paths = Self.keyPaths(json)
         #expect(paths.count > 20)
         // A key is documented when its name appears as code (`key`) or as a JSON key ("key").
-        let missing = Set(paths.compactMap { path -> String? in
-            let key = String(path.split(separator: ".").last ?? "")
-            return text.contains("`\(key)`") || text.contains("\"\(key)\"") || text.contains("`\(path)`")
-                ? nil : path
-        }).sorted()
+        let missing = Set(
+            paths.compactMap { path -> String? in
+                let key = String(path.split(separator: ".").last ?? "")
+                return text.contains("`\(key)`") || text.contains("\"\(key)\"") || text.contains("`\(path)`")
+                    ? nil : path
+            }
+        ).sorted()
         #expect(missing.isEmpty, "not in docs/operations.md: \(missing.joined(separator: ", "))")
     }
 }

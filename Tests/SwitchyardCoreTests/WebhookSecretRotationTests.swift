@@ -28,7 +28,8 @@ struct WebhookSecretRotationTests {
         let atOnce = try WebhookSecretRotation(requestedSeconds: 0, defaultSeconds: 3_600, now: clock.date)
         #expect(atOnce.previousExpiresAt == nil)
         #expect(
-            WebhookSecretRotation.signingSecrets(current: "new", previous: "old", previousExpiresAt: nil, now: clock.date)
+            WebhookSecretRotation.signingSecrets(
+                current: "new", previous: "old", previousExpiresAt: nil, now: clock.date)
                 == ["new"])
         for bad in [-1, WebhookSecretRotation.maximumOverlapSeconds + 1] {
             #expect(throws: CoreError.self) {

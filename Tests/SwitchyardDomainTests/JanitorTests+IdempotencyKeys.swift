@@ -99,16 +99,20 @@ struct JanitorIdempotencyKeyTests {
         #expect(!world.payments.holdsIdempotencyKey(tenant: world.tenant, key: "POST /v1/payments k3"))
     }
 
-    @Test(arguments: [
-        ("POST /v1/payments k", "pay_1", IdempotentResource(kind: .payment, id: "pay_1", created: true)),
-        ("POST /v1/payments k", nil, nil),
-        ("POST /v1/payments/pay_1/refunds k", "re_1", IdempotentResource(kind: .refund, id: "re_1", created: true)),
-        ("POST /v1/payments/pay_1/refunds k", nil, nil),
-        ("POST /v1/payments/pay_1/cancel a b", nil, IdempotentResource(kind: .payment, id: "pay_1", created: false)),
-        ("POST /v1/payments/pay_1/session k", nil, IdempotentResource(kind: .payment, id: "pay_1", created: false)),
-        ("POST /v1/customers/cus_1/payment-methods k", "pm_1", nil),
-        ("not a key", "pay_1", nil),
-    ] as [(String, String?, IdempotentResource?)])
+    @Test(
+        arguments: [
+            ("POST /v1/payments k", "pay_1", IdempotentResource(kind: .payment, id: "pay_1", created: true)),
+            ("POST /v1/payments k", nil, nil),
+            ("POST /v1/payments/pay_1/refunds k", "re_1", IdempotentResource(kind: .refund, id: "re_1", created: true)),
+            ("POST /v1/payments/pay_1/refunds k", nil, nil),
+            (
+                "POST /v1/payments/pay_1/cancel a b", nil,
+                IdempotentResource(kind: .payment, id: "pay_1", created: false)
+            ),
+            ("POST /v1/payments/pay_1/session k", nil, IdempotentResource(kind: .payment, id: "pay_1", created: false)),
+            ("POST /v1/customers/cus_1/payment-methods k", "pm_1", nil),
+            ("not a key", "pay_1", nil),
+        ] as [(String, String?, IdempotentResource?)])
     func whatAnExpiredKeyAnswers(key: String, resource: String?, expected: IdempotentResource?) {
         #expect(IdempotentResource.settled(key: key, resourceId: resource) == expected)
     }

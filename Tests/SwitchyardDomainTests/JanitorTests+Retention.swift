@@ -61,8 +61,9 @@ struct JanitorRetentionTests {
         let first = IdempotencyScope(tenant: world.tenant, key: "order-1", requestHash: "h", owner: "a", lease: 60)
         let request = try world.request()
         world.gateway.script(.authorize, .succeeded(), .succeeded())
-        guard case .answered(.success(let created)) = await world.service.create(
-            tenant: world.tenant, request, idempotency: first)
+        guard
+            case .answered(.success(let created)) = await world.service.create(
+                tenant: world.tenant, request, idempotency: first)
         else {
             Issue.record("the first create was not answered")
             return
@@ -79,8 +80,9 @@ struct JanitorRetentionTests {
         world.clock.advance(2 * Self.hour)
         await world.janitor.runOnce()
         let late = IdempotencyScope(tenant: world.tenant, key: "order-1", requestHash: "h", owner: "c", lease: 60)
-        guard case .answered(.success(let again)) = await world.service.create(
-            tenant: world.tenant, request, idempotency: late)
+        guard
+            case .answered(.success(let again)) = await world.service.create(
+                tenant: world.tenant, request, idempotency: late)
         else {
             Issue.record("after the retention the same key and body is not created anew")
             return

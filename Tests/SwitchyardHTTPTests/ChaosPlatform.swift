@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
-import Logging
 import SwitchyardCrypto
 import SwitchyardStore
 import SwitchyardTestSupport

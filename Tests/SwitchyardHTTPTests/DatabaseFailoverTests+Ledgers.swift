@@ -22,10 +22,11 @@ struct StoreSnapshot: Sendable {
 
     /// Whether every order's payment and refund is stored and final.
     func settled(_ orders: [FailoverOrder]) -> Bool {
-        unsettled.isEmpty && orders.allSatisfy { order in
-            order.order.paymentId.map { payments[$0] != nil } ?? false
-                && (order.refundId.map { refunds[$0] != nil } ?? true)
-        }
+        unsettled.isEmpty
+            && orders.allSatisfy { order in
+                order.order.paymentId.map { payments[$0] != nil } ?? false
+                    && (order.refundId.map { refunds[$0] != nil } ?? true)
+            }
     }
 
     static func read(_ url: String) async throws -> StoreSnapshot {

@@ -65,7 +65,9 @@ struct EmbeddedDefaultTests {
         let webhooks = raw?["webhooks"] as? [String: Any]
         #expect(webhooks?["allow_hosts"] as? [String] == ["127.0.0.1", "localhost", "::1"])
         // No policy file given: the built-in development policy (the bundled ids only), said at startup.
-        #expect(try PolicyFile.decode(policyData).plugins == PluginPolicy.builtInDevelopment(allowing: TestStack.bundledPluginIDs))
+        #expect(
+            try PolicyFile.decode(policyData).plugins
+                == PluginPolicy.builtInDevelopment(allowing: TestStack.bundledPluginIDs))
         #expect(server.output.contains("built-in development policy"), "\(server.output)")
         // The bundled plugins were scanned in scanner processes and are served.
         #expect(server.output.contains("plugin scanned"), "\(server.output)")

@@ -7,7 +7,9 @@ import Testing
 extension MerchantAPITests {
     /// The ids of a list answer.
     static func ids(_ reply: TestStack.Reply) -> [String] {
-        (reply.json["data"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String) ?? ($0["id"] as? Int).map(String.init) }
+        (reply.json["data"] as? [[String: Any]] ?? []).compactMap {
+            ($0["id"] as? String) ?? ($0["id"] as? Int).map(String.init)
+        }
     }
 
     @Test func endpointsPageStablyWhileNewOnesArriveAndBadFiltersAreNamed() async throws {
@@ -54,7 +56,9 @@ extension MerchantAPITests {
             #expect(Self.ids(try await list("status=enabled&limit=100")).count == 6)
             #expect(Self.ids(try await list("created[gte]=\(Int(Date().timeIntervalSince1970) + 3600)")).isEmpty)
             #expect(Self.ids(try await list("created[lt]=2000-01-01T00:00:00Z")).isEmpty)
-            #expect(Self.ids(try await list("created[lte]=\(Int(Date().timeIntervalSince1970) + 3600)&limit=100")).count == 7)
+            #expect(
+                Self.ids(try await list("created[lte]=\(Int(Date().timeIntervalSince1970) + 3600)&limit=100")).count
+                    == 7)
 
             // Malformed filters are refused, never read as "no filter".
             let other = try await stack.worldlineMerchant(name: "Other")

@@ -24,7 +24,8 @@ struct MetadataAPITests {
             let m = try await stack.merchant()
             let first = try await payment(
                 stack, m, amount: 1234, ["metadata": ["order_no": "A-17", "channel": "web"], "description": "mugs"])
-            let second = try await payment(stack, m, amount: 1234, ["metadata": ["order_no": "A-18", "channel": "web"]])
+            let second = try await payment(
+                stack, m, amount: 1234, ["metadata": ["order_no": "A-18", "channel": "web"]])
             _ = try await payment(stack, m, amount: 1234, [:])
             let id = try #require(first["id"] as? String)
             let secondId = try #require(second["id"] as? String)

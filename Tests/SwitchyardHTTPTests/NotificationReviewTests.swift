@@ -53,7 +53,8 @@ struct NotificationReviewTests {
             #expect(still["status"] as? String == "requires_action")
             let relisted = try await stack.send(.GET, "/admin/v1/payments/review", token: stack.operatorToken)
             #expect((relisted.json["notifications"] as? [[String: Any]])?.count == 1)
-            let other = try await stack.send(.POST, "/admin/v1/tenants", token: stack.operatorToken, json: ["name": "O"])
+            let other = try await stack.send(
+                .POST, "/admin/v1/tenants", token: stack.operatorToken, json: ["name": "O"])
             let otherId = try #require(other.json["id"] as? String)
             let scoped = try await stack.send(
                 .GET, "/admin/v1/payments/review?tenant=\(otherId)", token: stack.operatorToken)

@@ -29,7 +29,10 @@ import Testing
             .PUT, "/v1/routing", token: m.apiKey,
             json: [
                 "rules": [
-                    ["name": "cards", "match": ["currencies": ["EUR"], "methods": ["card"]], "accounts": [m.accountId]],
+                    [
+                        "name": "cards", "match": ["currencies": ["EUR"], "methods": ["card"]],
+                        "accounts": [m.accountId],
+                    ],
                     [
                         "name": "us wallets",
                         "match": ["countries": ["US"], "currencies": ["USD"], "methods": ["alipay", "wechatpay"]],

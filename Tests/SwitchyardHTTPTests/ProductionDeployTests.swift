@@ -149,7 +149,8 @@ struct ProductionDeployTests {
     @Test func theProductionServerRefusesToServeWithoutADatabase() throws {
         let run = try Self.switchyard(["serve", "--port", "\(PostgresCluster.freePort())"])
         #expect(run.status != 0)
-        #expect(run.errors.contains("--database-url") && run.errors.contains("SWITCHYARD_DATABASE_URL"), "\(run.errors)")
+        #expect(
+            run.errors.contains("--database-url") && run.errors.contains("SWITCHYARD_DATABASE_URL"), "\(run.errors)")
         #expect(!run.errors.contains("Fatal error"), "\(run.errors)")
         let help = try Self.switchyard(["--help"])
         #expect(help.output.contains("plugins") && help.output.contains("doctor"), "\(help.output)")

@@ -151,7 +151,8 @@ struct RoutingAdminTests {
             #expect(
                 message.contains("failover.time_budgt_ms: unknown key, did you mean time_budget_ms?"), "\(message)")
             let kept = try await FailoverEndToEndTests.pay(stack, pair, reference: "kept")
-            #expect(FailoverEndToEndTests.attempts(kept).count == 1, "the refused file's attempt_limit 3 is not applied")
+            #expect(
+                FailoverEndToEndTests.attempts(kept).count == 1, "the refused file's attempt_limit 3 is not applied")
         }
     }
 }

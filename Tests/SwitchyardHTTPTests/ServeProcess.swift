@@ -9,7 +9,8 @@ final class ServeProcess: Sendable {
     /// Starts `<executable> serve <arguments>` in `directory`, without the SWITCHYARD_* variables of the
     /// test's own environment, plus `environment`.
     init(
-        arguments: [String], directory: String, logName: String = "serve.log", environment extra: [String: String] = [:],
+        arguments: [String], directory: String, logName: String = "serve.log",
+        environment extra: [String: String] = [:],
         executable: String = "switchyard"
     )
         throws

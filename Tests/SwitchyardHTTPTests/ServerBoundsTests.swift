@@ -116,7 +116,9 @@ import Testing
             let answers = await RawConnection.offThread {
                 held.map { connection -> Bool in
                     connection.send(Self.health)
-                    if case .data(let text) = connection.readResponse(timeout: 10) { return text.hasPrefix("HTTP/1.1 200") }
+                    if case .data(let text) = connection.readResponse(timeout: 10) {
+                        return text.hasPrefix("HTTP/1.1 200")
+                    }
                     return false
                 }
             }

@@ -73,7 +73,8 @@ extension WebhookTests {
                 let pings = try await stack.send(.GET, "/v1/events?type=ping", token: m.apiKey)
                 #expect((pings.json["data"] as? [[String: Any]])?.count == 3)
                 let other = try await stack.worldlineMerchant(name: "Other")
-                let foreign = try await stack.send(.POST, "/v1/webhook-endpoints/\(endpoint.id)/test", token: other.apiKey)
+                let foreign = try await stack.send(
+                    .POST, "/v1/webhook-endpoints/\(endpoint.id)/test", token: other.apiKey)
                 #expect(foreign.status == 404)
             }
         }

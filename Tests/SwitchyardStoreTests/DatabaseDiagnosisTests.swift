@@ -12,8 +12,10 @@ struct DatabaseDiagnosisTests {
 
     func diagnose(_ url: String, key: [UInt8]) async throws -> DatabaseDiagnosis {
         try await PGPool.scoped(connectionString: url, logger: Self.logger) { pool in
-            try await PostgresStore(pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: Self.logger)
-                .diagnose()
+            try await PostgresStore(
+                pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: Self.logger
+            )
+            .diagnose()
         }
     }
 
@@ -29,7 +31,8 @@ struct DatabaseDiagnosisTests {
         #expect(before.keyOpensStoredSecret == nil)
 
         try await PGPool.scoped(connectionString: database.appURL, logger: Self.logger) { pool in
-            let store = PostgresStore(pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: Self.logger)
+            let store = PostgresStore(
+                pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: Self.logger)
             let tenant = try await store.createTenant(name: "A", actor: "test").id
             _ = try await store.createWebhookEndpoint(
                 tenant: tenant, url: "https://merchant.example/hooks", description: nil, eventTypes: [],
@@ -46,7 +49,8 @@ struct DatabaseDiagnosisTests {
         try await PGPool.scoped(connectionString: database.ownerURL, logger: Self.logger) { pool in
             try await pool.withConnection { c in
                 try c.execute("ALTER TABLE payments NO FORCE ROW LEVEL SECURITY")
-                try c.execute("DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)")
+                try c.execute(
+                    "DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)")
             }
         }
         let after = try await diagnose(database.appURL, key: key)

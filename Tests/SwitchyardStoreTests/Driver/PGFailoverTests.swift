@@ -1,8 +1,9 @@
 import Foundation
 import SwitchyardCore
-@testable import SwitchyardStore
 import SwitchyardTestSupport
 import Testing
+
+@testable import SwitchyardStore
 
 /// A pooled connection that idled through a server restart or had its backend terminated is not handed
 /// to the next caller; a transaction that lost its connection after writing is not retried; a read-only
