@@ -152,17 +152,11 @@ struct PaymentsController: Sendable {
     private func list(_ request: Request, _ context: AppContext) async throws -> Response {
         let tenant = try context.tenant
         let query = request.uri.queryParameters
-        let limit = try ListQuery.limit(query.get("limit"))
-        let page = try await records.records(
-            tenant: tenant, reference: query.get("reference"), metadata: try MetadataQuery.filters(query),
-            startingAfter: query.get("starting_after"), limit: limit + 1)
-        let records = Array(page.prefix(limit))
-        let hasMore = page.count > limit
-        return JSONIO.response(
-            .ok,
-            ListResource(
-                data: records.map { PaymentResource($0, now: service.now()) }, hasMore: hasMore,
-                nextCursor: hasMore ? records.last?.payment.id : nil))
+        let page = try ListQuery.page(request, statuses: PaymentStatus.allCases.map(\.rawValue))
+        let found = try await records.records(
+            tenant: tenant, reference: query.get("reference"), metadata: try MetadataQuery.filters(query), page: page)
+        let now = service.now()
+        return JSONIO.response(.ok, ListResource(found, page, id: \.payment.id) { PaymentResource($0, now: now) })
     }
 }
 

@@ -9,23 +9,44 @@ extension PostgresStore {
     }
 
     public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
-        try await tenantScoped(tenant) { c in
-            try Self.page(reference: reference, startingAfter: startingAfter, limit: limit, on: c)
+        let page = PageRequest(limit: limit, cursor: startingAfter.map { .after($0) })
+        let (scope, params) = try Self.paymentScope(reference: reference, metadata: [:])
+        return try await tenantScoped(tenant) { c in
+            page.page(try Self.paymentPages.rows(c, page, scope: scope, params: params).map(Self.payment)).items
         }
     }
 
     /// A page of a tenant's payments, newest first, with their records: four queries whatever `limit` is.
     /// The metadata filters are one containment (`@>`), answered by the `payments_metadata` index.
-    public func records(
-        tenant: UUID, reference: String?, metadata: [String: String], startingAfter: String?, limit: Int
-    ) async throws -> [PaymentRecord] {
-        try await tenantScoped(tenant) { c in
-            try self.records(
-                Self.page(
-                    reference: reference, metadata: metadata, startingAfter: startingAfter, limit: limit, on: c),
-                on: c)
+    public func records(tenant: UUID, reference: String?, metadata: [String: String], page: PageRequest)
+        async throws -> Page<PaymentRecord>
+    {
+        let (scope, params) = try Self.paymentScope(reference: reference, metadata: metadata)
+        return try await tenantScoped(tenant) { c in
+            let rows = try Self.paymentPages.rows(c, page, scope: scope, params: params)
+            let payments = page.page(try rows.map(Self.payment))
+            return Page(items: try self.records(payments.items, on: c), hasMore: payments.hasMore)
         }
     }
+
+    /// The conditions a listed payment meets: its reference when given, and every pair of `metadata`.
+    static func paymentScope(reference: String?, metadata: [String: String]) throws -> ([String], [PGValue]) {
+        var scope: [String] = []
+        var params: [PGValue] = []
+        if let reference {
+            params.append(.text(reference))
+            scope.append("p.reference = $\(params.count)")
+        }
+        if !metadata.isEmpty {
+            params.append(.json(try StoreJSON.encode(metadata)))
+            scope.append("p.metadata @> $\(params.count)::jsonb")
+        }
+        return (scope, params)
+    }
+
+    /// The pages of the payments list (row-level security keeps them to the transaction's tenant).
+    static let paymentPages = PageQuery(
+        table: "payments p", idColumn: "p.id", createdColumn: "p.created_at", statusColumn: "p.status")
 
     /// One payment's record, read on `c` inside the caller's transaction (one round trip).
     func record(_ paymentId: String, on c: PGConnection) throws -> PaymentRecord? {
@@ -70,29 +91,5 @@ extension PostgresStore {
                 payment: payment, attempts: attempts[payment.id] ?? [], refunds: refunds[payment.id] ?? [],
                 operations: operations[payment.id] ?? [])
         }
-    }
-
-    private static func page(
-        reference: String?, metadata: [String: String] = [:], startingAfter: String?, limit: Int, on c: PGConnection
-    ) throws -> [Payment] {
-        var sql = "SELECT * FROM payments p WHERE TRUE"
-        var params: [PGValue] = []
-        if let reference {
-            params.append(.text(reference))
-            sql += " AND p.reference = $\(params.count)"
-        }
-        if !metadata.isEmpty {
-            params.append(.json(try StoreJSON.encode(metadata)))
-            sql += " AND p.metadata @> $\(params.count)::jsonb"
-        }
-        if let startingAfter {
-            params.append(.text(startingAfter))
-            sql += """
-                 AND (p.created_at, p.id) < (SELECT created_at, id FROM payments WHERE id = $\(params.count))
-                """
-        }
-        params.append(.int(Int64(limit)))
-        sql += " ORDER BY p.created_at DESC, p.id DESC LIMIT $\(params.count)::bigint"
-        return try c.query(sql, params).rows.map(Self.payment)
     }
 }

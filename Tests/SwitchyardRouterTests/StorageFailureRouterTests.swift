@@ -18,9 +18,9 @@ import Testing
     struct FailingListing: PaymentRecordListing {
         var error: Failure
 
-        func records(
-            tenant: UUID, reference: String?, metadata: [String: String], startingAfter: String?, limit: Int
-        ) async throws -> [PaymentRecord] {
+        func records(tenant: UUID, reference: String?, metadata: [String: String], page: PageRequest)
+            async throws -> Page<PaymentRecord>
+        {
             throw error
         }
     }
