@@ -11,4 +11,7 @@ public protocol AccountRepository: Sendable {
     func account(tenant: UUID, id: UUID) async throws -> ProviderAccount?
     /// All of a tenant's accounts, secrets decrypted.
     func accounts(tenant: UUID) async throws -> [ProviderAccount]
+    /// The rows of `page` (see ``PageRequest/page(_:)``) of a tenant's accounts, secrets decrypted; `status`
+    /// is `enabled` or `disabled`.
+    func accounts(tenant: UUID, page: PageRequest) async throws -> [ProviderAccount]
 }

@@ -9,6 +9,14 @@ extension PaymentService {
         try await credentials.credentials(tenant: tenant, customerId: customerId)
     }
 
+    /// A page of a customer's credentials, newest first (never their tokens); `status` is one of
+    /// ``StoredPaymentMethod/Status``.
+    public func paymentMethods(tenant: UUID, customerId: String, page: PageRequest) async throws
+        -> Page<StoredPaymentMethod>
+    {
+        page.page(try await credentials.credentials(tenant: tenant, customerId: customerId, page: page))
+    }
+
     /// One of a customer's credentials (never its token).
     public func paymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
         try await owned(tenant: tenant, customerId: customerId, id: id).withoutToken

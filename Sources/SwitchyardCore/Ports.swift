@@ -204,6 +204,8 @@ public protocol CredentialRepository: Sendable {
     func credential(tenant: UUID, accountId: UUID, token: String) async throws -> StoredPaymentMethod?
     /// A customer's credentials, newest first, without their tokens.
     func credentials(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod]
+    /// The rows of `page` (see ``PageRequest/page(_:)``) of a customer's credentials, without their tokens.
+    func credentials(tenant: UUID, customerId: String, page: PageRequest) async throws -> [StoredPaymentMethod]
     /// System scope: pending credentials whose vaulting session expired at or before `now`, or whose
     /// payment went on at another account (a failover), oldest first.
     func stalePendingCredentials(now: Date, limit: Int) async throws -> [(tenant: UUID, id: String)]

@@ -112,6 +112,14 @@ public struct ProviderAccountService: Sendable {
         try await accounts.accounts(tenant: tenant)
     }
 
+    /// The statuses accounts can be listed by.
+    public static let statuses = ["enabled", "disabled"]
+
+    /// A page of the tenant's accounts, newest first, disabled ones included.
+    public func accounts(tenant: UUID, page: PageRequest) async throws -> Page<ProviderAccount> {
+        page.page(try await accounts.accounts(tenant: tenant, page: page))
+    }
+
     /// Applies `changes` to `account` and stores it, recording which fields changed: `400 invalid_base_url`,
     /// `400 unknown_credential` for a credential its plugin does not have (or, when the plugin is not
     /// loaded, that the account does not have), `400 invalid_currency` / `400 invalid_field` for fees.

@@ -43,9 +43,14 @@ public struct RoutingAdminService: Sendable {
         try await routing.routingConfiguration(tenant: tenant)
     }
 
-    /// Earlier routing configurations of a tenant, newest first.
+    /// Up to `limit` earlier routing configurations of a tenant, newest first.
     public func history(tenant: UUID, limit: Int = 100) async throws -> [RoutingVersion] {
-        try await routing.routingHistory(tenant: tenant, limit: limit)
+        try await history(tenant: tenant, page: PageRequest(limit: limit)).items
+    }
+
+    /// A page of a tenant's routing versions, newest first (cursors name version numbers).
+    public func history(tenant: UUID, page: PageRequest) async throws -> Page<RoutingVersion> {
+        page.page(try await routing.routingHistory(tenant: tenant, page: page))
     }
 
     /// Replaces a tenant's routing after validating it; throws ``Rejection`` when validation finds an

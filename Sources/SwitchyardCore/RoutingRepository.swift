@@ -9,6 +9,7 @@ public protocol RoutingRepository: Sendable {
     /// `routing_version_conflict` when `expectedVersion` is given and is not the current one.
     func replaceRoutingRules(tenant: UUID, rules: [RoutingRule], actor: String, expectedVersion: Int?)
         async throws -> RoutingConfiguration
-    /// Earlier routing configurations of a tenant, newest first.
-    func routingHistory(tenant: UUID, limit: Int) async throws -> [RoutingVersion]
+    /// The rows of `page` (see ``PageRequest/page(_:)``) of a tenant's routing versions; the version number
+    /// is the id cursors name.
+    func routingHistory(tenant: UUID, page: PageRequest) async throws -> [RoutingVersion]
 }

@@ -9,7 +9,7 @@ import ProviderKit
 /// or `expired`. The token itself is sealed at rest and never leaves the service except to the plugin.
 public struct StoredPaymentMethod: Codable, Sendable, Equatable {
     /// Where the credential stands.
-    public enum Status: String, Codable, Sendable {
+    public enum Status: String, Codable, Sendable, CaseIterable {
         case pending
         case active
         case revoked

@@ -29,6 +29,11 @@ public struct TenantAdminService: Sendable {
         try await tenants.tenants()
     }
 
+    /// A page of the tenants, newest first.
+    public func tenants(page: PageRequest) async throws -> Page<Tenant> {
+        page.page(try await tenants.tenants(page: page))
+    }
+
     /// The tenant with id `id`; `404 not_found` when there is none (or no id).
     public func tenant(id: UUID?) async throws -> Tenant {
         guard let id, let tenant = try await tenants.tenant(id: id) else { throw CoreError.notFound("tenant") }
@@ -49,6 +54,11 @@ public struct TenantAdminService: Sendable {
 
     public func apiKeys(tenant: UUID) async throws -> [APIKey] {
         try await tenants.apiKeys(tenant: tenant)
+    }
+
+    /// A page of the tenant's keys, newest first, revoked and expired ones included.
+    public func apiKeys(tenant: UUID, page: PageRequest) async throws -> Page<APIKey> {
+        page.page(try await tenants.apiKeys(tenant: tenant, page: page))
     }
 
     /// Revokes a key of `tenant`; `404 not_found` when it has none with id `id`.

@@ -32,4 +32,10 @@ public actor InMemoryAccountRepository: AccountRepository {
     public func accounts(tenant: UUID) async throws -> [ProviderAccount] {
         stored.values.filter { $0.tenantId == tenant }.sorted { $0.createdAt < $1.createdAt }
     }
+
+    public func accounts(tenant: UUID, page: PageRequest) async throws -> [ProviderAccount] {
+        try page.select(
+            stored.values.filter { $0.tenantId == tenant }, id: { $0.id.uuidString.lowercased() },
+            created: \.createdAt, status: { $0.enabled ? "enabled" : "disabled" })
+    }
 }

@@ -54,6 +54,14 @@ public final class InMemoryCredentials: CredentialRepository, @unchecked Sendabl
         }
     }
 
+    public func credentials(tenant: UUID, customerId: String, page: PageRequest) async throws
+        -> [StoredPaymentMethod]
+    {
+        try page.select(
+            try await credentials(tenant: tenant, customerId: customerId), id: \.id, created: \.createdAt,
+            status: \.status.rawValue)
+    }
+
     public func stalePendingCredentials(now: Date, limit: Int) async throws -> [(tenant: UUID, id: String)] {
         let pending = lock.withLock { stored.values.filter { $0.status == .pending } }
         return

@@ -30,7 +30,7 @@ public actor InMemoryRoutingRepository: RoutingRepository {
         return RoutingConfiguration(version: version.version, rules: rules)
     }
 
-    public func routingHistory(tenant: UUID, limit: Int) async throws -> [RoutingVersion] {
-        Array((versions[tenant] ?? []).reversed().prefix(limit))
+    public func routingHistory(tenant: UUID, page: PageRequest) async throws -> [RoutingVersion] {
+        try page.select(versions[tenant] ?? [], id: { String($0.version) }, created: \.createdAt)
     }
 }

@@ -27,6 +27,10 @@ public actor InMemoryTenantRepository: TenantRepository {
 
     public func tenants() async throws -> [Tenant] { tenantList }
 
+    public func tenants(page: PageRequest) async throws -> [Tenant] {
+        try page.select(tenantList, id: { $0.id.uuidString.lowercased() }, created: \.createdAt)
+    }
+
     public func tenant(id: UUID) async throws -> Tenant? { tenantList.first { $0.id == id } }
 
     public func createAPIKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, actor: String)
@@ -39,6 +43,10 @@ public actor InMemoryTenantRepository: TenantRepository {
 
     public func apiKeys(tenant: UUID) async throws -> [APIKey] {
         keys.map(\.key).filter { $0.tenantId == tenant }
+    }
+
+    public func apiKeys(tenant: UUID, page: PageRequest) async throws -> [APIKey] {
+        try page.select(try await apiKeys(tenant: tenant), id: { $0.id.uuidString.lowercased() }, created: \.createdAt)
     }
 
     public func revokeAPIKey(tenant: UUID, id: UUID, actor: String) async throws -> Bool {

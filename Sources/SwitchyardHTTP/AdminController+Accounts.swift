@@ -17,9 +17,11 @@ extension AdminController {
                 actor: Self.actor)
             return JSONIO.response(.created, accountBody(created))
         }
-        admin.get("tenants/:tenant/provider-accounts") { _, context in
+        admin.get("tenants/:tenant/provider-accounts") { request, context in
             let tenant = try await tenant(context)
-            return JSONIO.response(.ok, ["data": try await accounts.accounts(tenant: tenant.id).map(accountBody)])
+            let page = try ListQuery.page(request, statuses: ProviderAccountService.statuses)
+            let found = try await accounts.accounts(tenant: tenant.id, page: page)
+            return JSONIO.response(.ok, ListResource(found, page, id: { $0.id.uuidString.lowercased() }, accountBody))
         }
         admin.get("tenants/:tenant/provider-accounts/:account") { _, context in
             JSONIO.response(.ok, accountBody(try await account(context)))

@@ -24,8 +24,11 @@ struct AdminController: Sendable {
             let tenant = try await tenants.createTenant(name: body.name, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.TenantBody(tenant))
         }
-        admin.get("tenants") { _, _ in
-            JSONIO.response(.ok, ["data": try await tenants.tenants().map(AdminBodies.TenantBody.init)])
+        admin.get("tenants") { request, _ in
+            let page = try ListQuery.page(request)
+            let found = try await tenants.tenants(page: page)
+            return JSONIO.response(
+                .ok, ListResource(found, page, id: { $0.id.uuidString.lowercased() }, AdminBodies.TenantBody.init))
         }
         admin.get("tenants/:tenant") { _, context in
             JSONIO.response(.ok, AdminBodies.TenantBody(try await tenant(context)))
@@ -38,10 +41,12 @@ struct AdminController: Sendable {
                 tenant: tenant.id, name: body.name, scopes: body.scopes, expiresAt: body.expiresAt, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
         }
-        admin.get("tenants/:tenant/api-keys") { _, context in
+        admin.get("tenants/:tenant/api-keys") { request, context in
             let tenant = try await tenant(context)
+            let page = try ListQuery.page(request)
+            let found = try await tenants.apiKeys(tenant: tenant.id, page: page)
             return JSONIO.response(
-                .ok, ["data": try await tenants.apiKeys(tenant: tenant.id).map { AdminBodies.KeyBody($0) }])
+                .ok, ListResource(found, page, id: { $0.id.uuidString.lowercased() }) { AdminBodies.KeyBody($0) })
         }
         admin.delete("tenants/:tenant/api-keys/:key") { _, context in
             let tenant = try await tenant(context)

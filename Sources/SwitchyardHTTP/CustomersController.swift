@@ -28,9 +28,12 @@ struct CustomersController: Sendable {
         let group = merchant.group("customers/:customer")
         group.get("payment-methods") { request, context in
             let key = try context.apiKey
-            let methods = try await service.paymentMethods(tenant: key.tenantId, customerId: try customer(context))
-            return JSONIO.response(
-                .ok, PaymentMethodList(data: methods.map { PaymentMethodResource($0, now: service.now()) }))
+            let page = try ListQuery.page(
+                request, statuses: StoredPaymentMethod.Status.allCases.map(\.rawValue))
+            let found = try await service.paymentMethods(
+                tenant: key.tenantId, customerId: try customer(context), page: page)
+            let now = service.now()
+            return JSONIO.response(.ok, ListResource(found, page, id: \.id) { PaymentMethodResource($0, now: now) })
         }
         group.get("payment-methods/:pm") { request, context in
             let key = try context.apiKey
@@ -79,11 +82,6 @@ struct CustomersController: Sendable {
 }
 
 /// A page of a customer's payment methods.
-struct PaymentMethodList: Encodable {
-    var object = "list"
-    var data: [PaymentMethodResource]
-}
-
 /// A stored credential as the merchant API shows it: masked details only, never the provider's token.
 struct PaymentMethodResource: Encodable {
     var id: String

@@ -46,16 +46,15 @@ struct RoutingController: Sendable {
             }
             group.get(RouterPath(path + "/versions")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
-                let versions = try await routing.history(tenant: tenant)
+                let page = try ListQuery.page(request)
+                let versions = try await routing.history(tenant: tenant, page: page)
                 return JSONIO.response(
                     .ok,
-                    [
-                        "data": versions.map {
-                            VersionBody(
-                                version: $0.version, actor: $0.actor, createdAt: $0.createdAt,
-                                rules: $0.rules.map(Self.ruleBody))
-                        }
-                    ])
+                    ListResource(versions, page, id: { String($0.version) }) {
+                        VersionBody(
+                            version: $0.version, actor: $0.actor, createdAt: $0.createdAt,
+                            rules: $0.rules.map(Self.ruleBody))
+                    })
             }
             group.post(RouterPath(path + "/simulate")) { request, context in
                 let (tenant, _) = try await resolve(request, context)

@@ -66,6 +66,18 @@ extension PostgresStore: ConfigurationRepository {
         return try rows.map(openAccount)
     }
 
+    /// The rows of `page` of the tenant's accounts, secrets decrypted (`status` is `enabled` or `disabled`).
+    public func accounts(tenant: UUID, page: PageRequest) async throws -> [ProviderAccount] {
+        let rows = try await tenantScoped(tenant) { c in try Self.accountPages.rows(c, page) }
+        return try rows.map(openAccount)
+    }
+
+    static let routingVersionPages = PageQuery(
+        table: "routing_versions", idColumn: "version", idType: "bigint", statusColumn: nil)
+    static let accountPages = PageQuery(
+        table: "provider_accounts", idType: "uuid",
+        statusColumn: "CASE WHEN enabled THEN 'enabled' ELSE 'disabled' END")
+
     /// All of a tenant's accounts for routing, their secret credential fields left out (not decrypted).
     public func accountDescriptors(tenant: UUID) async throws -> [ProviderAccount] {
         let rows = try await tenantScoped(tenant) { c in
@@ -159,12 +171,10 @@ extension PostgresStore: ConfigurationRepository {
         }
     }
 
-    /// Earlier routing configurations of a tenant, newest first.
-    public func routingHistory(tenant: UUID, limit: Int) async throws -> [RoutingVersion] {
+    /// The rows of `page` of a tenant's routing versions (row-level security keeps them to the tenant).
+    public func routingHistory(tenant: UUID, page: PageRequest) async throws -> [RoutingVersion] {
         try await tenantScoped(tenant) { c in
-            try c.query(
-                "SELECT * FROM routing_versions ORDER BY version DESC LIMIT $1::bigint", [.int(Int64(limit))]
-            ).rows.map { row in
+            try Self.routingVersionPages.rows(c, page).map { row in
                 RoutingVersion(
                     version: Int(try row.int64("version")), actor: try row.string("actor"),
                     createdAt: try row.date("created_at"),

@@ -83,17 +83,31 @@ extension PostgresStore: CredentialRepository {
     public func credentials(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod] {
         let rows = try await tenantScoped(tenant) { c in
             try c.query(
-                """
-                SELECT id, tenant_id, customer_id, account_id, plugin_id, kind, status, correlation_id,
-                    payment_method_type, display, session, origin_payment_id, failure_code, failure_message,
-                    expires_at, created_at, updated_at
-                FROM stored_credentials WHERE customer_id = $1 ORDER BY created_at DESC, id
-                """,
+                "SELECT \(Self.listedCredentialColumns) FROM stored_credentials WHERE customer_id = $1 "
+                    + "ORDER BY created_at DESC, id",
                 [.text(customerId)]
             ).rows
         }
         return try rows.map(credential(from:))
     }
+
+    /// The rows of `page` of a customer's credentials, without their tokens.
+    public func credentials(tenant: UUID, customerId: String, page: PageRequest) async throws
+        -> [StoredPaymentMethod]
+    {
+        let rows = try await tenantScoped(tenant) { c in
+            try Self.credentialPages.rows(c, page, scope: ["customer_id = $1"], params: [.text(customerId)])
+        }
+        return try rows.map(credential(from:))
+    }
+
+    /// Every column of a listed credential but its token.
+    static let listedCredentialColumns = """
+        id, tenant_id, customer_id, account_id, plugin_id, kind, status, correlation_id, payment_method_type, \
+        display, session, origin_payment_id, failure_code, failure_message, expires_at, created_at, updated_at
+        """
+
+    static let credentialPages = PageQuery(table: "stored_credentials", columns: listedCredentialColumns)
 
     private func oneCredential(_ tenant: UUID, _ sql: String, _ params: [PGValue]) async throws
         -> StoredPaymentMethod?

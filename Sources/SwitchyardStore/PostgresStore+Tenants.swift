@@ -24,6 +24,11 @@ extension PostgresStore {
         }
     }
 
+    /// The rows of `page` of every tenant.
+    public func tenants(page: PageRequest) async throws -> [Tenant] {
+        try await system { c in try Self.tenantPages.rows(c, page).map(Self.tenant) }
+    }
+
     public func tenant(id: UUID) async throws -> Tenant? {
         try await system { c in
             try c.query("SELECT id, name, created_at FROM tenants WHERE id = $1::uuid", [.uuid(id)]).rows.first.map(
@@ -59,6 +64,11 @@ extension PostgresStore {
         try await tenantScoped(tenant) { c in
             try c.query("SELECT * FROM api_keys ORDER BY created_at, id").rows.map(Self.apiKey)
         }
+    }
+
+    /// The rows of `page` of the tenant's keys (row-level security keeps them to the tenant).
+    public func apiKeys(tenant: UUID, page: PageRequest) async throws -> [APIKey] {
+        try await tenantScoped(tenant) { c in try Self.keyPages.rows(c, page).map(Self.apiKey) }
     }
 
     /// Revokes a key of this tenant; false if there is none.
@@ -199,6 +209,9 @@ extension PostgresStore {
 }
 
 extension PostgresStore {
+    static let tenantPages = PageQuery(
+        table: "tenants", columns: "id, name, created_at", idType: "uuid", statusColumn: nil)
+    static let keyPages = PageQuery(table: "api_keys", idType: "uuid", statusColumn: nil)
     static let auditPages = PageQuery(table: "audit_log", idType: "bigint", createdColumn: "at", statusColumn: nil)
 
     // MARK: Tenant policy

@@ -58,7 +58,9 @@ extension ConsoleAssets {
           try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
           if (!res.ok) {
             const err = (json && json.error) || {};
-            if (res.status === 401 && path !== "/admin/v1/tenants") signOut("Your session ended: sign in again.");
+            if (res.status === 401 && path.split("?")[0] !== "/admin/v1/tenants") {
+              signOut("Your session ended: sign in again.");
+            }
             throw new APIError(res.status, err.code || "http_" + res.status, err.message || res.statusText);
           }
           return json;
@@ -74,9 +76,20 @@ extension ConsoleAssets {
           }
         }
 
+        /// Every item of a paged list (newest first), read 100 at a time following `next_cursor`, oldest first.
+        async function listAll(path) {
+          const items = [];
+          let cursor = null;
+          do {
+            const page = await api("GET", path + "?limit=100" + (cursor ? "&starting_after=" + encodeURIComponent(cursor) : ""));
+            items.push(...(page.data || []));
+            cursor = page.has_more ? page.next_cursor : null;
+          } while (cursor);
+          return items.reverse();
+        }
+
         async function loadTenants() {
-          const res = await api("GET", "/admin/v1/tenants");
-          state.tenants = res.data || [];
+          state.tenants = await listAll("/admin/v1/tenants");
           if (!state.tenant || !state.tenants.some((t) => t.id === state.tenant)) {
             state.tenant = state.tenants.length ? state.tenants[0].id : null;
           }

@@ -46,9 +46,8 @@ extension ConsoleAssets {
           const tenant = state.tenant;
           if (!tenant) return h("div", { class: "card" }, h("p", { class: "empty" }, "Create a tenant first."));
           const base = "/admin/v1/tenants/" + tenant + "/routing";
-          const [routing, accounts] = await Promise.all([api("GET", base),
-            api("GET", "/admin/v1/tenants/" + tenant + "/provider-accounts")]);
-          const accs = accounts.data || [];
+          const [routing, accs] = await Promise.all([api("GET", base),
+            listAll("/admin/v1/tenants/" + tenant + "/provider-accounts")]);
           const accountName = (id) => (accs.find((a) => a.id === id) || {}).name || shortId(id);
           const rules = h("div", { id: "rules" });
           const status = h("p", { class: "muted", id: "routing-status" },

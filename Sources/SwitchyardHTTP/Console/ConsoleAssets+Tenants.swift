@@ -35,7 +35,7 @@ extension ConsoleAssets {
         };
 
         async function keysCard(tenant, fresh) {
-          const keys = (await api("GET", "/admin/v1/tenants/" + tenant + "/api-keys")).data || [];
+          const keys = await listAll("/admin/v1/tenants/" + tenant + "/api-keys");
           const card = h("div", { class: "card", id: "keys-card" });
           const redraw = async (created) => card.replaceWith(await keysCard(tenant, created));
           const error = h("p", { class: "error", role: "alert" });
@@ -88,7 +88,7 @@ extension ConsoleAssets {
           const tenant = state.tenant;
           if (!tenant) return h("div", { class: "card" }, h("p", { class: "empty" }, "Create a tenant first."));
           const [accounts, plugins] = await Promise.all([
-            api("GET", "/admin/v1/tenants/" + tenant + "/provider-accounts"), api("GET", "/admin/v1/plugins")]);
+            listAll("/admin/v1/tenants/" + tenant + "/provider-accounts"), api("GET", "/admin/v1/plugins")]);
           const error = h("p", { class: "error", role: "alert" });
           const plugin = h("select", { id: "account-plugin" },
             (plugins.loaded || []).map((p) => h("option", { value: p.id }, p.id + " (" + p.provider + " " + p.version + ")")));
@@ -110,7 +110,7 @@ extension ConsoleAssets {
             h("h3", {}, "Credentials"), creds,
             h("div", { class: "inline" }, h("button", { type: "button", class: "ghost small", onclick: () => addCred() },
               "Add credential"), h("button", { type: "submit", id: "account-create" }, "Create account")), error);
-          const rows = (accounts.data || []).map((a) => accountRow(tenant, a));
+          const rows = accounts.map((a) => accountRow(tenant, a));
           return h("div", {},
             h("div", { class: "card" }, h("h1", {}, "Provider accounts of " + tenantName(tenant)),
               table(["Name", "Plugin", "Environment", "State", "Base URL", "Credentials", ""], rows, "No account yet.")),
