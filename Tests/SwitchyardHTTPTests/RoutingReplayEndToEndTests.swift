@@ -1,5 +1,7 @@
 import Foundation
+import ProviderKit
 import SwitchyardCore
+import SwitchyardHTTP
 import SwitchyardTestSupport
 import Testing
 
@@ -34,6 +36,15 @@ struct RoutingReplayEndToEndTests {
 
     func param(_ reply: TestStack.Reply) -> String? {
         (reply.json["error"] as? [String: Any])?["param"] as? String
+    }
+
+    /// The answer matches the `RoutingReplay` schema of the OpenAPI document.
+    func expectDocumented(_ reply: TestStack.Reply) throws {
+        let document = try JSONDecoder().decode(JSONValue.self, from: OpenAPIDocument.load())
+        let value = try JSONDecoder().decode(JSONValue.self, from: reply.body)
+        let problems = SchemaSubset(document: document).problems(
+            value, .object(["$ref": .string("#/components/schemas/RoutingReplay")]))
+        #expect(problems.isEmpty, "\(problems) in \(text(reply))")
     }
 
     func segment(_ body: [String: Any], _ country: String) -> [String: Any]? {
@@ -82,7 +93,7 @@ struct RoutingReplayEndToEndTests {
             let routing = payment["routing"] as? [String: Any]
             let propensities = routing?["propensities"] as? [[String: Any]] ?? []
             #expect(propensities.map { $0["probability"] as? Double } == [0.5, 0.5], "\(routing ?? [:])")
-            firstAccount[id] = (payment["attempts"] as? [[String: Any]])?.first?["account_id"] as? String
+            firstAccount[id] = (payment["attempts"] as? [[String: Any]])?.first?["provider_account"] as? String
         }
 
         // The draft sends DE to b only.
@@ -92,6 +103,7 @@ struct RoutingReplayEndToEndTests {
             json: ["rules": draft, "window": ["last": 70], "changes_limit": 5])
         try #require(replied.status == 200, "\(text(replied))")
         let body = replied.json
+        try expectDocumented(replied)
         #expect(body["object"] as? String == "routing_replay")
         #expect(body["scored_attempt"] as? String == "first")
         #expect(body["payments"] as? Int == 70)
@@ -129,6 +141,7 @@ struct RoutingReplayEndToEndTests {
             .POST, "/admin/v1/tenants/\(m.tenantId)/routing/replay", token: stack.operatorToken,
             json: ["rules": [rule("fr to c", ["FR"], [c])] + live, "window": ["last": 70]])
         try #require(unsupported.status == 200, "\(text(unsupported))")
+        try expectDocumented(unsupported)
         let fr = rate(segment(unsupported.json, "FR")?["draft"] as? [String: Any])
         #expect(fr?["evidence"] as? String == "not enough evidence")
         #expect(fr?["estimate"] is NSNull)
