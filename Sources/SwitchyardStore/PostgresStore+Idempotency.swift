@@ -61,7 +61,8 @@ extension PostgresStore {
     static func outcome(_ row: PGRow) throws -> IdempotentOutcome {
         let status = row.optionalInt64("response_status").map { Int($0) }
         if let code = row.optionalString("error_code") {
-            var error = CoreError(ErrorCode(rawValue: code) ?? .internalError, row.optionalString("error_message") ?? "")
+            var error = CoreError(
+                ErrorCode(rawValue: code) ?? .internalError, row.optionalString("error_message") ?? "")
             if let details = row.optionalString("error_details") {
                 let pointers = try StoreJSON.decode(ErrorPointers.self, details)
                 (error.param, error.declineCode, error.providerCode) =
