@@ -12,12 +12,14 @@ struct APIVersionMiddleware: RouterMiddleware {
 
     static let header = HTTPField.Name(APIVersion.headerName)!
 
-    let versions: TenantVersionCache
+    /// The version each tenant is pinned to; a failed read fails the request (rather than answering it in
+    /// a version it did not ask for).
+    let versions: TenantReadCache<APIVersion>
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response)
         async throws -> Response
     {
-        let version = try await Self.version(request, pinned: { try await versions.version(try context.tenant) })
+        let version = try await Self.version(request, pinned: { try await versions.value(try context.tenant) })
         var context = context
         context.apiVersion = version
         var response = try await RequestVersion.$current.withValue(version) { try await next(request, context) }
