@@ -32,6 +32,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case invalidAmount = "invalid_amount"
     /// The API key is unknown, revoked or expired.
     case invalidAPIKey = "invalid_api_key"
+    /// The `Switchyard-Version` header names no version of the API.
+    case invalidAPIVersion = "invalid_api_version"
     /// A provider account's base URL is not an absolute http(s) URL.
     case invalidBaseURL = "invalid_base_url"
     /// A country is not an upper-case ISO 3166-1 alpha-2 code.
@@ -46,6 +48,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case invalidEventTypes = "invalid_event_types"
     /// An API key's new expiry is not in the future.
     case invalidExpiresAt = "invalid_expires_at"
+    /// An `expand[]` query parameter names nothing the list can expand.
+    case invalidExpand = "invalid_expand"
     /// A body field has the wrong type or an invalid value.
     case invalidField = "invalid_field"
     /// An API key rotation's grace period is out of range.
@@ -158,6 +162,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case unauthorized
     /// A provider account names no account of the tenant.
     case unknownAccount = "unknown_account"
+    /// The JSON body has a field the endpoint does not know (from API version 2026-12-01).
+    case unknownParameter = "unknown_parameter"
     /// A provider account names a credential its plugin does not have.
     case unknownCredential = "unknown_credential"
     /// The customer has no such stored payment method.

@@ -57,6 +57,17 @@ struct KeyRecordingDecoder: Decoder {
             guard case .string(let text) = value, let url = URL(string: text) else { throw mismatch(type) }
             return url as! T
         }
+        if T.self == Date.self {
+            // As the API's decoders read dates: ISO 8601 text (seconds since 2001 for a number).
+            switch value {
+            case .string(let text):
+                guard let date = ISO8601DateFormatter().date(from: text) else { throw mismatch(type) }
+                return date as! T
+            case .number(let seconds): return Date(timeIntervalSinceReferenceDate: seconds) as! T
+            case .integer(let seconds): return Date(timeIntervalSinceReferenceDate: Double(seconds)) as! T
+            default: throw mismatch(type)
+            }
+        }
         if let integer = T.self as? any FixedWidthInteger.Type {
             guard let whole = value.integerValue, let converted = integer.init(exactly: whole) else {
                 throw mismatch(type)

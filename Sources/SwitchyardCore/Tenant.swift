@@ -5,11 +5,16 @@ public struct Tenant: Codable, Sendable, Equatable {
     public var id: UUID
     public var name: String
     public var createdAt: Date
+    /// The merchant API version the tenant is pinned to (``APIVersion/name``), set when its first API key
+    /// is created; nil for a tenant without keys yet or created before versions existed (see
+    /// ``APIVersion/pinned(_:)``).
+    public var apiVersion: String?
 
-    public init(id: UUID, name: String, createdAt: Date) {
+    public init(id: UUID, name: String, createdAt: Date, apiVersion: String? = nil) {
         self.id = id
         self.name = name
         self.createdAt = createdAt
+        self.apiVersion = apiVersion
     }
 }
 

@@ -54,16 +54,23 @@ extension WebhookEvent {
             object: EndpointSnapshot(id: endpoint.id, url: endpoint.url), at: now)
     }
 
+    /// The event rendered in every API version (``renderings``); its ``payload`` is the oldest version's,
+    /// which the store replaces by that of the tenant's pinned version.
     private static func make<Object: Encodable>(
         id: String, tenant: UUID, type: String, objectId: String, object: Object, at now: Date
     ) throws -> WebhookEvent {
-        let envelope = Envelope(id: id, type: type, createdAt: now, data: .init(object: object))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
+        var renderings: [String: Data] = [:]
+        for version in APIVersion.all {
+            let envelope = Envelope(
+                id: id, type: type, apiVersion: version.name, createdAt: now, data: .init(object: object))
+            renderings[version.name] = try encoder.encode(envelope)
+        }
         return WebhookEvent(
-            id: id, tenantId: tenant, type: type, objectId: objectId, payload: try encoder.encode(envelope),
-            createdAt: now)
+            id: id, tenantId: tenant, type: type, objectId: objectId,
+            payload: renderings[APIVersion.oldest.name] ?? Data(), createdAt: now, renderings: renderings)
     }
 
     private struct Envelope<Object: Encodable>: Encodable {
@@ -71,11 +78,14 @@ extension WebhookEvent {
         var id: String
         var object = "event"
         var type: String
+        /// The API version the event is rendered in: the tenant's pinned one.
+        var apiVersion: String
         var createdAt: Date
         var data: Body
 
         enum CodingKeys: String, CodingKey {
             case id, object, type, data
+            case apiVersion = "api_version"
             case createdAt = "created_at"
         }
     }

@@ -13,15 +13,22 @@ public struct WebhookEvent: Sendable, Equatable {
     /// The JSON body delivered to endpoints, exactly as signed.
     public var payload: Data
     public var createdAt: Date
+    /// For a new event: its body as each API version renders it (``APIVersion/name`` → body); the store
+    /// keeps, as ``payload``, the one of the version the tenant is pinned to. Empty for a stored event.
+    public var renderings: [String: Data]
 
     /// Creates an event from its parts.
-    public init(id: String, tenantId: UUID, type: String, objectId: String, payload: Data, createdAt: Date) {
+    public init(
+        id: String, tenantId: UUID, type: String, objectId: String, payload: Data, createdAt: Date,
+        renderings: [String: Data] = [:]
+    ) {
         self.id = id
         self.tenantId = tenantId
         self.type = type
         self.objectId = objectId
         self.payload = payload
         self.createdAt = createdAt
+        self.renderings = renderings
     }
 }
 

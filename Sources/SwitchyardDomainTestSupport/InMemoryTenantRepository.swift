@@ -36,6 +36,12 @@ public actor InMemoryTenantRepository: TenantRepository {
     public func createAPIKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, actor: String)
         async throws -> CreatedAPIKey
     {
+        // A tenant's first key pins it to the current version.
+        if !keys.contains(where: { $0.key.tenantId == tenant }),
+            let index = tenantList.firstIndex(where: { $0.id == tenant }), tenantList[index].apiVersion == nil
+        {
+            tenantList[index].apiVersion = APIVersion.current.name
+        }
         let created = newKey(tenant: tenant, name: name, scopes: scopes, expiresAt: expiresAt)
         record(tenant, actor, "api_key.create", created.key.id.uuidString)
         return created

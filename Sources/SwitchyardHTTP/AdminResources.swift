@@ -11,16 +11,29 @@ enum AdminBodies {
         var id: String
         var name: String
         var createdAt: Date
+        /// The merchant API version the tenant is pinned to; null until its first API key is created (or
+        /// for a tenant from before versions, which behaves as the oldest version).
+        var apiVersion: String?
 
         enum CodingKeys: String, CodingKey {
             case id, name
             case createdAt = "created_at"
+            case apiVersion = "api_version"
         }
 
         init(_ t: Tenant) {
             id = t.id.uuidString.lowercased()
             name = t.name
             createdAt = t.createdAt
+            apiVersion = t.apiVersion
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(apiVersion, forKey: .apiVersion)
         }
     }
 

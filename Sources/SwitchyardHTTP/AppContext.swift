@@ -17,6 +17,8 @@ public struct AppContext: RequestContext {
     var presentedKey: PresentedKey?
     /// The id ``RequestIDMiddleware`` gave the request, quoted in every error body as `request_id`.
     var requestID: String?
+    /// The merchant API version of a `/v1` request, chosen by ``APIVersionMiddleware``.
+    var apiVersion: APIVersion?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)

@@ -5,13 +5,14 @@ extension ErrorCode {
     /// The HTTP status every error with this code is answered with: the API's one table of code → status.
     public var httpStatus: HTTPResponse.Status {
         switch self {
-        case .badRequest, .duplicateKey, .endpointAddressForbidden, .invalidAmount, .invalidBaseURL,
-            .invalidCountry, .invalidCurrency, .invalidCustomer, .invalidDescription, .invalidEventTypes,
-            .invalidExpiresAt, .invalidField, .invalidGrace, .invalidIdempotencyKey, .invalidJSON, .invalidLimit,
-            .invalidMetadata, .invalidMethod, .invalidName, .invalidParameter, .invalidPolicy, .invalidQuery,
-            .invalidReference, .invalidRequest, .invalidReturnURL, .invalidScopes, .invalidStatus, .invalidTenant,
-            .invalidText, .invalidWebhookURL, .missingCredential, .missingCustomer, .missingField,
-            .paymentMethodMismatch, .unknownAccount, .unknownCredential, .unknownPaymentMethod, .vaultingNotSupported:
+        case .badRequest, .duplicateKey, .endpointAddressForbidden, .invalidAmount, .invalidAPIVersion,
+            .invalidBaseURL, .invalidCountry, .invalidCurrency, .invalidCustomer, .invalidDescription,
+            .invalidEventTypes, .invalidExpand, .invalidExpiresAt, .invalidField, .invalidGrace,
+            .invalidIdempotencyKey, .invalidJSON, .invalidLimit, .invalidMetadata, .invalidMethod, .invalidName,
+            .invalidParameter, .invalidPolicy, .invalidQuery, .invalidReference, .invalidRequest, .invalidReturnURL,
+            .invalidScopes, .invalidStatus, .invalidTenant, .invalidText, .invalidWebhookURL, .missingCredential,
+            .missingCustomer, .missingField, .paymentMethodMismatch, .unknownAccount, .unknownCredential,
+            .unknownParameter, .unknownPaymentMethod, .vaultingNotSupported:
             return .badRequest
         case .invalidAPIKey, .unauthorized:
             return .unauthorized

@@ -26,7 +26,8 @@ public enum JSONIO {
 
     /// Decodes a JSON body; an empty body decodes as `{}`. The body is first read by ``StrictJSON``, which
     /// refuses duplicate keys, NUL characters and deep nesting, and tells integer fields how numbers were
-    /// written.
+    /// written. In an API version that refuses unknown fields (``APIVersion/Change/unknownFieldsRefused``),
+    /// a field `T` does not read is `400 unknown_parameter`.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let data = data.isEmpty ? Data("{}".utf8) : data
         let report = try StrictJSON.scan(data)
@@ -34,7 +35,9 @@ public enum JSONIO {
         decoder.dateDecodingStrategy = .iso8601
         decoder.userInfo[StrictJSON.reportKey] = report
         do {
-            return try decoder.decode(type, from: data)
+            let value = try decoder.decode(type, from: data)
+            if RequestVersion.has(.unknownFieldsRefused) { try refuseUnknownFields(type, in: data) }
+            return value
         } catch let error as DecodingError {
             throw describe(error)
         } catch let error as APIError {
@@ -42,6 +45,26 @@ public enum JSONIO {
         } catch {
             throw APIError(.invalidJSON, "the body is not valid JSON")
         }
+    }
+
+    /// Reads the body of an operation that takes no fields: ignored, except that an API version refusing
+    /// unknown fields refuses any field in it (`400 unknown_parameter`) and a body that is not JSON.
+    static func noFields(_ data: Data) throws {
+        guard RequestVersion.has(.unknownFieldsRefused) else { return }
+        _ = try decode(NoFields.self, from: data)
+    }
+
+    /// A body without fields.
+    private struct NoFields: Decodable {}
+
+    /// Throws `400 unknown_parameter`, naming the field by its JSON path, for the first field of `data`
+    /// (in path order) that `type` never reads.
+    static func refuseUnknownFields<T: Decodable>(_ type: T.Type, in data: Data) throws {
+        guard let unknown = try UnknownKeys.find(in: data, readBy: [type]).first else { return }
+        let hint = unknown.suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+        throw APIError(
+            .unknownParameter, "the field '\(unknown.path.prefix(100))' is not known to this endpoint\(hint)",
+            param: unknown.path)
     }
 
     static func describe(_ error: DecodingError) -> APIError {

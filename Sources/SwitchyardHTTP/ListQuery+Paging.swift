@@ -15,6 +15,24 @@ extension ListQuery {
         return try PageRequest.parse({ query[$0] }, statuses: statuses)
     }
 
+    /// The parts a list is asked to expand (`expand[]=attempts&expand[]=routing`; `expand[]` may be sent
+    /// percent-encoded); `400 invalid_expand` naming `expand[]` for a value that is not one of `Part`.
+    static func expansions<Part: RawRepresentable & Hashable & CaseIterable>(_ request: Request, _: Part.Type)
+        throws -> Set<Part> where Part.RawValue == String
+    {
+        var parts: Set<Part> = []
+        for (name, value) in request.uri.queryParameters
+        where (String(name).removingPercentEncoding ?? String(name)) == "expand[]" {
+            let text = String(value).removingPercentEncoding ?? String(value)
+            guard let part = Part(rawValue: text) else {
+                let known = Part.allCases.map(\.rawValue).joined(separator: ", ")
+                throw APIError(.invalidExpand, "expand[] must be one of \(known)", param: "expand[]")
+            }
+            parts.insert(part)
+        }
+        return parts
+    }
+
     /// The tenant a list is narrowed to (`?tenant=`), nil when absent; `400 invalid_parameter` when it is
     /// not the id of an existing tenant (never read as "every tenant").
     static func tenant(_ request: Request, tenants: TenantAdminService) async throws -> UUID? {

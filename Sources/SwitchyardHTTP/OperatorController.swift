@@ -79,14 +79,19 @@ struct OperatorController: Sendable {
     private func deliveries(_ request: Request) async throws -> [DeliveryHit] {
         let query = request.uri.queryParameters
         guard let status = WebhookDelivery.Status(rawValue: query.get("status") ?? "dead") else {
-            throw APIError(.invalidStatus, "status must be pending, succeeded, dead or canceled")
+            throw APIError(.invalidStatus, "status must be pending, succeeded, dead or canceled", param: "status")
         }
         let limit = try ListQuery.limit(query.get("limit"))
-        let tenant = try query.get("tenant").map { text in
-            guard let id = UUID(uuidString: text) else {
-                throw APIError(.invalidTenant, "tenant must be a tenant id")
+        var tenant: UUID?
+        if let text = query.get("tenant") {
+            // An unknown tenant is refused, never read as "every tenant" or answered with nothing.
+            let unknown = APIError(.invalidTenant, "tenant must be the id of a tenant", param: "tenant")
+            guard let id = UUID(uuidString: text) else { throw unknown }
+            do {
+                tenant = try await operations.requireTenant(id).id
+            } catch let error as CoreError where error.code == .notFound {
+                throw unknown
             }
-            return id
         }
         return try await operations.deliveries(status: status, tenant: tenant, limit: limit).map { hit in
             DeliveryHit(

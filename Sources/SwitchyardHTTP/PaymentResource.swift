@@ -88,9 +88,11 @@ struct PaymentResource: Encodable {
     /// The client session of a payment waiting for the app, live or expired.
     var session: ClientSessionResource?
     var failure: Failure?
-    var attempts: [AttemptBody]
+    /// Nil when a list leaves it out (see ``PaymentExpansion``).
+    var attempts: [AttemptBody]?
     var refunds: [RefundResource]
-    var operations: [OperationBody]
+    /// Nil when a list leaves it out (see ``PaymentExpansion``).
+    var operations: [OperationBody]?
     var routing: RoutingDecision?
     var metadata: Metadata
     var description: String?

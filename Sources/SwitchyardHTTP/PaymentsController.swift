@@ -91,8 +91,9 @@ struct PaymentsController: Sendable {
             }
         }
         group.post(":id/cancel") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { _, _ in
-                try reply(try await service.cancel(tenant: try context.tenant, paymentId: try id(context)))
+            try await idempotency.run(request, context, resume: .paymentState) { data, _ in
+                try JSONIO.noFields(data)
+                return try reply(try await service.cancel(tenant: try context.tenant, paymentId: try id(context)))
             }
         }
         group.post(":id/refunds") { request, context in
@@ -111,8 +112,9 @@ struct PaymentsController: Sendable {
             return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
         }
         group.post(":id/session") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { _, _ in
-                try reply(try await service.renewSession(tenant: try context.tenant, paymentId: try id(context)))
+            try await idempotency.run(request, context, resume: .paymentState) { data, _ in
+                try JSONIO.noFields(data)
+                return try reply(try await service.renewSession(tenant: try context.tenant, paymentId: try id(context)))
             }
         }
         group.post(":id/sync") { _, context in
@@ -153,10 +155,17 @@ struct PaymentsController: Sendable {
         let tenant = try context.tenant
         let query = request.uri.queryParameters
         let page = try ListQuery.page(request, statuses: PaymentStatus.allCases.map(\.rawValue))
+        let expanded = try ListQuery.expansions(request, PaymentExpansion.self)
+        let light = context.apiVersion?.has(.listsOmitHeavyParts) ?? false
         let found = try await records.records(
             tenant: tenant, reference: query.get("reference"), metadata: try MetadataQuery.filters(query), page: page)
         let now = service.now()
-        return JSONIO.response(.ok, ListResource(found, page, id: \.payment.id) { PaymentResource($0, now: now) })
+        return JSONIO.response(
+            .ok,
+            ListResource(found, page, id: \.payment.id) { record -> PaymentResource in
+                let whole = PaymentResource(record, now: now)
+                return light ? whole.expanding(only: expanded) : whole
+            })
     }
 }
 

@@ -70,8 +70,14 @@ public enum SwitchyardServer {
         // Each group lets through only its callers and puts them in the context.
         let operatorOnly = router.group().add(middleware: OperatorAuthentication(auth: auth))
         let admin = router.group("admin/v1").add(middleware: OperatorAuthentication(auth: auth))
+        let versions = APIVersionMiddleware(
+            versions: TenantReadCache { [tenants = store.tenants] in
+                APIVersion.pinned(try await tenants.tenant(id: $0)?.apiVersion)
+            })
         let merchant = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .payments))
+            .add(middleware: versions)
         let tenantAdmin = router.group("v1").add(middleware: TenantAuthentication(auth: auth, scope: .admin))
+            .add(middleware: versions)
         HealthController(probes: store.probes, registry: deps.registry).register(on: router)
         MetricsEndpoint(deps).register(on: operatorOnly)
         let payments = PaymentsController(service: deps.service, records: store.records, bodyLimit: deps.bodyLimit)

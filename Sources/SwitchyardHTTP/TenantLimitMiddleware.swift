@@ -16,13 +16,14 @@ struct TenantLimitMiddleware: RouterMiddleware {
     let tenants: any TenantRepository
     let policy: PolicyCenter
     let limiter: TenantLimiter
-    let tenantPolicies: TenantPolicyCache
+    /// Tenants' own policies; a failed read counts as no tenant policy (the platform's limits apply).
+    let tenantPolicies: TenantReadCache<TenantPolicy>
 
     init(tenants: any TenantRepository, policy: PolicyCenter, limiter: TenantLimiter = TenantLimiter()) {
         self.tenants = tenants
         self.policy = policy
         self.limiter = limiter
-        self.tenantPolicies = TenantPolicyCache(tenants: tenants)
+        self.tenantPolicies = TenantReadCache { (try? await tenants.tenantPolicy(tenant: $0)) ?? TenantPolicy() }
     }
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response)
@@ -32,7 +33,7 @@ struct TenantLimitMiddleware: RouterMiddleware {
             let key = try await tenants.authenticate(secret: token)
         else { return try await next(request, context) }
         let tenant = key.tenantId
-        let limits = await tenantPolicies.policy(tenant).requestLimits(policy.platform.tenants)
+        let limits = try await tenantPolicies.value(tenant).requestLimits(policy.platform.tenants)
         switch limiter.admit(tenant: tenant, limits: limits) {
         case .admitted:
             break
@@ -47,27 +48,5 @@ struct TenantLimitMiddleware: RouterMiddleware {
         var context = context
         context.presentedKey = PresentedKey(secret: token, key: key)
         return try await next(request, context)
-    }
-}
-
-/// Tenants' own policies, read from the store at most once per `maxAge` per tenant (so a changed
-/// policy takes effect within `maxAge`). A failed read counts as no tenant policy: the platform's
-/// limits apply.
-actor TenantPolicyCache {
-    private let tenants: any TenantRepository
-    private let maxAge: TimeInterval
-    private var entries: [UUID: (policy: TenantPolicy, readAt: TimeInterval)] = [:]
-
-    init(tenants: any TenantRepository, maxAge: TimeInterval = 5) {
-        self.tenants = tenants
-        self.maxAge = maxAge
-    }
-
-    func policy(_ tenant: UUID) async -> TenantPolicy {
-        let now = ProcessInfo.processInfo.systemUptime
-        if let entry = entries[tenant], now - entry.readAt < maxAge { return entry.policy }
-        let policy = (try? await tenants.tenantPolicy(tenant: tenant)) ?? TenantPolicy()
-        entries[tenant] = (policy, now)
-        return policy
     }
 }

@@ -57,8 +57,12 @@ struct WebhooksController: Sendable {
             let key = try context.apiKey
             let query = request.uri.queryParameters
             let page = try ListQuery.page(request)
+            let type = query.get("type")
+            if let type, type != WebhookEventType.ping, !WebhookEventType.all.contains(type) {
+                throw APIError(.invalidParameter, "type must be an event type, e.g. payment.succeeded", param: "type")
+            }
             let list = try await events.events(
-                tenant: key.tenantId, type: query.get("type"), objectId: query.get("object"), page: page)
+                tenant: key.tenantId, type: type, objectId: query.get("object"), page: page)
             return JSONIO.response(.ok, try ListResource(list, page, id: \.id, WebhookEventResource.init))
         }
         v1.get("events/:event") { request, context in

@@ -51,16 +51,26 @@ extension PostgresStore {
         ]
     }
 
-    /// The statement that stores `event` (without deliveries).
+    /// The statement that stores `event` (without deliveries): its rendering in the API version its tenant
+    /// is pinned to, chosen by the statement itself (a tenant without one gets ``WebhookEvent/payload``,
+    /// the oldest version's).
     static func storing(_ event: WebhookEvent) -> PGStatement {
-        PGStatement(
+        var parameters: [PGValue] = [
+            .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
+            .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
+        ]
+        var choices = ""
+        for (version, body) in event.renderings.sorted(by: { $0.key < $1.key }) {
+            choices += " WHEN $\(parameters.count + 1) THEN $\(parameters.count + 2)"
+            parameters += [.text(version), .text(String(decoding: body, as: UTF8.self))]
+        }
+        let payload =
+            choices.isEmpty
+            ? "$5" : "CASE (SELECT api_version FROM tenants WHERE id = $2::uuid)\(choices) ELSE $5 END"
+        return PGStatement(
             """
             INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at)
-            VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz)
-            """,
-            [
-                .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
-                .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
-            ])
+            VALUES ($1, $2::uuid, $3, $4, \(payload), $6::timestamptz)
+            """, parameters)
     }
 }

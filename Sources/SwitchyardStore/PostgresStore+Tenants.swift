@@ -20,7 +20,8 @@ extension PostgresStore {
 
     public func tenants() async throws -> [Tenant] {
         try await system { c in
-            try c.query("SELECT id, name, created_at FROM tenants ORDER BY created_at, id").rows.map(Self.tenant)
+            try c.query("SELECT id, name, created_at, api_version FROM tenants ORDER BY created_at, id").rows.map(
+                Self.tenant)
         }
     }
 
@@ -31,13 +32,16 @@ extension PostgresStore {
 
     public func tenant(id: UUID) async throws -> Tenant? {
         try await system { c in
-            try c.query("SELECT id, name, created_at FROM tenants WHERE id = $1::uuid", [.uuid(id)]).rows.first.map(
-                Self.tenant)
+            try c.query(
+                "SELECT id, name, created_at, api_version FROM tenants WHERE id = $1::uuid", [.uuid(id)]
+            ).rows.first.map(Self.tenant)
         }
     }
 
     static func tenant(_ row: PGRow) throws -> Tenant {
-        Tenant(id: try row.uuid("id"), name: try row.string("name"), createdAt: try row.date("created_at"))
+        Tenant(
+            id: try row.uuid("id"), name: try row.string("name"), createdAt: try row.date("created_at"),
+            apiVersion: row.optionalString("api_version"))
     }
 
     // MARK: API keys
@@ -51,6 +55,16 @@ extension PostgresStore {
             id: UUID(), tenantId: tenant, prefix: String(secret.prefix(11)), name: name, scopes: scopes,
             createdAt: clock(), expiresAt: expiresAt)
         let hash = Self.hashKey(secret)
+        // A tenant's first key pins it to the current version; a tenant that already has keys keeps its
+        // version (NULL, the oldest, for keys made before versions existed).
+        try await system { c in
+            try c.query(
+                """
+                UPDATE tenants SET api_version = $2
+                WHERE id = $1::uuid AND api_version IS NULL
+                    AND NOT EXISTS (SELECT 1 FROM api_keys WHERE tenant_id = $1::uuid)
+                """, [.uuid(tenant), .text(APIVersion.current.name)])
+        }
         try await tenantScoped(tenant) { c in
             try Self.insert(key, hash: hash, into: c)
             try Self.audit(
@@ -210,7 +224,7 @@ extension PostgresStore {
 
 extension PostgresStore {
     static let tenantPages = PageQuery(
-        table: "tenants", columns: "id, name, created_at", idType: "uuid", statusColumn: nil)
+        table: "tenants", columns: "id, name, created_at, api_version", idType: "uuid", statusColumn: nil)
     static let keyPages = PageQuery(table: "api_keys", idType: "uuid", statusColumn: nil)
     static let auditPages = PageQuery(table: "audit_log", idType: "bigint", createdColumn: "at", statusColumn: nil)
 

@@ -61,7 +61,8 @@ extension DatabaseFailoverTests {
         var payments: [[String: Any]] = []
         var cursor: String?
         repeat {
-            let query = "/v1/payments?limit=100" + (cursor.map { "&starting_after=\($0)" } ?? "")
+            let query =
+                "/v1/payments?limit=100&" + PaymentLists.expandAll + (cursor.map { "&starting_after=\($0)" } ?? "")
             let page = try await platform.send(.GET, platform.replicaURL(payments.count) + query, token: shop.apiKey)
             guard page.status == 200 else { throw TestFailure("list: \(page.status) \(page.text)") }
             payments += page.json["data"] as? [[String: Any]] ?? []

@@ -11,6 +11,7 @@ struct ErrorCodeTableTests {
     /// Every code and the status it was answered with before codes were typed: the API's promise.
     static let expected: [String: Int] = [
         "bad_request": 400, "duplicate_key": 400, "endpoint_address_forbidden": 400, "invalid_amount": 400,
+        "invalid_api_version": 400, "invalid_expand": 400, "unknown_parameter": 400,
         "invalid_base_url": 400, "invalid_country": 400, "invalid_currency": 400, "invalid_customer": 400,
         "invalid_description": 400, "invalid_event_types": 400, "invalid_expires_at": 400, "invalid_field": 400,
         "invalid_grace": 400, "invalid_idempotency_key": 400, "invalid_json": 400, "invalid_limit": 400,

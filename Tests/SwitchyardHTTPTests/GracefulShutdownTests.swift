@@ -132,7 +132,7 @@ struct GracefulShutdownTests {
     static func listDrainPayments(_ platform: ChaosPlatform, base: String, key: String) async throws
         -> [[String: Any]]
     {
-        let reply = try await platform.send(.GET, base + "/v1/payments?limit=100", token: key)
+        let reply = try await platform.send(.GET, base + "/v1/payments?limit=100&" + PaymentLists.expandAll, token: key)
         guard reply.status == 200 else { throw TestFailure("list: \(reply.status) \(reply.text)") }
         let data = reply.json["data"] as? [[String: Any]] ?? []
         return data.filter { ($0["reference"] as? String)?.hasPrefix("drain-") == true }

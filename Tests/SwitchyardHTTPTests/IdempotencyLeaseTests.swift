@@ -30,7 +30,7 @@ import Testing
 
     static func payments(_ stack: TestStack, _ m: TestStack.Merchant, reference: String) async throws -> [[String: Any]]
     {
-        let list = try await stack.send(.GET, "/v1/payments?reference=\(reference)", token: m.apiKey)
+        let list = try await stack.send(.GET, "/v1/payments?reference=\(reference)&expand[]=attempts", token: m.apiKey)
         return list.json["data"] as? [[String: Any]] ?? []
     }
 

@@ -29,7 +29,7 @@ import Testing
                 if let id = reply.json["id"] as? String { ids.insert(id) }
             }
             #expect(ids.count == 1)
-            let list = try await stack.send(.GET, "/v1/payments", token: m.apiKey)
+            let list = try await stack.send(.GET, "/v1/payments?expand[]=attempts", token: m.apiKey)
             let payments = list.json["data"] as? [[String: Any]] ?? []
             #expect(payments.count == 1)
             // One attempt, so one pending charge at the provider (its reference is the attempt's id).

@@ -90,7 +90,9 @@ import Testing
             }
             #expect(statuses.allSatisfy { $0 == 201 || $0 == 409 })
             #expect(statuses.contains(201))
-            let list = try await stack.send(.GET, "/v1/payments?reference=concurrent-1", token: m.apiKey).json
+            let list = try await stack.send(
+                .GET, "/v1/payments?reference=concurrent-1&expand[]=attempts", token: m.apiKey
+            ).json
             let payments = try #require(list["data"] as? [[String: Any]])
             #expect(payments.count == 1)
             // One payment, one attempt, one charge at the provider.

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SwitchyardCore
+
+/// Chooses the merchant API version of an authenticated `/v1` request: the `Switchyard-Version` header
+/// when given (`400 invalid_api_version` for a name no version has), else the version the tenant is pinned
+/// to. The version is put in the context and in ``RequestVersion/current`` for the request's handler, and
+/// answered in the response's `Switchyard-Version` header.
+struct APIVersionMiddleware: RouterMiddleware {
+    typealias Context = AppContext
+
+    static let header = HTTPField.Name(APIVersion.headerName)!
+
+    /// The version each tenant is pinned to; a failed read fails the request (rather than answering it in
+    /// a version it did not ask for).
+    let versions: TenantReadCache<APIVersion>
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response)
+        async throws -> Response
+    {
+        let version = try await Self.version(request, pinned: { try await versions.value(try context.tenant) })
+        var context = context
+        context.apiVersion = version
+        var response = try await RequestVersion.$current.withValue(version) { try await next(request, context) }
+        response.headers[Self.header] = version.name
+        return response
+    }
+
+    /// The version the request asks for in its header, else the tenant's pinned one.
+    static func version(_ request: Request, pinned: () async throws -> APIVersion) async throws -> APIVersion {
+        guard let asked = request.headers[header] else { return try await pinned() }
+        guard let version = APIVersion(asked.trimmingCharacters(in: .whitespaces)) else {
+            let known = APIVersion.all.map(\.name).joined(separator: ", ")
+            throw APIError(
+                .invalidAPIVersion, "\(APIVersion.headerName) must be one of \(known)", param: APIVersion.headerName)
+        }
+        return version
+    }
+}
