@@ -12,6 +12,8 @@ public protocol WebhookSubject: Sendable {
     var eventStatus: String { get }
     /// What the event carries: never session data or provider tokens.
     var snapshot: any Encodable { get }
+    /// Test or live (``Livemode``).
+    var livemode: Bool { get }
 }
 
 extension Payment: WebhookSubject {
@@ -44,26 +46,26 @@ extension WebhookEvent {
         guard previous != subject.eventStatus else { return nil }
         return try make(
             id: id, tenant: subject.tenantId, type: "\(Subject.eventFamily).\(subject.eventStatus)",
-            objectId: subject.subjectId, object: subject.snapshot, at: now)
+            objectId: subject.subjectId, object: subject.snapshot, livemode: subject.livemode, at: now)
     }
 
     /// The `ping` event a tenant sends to one endpoint to test it: it names the endpoint and nothing else.
     public static func ping(endpoint: WebhookEndpoint, id: String, at now: Date) throws -> WebhookEvent {
         try make(
             id: id, tenant: endpoint.tenantId, type: WebhookEventType.ping, objectId: endpoint.id,
-            object: EndpointSnapshot(id: endpoint.id, url: endpoint.url), at: now)
+            object: EndpointSnapshot(id: endpoint.id, url: endpoint.url), livemode: endpoint.livemode, at: now)
     }
 
     private static func make<Object: Encodable>(
-        id: String, tenant: UUID, type: String, objectId: String, object: Object, at now: Date
+        id: String, tenant: UUID, type: String, objectId: String, object: Object, livemode: Bool, at now: Date
     ) throws -> WebhookEvent {
-        let envelope = Envelope(id: id, type: type, createdAt: now, data: .init(object: object))
+        let envelope = Envelope(id: id, type: type, createdAt: now, livemode: livemode, data: .init(object: object))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return WebhookEvent(
             id: id, tenantId: tenant, type: type, objectId: objectId, payload: try encoder.encode(envelope),
-            createdAt: now)
+            createdAt: now, livemode: livemode)
     }
 
     private struct Envelope<Object: Encodable>: Encodable {
@@ -72,10 +74,11 @@ extension WebhookEvent {
         var object = "event"
         var type: String
         var createdAt: Date
+        var livemode: Bool
         var data: Body
 
         enum CodingKeys: String, CodingKey {
-            case id, object, type, data
+            case id, object, type, data, livemode
             case createdAt = "created_at"
         }
     }

@@ -13,9 +13,15 @@ public struct WebhookEvent: Sendable, Equatable {
     /// The JSON body delivered to endpoints, exactly as signed.
     public var payload: Data
     public var createdAt: Date
+    /// Its object's mode (``Livemode``): delivered only to endpoints of that mode, listed only to keys of it.
+    public var livemode: Bool
 
     /// Creates an event from its parts.
-    public init(id: String, tenantId: UUID, type: String, objectId: String, payload: Data, createdAt: Date) {
+    public init(
+        id: String, tenantId: UUID, type: String, objectId: String, payload: Data, createdAt: Date,
+        livemode: Bool = false
+    ) {
+        self.livemode = livemode
         self.id = id
         self.tenantId = tenantId
         self.type = type

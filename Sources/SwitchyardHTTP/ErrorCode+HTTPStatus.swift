@@ -6,7 +6,8 @@ extension ErrorCode {
     public var httpStatus: HTTPResponse.Status {
         switch self {
         case .badRequest, .duplicateKey, .endpointAddressForbidden, .invalidAmount, .invalidBaseURL,
-            .invalidCountry, .invalidCurrency, .invalidCustomer, .invalidDescription, .invalidEventTypes,
+            .invalidCountry, .invalidCurrency, .invalidCustomer, .invalidDescription, .invalidEnvironment,
+            .invalidEventTypes,
             .invalidExpiresAt, .invalidField, .invalidGrace, .invalidIdempotencyKey, .invalidJSON, .invalidLimit,
             .invalidMetadata, .invalidMethod, .invalidName, .invalidParameter, .invalidPolicy, .invalidQuery,
             .invalidReference, .invalidRequest, .invalidReturnURL, .invalidScopes, .invalidStatus, .invalidTenant,
@@ -33,8 +34,8 @@ extension ErrorCode {
             return .contentTooLarge
         case .unsupportedMediaType:
             return .unsupportedMediaType
-        case .invalidRouting, .noRoute, .paymentMethodUnusable, .policyLoosened, .refundExceedsCaptured,
-            .returnURLRequired, .unknownPlugin:
+        case .invalidRouting, .noAccountForMode, .noRoute, .paymentMethodUnusable, .policyLoosened,
+            .refundExceedsCaptured, .returnURLRequired, .unknownPlugin:
             return .unprocessableContent
         case .rateLimited, .replayQuotaExceeded, .tooManyConcurrentRequests:
             return .tooManyRequests

@@ -43,10 +43,11 @@ extension PostgresStore {
                     $4::timestamptz, $4::timestamptz, $4::timestamptz
                 FROM webhook_endpoints e
                 WHERE e.tenant_id = $2::uuid AND e.enabled AND e.event_types ?| ARRAY['*', $3, $5]
+                    AND e.livemode = $6::boolean
                 """,
                 [
                     .text(event.id), .uuid(event.tenantId), .text(event.type), .timestamp(event.createdAt),
-                    .text(WebhookEventType.family(of: event.type) + ".*"),
+                    .text(WebhookEventType.family(of: event.type) + ".*"), .bool(event.livemode),
                 ]),
         ]
     }
@@ -55,12 +56,13 @@ extension PostgresStore {
     static func storing(_ event: WebhookEvent) -> PGStatement {
         PGStatement(
             """
-            INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at)
-            VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz)
+            INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at, livemode)
+            VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz, $7::boolean)
             """,
             [
                 .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
                 .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
+                .bool(event.livemode),
             ])
     }
 }

@@ -12,7 +12,7 @@ struct ErrorCodeTableTests {
     static let expected: [String: Int] = [
         "bad_request": 400, "duplicate_key": 400, "endpoint_address_forbidden": 400, "invalid_amount": 400,
         "invalid_base_url": 400, "invalid_country": 400, "invalid_currency": 400, "invalid_customer": 400,
-        "invalid_description": 400, "invalid_event_types": 400, "invalid_expires_at": 400, "invalid_field": 400,
+        "invalid_description": 400, "invalid_environment": 400, "invalid_event_types": 400, "invalid_expires_at": 400, "invalid_field": 400,
         "invalid_grace": 400, "invalid_idempotency_key": 400, "invalid_json": 400, "invalid_limit": 400,
         "invalid_metadata": 400, "invalid_method": 400, "invalid_name": 400, "invalid_parameter": 400,
         "invalid_policy": 400, "invalid_query": 400, "invalid_reference": 400, "invalid_request": 400,
@@ -33,7 +33,7 @@ struct ErrorCodeTableTests {
         "session_expired": 410,
         "body_too_large": 413,
         "unsupported_media_type": 415,
-        "invalid_routing": 422, "no_route": 422, "payment_method_unusable": 422, "policy_loosened": 422,
+        "invalid_routing": 422, "no_account_for_mode": 422, "no_route": 422, "payment_method_unusable": 422, "policy_loosened": 422,
         "refund_exceeds_captured": 422, "return_url_required": 422, "unknown_plugin": 422,
         "rate_limited": 429, "replay_quota_exceeded": 429, "too_many_concurrent_requests": 429,
         "internal_error": 500,
