@@ -37,7 +37,7 @@ struct WebhooksController: Sendable {
         }
         v1.get("webhook-endpoints") { request, context in
             let key = try context.apiKey
-            let page = try Self.ofMode(key, try ListQuery.page(request, statuses: WebhookEndpointService.statuses))
+            let page = Self.ofMode(key, try ListQuery.page(request, statuses: WebhookEndpointService.statuses))
             let list = try await endpoints.endpoints(tenant: key.tenantId, page: page)
             return JSONIO.response(.ok, ListResource(list, page, id: \.id) { WebhookEndpointResource($0) })
         }
@@ -57,7 +57,7 @@ struct WebhooksController: Sendable {
         v1.get("events") { request, context in
             let key = try context.apiKey
             let query = request.uri.queryParameters
-            let page = try Self.ofMode(key, try ListQuery.page(request))
+            let page = Self.ofMode(key, try ListQuery.page(request))
             let list = try await events.events(
                 tenant: key.tenantId, type: query.get("type"), objectId: query.get("object"), page: page)
             return JSONIO.response(.ok, try ListResource(list, page, id: \.id, WebhookEventResource.init))
@@ -70,7 +70,7 @@ struct WebhooksController: Sendable {
         }
         v1.get("events/:event/deliveries") { request, context in
             let key = try context.apiKey
-            let page = try Self.ofMode(
+            let page = Self.ofMode(
                 key, try ListQuery.page(request, statuses: WebhookDelivery.Status.allCases.map(\.rawValue)))
             let deliveries = try await events.deliveries(
                 tenant: key.tenantId, eventId: try id(context, "event"), page: page)
@@ -85,7 +85,7 @@ struct WebhooksController: Sendable {
         }
         v1.get("webhook-deliveries") { request, context in
             let key = try context.apiKey
-            let page = try Self.ofMode(
+            let page = Self.ofMode(
                 key, try ListQuery.page(request, statuses: WebhookDelivery.Status.allCases.map(\.rawValue)))
             let deliveries = try await events.deliveries(tenant: key.tenantId, eventId: nil, page: page)
             return JSONIO.response(.ok, ListResource(deliveries, page, id: \.id, WebhookDeliveryResource.init))
