@@ -50,6 +50,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case invalidExpiresAt = "invalid_expires_at"
     /// An `expand[]` query parameter names nothing the list can expand.
     case invalidExpand = "invalid_expand"
+    /// A provider account's environment is neither a test one (`sandbox`, `test`) nor a live one
+    /// (`production`, `live`).
+    case invalidEnvironment = "invalid_environment"
     /// A body field has the wrong type or an invalid value.
     case invalidField = "invalid_field"
     /// An API key rotation's grace period is out of range.
@@ -104,6 +107,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case missingCustomer = "missing_customer"
     /// A required field is absent.
     case missingField = "missing_field"
+    /// The payment would route only to accounts of the other mode: a test key pays only through test
+    /// (sandbox) accounts and a live key only through live (production) ones.
+    case noAccountForMode = "no_account_for_mode"
     /// No routing rule (or none of its accounts) can take the payment.
     case noRoute = "no_route"
     /// The payment has no client session.

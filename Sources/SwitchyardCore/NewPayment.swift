@@ -21,6 +21,8 @@ public struct NewPayment: Sendable, Equatable {
     public var metadata: Metadata
     /// The merchant's free-text description, at most ``ResourceDescription/maximumLength`` characters.
     public var merchantDescription: String?
+    /// The mode of the key that creates the payment: it routes only to accounts of that mode.
+    public var livemode = false
 
     /// Validates raw fields; throws ``CoreError`` with a stable code for the first problem found.
     public init(

@@ -45,6 +45,8 @@ public struct PageRequest: Sendable, Equatable {
     public var created: CreatedRange
     /// The status the items must have, already checked against the list's statuses.
     public var status: String?
+    /// The mode the items must have (``Livemode``): a merchant list shows only its key's mode; nil: both.
+    public var livemode: Bool?
 
     /// Creates a page request.
     public init(

@@ -60,6 +60,9 @@ public struct Payment: Codable, Sendable, Equatable {
     public var metadata: Metadata = .empty
     /// The merchant's free-text description (`description` in the API), set at the create.
     public var merchantDescription: String?
+    /// Whether the payment moves real money: the mode of the key that created it, and of every account it
+    /// was routed to.
+    public var livemode: Bool = false
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -198,6 +201,8 @@ public struct Refund: Codable, Sendable, Equatable {
     public var metadata: Metadata = .empty
     /// The merchant's free-text description (`description` in the API), set at the create.
     public var merchantDescription: String?
+    /// Its payment's mode (``Payment/livemode``).
+    public var livemode: Bool = false
     public var createdAt: Date
     public var updatedAt: Date
 

@@ -57,7 +57,8 @@ extension PaymentService {
         let policy = try await effectivePolicy(tenant: tenant)
         var stored: StoredPaymentMethod?
         if let id = request.paymentMethodId {
-            stored = try await usableCredential(tenant: tenant, id: id, customerId: request.customerId)
+            stored = try await usableCredential(
+                tenant: tenant, id: id, customerId: request.customerId, livemode: request.livemode)
         }
         if let stored, let named = request.method, named != stored.paymentMethodName {
             throw CoreError(
@@ -83,6 +84,7 @@ extension PaymentService {
         payment.paymentMethodId = stored?.id
         payment.metadata = request.metadata
         payment.merchantDescription = request.merchantDescription
+        payment.livemode = request.livemode
         let decision: RoutingDecision
         var accounts: [UUID: ProviderAccount] = [:]
         if let stored {
@@ -94,7 +96,8 @@ extension PaymentService {
         } else {
             let key = PaymentRouter.routingKey(
                 tenant: tenant, reference: request.reference, amount: request.amount, currency: request.currency)
-            let routed = try await routing(tenant: tenant, payment: payment.description, routingKey: key)
+            let routed = try await routing(
+                tenant: tenant, payment: payment.description, routingKey: key, livemode: request.livemode)
             decision = try routed.explanation.decided()
             accounts = routed.accounts
         }

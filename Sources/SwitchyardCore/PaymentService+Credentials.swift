@@ -17,17 +17,21 @@ extension PaymentService {
         page.page(try await credentials.credentials(tenant: tenant, customerId: customerId, page: page))
     }
 
-    /// One of a customer's credentials (never its token).
-    public func paymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
-        try await owned(tenant: tenant, customerId: customerId, id: id).withoutToken
+    /// One of a customer's credentials (never its token); with `livemode`, `404` for one of the other mode.
+    public func paymentMethod(tenant: UUID, customerId: String, id: String, livemode: Bool? = nil) async throws
+        -> StoredPaymentMethod
+    {
+        try await owned(tenant: tenant, customerId: customerId, id: id, livemode: livemode).withoutToken
     }
 
     /// Revokes a credential: at the provider first when it is active and its plugin offers revocation, then
     /// here, whatever the provider answered (a failed or unknown provider call never keeps it usable). What the
     /// provider did is recorded in the failure message. Revoking an already revoked credential changes and
-    /// calls nothing.
-    public func revokePaymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
-        let found = try await owned(tenant: tenant, customerId: customerId, id: id)
+    /// calls nothing. With `livemode`, `404` for a credential of the other mode.
+    public func revokePaymentMethod(tenant: UUID, customerId: String, id: String, livemode: Bool? = nil)
+        async throws -> StoredPaymentMethod
+    {
+        let found = try await owned(tenant: tenant, customerId: customerId, id: id, livemode: livemode)
         guard found.status != .revoked else { return found.withoutToken }
         let provider = await revokeAtProvider(found)
         let credential = try await transitionCredential(found, with: .merchantRevoked(provider: provider))
@@ -87,15 +91,16 @@ extension PaymentService {
 
     /// Starts a card-vaulting session for the customer's app at `accountId`, or at the tenant's first enabled
     /// account whose plugin offers vaulting; the credential keeps the merchant's `metadata` and `description`.
+    /// With `livemode`, only an account of that mode is used (`accountId` of the other mode is unknown).
     public func createVaultingSession(
         tenant: UUID, customerId: String, accountId: UUID?, returnURL: String?, country: String?,
-        metadata: Metadata = .empty, description: String? = nil
+        metadata: Metadata = .empty, description: String? = nil, livemode: Bool? = nil
     ) async throws -> StoredPaymentMethod {
         guard !customerId.isEmpty, customerId.count <= 128 else {
             throw CoreError(.invalidCustomer, "customer must be 1 to 128 characters")
         }
         try ResourceDescription.validate(description)
-        let account = try await vaultingAccount(tenant: tenant, accountId: accountId)
+        let account = try await vaultingAccount(tenant: tenant, accountId: accountId, livemode: livemode)
         // The credential's own id is the provider's vaulting request id, echoed by its notification.
         let id = ids.make("pm")
         var credential = StoredPaymentMethod(
@@ -103,6 +108,7 @@ extension PaymentService {
             kind: "card", correlationId: id, createdAt: clock())
         credential.metadata = metadata
         credential.merchantDescription = description
+        credential.livemode = account.livemode
         try await credentials.saveCredential(credential)
         let outcome = await gateway.vaultingSession(
             VaultingSessionRequest(
@@ -118,9 +124,11 @@ extension PaymentService {
         return answered.withoutToken
     }
 
-    /// Asks the provider what became of a pending vaulting.
-    public func syncPaymentMethod(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
-        let credential = try await owned(tenant: tenant, customerId: customerId, id: id)
+    /// Asks the provider what became of a pending vaulting; with `livemode`, `404` for one of the other mode.
+    public func syncPaymentMethod(tenant: UUID, customerId: String, id: String, livemode: Bool? = nil)
+        async throws -> StoredPaymentMethod
+    {
+        let credential = try await owned(tenant: tenant, customerId: customerId, id: id, livemode: livemode)
         guard credential.status == .pending else { return credential.withoutToken }
         guard let account = try await configuration.account(tenant: tenant, id: credential.accountId) else {
             throw CoreError.notFound("provider account")
@@ -160,9 +168,11 @@ extension PaymentService {
     }
 
     /// The credential a new payment pays with: the tenant's, the customer's (when named), usable now.
-    func usableCredential(tenant: UUID, id: String, customerId: String?) async throws -> StoredPaymentMethod {
+    func usableCredential(tenant: UUID, id: String, customerId: String?, livemode: Bool) async throws
+        -> StoredPaymentMethod
+    {
         guard let credential = try await credentials.credential(tenant: tenant, id: id),
-            customerId == nil || credential.customerId == customerId
+            customerId == nil || credential.customerId == customerId, credential.livemode == livemode
         else {
             throw CoreError(.unknownPaymentMethod, "no such payment method for this customer")
         }
@@ -183,6 +193,7 @@ extension PaymentService {
             pluginId: account.pluginId, kind: "wallet_agreement", correlationId: ids.make("as"),
             originPaymentId: paymentId, createdAt: clock())
         pending.paymentMethodType = method.uppercased()
+        pending.livemode = account.livemode
         try await credentials.saveCredential(pending)
         return pending
     }
@@ -209,16 +220,19 @@ extension PaymentService {
         return updated ?? credential
     }
 
-    private func owned(tenant: UUID, customerId: String, id: String) async throws -> StoredPaymentMethod {
+    private func owned(tenant: UUID, customerId: String, id: String, livemode: Bool?) async throws
+        -> StoredPaymentMethod
+    {
         guard let credential = try await credentials.credential(tenant: tenant, id: id),
-            credential.customerId == customerId
+            credential.customerId == customerId, livemode.map({ $0 == credential.livemode }) ?? true
         else { throw CoreError.notFound("payment method") }
         return credential
     }
 
-    private func vaultingAccount(tenant: UUID, accountId: UUID?) async throws -> ProviderAccount {
+    private func vaultingAccount(tenant: UUID, accountId: UUID?, livemode: Bool?) async throws -> ProviderAccount {
+        let ofMode = { (account: ProviderAccount) in livemode.map { $0 == account.livemode } ?? true }
         if let accountId {
-            guard let account = try await configuration.account(tenant: tenant, id: accountId) else {
+            guard let account = try await configuration.account(tenant: tenant, id: accountId), ofMode(account) else {
                 throw CoreError(.unknownAccount, "no such provider account")
             }
             guard account.enabled,
@@ -228,12 +242,13 @@ extension PaymentService {
             }
             return account
         }
-        for account in try await configuration.accounts(tenant: tenant) where account.enabled {
+        for account in try await configuration.accounts(tenant: tenant) where account.enabled && ofMode(account) {
             if await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.vaultingSession) == true {
                 return account
             }
         }
-        throw CoreError(.vaultingNotSupported, "no provider account of this tenant can vault cards")
+        let mode = livemode.map { " \(Livemode.name($0))" } ?? ""
+        throw CoreError(.vaultingNotSupported, "no\(mode) provider account of this tenant can vault cards")
     }
 }
 

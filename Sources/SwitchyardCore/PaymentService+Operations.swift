@@ -125,6 +125,7 @@ extension PaymentService {
             currency: record.payment.currency, reason: reason, createdAt: clock())
         refund.metadata = metadata
         refund.merchantDescription = description
+        refund.livemode = record.payment.livemode
         // Reserved under a row lock (concurrent refunds can never exceed what was captured) and linked to its
         // Idempotency-Key in the same transaction: a retry that takes the key over after a crash finds either
         // this refund or none (then nothing reached the provider), never an unlinked one to repeat.

@@ -55,13 +55,25 @@ public struct PaymentService: Sendable {
     /// Routes a payment against the tenant's current rules, accounts and breakers; also returns the
     /// decision's candidate accounts with their secrets (only those are decrypted), so the caller need not
     /// read them again.
-    func routing(tenant: UUID, payment: PaymentDescription, routingKey: String, resolve: Bool = true) async throws
-        -> (explanation: RoutingExplanation, accounts: [UUID: ProviderAccount])
-    {
-        let (routing, candidates) = try await routingState(tenant: tenant)
-        let explanation = PaymentRouter.explain(
-            payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version,
-            adaptive: try await adaptiveInput(tenant: tenant, payment: payment, rules: routing.rules))
+    ///
+    /// With `livemode`, only the accounts of that mode are candidates; when that leaves the payment no route
+    /// although an account of the other mode would take it, the failure is `422 no_account_for_mode`.
+    func routing(
+        tenant: UUID, payment: PaymentDescription, routingKey: String, livemode: Bool? = nil, resolve: Bool = true
+    ) async throws -> (explanation: RoutingExplanation, accounts: [UUID: ProviderAccount]) {
+        let (routing, all) = try await routingState(tenant: tenant)
+        let adaptive = try await adaptiveInput(tenant: tenant, payment: payment, rules: routing.rules)
+        let explain = { (candidates: [UUID: RoutingCandidate]) in
+            PaymentRouter.explain(
+                payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version,
+                adaptive: adaptive)
+        }
+        let explanation = explain(Self.candidates(all, livemode: livemode))
+        if let livemode, (explanation.failure?.code ?? .noRoute) == .noRoute, explanation.decision == nil,
+            explain(all).decision != nil
+        {
+            throw Self.noAccount(livemode: livemode)
+        }
         var accounts: [UUID: ProviderAccount] = [:]
         for id in resolve ? explanation.decision?.candidates ?? [] : [] {
             accounts[id] = try await configuration.account(tenant: tenant, id: id)
@@ -82,9 +94,12 @@ public struct PaymentService: Sendable {
         return (routing, candidates)
     }
 
-    /// A payment with its attempts, refunds and operations; 404 for another tenant's payment.
-    public func get(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
-        guard let record = try await payments.record(tenant: tenant, paymentId: paymentId) else {
+    /// A payment with its attempts, refunds and operations; 404 for another tenant's payment, and with
+    /// `livemode` for a payment of the other mode.
+    public func get(tenant: UUID, paymentId: String, livemode: Bool? = nil) async throws -> PaymentRecord {
+        guard let record = try await payments.record(tenant: tenant, paymentId: paymentId),
+            livemode.map({ $0 == record.payment.livemode }) ?? true
+        else {
             throw CoreError.notFound("payment")
         }
         return record

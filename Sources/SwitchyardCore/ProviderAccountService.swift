@@ -76,7 +76,8 @@ public struct ProviderAccountService: Sendable {
 
     /// Creates an account of `tenant`: `422 unknown_plugin` when its plugin is not loaded,
     /// `400 missing_credential` / `400 unknown_credential` for credentials that are not the plugin's,
-    /// `400 invalid_base_url`, `400 invalid_currency` / `400 invalid_field` for fees out of bounds.
+    /// `400 invalid_base_url`, `400 invalid_currency` / `400 invalid_field` for fees out of bounds,
+    /// `400 invalid_environment` for an environment that is neither test nor live (``Livemode``).
     public func create(tenant: UUID, _ new: NewAccount, actor: String) async throws -> ProviderAccount {
         guard let manifest = await manifest(new.plugin) else {
             throw CoreError(.unknownPlugin, "no plugin with id '\(new.plugin)' is loaded")
@@ -91,6 +92,7 @@ public struct ProviderAccountService: Sendable {
         }
         try Self.validateBaseURL(new.baseURL)
         try Self.validateFees(new.fees ?? [:])
+        if let environment = new.environment { try Livemode.validate(environment: environment) }
         var account = ProviderAccount(
             id: UUID(), tenantId: tenant, name: new.name ?? manifest.provider, pluginId: manifest.id,
             environment: new.environment ?? "sandbox", baseURL: new.baseURL, credentials: credentials,
@@ -133,6 +135,7 @@ public struct ProviderAccountService: Sendable {
             changed.append("name")
         }
         if let environment = changes.environment {
+            try Livemode.validate(environment: environment)
             account.environment = environment
             changed.append("environment")
         }

@@ -49,6 +49,8 @@ public struct StoredPaymentMethod: Codable, Sendable, Equatable {
     public var metadata: Metadata = .empty
     /// The merchant's free-text description (`description` in the API), set with the metadata.
     public var merchantDescription: String?
+    /// Its account's mode (``Livemode``) when it was created.
+    public var livemode = false
     public var createdAt: Date
     public var updatedAt: Date
 

@@ -38,10 +38,12 @@ public struct APIKey: Codable, Sendable, Equatable {
     public var revokedAt: Date?
     public var expiresAt: Date?
     public var lastUsedAt: Date?
+    /// Whether the key is live (routes to live accounts only) or test; keys made before modes existed are test.
+    public var livemode: Bool
 
     public init(
         id: UUID, tenantId: UUID, prefix: String, name: String, scopes: [APIKeyScope], createdAt: Date,
-        revokedAt: Date? = nil, expiresAt: Date? = nil, lastUsedAt: Date? = nil
+        revokedAt: Date? = nil, expiresAt: Date? = nil, lastUsedAt: Date? = nil, livemode: Bool = false
     ) {
         self.id = id
         self.tenantId = tenantId
@@ -52,6 +54,7 @@ public struct APIKey: Codable, Sendable, Equatable {
         self.revokedAt = revokedAt
         self.expiresAt = expiresAt
         self.lastUsedAt = lastUsedAt
+        self.livemode = livemode
     }
 
     /// Whether the key can be used at `now`.

@@ -41,15 +41,18 @@ public struct TenantAdminService: Sendable {
     }
 
     /// Creates a key for `tenant` with `scopes` (default `payments`; none is `400 invalid_scopes`) expiring
-    /// at `expiresAt` (which must be in the future: else `400 invalid_expires_at`).
+    /// at `expiresAt` (which must be in the future: else `400 invalid_expires_at`); a test key unless
+    /// `livemode`.
     public func createAPIKey(
-        tenant: UUID, name: String?, scopes: [APIKeyScope]?, expiresAt: Date?, actor: String
+        tenant: UUID, name: String?, scopes: [APIKeyScope]?, expiresAt: Date?, livemode: Bool = false,
+        actor: String
     ) async throws -> CreatedAPIKey {
         let scopes = scopes ?? [.payments]
         guard !scopes.isEmpty else { throw CoreError(.invalidScopes, "at least one scope is required") }
         try checkExpiry(expiresAt)
         return try await tenants.createAPIKey(
-            tenant: tenant, name: name ?? "api key", scopes: scopes, expiresAt: expiresAt, actor: actor)
+            tenant: tenant, name: name ?? "api key", scopes: scopes, expiresAt: expiresAt, livemode: livemode,
+            actor: actor)
     }
 
     public func apiKeys(tenant: UUID) async throws -> [APIKey] {

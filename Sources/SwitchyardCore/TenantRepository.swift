@@ -14,15 +14,17 @@ public protocol TenantRepository: APIKeyAuthenticating {
     /// The rows of `page` (see ``PageRequest/page(_:)``) of every tenant.
     func tenants(page: PageRequest) async throws -> [Tenant]
     func tenant(id: UUID) async throws -> Tenant?
-    /// Creates a key; only a hash of its secret is stored.
-    func createAPIKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, actor: String)
-        async throws -> CreatedAPIKey
+    /// Creates a key, live or test; only a hash of its secret is stored.
+    func createAPIKey(
+        tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, livemode: Bool, actor: String
+    ) async throws -> CreatedAPIKey
     func apiKeys(tenant: UUID) async throws -> [APIKey]
     /// The rows of `page` (see ``PageRequest/page(_:)``) of a tenant's keys, revoked and expired ones included.
     func apiKeys(tenant: UUID, page: PageRequest) async throws -> [APIKey]
     /// Revokes a key of this tenant; false if there is none.
     func revokeAPIKey(tenant: UUID, id: UUID, actor: String) async throws -> Bool
-    /// Rotates a usable key (the old one stays valid for `grace` seconds); nil when the key is unknown;
+    /// Rotates a usable key (the new one has its name, scopes and mode; the old one stays valid for `grace`
+    /// seconds); nil when the key is unknown;
     /// throws `409 key_not_usable` for a revoked or expired key.
     func rotateAPIKey(tenant: UUID, id: UUID, grace: TimeInterval, expiresAt: Date?, actor: String)
         async throws -> CreatedAPIKey?

@@ -18,12 +18,15 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var updatedAt: Date
     /// Until when the secret replaced by the last rotation still signs deliveries; nil when none does.
     public var previousSecretExpiresAt: Date?
+    /// The mode of the key that registered it (``Livemode``): it receives only that mode's events.
+    public var livemode: Bool
 
     /// Creates an endpoint record.
     public init(
         id: String, tenantId: UUID, url: String, description: String?, eventTypes: [String], enabled: Bool,
-        createdAt: Date, updatedAt: Date, previousSecretExpiresAt: Date? = nil
+        createdAt: Date, updatedAt: Date, previousSecretExpiresAt: Date? = nil, livemode: Bool = false
     ) {
+        self.livemode = livemode
         self.previousSecretExpiresAt = previousSecretExpiresAt
         self.id = id
         self.tenantId = tenantId

@@ -3,10 +3,10 @@ import Foundation
 /// Storage of tenants' webhook endpoints. Every change is audited with its actor.
 public protocol WebhookEndpointRepository: Sendable {
     /// Stores a new enabled endpoint with a fresh signing secret, returned once; `409` when the tenant
-    /// already has `maxEnabled` enabled endpoints.
+    /// already has `maxEnabled` enabled endpoints. The endpoint receives only the events of mode `livemode`.
     func createWebhookEndpoint(
-        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String], actor: String,
-        maxEnabled: Int
+        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String],
+        livemode: Bool, actor: String, maxEnabled: Int
     ) async throws -> (WebhookEndpoint, secret: String)
     /// The rows of `page` (see ``PageRequest/page(_:)``) of the tenant's endpoints, disabled ones included;
     /// their status is `enabled` or `disabled`.
@@ -30,12 +30,22 @@ public protocol WebhookEndpointRepository: Sendable {
 }
 
 extension WebhookEndpointRepository {
-    /// Stores a new enabled endpoint without metadata.
+    /// Stores a new enabled test endpoint without metadata.
     public func createWebhookEndpoint(
         tenant: UUID, url: String, description: String?, eventTypes: [String], actor: String, maxEnabled: Int
     ) async throws -> (WebhookEndpoint, secret: String) {
         try await createWebhookEndpoint(
             tenant: tenant, url: url, description: description, metadata: .empty, eventTypes: eventTypes,
             actor: actor, maxEnabled: maxEnabled)
+    }
+
+    /// Stores a new enabled test endpoint.
+    public func createWebhookEndpoint(
+        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String], actor: String,
+        maxEnabled: Int
+    ) async throws -> (WebhookEndpoint, secret: String) {
+        try await createWebhookEndpoint(
+            tenant: tenant, url: url, description: description, metadata: metadata, eventTypes: eventTypes,
+            livemode: false, actor: actor, maxEnabled: maxEnabled)
     }
 }

@@ -27,15 +27,16 @@ public struct WebhookEndpointService: Sendable {
 
     /// Registers an endpoint of `tenant` with the merchant's `metadata`: `400 invalid_description`, the URL
     /// and event type errors of ``WebhookEndpoint/validate(url:eventTypes:requireHTTPS:)``, the egress errors
-    /// of ``WebhookEgress/checkRegistration(_:timeout:)``. Returns it with its signing secret.
+    /// of ``WebhookEgress/checkRegistration(_:timeout:)``. Returns it with its signing secret. It receives
+    /// only the events of mode `livemode` (its key's).
     public func create(
         tenant: UUID, url: String, description: String?, metadata: Metadata = .empty, eventTypes: [String],
-        actor: String
+        livemode: Bool = false, actor: String
     ) async throws -> (WebhookEndpoint, secret: String) {
         let types = try await check(url: url, description: description, eventTypes: eventTypes)
         return try await endpoints.createWebhookEndpoint(
-            tenant: tenant, url: url, description: description, metadata: metadata, eventTypes: types, actor: actor,
-            maxEnabled: policy.platform.webhooks.maxEndpointsPerTenant)
+            tenant: tenant, url: url, description: description, metadata: metadata, eventTypes: types,
+            livemode: livemode, actor: actor, maxEnabled: policy.platform.webhooks.maxEndpointsPerTenant)
     }
 
     /// Changes the endpoint `id` of `tenant` under the rules of ``create(tenant:url:description:eventTypes:actor:)``
@@ -113,9 +114,12 @@ public struct WebhookEndpointService: Sendable {
         page.page(try await endpoints.webhookEndpoints(tenant: tenant, page: page))
     }
 
-    /// The endpoint `id` of `tenant`; `404 not_found` when there is none.
-    public func endpoint(tenant: UUID, id: String) async throws -> WebhookEndpoint {
-        guard let endpoint = try await endpoints.webhookEndpoint(tenant: tenant, id: id) else {
+    /// The endpoint `id` of `tenant`; `404 not_found` when there is none (or, with `livemode`, when it is of
+    /// the other mode).
+    public func endpoint(tenant: UUID, id: String, livemode: Bool? = nil) async throws -> WebhookEndpoint {
+        guard let endpoint = try await endpoints.webhookEndpoint(tenant: tenant, id: id),
+            livemode.map({ $0 == endpoint.livemode }) ?? true
+        else {
             throw CoreError.notFound("webhook endpoint")
         }
         return endpoint

@@ -12,6 +12,8 @@ public protocol WebhookSubject: Sendable {
     var eventStatus: String { get }
     /// What the event carries: never session data or provider tokens.
     var snapshot: any Encodable { get }
+    /// Test or live (``Livemode``).
+    var livemode: Bool { get }
 }
 
 extension Payment: WebhookSubject {
@@ -44,20 +46,20 @@ extension WebhookEvent {
         guard previous != subject.eventStatus else { return nil }
         return try make(
             id: id, tenant: subject.tenantId, type: "\(Subject.eventFamily).\(subject.eventStatus)",
-            objectId: subject.subjectId, object: subject.snapshot, at: now)
+            objectId: subject.subjectId, object: subject.snapshot, livemode: subject.livemode, at: now)
     }
 
     /// The `ping` event a tenant sends to one endpoint to test it: it names the endpoint and nothing else.
     public static func ping(endpoint: WebhookEndpoint, id: String, at now: Date) throws -> WebhookEvent {
         try make(
             id: id, tenant: endpoint.tenantId, type: WebhookEventType.ping, objectId: endpoint.id,
-            object: EndpointSnapshot(id: endpoint.id, url: endpoint.url), at: now)
+            object: EndpointSnapshot(id: endpoint.id, url: endpoint.url), livemode: endpoint.livemode, at: now)
     }
 
     /// The event rendered in every API version (``renderings``); its ``payload`` is the oldest version's,
     /// which the store replaces by that of the tenant's pinned version.
     private static func make<Object: Encodable>(
-        id: String, tenant: UUID, type: String, objectId: String, object: Object, at now: Date
+        id: String, tenant: UUID, type: String, objectId: String, object: Object, livemode: Bool, at now: Date
     ) throws -> WebhookEvent {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -65,12 +67,14 @@ extension WebhookEvent {
         var renderings: [String: Data] = [:]
         for version in APIVersion.all {
             let envelope = Envelope(
-                id: id, type: type, apiVersion: version.name, createdAt: now, data: .init(object: object))
+                id: id, type: type, apiVersion: version.name, createdAt: now, livemode: livemode,
+                data: .init(object: object))
             renderings[version.name] = try encoder.encode(envelope)
         }
         return WebhookEvent(
             id: id, tenantId: tenant, type: type, objectId: objectId,
-            payload: renderings[APIVersion.oldest.name] ?? Data(), createdAt: now, renderings: renderings)
+            payload: renderings[APIVersion.oldest.name] ?? Data(), createdAt: now, livemode: livemode,
+            renderings: renderings)
     }
 
     private struct Envelope<Object: Encodable>: Encodable {
@@ -81,10 +85,11 @@ extension WebhookEvent {
         /// The API version the event is rendered in: the tenant's pinned one.
         var apiVersion: String
         var createdAt: Date
+        var livemode: Bool
         var data: Body
 
         enum CodingKeys: String, CodingKey {
-            case id, object, type, data
+            case id, object, type, data, livemode
             case apiVersion = "api_version"
             case createdAt = "created_at"
         }

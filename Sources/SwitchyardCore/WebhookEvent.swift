@@ -16,12 +16,16 @@ public struct WebhookEvent: Sendable, Equatable {
     /// For a new event: its body as each API version renders it (``APIVersion/name`` → body); the store
     /// keeps, as ``payload``, the one of the version the tenant is pinned to. Empty for a stored event.
     public var renderings: [String: Data]
+    /// Its object's mode (``Livemode``): delivered only to endpoints of that mode, listed only to keys of it.
+    public var livemode: Bool
 
     /// Creates an event from its parts.
     public init(
         id: String, tenantId: UUID, type: String, objectId: String, payload: Data, createdAt: Date,
+        livemode: Bool = false,
         renderings: [String: Data] = [:]
     ) {
+        self.livemode = livemode
         self.id = id
         self.tenantId = tenantId
         self.type = type

@@ -18,9 +18,12 @@ public struct WebhookEventService: Sendable {
         page.page(try await events.webhookEvents(tenant: tenant, type: type, objectId: objectId, page: page))
     }
 
-    /// One event of the tenant; `404 not_found` when it has none with this id.
-    public func event(tenant: UUID, id: String) async throws -> WebhookEvent {
-        guard let event = try await events.webhookEvent(tenant: tenant, id: id) else {
+    /// One event of the tenant; `404 not_found` when it has none with this id (or, with `livemode`, when it
+    /// is of the other mode).
+    public func event(tenant: UUID, id: String, livemode: Bool? = nil) async throws -> WebhookEvent {
+        guard let event = try await events.webhookEvent(tenant: tenant, id: id),
+            livemode.map({ $0 == event.livemode }) ?? true
+        else {
             throw CoreError.notFound("event")
         }
         return event
@@ -31,7 +34,7 @@ public struct WebhookEventService: Sendable {
     public func deliveries(tenant: UUID, eventId: String?, page: PageRequest = PageRequest()) async throws
         -> Page<WebhookDelivery>
     {
-        if let eventId { _ = try await event(tenant: tenant, id: eventId) }
+        if let eventId { _ = try await event(tenant: tenant, id: eventId, livemode: page.livemode) }
         return page.page(try await events.webhookDeliveries(tenant: tenant, eventId: eventId, page: page))
     }
 

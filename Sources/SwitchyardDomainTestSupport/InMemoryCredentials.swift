@@ -59,7 +59,7 @@ public final class InMemoryCredentials: CredentialRepository, @unchecked Sendabl
     {
         try page.select(
             try await credentials(tenant: tenant, customerId: customerId), id: \.id, created: \.createdAt,
-            status: \.status.rawValue)
+            status: \.status.rawValue, livemode: \.livemode)
     }
 
     public func stalePendingCredentials(now: Date, limit: Int) async throws -> [(tenant: UUID, id: String)] {

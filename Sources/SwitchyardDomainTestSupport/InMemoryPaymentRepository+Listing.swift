@@ -13,7 +13,7 @@ extension InMemoryPaymentRepository: PaymentRecordListing {
             }
         }
         let selected = page.page(
-            try page.select(listed, id: \.id, created: \.createdAt, status: \.status.rawValue))
+            try page.select(listed, id: \.id, created: \.createdAt, status: \.status.rawValue, livemode: \.livemode))
         var records: [PaymentRecord] = []
         for payment in selected.items {
             if let record = try await record(tenant: tenant, paymentId: payment.id) { records.append(record) }

@@ -33,16 +33,16 @@ public actor InMemoryTenantRepository: TenantRepository {
 
     public func tenant(id: UUID) async throws -> Tenant? { tenantList.first { $0.id == id } }
 
-    public func createAPIKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, actor: String)
-        async throws -> CreatedAPIKey
-    {
+    public func createAPIKey(
+        tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, livemode: Bool, actor: String
+    ) async throws -> CreatedAPIKey {
         // A tenant's first key pins it to the current version.
         if !keys.contains(where: { $0.key.tenantId == tenant }),
             let index = tenantList.firstIndex(where: { $0.id == tenant }), tenantList[index].apiVersion == nil
         {
             tenantList[index].apiVersion = APIVersion.current.name
         }
-        let created = newKey(tenant: tenant, name: name, scopes: scopes, expiresAt: expiresAt)
+        let created = newKey(tenant: tenant, name: name, scopes: scopes, expiresAt: expiresAt, livemode: livemode)
         record(tenant, actor, "api_key.create", created.key.id.uuidString)
         return created
     }
@@ -76,7 +76,8 @@ public actor InMemoryTenantRepository: TenantRepository {
         }
         let graceUntil = now().addingTimeInterval(grace)
         keys[index].key.expiresAt = min(old.expiresAt ?? graceUntil, graceUntil)
-        let created = newKey(tenant: tenant, name: old.name, scopes: old.scopes, expiresAt: expiresAt)
+        let created = newKey(
+            tenant: tenant, name: old.name, scopes: old.scopes, expiresAt: expiresAt, livemode: old.livemode)
         record(tenant, actor, "api_key.rotate", id.uuidString)
         return created
     }
@@ -96,11 +97,14 @@ public actor InMemoryTenantRepository: TenantRepository {
         record(tenant, actor, "tenant.policy", tenant.uuidString)
     }
 
-    private func newKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?) -> CreatedAPIKey {
-        let secret = "sk_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    private func newKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, livemode: Bool)
+        -> CreatedAPIKey
+    {
+        let secret = APIKey.secret(
+            livemode: livemode, random: UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
         let key = APIKey(
-            id: UUID(), tenantId: tenant, prefix: String(secret.prefix(11)), name: name, scopes: scopes,
-            createdAt: now(), expiresAt: expiresAt)
+            id: UUID(), tenantId: tenant, prefix: APIKey.shownPrefix(of: secret, livemode: livemode), name: name,
+            scopes: scopes, createdAt: now(), expiresAt: expiresAt, livemode: livemode)
         keys.append((key, secret))
         return CreatedAPIKey(key: key, secret: secret)
     }

@@ -13,8 +13,8 @@ public actor InMemoryWebhookEndpointRepository: WebhookEndpointRepository {
     }
 
     public func createWebhookEndpoint(
-        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String], actor: String,
-        maxEnabled: Int
+        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String],
+        livemode: Bool, actor: String, maxEnabled: Int
     ) async throws -> (WebhookEndpoint, secret: String) {
         guard stored.filter({ $0.tenantId == tenant && $0.enabled }).count < maxEnabled else {
             throw CoreError(
@@ -25,6 +25,7 @@ public actor InMemoryWebhookEndpointRepository: WebhookEndpointRepository {
             id: "we_" + UUID().uuidString.lowercased().prefix(8), tenantId: tenant, url: url,
             description: description, eventTypes: eventTypes, enabled: true, createdAt: now(), updatedAt: now())
         endpoint.metadata = metadata
+        endpoint.livemode = livemode
         stored.append(endpoint)
         return (endpoint, "whsec_" + UUID().uuidString.lowercased())
     }
@@ -32,7 +33,7 @@ public actor InMemoryWebhookEndpointRepository: WebhookEndpointRepository {
     public func webhookEndpoints(tenant: UUID, page: PageRequest) async throws -> [WebhookEndpoint] {
         try page.select(
             stored.filter { $0.tenantId == tenant }, id: \.id, created: \.createdAt,
-            status: { $0.enabled ? "enabled" : "disabled" })
+            status: { $0.enabled ? "enabled" : "disabled" }, livemode: \.livemode)
     }
 
     public func webhookEndpoint(tenant: UUID, id: String) async throws -> WebhookEndpoint? {

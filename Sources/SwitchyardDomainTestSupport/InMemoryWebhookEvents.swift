@@ -31,7 +31,7 @@ public actor InMemoryWebhookEvents: WebhookEventRepository {
             events.filter {
                 $0.tenantId == tenant && (type == nil || $0.type == type)
                     && (objectId == nil || $0.objectId == objectId)
-            }, id: \.id, created: \.createdAt)
+            }, id: \.id, created: \.createdAt, livemode: \.livemode)
     }
 
     public func webhookEvent(tenant: UUID, id: String) async throws -> WebhookEvent? {

@@ -38,7 +38,8 @@ struct AdminController: Sendable {
             let body = try JSONIO.decode(
                 AdminBodies.CreateKey.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let created = try await tenants.createAPIKey(
-                tenant: tenant.id, name: body.name, scopes: body.scopes, expiresAt: body.expiresAt, actor: Self.actor)
+                tenant: tenant.id, name: body.name, scopes: body.scopes, expiresAt: body.expiresAt,
+                livemode: body.livemode ?? false, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
         }
         admin.get("tenants/:tenant/api-keys") { request, context in

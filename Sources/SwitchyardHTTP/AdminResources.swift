@@ -41,9 +41,11 @@ enum AdminBodies {
         var name: String?
         var scopes: [APIKeyScope]?
         var expiresAt: Date?
+        /// A live key when true; a test key by default.
+        var livemode: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case name, scopes
+            case name, scopes, livemode
             case expiresAt = "expires_at"
         }
     }
@@ -69,11 +71,12 @@ enum AdminBodies {
         var revokedAt: Date?
         var expiresAt: Date?
         var lastUsedAt: Date?
+        var livemode: Bool
         /// Only on creation.
         var secret: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, name, prefix, scopes, secret
+            case id, name, prefix, scopes, secret, livemode
             case createdAt = "created_at"
             case revokedAt = "revoked_at"
             case expiresAt = "expires_at"
@@ -89,6 +92,7 @@ enum AdminBodies {
             revokedAt = k.revokedAt
             expiresAt = k.expiresAt
             lastUsedAt = k.lastUsedAt
+            livemode = k.livemode
             self.secret = secret
         }
     }

@@ -28,8 +28,9 @@ struct CustomersController: Sendable {
         let group = merchant.group("customers/:customer")
         group.get("payment-methods") { request, context in
             let key = try context.apiKey
-            let page = try ListQuery.page(
+            var page = try ListQuery.page(
                 request, statuses: StoredPaymentMethod.Status.allCases.map(\.rawValue))
+            page.livemode = key.livemode
             let found = try await service.paymentMethods(
                 tenant: key.tenantId, customerId: try customer(context), page: page)
             let now = service.now()
@@ -38,29 +39,33 @@ struct CustomersController: Sendable {
         group.get("payment-methods/:pm") { request, context in
             let key = try context.apiKey
             let method = try await service.paymentMethod(
-                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
+                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context),
+                livemode: key.livemode)
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.delete("payment-methods/:pm") { request, context in
             let key = try context.apiKey
             let method = try await service.revokePaymentMethod(
-                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
+                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context),
+                livemode: key.livemode)
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("payment-methods/:pm/sync") { request, context in
             let key = try context.apiKey
             let method = try await service.syncPaymentMethod(
-                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context))
+                tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context),
+                livemode: key.livemode)
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("vaulting-sessions") { request, context in
             try await idempotency.run(request, context, resume: .fresh) { data, _ in
                 let body = data.isEmpty ? VaultingBody() : try JSONIO.decode(VaultingBody.self, from: data)
                 if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
+                let key = try context.apiKey
                 let method = try await service.createVaultingSession(
-                    tenant: try context.tenant, customerId: try customer(context), accountId: body.providerAccount,
+                    tenant: key.tenantId, customerId: try customer(context), accountId: body.providerAccount,
                     returnURL: body.returnURL, country: body.country, metadata: try Metadata(body.metadata ?? [:]),
-                    description: body.description)
+                    description: body.description, livemode: key.livemode)
                 return try .paymentMethod(method, now: service.now())
             }
         }
@@ -101,11 +106,13 @@ struct PaymentMethodResource: Encodable {
     var expiresAt: Date?
     var metadata: Metadata
     var description: String?
+    var livemode: Bool
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
         case id, object, customer, status, kind, method, plugin, display, failure, session, metadata, description
+        case livemode
         case providerAccount = "provider_account"
         case paymentMethodType = "payment_method_type"
         case nextAction = "next_action"
@@ -137,6 +144,7 @@ struct PaymentMethodResource: Encodable {
         expiresAt = credential.expiresAt
         metadata = credential.metadata
         description = credential.merchantDescription
+        livemode = credential.livemode
         createdAt = credential.createdAt
         updatedAt = credential.updatedAt
     }

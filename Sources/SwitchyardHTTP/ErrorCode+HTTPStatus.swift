@@ -7,7 +7,7 @@ extension ErrorCode {
         switch self {
         case .badRequest, .duplicateKey, .endpointAddressForbidden, .invalidAmount, .invalidAPIVersion,
             .invalidBaseURL, .invalidCountry, .invalidCurrency, .invalidCustomer, .invalidDescription,
-            .invalidEventTypes, .invalidExpand, .invalidExpiresAt, .invalidField, .invalidGrace,
+            .invalidEnvironment, .invalidEventTypes, .invalidExpand, .invalidExpiresAt, .invalidField, .invalidGrace,
             .invalidIdempotencyKey, .invalidJSON, .invalidLimit, .invalidMetadata, .invalidMethod, .invalidName,
             .invalidParameter, .invalidPolicy, .invalidQuery, .invalidReference, .invalidRequest, .invalidReturnURL,
             .invalidScopes, .invalidStatus, .invalidTenant, .invalidText, .invalidWebhookURL, .missingCredential,
@@ -34,8 +34,8 @@ extension ErrorCode {
             return .contentTooLarge
         case .unsupportedMediaType:
             return .unsupportedMediaType
-        case .invalidRouting, .noRoute, .paymentMethodUnusable, .policyLoosened, .refundExceedsCaptured,
-            .replayWindowTooLarge, .returnURLRequired, .unknownPlugin:
+        case .invalidRouting, .noAccountForMode, .noRoute, .paymentMethodUnusable, .policyLoosened,
+            .refundExceedsCaptured, .replayWindowTooLarge, .returnURLRequired, .unknownPlugin:
             return .unprocessableContent
         case .rateLimited, .replayQuotaExceeded, .tooManyConcurrentRequests:
             return .tooManyRequests

@@ -9,7 +9,7 @@ import SwitchyardCore
 /// and body take the key over and resume as ``IdempotentResume`` says, so a request that died never blocks
 /// its key for ever and is never done twice. A request without the header simply runs.
 ///
-/// A key is scoped by tenant, method and the route that matched with its parameters (see
+/// A key is scoped by tenant, mode (test or live), method and the route that matched with its parameters (see
 /// ``scopedKey(method:route:parameters:key:)``), so every spelling of a path (`/v1/payments/`,
 /// `//v1/payments`) shares one key.
 ///
@@ -148,11 +148,15 @@ struct IdempotencyGate: Sendable {
                 .invalidIdempotencyKey,
                 "Idempotency-Key must be 1 to 255 printable ASCII characters")
         }
+        // A live key's keys are apart from the test keys' (which keep the form they always had), so the same
+        // key sent in both modes never answers one mode with the other's object.
+        let mode = (try? context.apiKey.livemode) == true ? "live " : ""
         return IdempotencyScope(
             tenant: tenant,
-            key: Self.scopedKey(
-                method: request.method, route: context.endpointPath, parameters: context.parameters,
-                key: idempotencyKey),
+            key: mode
+                + Self.scopedKey(
+                    method: request.method, route: context.endpointPath, parameters: context.parameters,
+                    key: idempotencyKey),
             requestHash: Self.requestHash(body), owner: instance?.newOwner() ?? UUID().uuidString.lowercased(),
             lease: service.policy.platform.idempotency.lease)
     }

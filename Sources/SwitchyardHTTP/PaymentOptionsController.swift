@@ -20,7 +20,8 @@ struct PaymentOptionsController: Sendable {
     func register(on merchant: RouterGroup<AppContext>) {
         merchant.post("payment-options") { request, context in
             let query = try Self.query(try await JSONIO.body(request, limit: bodyLimit))
-            let options = try await service.paymentOptions(tenant: try context.tenant, query)
+            let key = try context.apiKey
+            let options = try await service.paymentOptions(tenant: key.tenantId, query, livemode: key.livemode)
             return JSONIO.response(.ok, PaymentOptionsResource(options, query: query))
         }
     }

@@ -96,12 +96,13 @@ struct PaymentResource: Encodable {
     var routing: RoutingDecision?
     var metadata: Metadata
     var description: String?
+    var livemode: Bool
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
         case id, object, status, amount, currency, country, method, reference, customer, failure, attempts, refunds
-        case operations, routing, session, metadata, description
+        case operations, routing, session, metadata, description, livemode
         case captureMode = "capture_mode"
         case amountCaptured = "amount_captured"
         case amountRefunded = "amount_refunded"
@@ -159,6 +160,7 @@ struct PaymentResource: Encodable {
         routing = p.routing
         metadata = p.metadata
         description = p.merchantDescription
+        livemode = p.livemode
         createdAt = p.createdAt
         updatedAt = p.updatedAt
     }
@@ -177,10 +179,11 @@ struct RefundResource: Encodable {
     var failureCode: String?
     var metadata: Metadata
     var description: String?
+    var livemode: Bool
     var createdAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, payment, amount, currency, status, reason, metadata, description
+        case id, object, payment, amount, currency, status, reason, metadata, description, livemode
         case providerRefundId = "provider_refund_id"
         case failureCode = "failure_code"
         case createdAt = "created_at"
@@ -197,6 +200,7 @@ struct RefundResource: Encodable {
         failureCode = r.failureCode
         metadata = r.metadata
         description = r.merchantDescription
+        livemode = r.livemode
         createdAt = r.createdAt
     }
 }

@@ -62,7 +62,9 @@ struct PaymentsController: Sendable {
     func register(on merchant: RouterGroup<AppContext>, idempotency: IdempotencyGate) {
         let group = merchant.group("payments")
         group.post { request, context in
-            try await idempotency.create(request, context, decode: Self.newPayment) { record in
+            let livemode = try context.apiKey.livemode
+            let decode = { (data: Data) in try Self.newPayment(data, livemode: livemode) }
+            return try await idempotency.create(request, context, decode: decode) { record in
                 PaymentMetrics.created(
                     plugin: record.lastAttempt?.pluginId, outcome: record.lastAttempt?.outcome?.rawValue,
                     status: record.payment.status.rawValue, tenant: record.payment.tenantId)
@@ -71,7 +73,9 @@ struct PaymentsController: Sendable {
         }
         group.get { request, context in try await list(request, context) }
         group.get(":id") { _, context in
-            let record = try await service.get(tenant: try context.tenant, paymentId: try id(context))
+            let key = try context.apiKey
+            let record = try await service.get(
+                tenant: key.tenantId, paymentId: try Self.paymentId(context), livemode: key.livemode)
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
         group.post(":id/capture") { request, context in
@@ -79,7 +83,7 @@ struct PaymentsController: Sendable {
                 let body = try JSONIO.decode(AmountBody.self, from: data)
                 return try reply(
                     try await service.capture(
-                        tenant: try context.tenant, paymentId: try id(context), amount: body.amount?.value))
+                        tenant: try context.tenant, paymentId: try await id(context), amount: body.amount?.value))
             }
         }
         group.post(":id/complete") { request, context in
@@ -87,13 +91,13 @@ struct PaymentsController: Sendable {
                 let body = try JSONIO.decode(CompleteBody.self, from: data)
                 return try reply(
                     try await service.complete(
-                        tenant: try context.tenant, paymentId: try id(context), paymentData: body.paymentData))
+                        tenant: try context.tenant, paymentId: try await id(context), paymentData: body.paymentData))
             }
         }
         group.post(":id/cancel") { request, context in
             try await idempotency.run(request, context, resume: .paymentState) { data, _ in
                 try JSONIO.noFields(data)
-                return try reply(try await service.cancel(tenant: try context.tenant, paymentId: try id(context)))
+                return try reply(try await service.cancel(tenant: try context.tenant, paymentId: try await id(context)))
             }
         }
         group.post(":id/refunds") { request, context in
@@ -101,29 +105,36 @@ struct PaymentsController: Sendable {
                 let tenant = try context.tenant
                 let body = try JSONIO.decode(RefundBody.self, from: data)
                 let refund = try await service.refund(
-                    tenant: tenant, paymentId: try id(context), amount: body.amount?.value, reason: body.reason,
+                    tenant: tenant, paymentId: try await id(context), amount: body.amount?.value, reason: body.reason,
                     idempotency: scope, metadata: try Metadata(body.metadata ?? [:]), description: body.description)
                 PaymentMetrics.refunded(status: refund.status.rawValue, tenant: tenant)
                 return try .refund(refund)
             }
         }
         group.get(":id/session") { _, context in
-            let session = try await service.session(tenant: try context.tenant, paymentId: try id(context))
+            let session = try await service.session(tenant: try context.tenant, paymentId: try await id(context))
             return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
         }
         group.post(":id/session") { request, context in
             try await idempotency.run(request, context, resume: .paymentState) { data, _ in
                 try JSONIO.noFields(data)
-                return try reply(try await service.renewSession(tenant: try context.tenant, paymentId: try id(context)))
+                return try reply(
+                    try await service.renewSession(tenant: try context.tenant, paymentId: try await id(context)))
             }
         }
         group.post(":id/sync") { _, context in
-            let record = try await service.sync(tenant: try context.tenant, paymentId: try id(context))
+            let record = try await service.sync(tenant: try context.tenant, paymentId: try await id(context))
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
     }
 
-    func id(_ context: AppContext) throws -> String { try Self.paymentId(context) }
+    /// The payment named in the path, once it is known to be of the key's mode: a payment of the other mode
+    /// is `404` as if it did not exist.
+    func id(_ context: AppContext) async throws -> String {
+        let (id, key) = (try Self.paymentId(context), try context.apiKey)
+        _ = try await service.get(tenant: key.tenantId, paymentId: id, livemode: key.livemode)
+        return id
+    }
 
     /// The payment named in the path; `404` for an id no payment can have.
     static func paymentId(_ context: AppContext) throws -> String {
@@ -140,25 +151,30 @@ struct PaymentsController: Sendable {
         try .payment(record, now: service.now())
     }
 
-    /// A create body, decoded and validated; throws a 4xx ``APIError`` or ``CoreError``.
-    static func newPayment(_ data: Data) throws -> NewPayment {
+    /// A create body, decoded and validated, for a key of mode `livemode`; throws a 4xx ``APIError`` or
+    /// ``CoreError``.
+    static func newPayment(_ data: Data, livemode: Bool = false) throws -> NewPayment {
         let body = try JSONIO.decode(CreateBody.self, from: data)
-        return try NewPayment(
+        var payment = try NewPayment(
             amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
             reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,
             returnURL: body.returnURL, paymentData: body.paymentData ?? [:], paymentMethodId: body.paymentMethod,
             savePaymentMethod: body.savePaymentMethod ?? false, metadata: try Metadata(body.metadata ?? [:]),
             merchantDescription: body.description)
+        payment.livemode = livemode
+        return payment
     }
 
     private func list(_ request: Request, _ context: AppContext) async throws -> Response {
-        let tenant = try context.tenant
+        let key = try context.apiKey
         let query = request.uri.queryParameters
-        let page = try ListQuery.page(request, statuses: PaymentStatus.allCases.map(\.rawValue))
+        var page = try ListQuery.page(request, statuses: PaymentStatus.allCases.map(\.rawValue))
+        page.livemode = key.livemode
         let expanded = try ListQuery.expansions(request, PaymentExpansion.self)
         let light = context.apiVersion?.has(.listsOmitHeavyParts) ?? false
         let found = try await records.records(
-            tenant: tenant, reference: query.get("reference"), metadata: try MetadataQuery.filters(query), page: page)
+            tenant: key.tenantId, reference: query.get("reference"), metadata: try MetadataQuery.filters(query),
+            page: page)
         let now = service.now()
         return JSONIO.response(
             .ok,

@@ -12,13 +12,15 @@ struct WebhookEndpointResource: Encodable {
     var enabled: Bool
     var secret: String?
     var metadata: Metadata
+    /// The mode of the events it receives.
+    var livemode: Bool
     /// Until when the secret replaced by the last rotation still signs deliveries.
     var previousSecretExpiresAt: Date?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, url, description, enabled, secret, metadata
+        case id, object, url, description, enabled, secret, metadata, livemode
         case eventTypes = "event_types"
         case previousSecretExpiresAt = "previous_secret_expires_at"
         case createdAt = "created_at"
@@ -33,18 +35,24 @@ struct WebhookEndpointResource: Encodable {
         enabled = endpoint.enabled
         self.secret = secret
         metadata = endpoint.metadata
+        livemode = endpoint.livemode
         previousSecretExpiresAt = endpoint.previousSecretExpiresAt
         createdAt = endpoint.createdAt
         updatedAt = endpoint.updatedAt
     }
 }
 
-/// An event: exactly the body its deliveries carry.
+/// An event: the body its deliveries carry, with its `livemode` (which events stored before modes existed
+/// do not carry).
 struct WebhookEventResource: Encodable {
     var body: JSONValue
 
     init(_ event: WebhookEvent) throws {
         body = try JSONDecoder().decode(JSONValue.self, from: event.payload)
+        if case .object(var fields) = body {
+            fields["livemode"] = .bool(event.livemode)
+            body = .object(fields)
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

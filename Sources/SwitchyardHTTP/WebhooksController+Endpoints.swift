@@ -32,7 +32,7 @@ extension WebhooksController {
             let body = try JSONIO.decode(
                 EndpointUpdateBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let endpoint = try await endpoints.update(
-                tenant: key.tenantId, id: try id(context, "endpoint"),
+                tenant: key.tenantId, id: try await endpointId(context),
                 update: WebhookEndpointUpdate(
                     url: body.url, description: body.description, eventTypes: body.eventTypes,
                     enabled: body.enabled),
@@ -43,14 +43,14 @@ extension WebhooksController {
             let key = try context.apiKey
             let body = try JSONIO.decode(RotateSecretBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let (endpoint, secret) = try await endpoints.rotateSecret(
-                tenant: key.tenantId, id: try id(context, "endpoint"), expiresInSeconds: body.expiresInSeconds,
+                tenant: key.tenantId, id: try await endpointId(context), expiresInSeconds: body.expiresInSeconds,
                 actor: "api_key:\(key.prefix)")
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint, secret: secret))
         }
         v1.post("webhook-endpoints/:endpoint/test") { request, context in
             let key = try context.apiKey
             let delivery = try await endpoints.ping(
-                tenant: key.tenantId, id: try id(context, "endpoint"), actor: "api_key:\(key.prefix)")
+                tenant: key.tenantId, id: try await endpointId(context), actor: "api_key:\(key.prefix)")
             return JSONIO.response(.accepted, WebhookDeliveryResource(delivery))
         }
     }

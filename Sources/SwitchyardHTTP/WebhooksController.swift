@@ -31,32 +31,33 @@ struct WebhooksController: Sendable {
             let body = try JSONIO.decode(EndpointBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
             let (endpoint, secret) = try await endpoints.create(
                 tenant: key.tenantId, url: body.url, description: body.description,
-                metadata: try Metadata(body.metadata ?? [:]), eventTypes: body.eventTypes,
+                metadata: try Metadata(body.metadata ?? [:]), eventTypes: body.eventTypes, livemode: key.livemode,
                 actor: "api_key:\(key.prefix)")
             return JSONIO.response(.created, WebhookEndpointResource(endpoint, secret: secret))
         }
         v1.get("webhook-endpoints") { request, context in
             let key = try context.apiKey
-            let page = try ListQuery.page(request, statuses: WebhookEndpointService.statuses)
+            let page = Self.ofMode(key, try ListQuery.page(request, statuses: WebhookEndpointService.statuses))
             let list = try await endpoints.endpoints(tenant: key.tenantId, page: page)
             return JSONIO.response(.ok, ListResource(list, page, id: \.id) { WebhookEndpointResource($0) })
         }
         v1.get("webhook-endpoints/:endpoint") { request, context in
             let key = try context.apiKey
-            let endpoint = try await endpoints.endpoint(tenant: key.tenantId, id: try id(context, "endpoint"))
+            let endpoint = try await endpoints.endpoint(
+                tenant: key.tenantId, id: try id(context, "endpoint"), livemode: key.livemode)
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
         }
         registerEndpointChanges(on: v1)
         v1.delete("webhook-endpoints/:endpoint") { request, context in
             let key = try context.apiKey
             let endpoint = try await endpoints.disable(
-                tenant: key.tenantId, id: try id(context, "endpoint"), actor: "api_key:\(key.prefix)")
+                tenant: key.tenantId, id: try await endpointId(context), actor: "api_key:\(key.prefix)")
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint))
         }
         v1.get("events") { request, context in
             let key = try context.apiKey
             let query = request.uri.queryParameters
-            let page = try ListQuery.page(request)
+            let page = Self.ofMode(key, try ListQuery.page(request))
             let type = query.get("type")
             if let type, type != WebhookEventType.ping, !WebhookEventType.all.contains(type) {
                 throw APIError(.invalidParameter, "type must be an event type, e.g. payment.succeeded", param: "type")
@@ -67,12 +68,14 @@ struct WebhooksController: Sendable {
         }
         v1.get("events/:event") { request, context in
             let key = try context.apiKey
-            let event = try await events.event(tenant: key.tenantId, id: try id(context, "event"))
+            let event = try await events.event(
+                tenant: key.tenantId, id: try id(context, "event"), livemode: key.livemode)
             return JSONIO.response(.ok, try WebhookEventResource(event))
         }
         v1.get("events/:event/deliveries") { request, context in
             let key = try context.apiKey
-            let page = try ListQuery.page(request, statuses: WebhookDelivery.Status.allCases.map(\.rawValue))
+            let page = Self.ofMode(
+                key, try ListQuery.page(request, statuses: WebhookDelivery.Status.allCases.map(\.rawValue)))
             let deliveries = try await events.deliveries(
                 tenant: key.tenantId, eventId: try id(context, "event"), page: page)
             return JSONIO.response(.ok, ListResource(deliveries, page, id: \.id, WebhookDeliveryResource.init))
@@ -81,12 +84,13 @@ struct WebhooksController: Sendable {
             let key = try context.apiKey
             return try await Self.replay(
                 events: events, tenant: key.tenantId,
-                eventId: try id(context, "event"), actor: "api_key:\(key.prefix)", bodyLimit: bodyLimit,
+                eventId: try await eventId(context), actor: "api_key:\(key.prefix)", bodyLimit: bodyLimit,
                 request: request, context: context)
         }
         v1.get("webhook-deliveries") { request, context in
             let key = try context.apiKey
-            let page = try ListQuery.page(request, statuses: WebhookDelivery.Status.allCases.map(\.rawValue))
+            let page = Self.ofMode(
+                key, try ListQuery.page(request, statuses: WebhookDelivery.Status.allCases.map(\.rawValue)))
             let deliveries = try await events.deliveries(tenant: key.tenantId, eventId: nil, page: page)
             return JSONIO.response(.ok, ListResource(deliveries, page, id: \.id, WebhookDeliveryResource.init))
         }
@@ -95,5 +99,24 @@ struct WebhooksController: Sendable {
     func id(_ context: AppContext, _ name: String) throws -> String {
         guard let id = context.parameters.get(name), id.count <= 64 else { throw CoreError.notFound(name) }
         return id
+    }
+
+    /// The endpoint named in the path, once it is known to be of the key's mode (else `404`).
+    func endpointId(_ context: AppContext) async throws -> String {
+        let (id, key) = (try id(context, "endpoint"), try context.apiKey)
+        return try await endpoints.endpoint(tenant: key.tenantId, id: id, livemode: key.livemode).id
+    }
+
+    /// The event named in the path, once it is known to be of the key's mode (else `404`).
+    func eventId(_ context: AppContext) async throws -> String {
+        let (id, key) = (try id(context, "event"), try context.apiKey)
+        return try await events.event(tenant: key.tenantId, id: id, livemode: key.livemode).id
+    }
+
+    /// `page` restricted to the objects of the key's mode.
+    static func ofMode(_ key: APIKey, _ page: PageRequest) -> PageRequest {
+        var page = page
+        page.livemode = key.livemode
+        return page
     }
 }

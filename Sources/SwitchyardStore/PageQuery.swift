@@ -17,6 +17,8 @@ struct PageQuery: Sendable {
     var createdColumn = "created_at"
     /// The column (or SQL expression) ``PageRequest/status`` filters on, when the list has one.
     var statusColumn: String? = "status"
+    /// The column ``PageRequest/livemode`` filters on, for lists of objects that have a mode.
+    var livemodeColumn: String?
 
     /// The rows of `page`: newest first, or oldest first for an `ending_before` page (see
     /// ``PageRequest/page(_:)``), at most `page.limit + 1`. `scope` are SQL conditions over `params`
@@ -25,6 +27,12 @@ struct PageQuery: Sendable {
         -> [PGRow]
     {
         var params = params
+        var scope = scope
+        if let livemode = page.livemode, let livemodeColumn {
+            // Part of the scope: a cursor naming an item of the other mode is no item of this list.
+            params.append(.bool(livemode))
+            scope.append("\(livemodeColumn) = $\(params.count)::boolean")
+        }
         var conditions = scope
         func parameter(_ value: PGValue, _ cast: String) -> String {
             params.append(value)

@@ -9,9 +9,9 @@ extension PostgresStore: CredentialRepository {
     static let upsertCredential = """
         INSERT INTO stored_credentials (id, tenant_id, customer_id, account_id, plugin_id, kind, status,
             correlation_id, token, token_digest, payment_method_type, display, session, origin_payment_id,
-            failure_code, failure_message, expires_at, created_at, updated_at, metadata, description)
+            failure_code, failure_message, expires_at, created_at, updated_at, metadata, description, livemode)
         VALUES ($1, $2::uuid, $3, $4::uuid, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15, $16,
-            $17::timestamptz, $18::timestamptz, $19::timestamptz, $20::jsonb, $21)
+            $17::timestamptz, $18::timestamptz, $19::timestamptz, $20::jsonb, $21, $22::boolean)
         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, token = EXCLUDED.token,
             token_digest = EXCLUDED.token_digest, payment_method_type = EXCLUDED.payment_method_type,
             display = EXCLUDED.display, session = EXCLUDED.session, failure_code = EXCLUDED.failure_code,
@@ -57,6 +57,7 @@ extension PostgresStore: CredentialRepository {
             credential.originPaymentId.pg, credential.failureCode.pg, credential.failureMessage.pg,
             credential.expiresAt.pg, .timestamp(credential.createdAt), .timestamp(credential.updatedAt),
             .json(try StoreJSON.encode(credential.metadata)), credential.merchantDescription.pg,
+            .bool(credential.livemode),
         ]
     }
 
@@ -104,10 +105,12 @@ extension PostgresStore: CredentialRepository {
     /// Every column of a listed credential but its token.
     static let listedCredentialColumns = """
         id, tenant_id, customer_id, account_id, plugin_id, kind, status, correlation_id, payment_method_type, \
-        display, session, origin_payment_id, failure_code, failure_message, expires_at, created_at, updated_at
+        display, session, origin_payment_id, failure_code, failure_message, expires_at, created_at, updated_at, \
+        livemode
         """
 
-    static let credentialPages = PageQuery(table: "stored_credentials", columns: listedCredentialColumns)
+    static let credentialPages = PageQuery(
+        table: "stored_credentials", columns: listedCredentialColumns, livemodeColumn: "livemode")
 
     private func oneCredential(_ tenant: UUID, _ sql: String, _ params: [PGValue]) async throws
         -> StoredPaymentMethod?
@@ -136,6 +139,7 @@ extension PostgresStore: CredentialRepository {
         credential.updatedAt = try row.date("updated_at")
         credential.metadata = try Self.metadata(row)
         credential.merchantDescription = row.optionalString("description")
+        credential.livemode = try row.bool("livemode")
         return credential
     }
 

@@ -43,10 +43,11 @@ extension PostgresStore {
                     $4::timestamptz, $4::timestamptz, $4::timestamptz
                 FROM webhook_endpoints e
                 WHERE e.tenant_id = $2::uuid AND e.enabled AND e.event_types ?| ARRAY['*', $3, $5]
+                    AND e.livemode = $6::boolean
                 """,
                 [
                     .text(event.id), .uuid(event.tenantId), .text(event.type), .timestamp(event.createdAt),
-                    .text(WebhookEventType.family(of: event.type) + ".*"),
+                    .text(WebhookEventType.family(of: event.type) + ".*"), .bool(event.livemode),
                 ]),
         ]
     }
@@ -57,7 +58,7 @@ extension PostgresStore {
     static func storing(_ event: WebhookEvent) -> PGStatement {
         var parameters: [PGValue] = [
             .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
-            .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt),
+            .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt), .bool(event.livemode),
         ]
         var choices = ""
         for (version, body) in event.renderings.sorted(by: { $0.key < $1.key }) {
@@ -69,8 +70,8 @@ extension PostgresStore {
             ? "$5" : "CASE (SELECT api_version FROM tenants WHERE id = $2::uuid)\(choices) ELSE $5 END"
         return PGStatement(
             """
-            INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at)
-            VALUES ($1, $2::uuid, $3, $4, \(payload), $6::timestamptz)
+            INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at, livemode)
+            VALUES ($1, $2::uuid, $3, $4, \(payload), $6::timestamptz, $7::boolean)
             """, parameters)
     }
 }

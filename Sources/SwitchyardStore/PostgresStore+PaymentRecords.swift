@@ -46,7 +46,8 @@ extension PostgresStore {
 
     /// The pages of the payments list (row-level security keeps them to the transaction's tenant).
     static let paymentPages = PageQuery(
-        table: "payments p", idColumn: "p.id", createdColumn: "p.created_at", statusColumn: "p.status")
+        table: "payments p", idColumn: "p.id", createdColumn: "p.created_at", statusColumn: "p.status",
+        livemodeColumn: "p.livemode")
 
     /// One payment's record, read on `c` inside the caller's transaction (one round trip).
     func record(_ paymentId: String, on c: PGConnection) throws -> PaymentRecord? {

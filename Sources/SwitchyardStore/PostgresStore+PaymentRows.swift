@@ -11,10 +11,10 @@ extension PostgresStore {
         INSERT INTO payments (id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id,
             return_url, payment_data, status, amount_captured, amount_refunded, next_action, provider_account_id,
             failure_code, failure_message, routing, created_at, updated_at, payment_method_id, saved_payment_method_id,
-            unknown_since, sync_count, next_sync_at, review_required, metadata, description)
+            unknown_since, sync_count, next_sync_at, review_required, metadata, description, livemode)
         VALUES ($1, $2::uuid, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13::bigint, $14::bigint,
             $15::jsonb, $16::uuid, $17, $18, $19::jsonb, $20::timestamptz, $21::timestamptz, $22, $23,
-            $24::timestamptz, $25::integer, $26::timestamptz, $27::boolean, $28::jsonb, $29)
+            $24::timestamptz, $25::integer, $26::timestamptz, $27::boolean, $28::jsonb, $29, $30::boolean)
         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_captured = EXCLUDED.amount_captured,
             amount_refunded = EXCLUDED.amount_refunded, next_action = EXCLUDED.next_action,
             provider_account_id = EXCLUDED.provider_account_id, failure_code = EXCLUDED.failure_code,
@@ -31,7 +31,7 @@ extension PostgresStore {
         SELECT id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id, return_url,
             status, amount_captured, amount_refunded, next_action, provider_account_id, failure_code,
             failure_message, created_at, updated_at, payment_method_id, saved_payment_method_id, unknown_since,
-            sync_count, next_sync_at, review_required, metadata, description
+            sync_count, next_sync_at, review_required, metadata, description, livemode
         FROM payments WHERE id = $1 FOR UPDATE
         """
 
@@ -46,7 +46,7 @@ extension PostgresStore {
             .timestamp(p.updatedAt), p.paymentMethodId.pg, p.savedPaymentMethodId.pg,
             p.resolution.map { .timestamp($0.since) } ?? .null, .int(Int64(p.resolution?.syncs ?? 0)),
             (p.resolution?.nextSyncAt).pg, .bool(p.resolution?.reviewRequired ?? false),
-            .json(try StoreJSON.encode(p.metadata)), p.merchantDescription.pg,
+            .json(try StoreJSON.encode(p.metadata)), p.merchantDescription.pg, .bool(p.livemode),
         ]
     }
 
@@ -75,6 +75,7 @@ extension PostgresStore {
         p.savedPaymentMethodId = row.optionalString("saved_payment_method_id")
         p.metadata = try Self.metadata(row)
         p.merchantDescription = row.optionalString("description")
+        p.livemode = try row.bool("livemode")
         if let since = row.optionalDate("unknown_since") {
             p.resolution = Payment.Resolution(
                 since: since, syncs: Int(try row.int64("sync_count")), nextSyncAt: row.optionalDate("next_sync_at"),
@@ -119,9 +120,9 @@ extension PostgresStore {
 
     static let upsertRefund = """
         INSERT INTO refunds (id, payment_id, tenant_id, amount, currency, reason, status, provider_refund_id,
-            failure_code, failure_message, created_at, updated_at, metadata, description)
+            failure_code, failure_message, created_at, updated_at, metadata, description, livemode)
         VALUES ($1, $2, $3::uuid, $4::bigint, $5, $6, $7, $8, $9, $10, $11::timestamptz, $12::timestamptz, $13::jsonb,
-            $14)
+            $14, $15::boolean)
         ON CONFLICT (id) DO UPDATE SET
             status = CASE WHEN refunds.status IN ('succeeded', 'failed') THEN refunds.status ELSE EXCLUDED.status END,
             provider_refund_id = COALESCE(EXCLUDED.provider_refund_id, refunds.provider_refund_id),
@@ -142,7 +143,7 @@ extension PostgresStore {
             .text(r.id), .text(r.paymentId), .uuid(r.tenantId), .int(r.amount), .text(r.currency), r.reason.pg,
             .text(r.status.rawValue), r.providerRefundId.pg, r.failureCode.pg, r.failureMessage.pg,
             .timestamp(r.createdAt), .timestamp(r.updatedAt), .json(try StoreJSON.encode(r.metadata)),
-            r.merchantDescription.pg,
+            r.merchantDescription.pg, .bool(r.livemode),
         ]
     }
 
@@ -158,6 +159,7 @@ extension PostgresStore {
         r.updatedAt = try row.date("updated_at")
         r.metadata = try Self.metadata(row)
         r.merchantDescription = row.optionalString("description")
+        r.livemode = try row.bool("livemode")
         return r
     }
 

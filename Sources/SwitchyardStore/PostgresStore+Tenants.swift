@@ -46,14 +46,14 @@ extension PostgresStore {
 
     // MARK: API keys
 
-    /// Creates an API key; only its SHA-256 is stored.
-    public func createAPIKey(tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, actor: String)
-        async throws -> CreatedAPIKey
-    {
-        let secret = "sk_" + SecureRandom.token(bytes: 24)
+    /// Creates an API key, test unless `livemode`; only its SHA-256 is stored.
+    public func createAPIKey(
+        tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, livemode: Bool, actor: String
+    ) async throws -> CreatedAPIKey {
+        let secret = APIKey.secret(livemode: livemode, random: SecureRandom.token(bytes: 24))
         let key = APIKey(
-            id: UUID(), tenantId: tenant, prefix: String(secret.prefix(11)), name: name, scopes: scopes,
-            createdAt: clock(), expiresAt: expiresAt)
+            id: UUID(), tenantId: tenant, prefix: APIKey.shownPrefix(of: secret, livemode: livemode), name: name,
+            scopes: scopes, createdAt: clock(), expiresAt: expiresAt, livemode: livemode)
         let hash = Self.hashKey(secret)
         // A tenant's first key pins it to the current version; a tenant that already has keys keeps its
         // version (NULL, the oldest, for keys made before versions existed).
@@ -69,7 +69,7 @@ extension PostgresStore {
             try Self.insert(key, hash: hash, into: c)
             try Self.audit(
                 c, tenant: tenant, actor: actor, action: "api_key.create", target: key.id.uuidString,
-                details: ["prefix": key.prefix], at: key.createdAt)
+                details: ["prefix": key.prefix, "livemode": "\(key.livemode)"], at: key.createdAt)
         }
         return CreatedAPIKey(key: key, secret: secret)
     }
@@ -108,8 +108,7 @@ extension PostgresStore {
     {
         let now = clock()
         let graceUntil = now.addingTimeInterval(grace)
-        let secret = "sk_" + SecureRandom.token(bytes: 24)
-        let hash = Self.hashKey(secret)
+        let random = SecureRandom.token(bytes: 24)
         defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
             guard
@@ -119,10 +118,11 @@ extension PostgresStore {
             guard old.isUsable(at: now) else {
                 throw CoreError(.keyNotUsable, "a revoked or expired key cannot be rotated")
             }
+            let secret = APIKey.secret(livemode: old.livemode, random: random)
             let key = APIKey(
-                id: UUID(), tenantId: tenant, prefix: String(secret.prefix(11)), name: old.name, scopes: old.scopes,
-                createdAt: now, expiresAt: expiresAt)
-            try Self.insert(key, hash: hash, into: c)
+                id: UUID(), tenantId: tenant, prefix: APIKey.shownPrefix(of: secret, livemode: old.livemode),
+                name: old.name, scopes: old.scopes, createdAt: now, expiresAt: expiresAt, livemode: old.livemode)
+            try Self.insert(key, hash: Self.hashKey(secret), into: c)
             let oldExpiry = min(old.expiresAt ?? graceUntil, graceUntil)
             try c.query(
                 "UPDATE api_keys SET expires_at = $2::timestamptz WHERE id = $1::uuid",
@@ -164,13 +164,13 @@ extension PostgresStore {
     static func insert(_ key: APIKey, hash: String, into c: PGConnection) throws {
         try c.query(
             """
-            INSERT INTO api_keys (id, tenant_id, prefix, key_hash, name, scopes, created_at, expires_at)
-            VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::text[], $7::timestamptz, $8::timestamptz)
+            INSERT INTO api_keys (id, tenant_id, prefix, key_hash, name, scopes, created_at, expires_at, livemode)
+            VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::text[], $7::timestamptz, $8::timestamptz, $9::boolean)
             """,
             [
                 .uuid(key.id), .uuid(key.tenantId), .text(key.prefix), .text(hash), .text(key.name),
                 .text("{" + key.scopes.map(\.rawValue).joined(separator: ",") + "}"), .timestamp(key.createdAt),
-                key.expiresAt.pg,
+                key.expiresAt.pg, .bool(key.livemode),
             ])
     }
 
@@ -185,7 +185,8 @@ extension PostgresStore {
             name: try row.string("name"),
             scopes: scopesText.split(separator: ",").compactMap { APIKeyScope(rawValue: String($0)) },
             createdAt: try row.date("created_at"), revokedAt: row.optionalDate("revoked_at"),
-            expiresAt: row.optionalDate("expires_at"), lastUsedAt: row.optionalDate("last_used_at"))
+            expiresAt: row.optionalDate("expires_at"), lastUsedAt: row.optionalDate("last_used_at"),
+            livemode: try row.bool("livemode"))
     }
 
     // MARK: Audit

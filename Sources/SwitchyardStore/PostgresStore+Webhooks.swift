@@ -7,8 +7,8 @@ extension PostgresStore {
     /// Registers an endpoint; returns it and its signing secret, which is never shown again. Refuses a
     /// tenant that already has `maxEnabled` enabled endpoints (`409 endpoint_quota_exceeded`).
     public func createWebhookEndpoint(
-        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String], actor: String,
-        maxEnabled: Int
+        tenant: UUID, url: String, description: String?, metadata: Metadata, eventTypes: [String],
+        livemode: Bool, actor: String, maxEnabled: Int
     ) async throws -> (WebhookEndpoint, secret: String) {
         let now = clock()
         let endpoint = {
@@ -16,6 +16,7 @@ extension PostgresStore {
                 id: Self.eventIds.make("we"), tenantId: tenant, url: url, description: description,
                 eventTypes: eventTypes, enabled: true, createdAt: now, updatedAt: now)
             endpoint.metadata = metadata
+            endpoint.livemode = livemode
             return endpoint
         }()
         let secret = "whsec_" + SecureRandom.token(bytes: 32)
@@ -32,13 +33,14 @@ extension PostgresStore {
             try c.query(
                 """
                 INSERT INTO webhook_endpoints (id, tenant_id, url, description, event_types, secret_encrypted, enabled,
-                    created_at, updated_at, metadata)
-                VALUES ($1, $2::uuid, $3, $4, $5::jsonb, $6, true, $7::timestamptz, $7::timestamptz, $8::jsonb)
+                    created_at, updated_at, metadata, livemode)
+                VALUES ($1, $2::uuid, $3, $4, $5::jsonb, $6, true, $7::timestamptz, $7::timestamptz, $8::jsonb,
+                    $9::boolean)
                 """,
                 [
                     .text(endpoint.id), .uuid(tenant), .text(url), description.pg,
                     .json(try StoreJSON.encode(eventTypes)), .text(sealed), .timestamp(now),
-                    .json(try StoreJSON.encode(metadata)),
+                    .json(try StoreJSON.encode(metadata)), .bool(livemode),
                 ])
             try Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.create", target: endpoint.id,
@@ -124,10 +126,14 @@ extension PostgresStore {
         }
     }
 
-    static let eventPages = PageQuery(table: "webhook_events", statusColumn: nil)
-    static let deliveryPages = PageQuery(table: "webhook_deliveries")
+    static let eventPages = PageQuery(table: "webhook_events", statusColumn: nil, livemodeColumn: "livemode")
+    /// A delivery's mode is its event's.
+    static let deliveryPages = PageQuery(
+        table: "webhook_deliveries",
+        livemodeColumn: "(SELECT v.livemode FROM webhook_events v WHERE v.id = webhook_deliveries.event_id)")
     static let endpointPages = PageQuery(
-        table: "webhook_endpoints", statusColumn: "CASE WHEN enabled THEN 'enabled' ELSE 'disabled' END")
+        table: "webhook_endpoints", statusColumn: "CASE WHEN enabled THEN 'enabled' ELSE 'disabled' END",
+        livemodeColumn: "livemode")
 
     /// Sends an event again: a new delivery, due at once, to `endpointId` or to every enabled endpoint
     /// subscribed to its type. Returns the new deliveries (none when no endpoint qualifies). Throws
@@ -166,6 +172,7 @@ extension PostgresStore {
                     $3::timestamptz, $3::timestamptz, true
                 FROM webhook_endpoints e
                 WHERE e.enabled AND ($2::text IS NULL OR e.id = $2)
+                    AND e.livemode = (SELECT v.livemode FROM webhook_events v WHERE v.id = $1)
                     AND ($2::text IS NOT NULL OR e.event_types ?| ARRAY['*', $4, $5])
                 RETURNING *
                 """,
@@ -216,7 +223,7 @@ extension PostgresStore {
             eventTypes: try StoreJSON.decode([String].self, try row.string("event_types")),
             enabled: try row.bool("enabled"), createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"),
-            previousSecretExpiresAt: row.optionalDate("previous_secret_expires_at"))
+            previousSecretExpiresAt: row.optionalDate("previous_secret_expires_at"), livemode: try row.bool("livemode"))
         endpoint.metadata = try metadata(row)
         return endpoint
     }
@@ -225,7 +232,7 @@ extension PostgresStore {
         WebhookEvent(
             id: try row.string("id"), tenantId: try row.uuid("tenant_id"), type: try row.string("type"),
             objectId: try row.string("object_id"), payload: Data(try row.string("payload").utf8),
-            createdAt: try row.date("created_at"))
+            createdAt: try row.date("created_at"), livemode: try row.bool("livemode"))
     }
 
     static func delivery(_ row: PGRow) throws -> WebhookDelivery {

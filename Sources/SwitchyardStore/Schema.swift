@@ -91,6 +91,7 @@ public enum Schema {
         Migration(version: 19, name: "metadata and descriptions", sql: metadata),
         Migration(version: 20, name: "webhook secret rotation", sql: secretRotation),
         Migration(version: 21, name: "tenant API versions", sql: apiVersions),
+        Migration(version: 22, name: "test and live mode", sql: livemode),
         Migration(version: 23, name: "routing propensities for replay", sql: routingReplay),
         // What points at a stored error's cause (`param`, `decline_code`, `provider_code`), replayed with it.
         Migration(

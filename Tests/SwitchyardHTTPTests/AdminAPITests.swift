@@ -17,7 +17,8 @@ import Testing
                 .GET, "/admin/v1/tenants/\(m.tenantId)/api-keys", token: stack.operatorToken)
             #expect(!String(decoding: keys.body, as: UTF8.self).contains(m.apiKey))
             let listed = try #require(keys.json["data"] as? [[String: Any]])
-            #expect(listed.first?["prefix"] as? String == String(m.apiKey.prefix(11)))
+            #expect(listed.first?["prefix"] as? String == String(m.apiKey.prefix(16)))
+            #expect(listed.first?["livemode"] as? Bool == false)
             let audit = try await stack.send(.GET, "/admin/v1/audit?tenant=\(m.tenantId)", token: stack.operatorToken)
             let actions = (audit.json["data"] as? [[String: Any]])?.compactMap { $0["action"] as? String } ?? []
             #expect(
