@@ -43,6 +43,8 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     public var strategy: RoutingStrategy?
     /// Every account of the matched rule as ranked, with its estimate, fee and reason.
     public var ranking: [Rank]
+    /// The arm of the guarded rollout the payment went through (nil outside a rollout).
+    public var arm: RolloutArm?
 
     public init(
         ruleId: UUID?, ruleName: String?, candidates: [UUID], skipped: [Skip], version: Int? = nil,
@@ -59,7 +61,7 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking
+        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking, arm
     }
 
     public init(from decoder: any Decoder) throws {
@@ -72,6 +74,7 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
         weighted = try c.decodeIfPresent(Bool.self, forKey: .weighted) ?? false
         strategy = try c.decodeIfPresent(RoutingStrategy.self, forKey: .strategy)
         ranking = try c.decodeIfPresent([Rank].self, forKey: .ranking) ?? []
+        arm = try c.decodeIfPresent(RolloutArm.self, forKey: .arm)
     }
 }
 

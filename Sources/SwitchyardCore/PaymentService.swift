@@ -59,9 +59,11 @@ public struct PaymentService: Sendable {
         -> (explanation: RoutingExplanation, accounts: [UUID: ProviderAccount])
     {
         let (routing, candidates) = try await routingState(tenant: tenant)
-        let explanation = PaymentRouter.explain(
-            payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version,
-            adaptive: try await adaptiveInput(tenant: tenant, payment: payment, rules: routing.rules))
+        let (rules, version, arm) = PaymentRouter.ruleSet(routing, routingKey: routingKey)
+        var explanation = PaymentRouter.explain(
+            payment, routingKey: routingKey, rules: rules, accounts: candidates, version: version,
+            adaptive: try await adaptiveInput(tenant: tenant, payment: payment, rules: rules))
+        explanation.decision?.arm = arm
         var accounts: [UUID: ProviderAccount] = [:]
         for id in resolve ? explanation.decision?.candidates ?? [] : [] {
             accounts[id] = try await configuration.account(tenant: tenant, id: id)

@@ -7,8 +7,10 @@ extension PostgresStore {
     /// succeeded; a replay; another replica) finds the row and changes nothing. Method, currency and country
     /// are the payment's.
     static let recordRoutingOutcome = """
-        INSERT INTO routing_outcomes (attempt_id, tenant_id, account_id, method, currency, country, approved, decided_at)
-        SELECT $1, p.tenant_id, $2::uuid, p.method, p.currency, p.country, $3::boolean, $4::timestamptz
+        INSERT INTO routing_outcomes (attempt_id, tenant_id, account_id, method, currency, country, approved, decided_at,
+            arm)
+        SELECT $1, p.tenant_id, $2::uuid, p.method, p.currency, p.country, $3::boolean, $4::timestamptz,
+            p.routing->>'arm'
         FROM payments p WHERE p.id = $5
         ON CONFLICT (attempt_id) DO NOTHING
         """

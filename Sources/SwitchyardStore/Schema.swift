@@ -90,6 +90,7 @@ public enum Schema {
         Migration(version: 18, name: "server instances, keys in progress", sql: instances),
         Migration(version: 19, name: "metadata and descriptions", sql: metadata),
         Migration(version: 20, name: "webhook secret rotation", sql: secretRotation),
+        Migration(version: 24, name: "guarded routing rollouts, rule strategy columns", sql: rollouts),
     ]
 
     static let coreTables = """
