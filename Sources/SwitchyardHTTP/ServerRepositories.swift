@@ -26,6 +26,8 @@ public struct ServerRepositories: Sendable {
     /// The authorisation statistics adaptive routing decides on, and the account names they are listed with.
     public var routingStats: any RoutingStatsRepository
     public var configuration: any ConfigurationRepository
+    /// Guarded routing rollouts; nil: not offered.
+    public var rollouts: (any RolloutRepository)?
 
     public init(
         tenants: any TenantRepository, accounts: any AccountRepository, routing: any RoutingRepository,
@@ -33,8 +35,9 @@ public struct ServerRepositories: Sendable {
         search: any PaymentSearchRepository, events: any WebhookEventRepository,
         endpoints: any WebhookEndpointRepository, notifications: any NotificationLog, review: any ReviewRepository,
         probes: any OperationalProbes, routingStats: any RoutingStatsRepository,
-        configuration: any ConfigurationRepository
+        configuration: any ConfigurationRepository, rollouts: (any RolloutRepository)? = nil
     ) {
+        self.rollouts = rollouts
         self.tenants = tenants
         self.accounts = accounts
         self.routing = routing
@@ -56,11 +59,11 @@ public struct ServerRepositories: Sendable {
         _ store: some TenantRepository & AccountRepository & RoutingRepository & PaymentRepository
             & IdempotencyRepository & PaymentRecordListing & PaymentSearchRepository & WebhookEventRepository
             & WebhookEndpointRepository & NotificationLog & ReviewRepository & OperationalProbes
-            & RoutingStatsRepository & ConfigurationRepository
+            & RoutingStatsRepository & ConfigurationRepository & RolloutRepository
     ) {
         self.init(
             tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
             search: store, events: store, endpoints: store, notifications: store, review: store, probes: store,
-            routingStats: store, configuration: store)
+            routingStats: store, configuration: store, rollouts: store)
     }
 }
