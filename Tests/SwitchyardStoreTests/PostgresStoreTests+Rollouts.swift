@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ProviderKit
 import SwitchyardCore
+import SwitchyardCrypto
 import SwitchyardTestSupport
 import Testing
 
@@ -23,16 +24,18 @@ extension PostgresStoreTests {
             RoutingRule(id: weighted, name: "w", match: .init(), accounts: [], weights: []),
         ])
         let t = tenant.uuidString.lowercased()
-        try await PGPool.scoped(connectionString: database.ownerURL, logger: Logger(label: "test")) { owner in
-            try await owner.withConnection { c in
-                // The rows as written before migration 24: strategy only in the version snapshot.
+        try await PGPool.scoped(connectionString: database.adminURL, logger: Logger(label: "test")) { admin in
+            try await admin.withConnection { c in
+                // The rows as written before migration 24: strategy only in the version snapshot (written as
+                // the superuser, whom row-level security does not hold).
                 try c.execute("ALTER TABLE routing_rules DROP COLUMN strategy, DROP COLUMN max_rate_loss")
+                let match = try StoreJSON.encode(RoutingRule.Match())
                 for (position, id, weights) in [(0, adaptive, "NULL"), (1, weighted, "'[1]'"), (2, plain, "NULL")] {
-                    try c.execute(
+                    try c.query(
                         """
                         INSERT INTO routing_rules (id, tenant_id, position, name, match, accounts, weights, created_at)
-                        VALUES ('\(id.uuidString)', '\(t)', \(position), 'r', '{}', '[]', \(weights), now())
-                        """)
+                        VALUES ('\(id.uuidString)', '\(t)', \(position), 'r', $1::jsonb, '[]', \(weights), now())
+                        """, [.json(match)])
                 }
                 try c.query(
                     "INSERT INTO routing_versions (tenant_id, version, rules, actor, created_at) "
