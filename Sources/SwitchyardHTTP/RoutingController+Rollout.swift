@@ -15,13 +15,21 @@ extension RoutingController {
         var rollout: RolloutSnapshot?
     }
 
-    /// The tenant's routing with its running rollout's current figures.
+    /// The tenant's routing with its running rollout's current figures. The figures are read after the
+    /// routing; when the rollout ended in between, the routing is read again, so the version and rules
+    /// shown always belong with the rollout shown (or its absence).
     func view(tenant: UUID) async throws -> RoutingView {
-        var view = Self.body(try await routing.configuration(tenant: tenant))
-        if let running = try await routing.rollout(tenant: tenant) {
-            view.rollout = RolloutSnapshot(running.rollout, figures: running.decision.figures, status: .running)
+        var configuration = try await routing.configuration(tenant: tenant)
+        for _ in 0..<3 {
+            guard let rollout = configuration.rollout else { break }
+            if let running = try await routing.rollout(tenant: tenant), running.rollout.id == rollout.id {
+                var view = Self.body(configuration)
+                view.rollout = RolloutSnapshot(running.rollout, figures: running.decision.figures, status: .running)
+                return view
+            }
+            configuration = try await routing.configuration(tenant: tenant)
         }
-        return view
+        return Self.body(configuration)
     }
 
     /// Validates the rollout settings and the draft's rules, then starts the rollout (409
