@@ -7,24 +7,12 @@ import Testing
 struct RolloutDecisionTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// A seeded generator (SplitMix64), so every run sees the same sequences.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Feeds alternating answers (control, draft, …) one second apart with the given authorisation rates until
     /// the decision acts or `limit` answers per arm were seen; returns the action and the answers per arm.
     func run(
         control: Double, draft: Double, settings: RolloutSettings, seed: UInt64, limit: Int
     ) -> (action: RolloutDecision.Action, perArm: Int) {
-        var rng = Seeded(state: seed)
+        var rng = SplitMix64(seed: seed)
         var decision = RolloutDecision(settings: settings, startedAt: start)
         for index in 0..<limit {
             let at = start.addingTimeInterval(Double(index))
