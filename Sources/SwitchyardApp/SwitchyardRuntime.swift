@@ -130,7 +130,8 @@ public final class SwitchyardRuntime: Sendable {
             routingStats: CachedRoutingStats(store, policy: policy, clock: { Date() }))
         janitor = PaymentJanitor(
             service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store,
-            settlement: store, retention: store, keys: store, instances: (store, started.instance))
+            settlement: store, retention: store, keys: store, instances: (store, started.instance), outcomes: store,
+            rollouts: store)
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
             logger: logger)

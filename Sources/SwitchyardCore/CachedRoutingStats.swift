@@ -1,24 +1,32 @@
 import Foundation
 
-/// Authorisation statistics read through a per-tenant cache, so a replica reads the database at most once
-/// per tenant per `adaptive_routing.stats_cache_ms`. Concurrent readers of a tenant whose entry is missing
-/// or expired share one read; a failed read is not kept.
-public actor CachedRoutingStats: RoutingStatsRepository {
-    struct Entry {
+/// Authorisation statistics read through a per-tenant ``TenantCache``, so a replica reads the database at
+/// most once per tenant per `adaptive_routing.stats_cache_ms`. Concurrent readers of a tenant whose entry is
+/// missing or expired share one read; a failed read is not kept. Entries expire by time only (the
+/// statistics are not configuration, so configuration changes do not invalidate them).
+public final class CachedRoutingStats: RoutingStatsRepository, @unchecked Sendable {
+    /// One tenant's read, shared by its readers while it is fresh.
+    struct Entry: Sendable {
         var id: UInt64
         var attempts: Int
-        var readAt: Date
         var read: Task<[AuthorizationStats], any Error>
     }
 
+    /// The most tenants whose statistics are held.
+    static let maxEntries = 10_000
+
     let base: any RoutingStatsRepository
     let ttl: @Sendable () -> TimeInterval
-    let clock: @Sendable () -> Date
-    var entries: [UUID: Entry] = [:]
-    var nextId: UInt64 = 0
+    let entries: TenantCache<UUID, Entry>
+    /// Makes finding or starting a tenant's read one step, so concurrent readers share it.
+    private let lock = NSLock()
+    private var lifetime: TimeInterval
+    private var nextId: UInt64 = 0
 
     /// Statistics from `base`, kept for the current policy's `statsCacheMs` as `clock` counts time.
-    public init(_ base: any RoutingStatsRepository, policy: PolicyCenter, clock: @escaping @Sendable () -> Date) {
+    public convenience init(
+        _ base: any RoutingStatsRepository, policy: PolicyCenter, clock: @escaping @Sendable () -> Date
+    ) {
         self.init(base, ttl: { Double(policy.platform.adaptiveRouting.statsCacheMs) / 1000 }, clock: clock)
     }
 
@@ -29,35 +37,45 @@ public actor CachedRoutingStats: RoutingStatsRepository {
     ) {
         self.base = base
         self.ttl = ttl
-        self.clock = clock
+        lifetime = ttl()
+        entries = TenantCache(settings: CacheSettings(ttl: lifetime, maxEntries: Self.maxEntries), clock: clock)
+        entries.setLive(true)
     }
 
     public func authorizationStats(tenant: UUID, window: AuthorizationStatsWindow) async throws
         -> [AuthorizationStats]
     {
-        let now = clock()
-        let lifetime = ttl()
-        if let entry = entries[tenant], entry.attempts == window.attempts, entry.readAt <= now,
-            now.timeIntervalSince(entry.readAt) < lifetime
-        {
-            return try await entry.read.value
+        let entry = shared(tenant: tenant, attempts: window.attempts) { [base] in
+            Task { try await base.authorizationStats(tenant: tenant, window: window) }
         }
-        dropExpired(now: now, lifetime: lifetime)
-        nextId &+= 1
-        let id = nextId
-        let base = self.base
-        let read = Task { try await base.authorizationStats(tenant: tenant, window: window) }
-        entries[tenant] = Entry(id: id, attempts: window.attempts, readAt: now, read: read)
         do {
-            return try await read.value
+            return try await entry.read.value
         } catch {
-            if entries[tenant]?.id == id { entries[tenant] = nil }
+            lock.withLock {
+                if entries.value(for: tenant)?.id == entry.id { entries.invalidate(tenant: tenant) }
+            }
             throw error
         }
     }
 
-    /// Forgets entries that can no longer be used, so the cache holds only recently read tenants.
-    func dropExpired(now: Date, lifetime: TimeInterval) {
-        entries = entries.filter { _, entry in entry.readAt <= now && now.timeIntervalSince(entry.readAt) < lifetime }
+    /// The fresh entry of `tenant` for windows of `attempts` answers, or a new one reading with `start`
+    /// (kept unless the lifetime is 0).
+    private func shared(
+        tenant: UUID, attempts: Int, start: () -> Task<[AuthorizationStats], any Error>
+    ) -> Entry {
+        lock.withLock {
+            let current = ttl()
+            if current != lifetime {
+                lifetime = current
+                entries.configure(CacheSettings(ttl: current, maxEntries: Self.maxEntries))
+            }
+            if let entry = entries.value(for: tenant), entry.attempts == attempts { return entry }
+            nextId &+= 1
+            let entry = Entry(id: nextId, attempts: attempts, read: start())
+            if let ticket = entries.ticket(tenant: tenant) {
+                entries.insert(entry, for: tenant, tenant: tenant, ticket: ticket)
+            }
+            return entry
+        }
     }
 }

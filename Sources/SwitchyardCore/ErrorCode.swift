@@ -154,6 +154,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case replayWindowTooLarge = "replay_window_too_large"
     /// The provider needs a return URL the request did not give.
     case returnURLRequired = "return_url_required"
+    /// A guarded rollout of the tenant's routing is running: stop it (or let it end) first.
+    case rolloutRunning = "rollout_running"
     /// The routing changed since the version the write was based on.
     case routingVersionConflict = "routing_version_conflict"
     /// The client session expired.

@@ -2,10 +2,10 @@ import Foundation
 
 extension PaymentJanitor {
     /// Deletes recorded answers older than both the statistics window (`adaptive_routing.window_seconds`)
-    /// and `retention.routing_outcomes_hours`, at most `retention.batch_size` per look, when the payment
-    /// repository records them.
+    /// and `retention.routing_outcomes_hours`, at most `retention.batch_size` per look, through the
+    /// janitor's `outcomes` store (none: nothing is pruned).
     func pruneRoutingOutcomes(now: Date) async {
-        guard let store = payments as? any RoutingOutcomeRetention else { return }
+        guard let store = outcomes else { return }
         let platform = service.policy.platform
         let cutoff = platform.retention.routingOutcomesCutoff(
             window: platform.adaptiveRouting.window(at: now).since, at: now)

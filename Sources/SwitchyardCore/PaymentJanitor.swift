@@ -26,6 +26,10 @@ public struct PaymentJanitor: Sendable {
     /// Where the keys of server incarnations that stopped heart-beating are released (never those of `own`,
     /// the incarnation running this janitor); nil: left to their lease.
     let instances: (registry: any InstanceRegistry, own: ServerInstance)?
+    /// Where recorded routing answers are pruned once no statistics window counts them; nil: kept.
+    let outcomes: (any RoutingOutcomeRetention)?
+    /// Where running guarded rollouts are decided; nil: none are.
+    let rollouts: (any RolloutRepository)?
     /// A database outage under way: logged once, and the pause between looks grows while it lasts.
     public let outage: DatabaseOutage
 
@@ -33,8 +37,11 @@ public struct PaymentJanitor: Sendable {
         service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,
         logger: Logger, notifications: (any NotificationLog)? = nil, settlement: (any SettlementRepository)? = nil,
         retention: (any RetentionRepository)? = nil, keys: (any IdempotencyKeyMaintenance)? = nil,
-        instances: (registry: any InstanceRegistry, own: ServerInstance)? = nil
+        instances: (registry: any InstanceRegistry, own: ServerInstance)? = nil,
+        outcomes: (any RoutingOutcomeRetention)? = nil, rollouts: (any RolloutRepository)? = nil
     ) {
+        self.outcomes = outcomes
+        self.rollouts = rollouts
         self.keys = keys
         self.instances = instances
         self.settlement = settlement
@@ -82,6 +89,7 @@ public struct PaymentJanitor: Sendable {
         await service.sweepSessions(limit: janitor.batchSize)
         await sweepNotifications(now: now)
         await pruneRoutingOutcomes(now: now)
+        await decideRollouts(now: now)
         await applyRetention(now: now)
         await settleIdempotencyKeys(now: now)
         return claimed.count + stale + settled

@@ -46,6 +46,8 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     /// The probability with which the matched rule puts each account first (the first attempt's choice),
     /// summing to 1; empty without a rule. What replaying another routing over past traffic weighs by.
     public var propensities: [Propensity]
+    /// The arm of the guarded rollout the payment went through (nil outside a rollout).
+    public var arm: RolloutArm?
 
     public init(
         ruleId: UUID?, ruleName: String?, candidates: [UUID], skipped: [Skip], version: Int? = nil,
@@ -63,7 +65,7 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking, propensities
+        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking, propensities, arm
     }
 
     public init(from decoder: any Decoder) throws {
@@ -77,6 +79,7 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
         strategy = try c.decodeIfPresent(RoutingStrategy.self, forKey: .strategy)
         ranking = try c.decodeIfPresent([Rank].self, forKey: .ranking) ?? []
         propensities = try c.decodeIfPresent([Propensity].self, forKey: .propensities) ?? []
+        arm = try c.decodeIfPresent(RolloutArm.self, forKey: .arm)
     }
 }
 

@@ -57,23 +57,26 @@ public struct PaymentService: Sendable {
     /// read them again.
     ///
     /// With `livemode`, only the accounts of that mode are candidates; when that leaves the payment no route
-    /// although an account of the other mode would take it, the failure is `422 no_account_for_mode`.
+    /// although an account of the other mode would take it, the failure is `422 no_account_for_mode`. During
+    /// a guarded rollout, the routing key's side decides whether the draft's rules or the live ones apply.
     func routing(
         tenant: UUID, payment: PaymentDescription, routingKey: String, livemode: Bool? = nil, resolve: Bool = true
     ) async throws -> (explanation: RoutingExplanation, accounts: [UUID: ProviderAccount]) {
         let (routing, all) = try await routingState(tenant: tenant)
-        let adaptive = try await adaptiveInput(tenant: tenant, payment: payment, rules: routing.rules)
+        let (rules, version, arm) = PaymentRouter.ruleSet(routing, routingKey: routingKey)
+        let adaptive = try await adaptiveInput(tenant: tenant, payment: payment, rules: rules)
         let explain = { (candidates: [UUID: RoutingCandidate]) in
             PaymentRouter.explain(
-                payment, routingKey: routingKey, rules: routing.rules, accounts: candidates, version: routing.version,
+                payment, routingKey: routingKey, rules: rules, accounts: candidates, version: version,
                 adaptive: adaptive)
         }
-        let explanation = explain(Self.candidates(all, livemode: livemode))
+        var explanation = explain(Self.candidates(all, livemode: livemode))
         if let livemode, (explanation.failure?.code ?? .noRoute) == .noRoute, explanation.decision == nil,
             explain(all).decision != nil
         {
             throw Self.noAccount(livemode: livemode)
         }
+        explanation.decision?.arm = arm
         var accounts: [UUID: ProviderAccount] = [:]
         for id in resolve ? explanation.decision?.candidates ?? [] : [] {
             accounts[id] = try await configuration.account(tenant: tenant, id: id)

@@ -10,6 +10,8 @@ public struct RoutingAdminService: Sendable {
     let manifest: @Sendable (String) async -> PluginManifest?
     /// The platform policy whose limits rules are validated against.
     let policy: PolicyCenter
+    /// Where guarded rollouts are kept; nil: rollouts are not offered (`not_supported`).
+    let rollouts: (any RolloutRepository)?
 
     /// A routing refused by validation: every error found, in rule order.
     public struct Rejection: Error, Sendable, Equatable {
@@ -30,8 +32,10 @@ public struct RoutingAdminService: Sendable {
 
     public init(
         routing: any RoutingRepository, accounts: any AccountRepository,
-        manifest: @escaping @Sendable (String) async -> PluginManifest?, policy: PolicyCenter? = nil
+        manifest: @escaping @Sendable (String) async -> PluginManifest?, policy: PolicyCenter? = nil,
+        rollouts: (any RolloutRepository)? = nil
     ) {
+        self.rollouts = rollouts
         self.policy = policy ?? PolicyCenter(PlatformPolicy())
         self.routing = routing
         self.accounts = accounts
@@ -58,6 +62,15 @@ public struct RoutingAdminService: Sendable {
     public func replace(tenant: UUID, rules: [RoutingRule], expectedVersion: Int?, actor: String) async throws
         -> Replaced
     {
+        let warnings = try await validate(tenant: tenant, rules: rules)
+        let saved = try await routing.replaceRoutingRules(
+            tenant: tenant, rules: rules, actor: actor, expectedVersion: expectedVersion)
+        return Replaced(configuration: saved, warnings: warnings)
+    }
+
+    /// Validates rules against the tenant's accounts and their plugins' manifests: throws ``Rejection``
+    /// with the errors, returns the warnings.
+    func validate(tenant: UUID, rules: [RoutingRule]) async throws -> [RoutingIssue] {
         var candidates: [UUID: RoutingCandidate] = [:]
         for account in try await accounts.accounts(tenant: tenant) {
             candidates[account.id] = RoutingCandidate(account: account, manifest: await manifest(account.pluginId))
@@ -66,8 +79,6 @@ public struct RoutingAdminService: Sendable {
             rules, accounts: candidates, maxRateLossLimit: policy.platform.adaptiveRouting.maxRateLossLimit)
         let errors = issues.filter { $0.severity == .error }
         if !errors.isEmpty { throw Rejection(issues: errors) }
-        let saved = try await routing.replaceRoutingRules(
-            tenant: tenant, rules: rules, actor: actor, expectedVersion: expectedVersion)
-        return Replaced(configuration: saved, warnings: issues.filter { $0.severity == .warning })
+        return issues.filter { $0.severity == .warning }
     }
 }

@@ -115,10 +115,13 @@ public struct RoutingConfiguration: Codable, Sendable, Equatable {
     /// Increases by one with every write; 0 before the first.
     public var version: Int
     public var rules: [RoutingRule]
+    /// The guarded rollout running next to these rules, if any: its draft takes a share of the traffic.
+    public var rollout: RoutingRollout?
 
-    public init(version: Int, rules: [RoutingRule]) {
+    public init(version: Int, rules: [RoutingRule], rollout: RoutingRollout? = nil) {
         self.version = version
         self.rules = rules
+        self.rollout = rollout
     }
 }
 

@@ -43,12 +43,18 @@ public enum WebhookEventType {
         PaymentStatus.allCases.map { "payment.\($0.rawValue)" }
         + ["pending", "succeeded", "failed", "unknown"].map { "refund.\($0)" }
         + ["pending", "active", "revoked", "failed", "expired"].map { "payment_method.\($0)" }
+        + rolloutTypes
+
+    /// The events ending a guarded routing rollout.
+    public static let rolloutTypes: [String] = [RolloutStatus.promoted, .rolledBack, .stopped].map {
+        "routing.rollout.\($0.rawValue)"
+    }
 
     /// The event a tenant sends to one endpoint to test it; never subscribed to, delivered to that endpoint only.
     public static let ping = "ping"
 
-    /// The object families (`payment`, `refund`, `payment_method`).
-    public static let families = ["payment", "refund", "payment_method"]
+    /// The object families (`payment`, `refund`, `payment_method`, `routing.rollout`).
+    public static let families = ["payment", "refund", "payment_method", "routing.rollout"]
 
     /// Whether `pattern` is something an endpoint may subscribe to: an event type, `<family>.*`, or `*`.
     public static func isValidPattern(_ pattern: String) -> Bool {

@@ -200,5 +200,49 @@ enum AdminBodies {
         /// current version.
         var version: Int?
         var warnings: [APIError.Issue]?
+        /// On write: store the rules as a draft and roll it out guarded instead of replacing the routing.
+        var rollout: RolloutBody?
+    }
+
+    /// The `rollout` object of a routing write.
+    struct RolloutBody: Codable {
+        /// The draft's share: a fraction (`0.1`) or a percentage string (`"10%"`).
+        var share: Share
+        var guardrailPP: Double?
+        var minSamples: Int?
+        var maxDurationSeconds: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case share
+            case guardrailPP = "guardrail_pp"
+            case minSamples = "min_samples"
+            case maxDurationSeconds = "max_duration_seconds"
+        }
+
+        /// A share given as a fraction or as a percentage string, kept as a fraction.
+        struct Share: Codable {
+            var fraction: Double
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let number = try? container.decode(Double.self) {
+                    fraction = number
+                    return
+                }
+                let text = try container.decode(String.self).trimmingCharacters(in: .whitespaces)
+                guard text.hasSuffix("%"), let percent = Double(text.dropLast().trimmingCharacters(in: .whitespaces))
+                else {
+                    throw APIError(
+                        .invalidParameter, "share is a fraction (0.1) or a percentage string (\"10%\")",
+                        param: "rollout.share")
+                }
+                fraction = percent / 100
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(fraction)
+            }
+        }
     }
 }

@@ -26,7 +26,7 @@ extension ErrorCode {
             return .methodNotAllowed
         case .endpointQuotaExceeded, .idempotencyInProgress, .idempotencyKeyReused, .invalidState, .keyNotUsable,
             .noSession, .noWebhookEndpoint, .notSupported, .outcomeUnknown, .paymentInProgress, .paymentSettled,
-            .policyNotReloadable, .routingVersionConflict, .sessionNotRenewable:
+            .policyNotReloadable, .rolloutRunning, .routingVersionConflict, .sessionNotRenewable:
             return .conflict
         case .sessionExpired:
             return .gone

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import SwitchyardCore
 
-/// A tenant's routing: read, replace (validated, versioned, audited), history, simulation and replay over
-/// past traffic. Served to
+/// A tenant's routing: read, replace (validated, versioned, audited), guarded rollouts of a change
+/// (`RoutingController+Rollout.swift`), history, simulation and replay over past traffic. Served to
 /// the operator under `/admin/v1/tenants/{tenant}/routing…` and to the tenant itself, with an
 /// `admin`-scoped API key, under `/v1/routing…`.
 struct RoutingController: Sendable {
@@ -41,7 +41,7 @@ struct RoutingController: Sendable {
         ] {
             group.get(RouterPath(path)) { request, context in
                 let (tenant, _) = try await resolve(request, context)
-                return JSONIO.response(.ok, Self.body(try await routing.configuration(tenant: tenant)))
+                return JSONIO.response(.ok, try await view(tenant: tenant))
             }
             group.put(RouterPath(path)) { request, context in
                 let (tenant, actor) = try await resolve(request, context)
@@ -59,6 +59,10 @@ struct RoutingController: Sendable {
                             rules: $0.rules.map(Self.ruleBody))
                     })
             }
+            group.post(RouterPath(path + "/rollout/stop")) { request, context in
+                let (tenant, actor) = try await resolve(request, context)
+                return try await stopRollout(tenant: tenant, actor: actor)
+            }
             group.post(RouterPath(path + "/simulate")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
                 return try await simulate(tenant: tenant, request: request)
@@ -72,16 +76,24 @@ struct RoutingController: Sendable {
 
     private func replace(tenant: UUID, actor: String, request: Request) async throws -> Response {
         let body = try JSONIO.decode(AdminBodies.Routing.self, from: try await JSONIO.body(request, limit: bodyLimit))
+        if let rollout = body.rollout {
+            return try await startRollout(tenant: tenant, actor: actor, body: body, rollout: rollout)
+        }
         let replaced: RoutingAdminService.Replaced
         do {
             replaced = try await routing.replace(
                 tenant: tenant, rules: Self.rules(body), expectedVersion: body.version, actor: actor)
         } catch let rejection as RoutingAdminService.Rejection {
-            throw APIError(.invalidRouting, rejection.message, issues: rejection.issues.map(APIError.Issue.init))
+            throw Self.invalidRouting(rejection)
         }
         var response = Self.body(replaced.configuration)
         if !replaced.warnings.isEmpty { response.warnings = replaced.warnings.map(APIError.Issue.init) }
         return JSONIO.response(.ok, response)
+    }
+
+    /// The `invalid_routing` error of a refused routing, with each issue.
+    static func invalidRouting(_ rejection: RoutingAdminService.Rejection) -> APIError {
+        APIError(.invalidRouting, rejection.message, issues: rejection.issues.map(APIError.Issue.init))
     }
 
     /// The rules of a routing body, not yet validated.
@@ -117,8 +129,8 @@ struct RoutingController: Sendable {
         return JSONIO.response(.ok, SimulationBody(explanation))
     }
 
-    static func body(_ configuration: RoutingConfiguration) -> AdminBodies.Routing {
-        AdminBodies.Routing(rules: configuration.rules.map(ruleBody), version: configuration.version)
+    static func body(_ configuration: RoutingConfiguration) -> RoutingView {
+        RoutingView(rules: configuration.rules.map(ruleBody), version: configuration.version)
     }
 
     static func ruleBody(_ rule: RoutingRule) -> AdminBodies.RuleBody {

@@ -28,6 +28,8 @@ public struct ServerRepositories: Sendable {
     public var configuration: any ConfigurationRepository
     /// The logged routing decisions `…/routing/replay` replays, nil when there is no such ledger.
     public var routingReplay: (any RoutingReplayRepository)?
+    /// Guarded routing rollouts; nil: not offered.
+    public var rollouts: (any RolloutRepository)?
 
     public init(
         tenants: any TenantRepository, accounts: any AccountRepository, routing: any RoutingRepository,
@@ -35,8 +37,10 @@ public struct ServerRepositories: Sendable {
         search: any PaymentSearchRepository, events: any WebhookEventRepository,
         endpoints: any WebhookEndpointRepository, notifications: any NotificationLog, review: any ReviewRepository,
         probes: any OperationalProbes, routingStats: any RoutingStatsRepository,
-        configuration: any ConfigurationRepository, routingReplay: (any RoutingReplayRepository)? = nil
+        configuration: any ConfigurationRepository, routingReplay: (any RoutingReplayRepository)? = nil,
+        rollouts: (any RolloutRepository)? = nil
     ) {
+        self.rollouts = rollouts
         self.tenants = tenants
         self.accounts = accounts
         self.routing = routing
@@ -59,11 +63,11 @@ public struct ServerRepositories: Sendable {
         _ store: some TenantRepository & AccountRepository & RoutingRepository & PaymentRepository
             & IdempotencyRepository & PaymentRecordListing & PaymentSearchRepository & WebhookEventRepository
             & WebhookEndpointRepository & NotificationLog & ReviewRepository & OperationalProbes
-            & RoutingStatsRepository & ConfigurationRepository & RoutingReplayRepository
+            & RoutingStatsRepository & ConfigurationRepository & RoutingReplayRepository & RolloutRepository
     ) {
         self.init(
             tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
             search: store, events: store, endpoints: store, notifications: store, review: store, probes: store,
-            routingStats: store, configuration: store, routingReplay: store)
+            routingStats: store, configuration: store, routingReplay: store, rollouts: store)
     }
 }

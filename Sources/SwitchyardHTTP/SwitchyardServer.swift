@@ -100,7 +100,8 @@ public enum SwitchyardServer {
         ).register(on: admin)
         let routing = RoutingAdminService(
             routing: store.routing, accounts: store.accounts,
-            manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) }, policy: deps.service.policy)
+            manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) }, policy: deps.service.policy,
+            rollouts: store.rollouts)
         let stats = RoutingStatsService(
             stats: store.routingStats, accounts: store.configuration, policy: deps.service.policy, now: now)
         let replay = store.routingReplay.map {

@@ -10,7 +10,7 @@ extension PostgresStore {
     /// ranking.
     static let recordRoutingOutcome = """
         INSERT INTO routing_outcomes (attempt_id, tenant_id, account_id, method, currency, country, approved,
-            decided_at, payment_id, amount, first_attempt, propensity, fee)
+            decided_at, payment_id, amount, first_attempt, propensity, fee, arm)
         SELECT $1, p.tenant_id, $2::uuid, p.method, p.currency, p.country, $3::boolean, $4::timestamptz,
             p.id, p.amount, $6::boolean,
             CASE WHEN $6::boolean THEN (
@@ -21,7 +21,8 @@ extension PostgresStore {
             (SELECT (e->>'fee')::bigint FROM jsonb_array_elements(
                 CASE WHEN jsonb_typeof(p.routing->'ranking') = 'array' THEN p.routing->'ranking'
                 ELSE '[]'::jsonb END) e
-             WHERE e->>'account_id' = $2::uuid::text AND jsonb_typeof(e->'fee') = 'number' LIMIT 1)
+             WHERE e->>'account_id' = $2::uuid::text AND jsonb_typeof(e->'fee') = 'number' LIMIT 1),
+            p.routing->>'arm'
         FROM payments p WHERE p.id = $5
         ON CONFLICT (attempt_id) DO NOTHING
         """

@@ -93,6 +93,7 @@ public enum Schema {
         Migration(version: 21, name: "tenant API versions", sql: apiVersions),
         Migration(version: 22, name: "test and live mode", sql: livemode),
         Migration(version: 23, name: "routing propensities for replay", sql: routingReplay),
+        Migration(version: 24, name: "guarded routing rollouts, rule strategy columns", sql: rollouts),
         // What points at a stored error's cause (`param`, `decline_code`, `provider_code`), replayed with it.
         Migration(
             version: 25, name: "idempotency error pointers",

@@ -51,7 +51,8 @@ struct DomainWorld {
         janitor = PaymentJanitor(
             service: service, payments: payments, clock: clock.now, logger: logger, settlement: payments,
             retention: InMemoryRetention(
-                payments: payments, webhooks: webhookEvents, notifications: notifications, tenants: tenants))
+                payments: payments, webhooks: webhookEvents, notifications: notifications, tenants: tenants),
+            outcomes: payments)
     }
 
     /// A card payment of `amount` minor units.

@@ -1,0 +1,56 @@
+import Foundation
+
+/// How a guarded rollout ended.
+public enum RolloutStatus: String, Codable, Sendable, Equatable {
+    case running
+    /// The draft became the live routing.
+    case promoted
+    /// The draft was shown worse than its guardrail allows; live unchanged.
+    case rolledBack = "rolled_back"
+    /// Stopped by the tenant or the operator; live unchanged.
+    case stopped
+}
+
+/// A rollout that ended: what became of it and the figures that decided.
+public struct RolloutEnd: Sendable, Equatable {
+    public var tenant: UUID
+    public var rollout: RoutingRollout
+    public var status: RolloutStatus
+    /// `guardrail_breached`, `within_guardrail`, `max_duration` or `stopped`.
+    public var reason: String
+    public var figures: RolloutDecision.Figures
+    /// The live routing version afterwards (the promoted draft's new version, or the unchanged one).
+    public var liveVersion: Int
+
+    public init(
+        tenant: UUID, rollout: RoutingRollout, status: RolloutStatus, reason: String,
+        figures: RolloutDecision.Figures, liveVersion: Int
+    ) {
+        self.tenant = tenant
+        self.rollout = rollout
+        self.status = status
+        self.reason = reason
+        self.figures = figures
+        self.liveVersion = liveVersion
+    }
+}
+
+/// Storage of guarded rollouts. The state lives in the database so every replica sees the same rollout;
+/// each change is audited and announced to the tenant's webhook endpoints in the transaction that makes it.
+public protocol RolloutRepository: Sendable {
+    /// Stores `rules` as a draft routing version next to the live one and starts a rollout of it; refused
+    /// with `rollout_running` (409) when the tenant has one running, `routing_version_conflict` when
+    /// `expectedVersion` is given and is not the live version.
+    func startRollout(
+        tenant: UUID, id: UUID, rules: [RoutingRule], settings: RolloutSettings, actor: String, expectedVersion: Int?
+    ) async throws -> RoutingRollout
+    /// The tenant's running rollout with its decision as of now (the answers each arm got), nil when none
+    /// runs.
+    func runningRollout(tenant: UUID) async throws -> (rollout: RoutingRollout, decision: RolloutDecision)?
+    /// Stops the tenant's running rollout (live unchanged); refused with `not_found` when none runs.
+    func stopRollout(tenant: UUID, actor: String, at now: Date) async throws -> RolloutEnd
+    /// Decides up to `limit` running rollouts of any tenant that no other replica is deciding, each by its
+    /// ``RolloutDecision`` as of `now`: a promotion or rollback is applied (a new live version for a
+    /// promotion), audited and announced. Returns the rollouts that ended.
+    func decideRollouts(now: Date, limit: Int) async throws -> [RolloutEnd]
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import ProviderKit
+import SwitchyardCore
+import SwitchyardCrypto
+import SwitchyardTestSupport
+import Testing
+
+@testable import SwitchyardStore
+
+/// Rule strategies as columns (migration 24), and guarded rollouts next to the live routing.
+extension PostgresStoreTests {
+    @Test func migrationTwentyFourCopiesEachRuleStrategyFromTheLatestSnapshot() async throws {
+        let database = try await TestPostgres.freshSwitchyardDatabase()
+        let pool = try PGPool(
+            PostgresConfiguration(connectionString: database.appURL, poolSize: 2), logger: Logger(label: "test"))
+        let store = PostgresStore(
+            pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() },
+            logger: Logger(label: "test"))
+        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let (adaptive, weighted, plain) = (UUID(), UUID(), UUID())
+        let snapshot = try StoreJSON.encode([
+            RoutingRule(id: adaptive, name: "a", match: .init(), accounts: [], strategy: .adaptive, maxRateLoss: 0.5),
+            RoutingRule(id: weighted, name: "w", match: .init(), accounts: [], weights: []),
+        ])
+        let t = tenant.uuidString.lowercased()
+        try await PGPool.scoped(connectionString: database.adminURL, logger: Logger(label: "test")) { admin in
+            try await admin.withConnection { c in
+                // The rows as written before migration 24: strategy only in the version snapshot (written as
+                // the superuser, whom row-level security does not hold).
+                try c.execute("ALTER TABLE routing_rules DROP COLUMN strategy, DROP COLUMN max_rate_loss")
+                let match = try StoreJSON.encode(RoutingRule.Match())
+                for (position, id, weights) in [(0, adaptive, "NULL"), (1, weighted, "'[1]'"), (2, plain, "NULL")] {
+                    try c.query(
+                        """
+                        INSERT INTO routing_rules (id, tenant_id, position, name, match, accounts, weights, created_at)
+                        VALUES ('\(id.uuidString)', '\(t)', \(position), 'r', $1::jsonb, '[]', \(weights), now())
+                        """, [.json(match)])
+                }
+                try c.query(
+                    "INSERT INTO routing_versions (tenant_id, version, rules, actor, created_at) "
+                        + "VALUES ($1::uuid, 1, $2::jsonb, 'test', now())", [.uuid(tenant), .json(snapshot)])
+                try c.execute(Schema.ruleStrategyColumns)
+            }
+        }
+        let rules = try await store.routingConfiguration(tenant: tenant).rules
+        #expect(rules.map(\.strategy) == [.adaptive, .weighted, .ordered])
+        #expect(rules.map(\.maxRateLoss) == [0.5, nil, nil])
+        await pool.shutdown()
+    }
+
+    @Test func aDraftStandsNextToTheLiveRoutingUntilItIsStopped() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let live = [RoutingRule(id: UUID(), name: "live", match: .init(), accounts: [UUID()], maxRateLoss: nil)]
+        let draft = [
+            RoutingRule(
+                id: UUID(), name: "draft", match: .init(), accounts: [UUID()], strategy: .adaptive, maxRateLoss: 1)
+        ]
+        try await store.replaceRoutingRules(tenant: tenant, rules: live, actor: "test")
+        let settings = RolloutSettings(share: 0.2, guardrail: 0.03, minSamples: 100, maxDuration: 3_600)
+        let rollout = try await store.startRollout(
+            tenant: tenant, id: UUID(), rules: draft, settings: settings, actor: "test", expectedVersion: 1)
+        #expect(rollout.draftVersion == 2)
+        let configuration = try await store.routingConfiguration(tenant: tenant)
+        #expect(configuration.version == 1)
+        #expect(configuration.rules == live)
+        #expect(configuration.rollout?.draftRules == draft)
+        #expect(configuration.rollout?.settings == settings)
+        await #expect(
+            throws: CoreError(
+                .rolloutRunning, "a guarded rollout of the routing is running; stop it (or let it end) first")
+        ) {
+            try await store.replaceRoutingRules(tenant: tenant, rules: draft, actor: "test")
+        }
+        let ended = try await store.stopRollout(tenant: tenant, actor: "test", at: Date())
+        #expect(ended.status == .stopped)
+        #expect(ended.liveVersion == 1)
+        #expect(try await store.routingConfiguration(tenant: tenant).rollout == nil)
+        #expect(try await store.decideRollouts(now: Date(), limit: 10).isEmpty)
+        let events = try await store.pool.withConnection { c in
+            try c.query("SELECT type FROM webhook_events").rows.map { try $0.string("type") }
+        }
+        #expect(events == ["routing.rollout.stopped"])
+        let replaced = try await store.replaceRoutingRules(tenant: tenant, rules: draft, actor: "test")
+        #expect(replaced.version == 3)
+    }
+}
