@@ -219,6 +219,18 @@ try:
         status, _, body = http("POST", BASE + "/v1/payments", dict(payment, reference=f"console-stats-{n}"),
                                token=secret, headers={"Idempotency-Key": f"console-stats-{n}"})
         check(status == 201, f"payment {n + 1} for the statistics is created ({status})")
+        created = json.loads(body)
+        action = created["next_action"]["data"]
+        # Play the app's part: confirming the pending charge makes the sandbox send its IPN.
+        status, _, _ = http("POST", DEMO["sandbox_url"] + "/citcon/v1/charges/" + action["charge_token"],
+                            {"payment": {"method": "alipay"}}, token=action["client_token"])
+        check(status == 200, f"the sandbox confirms charge {n + 1}")
+        for _ in range(100):
+            _, _, body = http("GET", BASE + "/v1/payments/" + created["id"], token=secret)
+            if json.loads(body)["status"] == "succeeded":
+                break
+            time.sleep(0.2)
+        check(json.loads(body)["status"] == "succeeded", f"payment {n + 1} succeeds")
     nav("routing")
     find("#stats-refresh").click()
     row = find(f'#stats-card tr.stat-row[data-account="{account_id}"]')
@@ -227,7 +239,7 @@ try:
     samples = row.find_element(By.CSS_SELECTOR, ".stat-samples").text
     check(rate.endswith("%") and bounds.count("%") == 2 and "–" in bounds,
           f"the statistics show the account's rate {rate} with its bounds {bounds}")
-    check(int(samples.split()[0]) >= 1, f"the statistics show the sample count ({samples})")
+    check(samples.startswith("3 (3 ✓"), f"the statistics show the sample count ({samples})")
     check(len(row.find_elements(By.CSS_SELECTOR, "svg.interval rect.bounds")) == 1, "the interval is drawn")
     stats = api_get(routing_url + "/stats")["data"]
     entry = next(e for e in stats if e["account_id"] == account_id and e["country"] is None)

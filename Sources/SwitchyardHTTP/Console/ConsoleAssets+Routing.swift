@@ -85,7 +85,7 @@ extension ConsoleAssets {
           const base = "/admin/v1/tenants/" + tenant + "/routing";
           const [routing, accs] = await Promise.all([api("GET", base),
             listAll("/admin/v1/tenants/" + tenant + "/provider-accounts")]);
-          const accountName = (id) => (accs.find((a) => a.id === id) || {}).name || shortId(id);
+          const accountName = (id) => (accs.find((a) => a.id === String(id).toLowerCase()) || {}).name || shortId(id);
           const ctx = { tenant, base, accounts: accs, accountName, current: routing, saved: [] };
           const rules = h("div", { id: "rules" });
           const note = state.routingNote;
