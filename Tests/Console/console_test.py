@@ -3,8 +3,10 @@
 Usage: console_test.py BASE_URL DEMO_JSON SCREENSHOT
 
 Signs in with the operator token, creates a tenant, an API key and a Citcon provider account, edits the
-routing, runs a simulation, finds a payment made with the new key, and sees the account's circuit breaker
-open after the sandbox is told to answer "unavailable". Every check reads what the page shows.
+routing, runs a simulation, finds a payment made with the new key, edits a rule's strategy and max_rate_loss
+(and sees an invalid one refused next to the rule), reads the authorisation rates with their bounds, diffs a
+routing version against the current one and restores it, and sees the account's circuit breaker open after
+the sandbox is told to answer "unavailable". Every check reads what the page shows.
 """
 
 import json
@@ -182,6 +184,85 @@ try:
     fill("#search-value", payment_id)
     find("#search-form button[type=submit]").click()
     text_in("#search-results", payment_id)
+
+    step("strategies and max_rate_loss")
+    tenant_id = Select(find("#tenant-select")).first_selected_option.get_attribute("value")
+    routing_url = BASE + "/admin/v1/tenants/" + tenant_id + "/routing"
+
+    def api_get(url):
+        status, _, body = http("GET", url, token=DEMO["operator_token"])
+        check(status == 200, f"GET {url[len(BASE):]} answers 200 ({status})")
+        return json.loads(body)
+
+    nav("routing")
+    rule = find(".rule")
+    check(Select(rule.find_element(By.CSS_SELECTOR, ".rule-strategy")).first_selected_option.text == "ordered",
+          "the rule shows its strategy")
+    Select(rule.find_element(By.CSS_SELECTOR, ".rule-strategy")).select_by_value("adaptive")
+    fill(".rule-max-rate-loss", "2.5", rule)
+    find("#routing-save").click()
+    text_in("#routing-status", "Saved: version 2")
+    saved = api_get(routing_url)
+    check(saved["version"] == 2 and saved["rules"][0]["strategy"] == "adaptive"
+          and saved["rules"][0]["max_rate_loss"] == 2.5, "the strategy and max_rate_loss are saved")
+    rule = find(".rule")
+    check(rule.find_element(By.CSS_SELECTOR, ".rule-max-rate-loss").get_attribute("value") == "2.5",
+          "the editor shows the saved max_rate_loss")
+    fill(".rule-max-rate-loss", "150", rule)
+    find("#routing-save").click()
+    rule_error = text_in(".rule .rule-error", "invalid_max_rate_loss")
+    check("max_rate_loss must be between" in rule_error, f"the API's error is shown next to the rule ({rule_error})")
+    check(api_get(routing_url)["version"] == 2, "the refused routing is not saved")
+
+    step("authorisation statistics")
+    for n in range(3):
+        status, _, body = http("POST", BASE + "/v1/payments", dict(payment, reference=f"console-stats-{n}"),
+                               token=secret, headers={"Idempotency-Key": f"console-stats-{n}"})
+        check(status == 201, f"payment {n + 1} for the statistics is created ({status})")
+        created = json.loads(body)
+        action = created["next_action"]["data"]
+        # Play the app's part: confirming the pending charge makes the sandbox send its IPN.
+        status, _, _ = http("POST", DEMO["sandbox_url"] + "/citcon/v1/charges/" + action["charge_token"],
+                            {"payment": {"method": "alipay"}}, token=action["client_token"])
+        check(status == 200, f"the sandbox confirms charge {n + 1}")
+        for _ in range(100):
+            _, _, body = http("GET", BASE + "/v1/payments/" + created["id"], token=secret)
+            if json.loads(body)["status"] == "succeeded":
+                break
+            time.sleep(0.2)
+        check(json.loads(body)["status"] == "succeeded", f"payment {n + 1} succeeds")
+    nav("routing")
+    find("#stats-refresh").click()
+    row = find(f'#stats-card tr.stat-row[data-account="{account_id}"]')
+    rate = row.find_element(By.CSS_SELECTOR, ".stat-rate").text
+    bounds = row.find_element(By.CSS_SELECTOR, ".stat-bounds").text
+    samples = row.find_element(By.CSS_SELECTOR, ".stat-samples").text
+    check(rate.endswith("%") and bounds.count("%") == 2 and "–" in bounds,
+          f"the statistics show the account's rate {rate} with its bounds {bounds}")
+    check(samples.startswith("3 (3 ✓"), f"the statistics show the sample count ({samples})")
+    check(len(row.find_elements(By.CSS_SELECTOR, "svg.interval rect.bounds")) == 1, "the interval is drawn")
+    stats = api_get(routing_url + "/stats")["data"]
+    entry = next(e for e in stats if e["account_id"] == account_id and e["country"] is None)
+    check(rate == f"{entry['rate'] * 100:.1f}%", "the shown rate is the API's")
+
+    step("versions, diff and rollback")
+    find('.version-row[data-version="2"]')
+    find('.version-row[data-version="1"] .version-diff').click()
+    changed = find('#version-diff tr.diff-row[data-field="strategy"]')
+    check(changed.find_element(By.CSS_SELECTOR, ".diff-from").text == "ordered"
+          and changed.find_element(By.CSS_SELECTOR, ".diff-to").text == "adaptive",
+          "the diff of version 1 against the current one shows the strategy change")
+    check(find('#version-diff tr.diff-row[data-field="max_rate_loss"] .diff-to').text == "2.5",
+          "the diff shows the max_rate_loss change")
+    driver.save_screenshot(SHOT.replace(".png", "-routing.png"))
+    find('.version-row[data-version="1"] .version-restore').click()
+    text_in("#routing-status", "Version 1 restored as version 3")
+    restored = api_get(routing_url)
+    old = next(v for v in api_get(routing_url + "/versions")["data"] if v["version"] == 1)
+    check(restored["version"] == 3 and restored["rules"] == old["rules"],
+          "the rollback saves version 1's rules as the current version 3")
+    check(Select(find(".rule .rule-strategy")).first_selected_option.text == "ordered",
+          "the editor shows the restored rule")
 
     step("open a breaker with injected faults")
     status, _, _ = http("POST", DEMO["sandbox_url"] + "/_sandbox/citcon/faults", {"kind": "unavailable"})

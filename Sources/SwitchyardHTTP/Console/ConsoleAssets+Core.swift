@@ -27,6 +27,12 @@ extension ConsoleAssets {
           const digits = ["JPY", "KRW", "VND", "CLP", "ISK"].includes(cur) ? 0 : 2;
           return (Number(minor) / Math.pow(10, digits)).toFixed(digits) + " " + cur;
         };
+        function svg(tag, attrs, ...children) {
+          const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+          for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+          el.append(...children);
+          return el;
+        }
         const list = (text) => String(text || "").split(",").map((s) => s.trim()).filter(Boolean);
         const shortId = (id) => id ? String(id).slice(0, 8) : "—";
 
@@ -45,7 +51,10 @@ extension ConsoleAssets {
         }
 
         class APIError extends Error {
-          constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+          constructor(status, code, message, param, issues) {
+            super(message);
+            this.status = status; this.code = code; this.param = param || null; this.issues = issues || [];
+          }
         }
 
         async function api(method, path, body) {
@@ -61,7 +70,8 @@ extension ConsoleAssets {
             if (res.status === 401 && path.split("?")[0] !== "/admin/v1/tenants") {
               signOut("Your session ended: sign in again.");
             }
-            throw new APIError(res.status, err.code || "http_" + res.status, err.message || res.statusText);
+            throw new APIError(res.status, err.code || "http_" + res.status, err.message || res.statusText, err.param,
+              err.issues);
           }
           return json;
         }

@@ -2,7 +2,9 @@
 /// script is kept in several parts, one per group of views, and served as one file).
 enum ConsoleAssets {
     /// The whole script: the core (sign-in, API calls, helpers) then the views.
-    static let script = [scriptCore, scriptTenants, scriptRouting, scriptOperations].joined(separator: "\n")
+    static let script = [
+        scriptCore, scriptTenants, scriptRouting, scriptRoutingStats, scriptRoutingVersions, scriptOperations,
+    ].joined(separator: "\n")
 
     static let html = #"""
         <!doctype html>
@@ -99,6 +101,9 @@ enum ConsoleAssets {
         .rule .grid { display:grid; grid-template-columns: repeat(3, 1fr); gap:8px; }
         .kv { display:grid; grid-template-columns: 140px 1fr; gap:4px 10px; }
         .kv dt { color:var(--muted); } .kv dd { margin:0; }
+        .rule label[hidden] { display:none; }
+        .interval .track { fill:#eef0f4; } .interval .bounds { fill:#9db4f5; } .interval .rate { fill:var(--accent); }
+        .toolbar h1 { margin:0; }
         .empty { color:var(--muted); font-style:italic; padding:8px 0; }
         .toolbar { display:flex; gap:8px; align-items:center; margin-bottom:10px; }
         #toast { position:fixed; bottom:16px; right:16px; background:#141a2a; color:#fff; padding:8px 14px; border-radius:6px;
