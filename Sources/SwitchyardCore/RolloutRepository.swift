@@ -21,6 +21,9 @@ public struct RolloutEnd: Sendable, Equatable {
     public var figures: RolloutDecision.Figures
     /// The live routing version afterwards (the promoted draft's new version, or the unchanged one).
     public var liveVersion: Int
+    /// The mode of the endpoints its announcement goes to: a routing governs the payments of test and live
+    /// keys alike, so an end is announced once in each mode (``Livemode``).
+    public var livemode = false
 
     public init(
         tenant: UUID, rollout: RoutingRollout, status: RolloutStatus, reason: String,

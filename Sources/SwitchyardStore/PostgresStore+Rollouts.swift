@@ -124,10 +124,15 @@ extension PostgresStore: RolloutRepository {
                 "interval": figures.interval.map { "[\($0.lower), \($0.upper)]" } ?? "-",
                 "guardrail": String(figures.guardrail),
             ], at: now)
-        if let event = try WebhookEvent.statusChanged(
-            from: RolloutStatus.running.rawValue, to: ended, id: Self.eventIds.make("evt"), at: now)
-        {
-            try Self.enqueue(event, on: c)
+        // A routing governs the payments of both modes: the end is announced to the endpoints of each.
+        for livemode in [false, true] {
+            var announced = ended
+            announced.livemode = livemode
+            if let event = try WebhookEvent.statusChanged(
+                from: RolloutStatus.running.rawValue, to: announced, id: Self.eventIds.make("evt"), at: now)
+            {
+                try Self.enqueue(event, on: c)
+            }
         }
         return ended
     }
