@@ -158,6 +158,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case unknownAccount = "unknown_account"
     /// A provider account names a credential its plugin does not have.
     case unknownCredential = "unknown_credential"
+    /// A query parameter the route does not take (a misspelt filter, say); `param` names it.
+    case unknownParameter = "unknown_parameter"
     /// The customer has no such stored payment method.
     case unknownPaymentMethod = "unknown_payment_method"
     /// No plugin with that id is loaded.

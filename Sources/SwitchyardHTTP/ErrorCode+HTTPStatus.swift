@@ -11,7 +11,8 @@ extension ErrorCode {
             .invalidMetadata, .invalidMethod, .invalidName, .invalidParameter, .invalidPolicy, .invalidQuery,
             .invalidReference, .invalidRequest, .invalidReturnURL, .invalidScopes, .invalidStatus, .invalidTenant,
             .invalidText, .invalidWebhookURL, .missingCredential, .missingCustomer, .missingField,
-            .paymentMethodMismatch, .unknownAccount, .unknownCredential, .unknownPaymentMethod, .vaultingNotSupported:
+            .paymentMethodMismatch, .unknownAccount, .unknownCredential, .unknownParameter,
+            .unknownPaymentMethod, .vaultingNotSupported:
             return .badRequest
         case .invalidAPIKey, .unauthorized:
             return .unauthorized

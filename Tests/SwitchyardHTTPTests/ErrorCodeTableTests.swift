@@ -19,7 +19,7 @@ struct ErrorCodeTableTests {
         "invalid_return_url": 400, "invalid_scopes": 400, "invalid_status": 400, "invalid_tenant": 400,
         "invalid_text": 400, "invalid_webhook_url": 400,
         "missing_credential": 400, "missing_customer": 400, "missing_field": 400, "payment_method_mismatch": 400,
-        "unknown_account": 400, "unknown_credential": 400, "unknown_payment_method": 400,
+        "unknown_account": 400, "unknown_credential": 400, "unknown_parameter": 400, "unknown_payment_method": 400,
         "vaulting_not_supported": 400,
         "invalid_api_key": 401, "unauthorized": 401,
         "provider_declined": 402,
