@@ -72,9 +72,7 @@ extension RouteContract {
         _ method: HTTPRequest.Method, _ path: String, _ success: Int, _ more: Set<Int> = [],
         query: [QueryParameter] = []
     ) -> RouteContract {
-        RouteContract(
-            method, path, query: query, responseHeaders: [Header.retryAfter],
-            statuses: RouteContracts.Statuses.tenant.union(more).union(resourceStatuses(path, success)))
+        guarded(RouteContracts.Statuses.tenant.union(more), method, path, success, query)
     }
 
     /// A route of the operator API answering `success` (or one of `more`), with `Retry-After` on its `503`;
@@ -83,13 +81,17 @@ extension RouteContract {
         _ method: HTTPRequest.Method, _ path: String, _ success: Int, _ more: Set<Int> = [],
         query: [QueryParameter] = []
     ) -> RouteContract {
-        RouteContract(
-            method, path, query: query, responseHeaders: [Header.retryAfter],
-            statuses: RouteContracts.Statuses.operatorAPI.union(more).union(resourceStatuses(path, success)))
+        guarded(RouteContracts.Statuses.operatorAPI.union(more), method, path, success, query)
     }
 
-    private static func resourceStatuses(_ path: String, _ success: Int) -> Set<Int> {
-        path.contains("{") ? [success, 404] : [success]
+    /// A route behind a credential, answering `success` or one of `statuses` (and `404` when its path names
+    /// a resource).
+    private static func guarded(
+        _ statuses: Set<Int>, _ method: HTTPRequest.Method, _ path: String, _ success: Int, _ query: [QueryParameter]
+    ) -> RouteContract {
+        let own: Set<Int> = path.contains("{") ? [success, 404] : [success]
+        return RouteContract(
+            method, path, query: query, responseHeaders: [Header.retryAfter], statuses: statuses.union(own))
     }
 
     /// This row for a route that reads a JSON body.
