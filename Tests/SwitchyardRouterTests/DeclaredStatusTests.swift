@@ -31,7 +31,9 @@ import Testing
                 "\(answer.request) answered \(answer.status), which openapi.json does not document")
         }
         #expect(Set(answers.map(\.row.key)) == Set(RouteContracts.all.map(\.key)), "a route was not driven")
-        #expect(Set(answers.map(\.status)).isSuperset(of: [200, 201, 400, 401, 404]))
+        #expect(Set(answers.map(\.status)).isSuperset(of: [200, 201, 400, 401, 404, 409]))
+        let created = answers.first { $0.row.key == "POST /v1/payments" }
+        #expect(created?.status == 201, "the valid payment was refused")
     }
 
     /// Sends every route its representative requests, then the valid writes, and returns the answers.
@@ -64,11 +66,12 @@ import Testing
             let valid: [(RouteContract?, Any?)] = [
                 (RouteContracts.contract(.post, "/v1/payments/{id}/capture"), ["amount": 1_000]),
                 (RouteContracts.contract(.post, "/v1/payments/{id}/refunds"), ["amount": 100]),
-                (RouteContracts.contract(.post, "/v1/webhook-endpoints"), ["url": "https://shop.invalid/hooks"]),
+                (RouteContracts.contract(.post, "/v1/payments"), RouterWorld.payment(reference: "order-2")),
                 (RouteContracts.contract(.post, "/admin/v1/tenants"), ["name": "Other"]),
             ]
             world.gateway.script(.capture, Outcome(kind: .succeeded, providerPaymentId: "psp-1"))
             world.gateway.script(.refund, Outcome(kind: .succeeded, providerPaymentId: "psp-1"))
+            world.gateway.script(.authorize, Outcome(kind: .succeeded, providerPaymentId: "psp-2"))
             for (row, body) in valid {
                 try await send(try #require(row), ids: own, token: token(for: try #require(row), m), json: body)
             }
