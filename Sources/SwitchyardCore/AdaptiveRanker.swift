@@ -71,12 +71,27 @@ public enum AdaptiveRanker {
         _ candidates: [Candidate], stats: [AuthorizationStats]?, payment: PaymentDescription, settings: Settings,
         routingKey: String
     ) -> [RoutingDecision.Rank] {
+        decide(candidates, stats: stats, payment: payment, settings: settings, routingKey: routingKey).ranking
+    }
+
+    /// Ranks `candidates` like ``rank(_:stats:payment:settings:routingKey:)`` and also gives the probability
+    /// with which each goes first over all routing keys: the greedy choice (best bound, or the cheaper
+    /// account the cost step picks) gets 1 − `explorationShare`, every other account an equal part of
+    /// `explorationShare`; the first account gets 1 when the rule's order stands.
+    public static func decide(
+        _ candidates: [Candidate], stats: [AuthorizationStats]?, payment: PaymentDescription, settings: Settings,
+        routingKey: String
+    ) -> (ranking: [RoutingDecision.Rank], propensities: [RoutingDecision.Propensity]) {
+        func certain(_ ranking: [RoutingDecision.Rank]) -> [RoutingDecision.Propensity] {
+            ranking.first.map { [.init(accountId: $0.accountId, probability: 1)] } ?? []
+        }
         guard let stats else {
-            return candidates.enumerated().map { index, candidate in
+            let ranking = candidates.enumerated().map { index, candidate in
                 RoutingDecision.Rank(
                     accountId: candidate.accountId, position: index + 1, fee: candidate.fee?.fee(for: payment.amount),
                     reason: "statistics unavailable: rule order")
             }
+            return (ranking, certain(ranking))
         }
         let entries = candidates.enumerated().map { index, candidate in
             Entry(
@@ -93,9 +108,10 @@ public enum AdaptiveRanker {
             "not enough data (\(entry.estimate.samples) of \(minSamples))\(suffix)"
         }
         guard !known.isEmpty else {
-            return entries.enumerated().map { position, entry in
+            let ranking = entries.enumerated().map { position, entry in
                 entry.rank(position + 1, lacking(entry, ": rule order"))
             }
+            return (ranking, certain(ranking))
         }
         let byBound = known.sorted {
             let (a, b) = ($0.estimate.lower ?? 0, $1.estimate.lower ?? 0)
@@ -111,16 +127,33 @@ public enum AdaptiveRanker {
                     ? "lower bound \(percent(entry.estimate.lower)) below best \(percent(ranked[0].estimate.lower))"
                     : lacking(entry)
         }
+        let cheaper = settings.maxRateLoss.flatMap { cheaperChoice(known: byBound, loss: $0) }
+        let greedy = cheaper?.0 ?? ranked[0]
+        let others = ranked.filter { $0.index != greedy.index }
         var first: Entry?
-        if ranked.count > 1, explores(routingKey, share: settings.explorationShare) {
-            first = explorationChoice(ranked.dropFirst())
+        if !others.isEmpty, let pick = explorationDraw(routingKey, share: settings.explorationShare) {
+            first = explorationChoice(others, pick: pick)
             if let first { reasons[first.index] = "exploration draw" }
-        } else if let loss = settings.maxRateLoss, let (cheaper, reason) = cheaperChoice(known: byBound, loss: loss) {
-            first = cheaper
-            reasons[cheaper.index] = reason
+        } else if let (entry, reason) = cheaper {
+            first = entry
+            reasons[entry.index] = reason
         }
         let order = first.map { chosen in [chosen] + ranked.filter { $0.index != chosen.index } } ?? ranked
-        return order.enumerated().map { position, entry in entry.rank(position + 1, reasons[entry.index] ?? "") }
+        let ranking = order.enumerated().map { position, entry in
+            entry.rank(position + 1, reasons[entry.index] ?? "")
+        }
+        return (ranking, propensities(greedy: greedy, others: others, share: settings.explorationShare))
+    }
+
+    /// The probability of each account to go first: `share` (clamped to 0…1) spread evenly over `others`,
+    /// the rest on `greedy`; in rule order, accounts that never go first left out.
+    static func propensities(greedy: Entry, others: [Entry], share: Double) -> [RoutingDecision.Propensity] {
+        let explored = !others.isEmpty && share.isFinite ? min(1, max(0, share)) : 0
+        let each = others.isEmpty ? 0 : explored / Double(others.count)
+        let all = ([(greedy, 1 - explored)] + others.map { ($0, each) }).sorted { $0.0.index < $1.0.index }
+        return all.compactMap { entry, probability in
+            probability > 0 ? .init(accountId: entry.candidate.accountId, probability: probability) : nil
+        }
     }
 
     struct Entry {
@@ -143,19 +176,22 @@ public enum AdaptiveRanker {
     /// Whether the payment with `key` is an exploration draw: true for a share `share` of keys, always
     /// the same answer for the same key.
     public static func explores(_ key: String, share: Double) -> Bool {
-        guard share.isFinite, share > 0 else { return false }
-        var generator = SplitMix64(seed: StableHash.fnv1a(explorationSalt + key))
-        let unit = Double(generator.next() >> 11) / Double(UInt64(1) << 53)
-        return unit < share
+        explorationDraw(key, share: share) != nil
     }
 
-    /// The account an exploration draw sends first: the one with the fewest answers, then the least
-    /// recent data, then the rule's order.
-    static func explorationChoice(_ others: ArraySlice<Entry>) -> Entry? {
-        others.min { a, b in
-            if a.estimate.samples != b.estimate.samples { return a.estimate.samples < b.estimate.samples }
-            let (x, y) = (a.estimate.newest ?? .distantPast, b.estimate.newest ?? .distantPast)
-            return x != y ? x < y : a.index < b.index
-        }
+    /// The exploration draw of the payment with `key`: nil when it is not one, else the number that picks
+    /// the account to explore (the generator's next value, so the same key always picks the same one).
+    static func explorationDraw(_ key: String, share: Double) -> UInt64? {
+        guard share.isFinite, share > 0 else { return nil }
+        var generator = SplitMix64(seed: StableHash.fnv1a(explorationSalt + key))
+        let unit = Double(generator.next() >> 11) / Double(UInt64(1) << 53)
+        return unit < share ? generator.next() : nil
+    }
+
+    /// The account an exploration draw sends first: one of `others` (the ranked accounts but the one the
+    /// ranking or the cost step would send first), each equally likely over routing keys.
+    static func explorationChoice(_ others: [Entry], pick: UInt64) -> Entry? {
+        guard !others.isEmpty else { return nil }
+        return others[Int(pick % UInt64(others.count))]
     }
 }

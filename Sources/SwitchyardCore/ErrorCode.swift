@@ -140,6 +140,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case refundExceedsCaptured = "refund_exceeds_captured"
     /// The tenant replayed more events than its replay quota allows.
     case replayQuotaExceeded = "replay_quota_exceeded"
+    /// A routing replay's window holds more payments than `routing_replay.max_payments`.
+    case replayWindowTooLarge = "replay_window_too_large"
     /// The provider needs a return URL the request did not give.
     case returnURLRequired = "return_url_required"
     /// The routing changed since the version the write was based on.

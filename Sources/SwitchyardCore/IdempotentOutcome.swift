@@ -6,9 +6,9 @@ import Foundation
 public enum IdempotentOutcome: Sendable, Equatable {
     /// A resource: the one the request created, or the one it acted on.
     case resource(IdempotentResource)
-    /// An error, by its code and message; `status` is the HTTP status it was answered with, when it was
-    /// recorded (nil: the code's own status).
-    case failure(code: ErrorCode, message: String, status: Int?)
+    /// An error, with what points at its cause (`param`, `decline_code`, `provider_code`); `status` is the
+    /// HTTP status it was answered with, when it was recorded (nil: the code's own status).
+    case failure(CoreError, status: Int?)
     /// A response stored as its status and body by an earlier version, replayed as it is.
     case stored(status: Int, body: Data)
 
@@ -19,7 +19,7 @@ public enum IdempotentOutcome: Sendable, Equatable {
 
     /// `error`, as a create under a key stores it.
     public static func failure(_ error: CoreError) -> IdempotentOutcome {
-        .failure(code: error.code, message: error.message, status: nil)
+        .failure(error, status: nil)
     }
 }
 

@@ -152,12 +152,16 @@ public struct Attempt: Codable, Sendable, Equatable {
 
     /// Learns the provider's later answer about the attempt (an inquiry or a notification): an attempt whose
     /// outcome is still open (none, `pending` or `unknown`) takes the answer's class, so a definite answer
-    /// counts in the routing statistics; a known outcome stays. `unknown`, `notSent` and an expired
-    /// authorisation say nothing new about the attempt.
+    /// counts in the routing statistics, with the provider's code and message when the answer has them (a
+    /// decline learnt from a notification names its reason); a known outcome stays. `unknown`, `notSent` and
+    /// an expired authorisation say nothing new about the attempt.
     public mutating func learn(_ answer: Outcome) {
         guard answer.kind != .unknown, answer.kind != .notSent, answer.kind != .authExpired else { return }
         providerStatus = answer.providerStatus ?? providerStatus
-        if outcome == nil || outcome == .pending || outcome == .unknown { outcome = answer.kind }
+        guard outcome == nil || outcome == .pending || outcome == .unknown else { return }
+        outcome = answer.kind
+        providerPaymentId = providerPaymentId ?? answer.providerPaymentId
+        if answer.code != nil || answer.message != nil { (code, message) = (answer.code, answer.message) }
     }
 
     /// Records a provider outcome on the attempt.

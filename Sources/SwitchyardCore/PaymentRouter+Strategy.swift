@@ -29,30 +29,34 @@ extension PaymentRouter {
         return (checks, nil)
     }
 
-    /// The suitable, healthy accounts of `rule` in the order to try them, each with why it stands there.
+    /// The suitable, healthy accounts of `rule` in the order to try them, each with why it stands there,
+    /// and the probability with which the rule puts each first (see ``RoutingDecision/Propensity``).
     static func ranking(
         _ rule: RoutingRule, suitable: [(id: UUID, weight: Int)], payment: PaymentDescription, routingKey: String,
         accounts: [UUID: RoutingCandidate], adaptive: AdaptiveInput
-    ) -> [RoutingDecision.Rank] {
+    ) -> (ranking: [RoutingDecision.Rank], propensities: [RoutingDecision.Propensity]) {
         func fee(_ id: UUID) -> FeeModel? { accounts[id]?.account.fees[payment.currency] }
         switch rule.strategy {
         case .adaptive:
-            return AdaptiveRanker.rank(
+            let decided = AdaptiveRanker.decide(
                 suitable.map { AdaptiveRanker.Candidate(accountId: $0.id, fee: fee($0.id)) }, stats: adaptive.stats,
                 payment: payment, settings: AdaptiveRanker.Settings(adaptive.policy, maxRateLoss: rule.maxRateLoss),
                 routingKey: routingKey)
+            return (decided.ranking, decided.propensities)
         case .weighted:
-            return weightedOrder(suitable, key: routingKey).enumerated().map { index, id in
+            let ranking = weightedOrder(suitable, key: routingKey).enumerated().map { index, id in
                 RoutingDecision.Rank(
                     accountId: id, position: index + 1, fee: fee(id)?.fee(for: payment.amount),
                     reason: index == 0 ? "weighted draw" : "fallback after the weighted draw")
             }
+            return (ranking, weightedPropensities(suitable))
         case .ordered:
-            return suitable.enumerated().map { index, candidate in
+            let ranking = suitable.enumerated().map { index, candidate in
                 RoutingDecision.Rank(
                     accountId: candidate.id, position: index + 1, fee: fee(candidate.id)?.fee(for: payment.amount),
                     reason: "rule order")
             }
+            return (ranking, suitable.first.map { [.init(accountId: $0.id, probability: 1)] } ?? [])
         }
     }
 }

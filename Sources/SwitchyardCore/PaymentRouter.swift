@@ -43,10 +43,13 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     public var strategy: RoutingStrategy?
     /// Every account of the matched rule as ranked, with its estimate, fee and reason.
     public var ranking: [Rank]
+    /// The probability with which the matched rule puts each account first (the first attempt's choice),
+    /// summing to 1; empty without a rule. What replaying another routing over past traffic weighs by.
+    public var propensities: [Propensity]
 
     public init(
         ruleId: UUID?, ruleName: String?, candidates: [UUID], skipped: [Skip], version: Int? = nil,
-        weighted: Bool = false, strategy: RoutingStrategy? = nil, ranking: [Rank] = []
+        weighted: Bool = false, strategy: RoutingStrategy? = nil, ranking: [Rank] = [], propensities: [Propensity] = []
     ) {
         self.ruleId = ruleId
         self.ruleName = ruleName
@@ -56,10 +59,11 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
         self.weighted = weighted
         self.strategy = strategy
         self.ranking = ranking
+        self.propensities = propensities
     }
 
     enum CodingKeys: String, CodingKey {
-        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking
+        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking, propensities
     }
 
     public init(from decoder: any Decoder) throws {
@@ -72,6 +76,7 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
         weighted = try c.decodeIfPresent(Bool.self, forKey: .weighted) ?? false
         strategy = try c.decodeIfPresent(RoutingStrategy.self, forKey: .strategy)
         ranking = try c.decodeIfPresent([Rank].self, forKey: .ranking) ?? []
+        propensities = try c.decodeIfPresent([Propensity].self, forKey: .propensities) ?? []
     }
 }
 
@@ -182,7 +187,7 @@ public enum PaymentRouter {
                 rules: checks, decision: nil, failure: failure, skipped: skipped, otherAccounts: others,
                 labels: labels)
         }
-        let ranking = ranking(
+        let (ranking, propensities) = ranking(
             rule, suitable: suitable, payment: payment, routingKey: routingKey, accounts: accounts,
             adaptive: adaptive)
         let order = ranking.filter { $0.position != nil }.map(\.accountId)
@@ -198,7 +203,8 @@ public enum PaymentRouter {
         }
         let decision = RoutingDecision(
             ruleId: rule.id, ruleName: rule.name, candidates: order, skipped: skipped, version: version,
-            weighted: rule.strategy == .weighted, strategy: rule.strategy, ranking: ranking + breakers)
+            weighted: rule.strategy == .weighted, strategy: rule.strategy, ranking: ranking + breakers,
+            propensities: propensities)
         return RoutingExplanation(
             rules: checks, decision: decision, failure: nil, skipped: skipped, otherAccounts: others, labels: labels)
     }

@@ -87,6 +87,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var caching = Caching()
     public var metrics = Metrics()
     public var adaptiveRouting = AdaptiveRouting()
+    public var routingReplay = ReplayBounds()
     public var retention = Retention()
 
     public init() {}
@@ -109,6 +110,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         caching = try Caching.section(of: decoder)
         metrics = try Metrics.section(of: decoder)
         adaptiveRouting = try AdaptiveRouting.section(of: decoder)
+        routingReplay = try ReplayBounds.section(of: decoder)
         retention = try Retention.section(of: decoder)
     }
 

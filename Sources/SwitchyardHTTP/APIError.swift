@@ -58,6 +58,11 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
         providerCode = error.providerCode
     }
 
+    /// The error as the domain names it (its `issues` aside): what a key stores for its replays.
+    var coreError: CoreError {
+        CoreError(code, message, param: param, declineCode: declineCode, providerCode: providerCode)
+    }
+
     /// The status the code maps to (see ``SwitchyardCore/ErrorCode/httpStatus``).
     public var status: HTTPResponse.Status { code.httpStatus }
 

@@ -35,7 +35,7 @@ extension ErrorCode {
         case .unsupportedMediaType:
             return .unsupportedMediaType
         case .invalidRouting, .noRoute, .paymentMethodUnusable, .policyLoosened, .refundExceedsCaptured,
-            .returnURLRequired, .unknownPlugin:
+            .replayWindowTooLarge, .returnURLRequired, .unknownPlugin:
             return .unprocessableContent
         case .rateLimited, .replayQuotaExceeded, .tooManyConcurrentRequests:
             return .tooManyRequests

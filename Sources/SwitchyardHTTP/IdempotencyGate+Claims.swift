@@ -48,7 +48,7 @@ extension IdempotencyGate {
             try await releasingOnFailure(scope) {
                 try await claims.finishIdempotent(
                     tenant: scope.tenant, key: scope.key, owner: scope.owner,
-                    outcome: .failure(code: api.code, message: api.message, status: Int(api.status.code)))
+                    outcome: .failure(api.coreError, status: Int(api.status.code)))
             }
         } else {
             await release(scope)
@@ -131,8 +131,8 @@ extension IdempotencyGate {
         case .resource(let resource):
             let encoded = try await rendered(resource, tenant: tenant)
             return JSONIO.raw(encoded.status, encoded.data, headers: headers)
-        case .failure(let code, let message, let status):
-            let error = APIError(code, message)
+        case .failure(let stored, let status):
+            let error = APIError(stored)
             let answered = status.map { HTTPResponse.Status(code: $0) } ?? error.status
             return JSONIO.raw(answered, try Self.envelope(error, requestID: requestID), headers: headers)
         case .stored(let status, let body):

@@ -46,6 +46,7 @@ extension RouteContracts {
         RouteContract.tenant(.put, "/v1/routing", 200, [409, 422]).body,
         .tenant(.get, "/v1/routing/versions", 200, query: paging),
         RouteContract.tenant(.post, "/v1/routing/simulate", 200, [422]).body,
+        RouteContract.tenant(.post, "/v1/routing/replay", 200, [409, 422]).body,
         .tenant(.get, "/v1/routing/stats", 200),
     ]
 }

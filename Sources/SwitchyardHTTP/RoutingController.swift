@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import SwitchyardCore
 
-/// A tenant's routing: read, replace (validated, versioned, audited), history and simulation. Served to
+/// A tenant's routing: read, replace (validated, versioned, audited), history, simulation and replay over
+/// past traffic. Served to
 /// the operator under `/admin/v1/tenants/{tenant}/routing…` and to the tenant itself, with an
 /// `admin`-scoped API key, under `/v1/routing…`.
 struct RoutingController: Sendable {
@@ -12,6 +13,8 @@ struct RoutingController: Sendable {
     let bodyLimit: Int
     /// The authorisation statistics listed under `…/routing/stats`.
     let stats: RoutingStatsService
+    /// What `…/routing/replay` runs; nil when the server has no ledger to replay.
+    let replay: RoutingReplayService?
 
     /// Who is acting on which tenant.
     typealias Resolve = @Sendable (Request, AppContext) async throws -> (tenant: UUID, actor: String)
@@ -59,6 +62,10 @@ struct RoutingController: Sendable {
             group.post(RouterPath(path + "/simulate")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
                 return try await simulate(tenant: tenant, request: request)
+            }
+            group.post(RouterPath(path + "/replay")) { request, context in
+                let (tenant, _) = try await resolve(request, context)
+                return try await replay(tenant: tenant, request: request)
             }
         }
     }

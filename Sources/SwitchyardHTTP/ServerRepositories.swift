@@ -26,6 +26,8 @@ public struct ServerRepositories: Sendable {
     /// The authorisation statistics adaptive routing decides on, and the account names they are listed with.
     public var routingStats: any RoutingStatsRepository
     public var configuration: any ConfigurationRepository
+    /// The logged routing decisions `…/routing/replay` replays, nil when there is no such ledger.
+    public var routingReplay: (any RoutingReplayRepository)?
 
     public init(
         tenants: any TenantRepository, accounts: any AccountRepository, routing: any RoutingRepository,
@@ -33,7 +35,7 @@ public struct ServerRepositories: Sendable {
         search: any PaymentSearchRepository, events: any WebhookEventRepository,
         endpoints: any WebhookEndpointRepository, notifications: any NotificationLog, review: any ReviewRepository,
         probes: any OperationalProbes, routingStats: any RoutingStatsRepository,
-        configuration: any ConfigurationRepository
+        configuration: any ConfigurationRepository, routingReplay: (any RoutingReplayRepository)? = nil
     ) {
         self.tenants = tenants
         self.accounts = accounts
@@ -49,6 +51,7 @@ public struct ServerRepositories: Sendable {
         self.probes = probes
         self.routingStats = routingStats
         self.configuration = configuration
+        self.routingReplay = routingReplay
     }
 
     /// Every port served by one store.
@@ -56,11 +59,11 @@ public struct ServerRepositories: Sendable {
         _ store: some TenantRepository & AccountRepository & RoutingRepository & PaymentRepository
             & IdempotencyRepository & PaymentRecordListing & PaymentSearchRepository & WebhookEventRepository
             & WebhookEndpointRepository & NotificationLog & ReviewRepository & OperationalProbes
-            & RoutingStatsRepository & ConfigurationRepository
+            & RoutingStatsRepository & ConfigurationRepository & RoutingReplayRepository
     ) {
         self.init(
             tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
             search: store, events: store, endpoints: store, notifications: store, review: store, probes: store,
-            routingStats: store, configuration: store)
+            routingStats: store, configuration: store, routingReplay: store)
     }
 }

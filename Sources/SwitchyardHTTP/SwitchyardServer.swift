@@ -98,8 +98,15 @@ public enum SwitchyardServer {
             manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) }, policy: deps.service.policy)
         let stats = RoutingStatsService(
             stats: store.routingStats, accounts: store.configuration, policy: deps.service.policy, now: now)
+        let replay = store.routingReplay.map {
+            RoutingReplayService(
+                decisions: $0, configuration: store.configuration,
+                manifest: { [gateway = deps.gateway] in await gateway.manifest(pluginId: $0) },
+                policy: deps.service.policy)
+        }
         RoutingController(
-            routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit, stats: stats
+            routing: routing, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit, stats: stats,
+            replay: replay
         )
         .register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(

@@ -35,7 +35,7 @@ extension PostgresStore {
             let row = try c.query(
                 """
                 SELECT request_hash, response_status, response_body, resource_kind, resource_id, resource_parent,
-                    error_code, error_message, completed_at, locked_until
+                    error_code, error_message, error_details, completed_at, locked_until
                 FROM idempotency_keys WHERE key = $1
                 """,
                 [.text(key)]
@@ -61,9 +61,14 @@ extension PostgresStore {
     static func outcome(_ row: PGRow) throws -> IdempotentOutcome {
         let status = row.optionalInt64("response_status").map { Int($0) }
         if let code = row.optionalString("error_code") {
-            return .failure(
-                code: ErrorCode(rawValue: code) ?? .internalError, message: row.optionalString("error_message") ?? "",
-                status: status)
+            var error = CoreError(
+                ErrorCode(rawValue: code) ?? .internalError, row.optionalString("error_message") ?? "")
+            if let details = row.optionalString("error_details") {
+                let pointers = try StoreJSON.decode(ErrorPointers.self, details)
+                (error.param, error.declineCode, error.providerCode) =
+                    (pointers.param, pointers.declineCode, pointers.providerCode)
+            }
+            return .failure(error, status: status)
         }
         if let kind = row.optionalString("resource_kind").flatMap(IdempotentResource.Kind.init(rawValue:)),
             let id = row.optionalString("resource_id")
@@ -122,13 +127,17 @@ extension PostgresStore {
         var parent: String?
         var code: String?
         var message: String?
+        var details: String?
         var body: [UInt8]?
         switch outcome {
         case .resource(let resource):
             (kind, resourceId, parent) = (resource.kind.rawValue, resource.id, resource.parent)
             status = resource.created ? 201 : 200
-        case .failure(let errorCode, let text, let answered):
-            (code, message, status) = (errorCode.rawValue, text, answered)
+        case .failure(let error, let answered):
+            (code, message, status) = (error.code.rawValue, error.message, answered)
+            let pointers = ErrorPointers(
+                param: error.param, declineCode: error.declineCode, providerCode: error.providerCode)
+            details = pointers.isEmpty ? nil : try StoreJSON.encode(pointers)
         case .stored(let answered, let data):
             (status, body) = (answered, [UInt8](data))
         }
@@ -136,12 +145,13 @@ extension PostgresStore {
             """
             UPDATE idempotency_keys SET response_status = $3::integer, resource_kind = $4,
                 resource_id = COALESCE($5, resource_id), resource_parent = $6, error_code = $7, error_message = $8,
-                response_body = $9::bytea, completed_at = $10::timestamptz, locked_until = NULL
+                response_body = $9::bytea, completed_at = $10::timestamptz, locked_until = NULL,
+                error_details = $11::jsonb
             WHERE key = $1 AND owner = $2 AND completed_at IS NULL
             """,
             [
                 .text(key), .text(owner), status.map { .int(Int64($0)) } ?? .null, kind.pg, resourceId.pg, parent.pg,
-                code.pg, message.pg, body.map { .bytea($0) } ?? .null, .timestamp(now),
+                code.pg, message.pg, body.map { .bytea($0) } ?? .null, .timestamp(now), details.pg,
             ]
         ).affectedRows == 1
     }

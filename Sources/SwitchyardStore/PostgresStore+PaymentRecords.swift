@@ -5,7 +5,7 @@ import SwitchyardCore
 /// or a whole page.
 extension PostgresStore {
     public func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord? {
-        try await tenantScoped(tenant) { c in try self.record(paymentId, on: c) }
+        try await tenantSnapshot(tenant) { c in try self.record(paymentId, on: c) }
     }
 
     public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
@@ -22,7 +22,7 @@ extension PostgresStore {
         async throws -> Page<PaymentRecord>
     {
         let (scope, params) = try Self.paymentScope(reference: reference, metadata: metadata)
-        return try await tenantScoped(tenant) { c in
+        return try await tenantSnapshot(tenant) { c in
             let rows = try Self.paymentPages.rows(c, page, scope: scope, params: params)
             let payments = page.page(try rows.map(Self.payment))
             return Page(items: try self.records(payments.items, on: c), hasMore: payments.hasMore)

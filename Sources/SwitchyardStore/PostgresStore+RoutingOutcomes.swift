@@ -4,11 +4,24 @@ import SwitchyardCore
 /// The ledger of definite answers that the authorisation statistics count.
 extension PostgresStore {
     /// Records an attempt's definite answer once: a later write of the same attempt (authorized, then
-    /// succeeded; a replay; another replica) finds the row and changes nothing. Method, currency and country
-    /// are the payment's.
+    /// succeeded; a replay; another replica) finds the row and changes nothing. Method, currency, country and
+    /// amount are the payment's; for a first attempt, the probability with which routing chose its account
+    /// is read from the payment's routing decision (none without a rule); the fee from the decision's
+    /// ranking.
     static let recordRoutingOutcome = """
-        INSERT INTO routing_outcomes (attempt_id, tenant_id, account_id, method, currency, country, approved, decided_at)
-        SELECT $1, p.tenant_id, $2::uuid, p.method, p.currency, p.country, $3::boolean, $4::timestamptz
+        INSERT INTO routing_outcomes (attempt_id, tenant_id, account_id, method, currency, country, approved,
+            decided_at, payment_id, amount, first_attempt, propensity, fee)
+        SELECT $1, p.tenant_id, $2::uuid, p.method, p.currency, p.country, $3::boolean, $4::timestamptz,
+            p.id, p.amount, $6::boolean,
+            CASE WHEN $6::boolean THEN (
+                SELECT (e->>'probability')::float8 FROM jsonb_array_elements(
+                    CASE WHEN jsonb_typeof(p.routing->'propensities') = 'array' THEN p.routing->'propensities'
+                    ELSE '[]'::jsonb END) e
+                WHERE e->>'account_id' = $2::uuid::text AND (e->>'probability')::float8 > 0 LIMIT 1) END,
+            (SELECT (e->>'fee')::bigint FROM jsonb_array_elements(
+                CASE WHEN jsonb_typeof(p.routing->'ranking') = 'array' THEN p.routing->'ranking'
+                ELSE '[]'::jsonb END) e
+             WHERE e->>'account_id' = $2::uuid::text AND jsonb_typeof(e->'fee') = 'number' LIMIT 1)
         FROM payments p WHERE p.id = $5
         ON CONFLICT (attempt_id) DO NOTHING
         """
@@ -18,7 +31,7 @@ extension PostgresStore {
         guard let approved = AuthorizationStats.counts(a.outcome) else { return nil }
         return [
             .text(a.id), .uuid(a.accountId), .bool(approved), .timestamp(a.finishedAt ?? a.startedAt),
-            .text(a.paymentId),
+            .text(a.paymentId), .bool(a.sequence == 1),
         ]
     }
 

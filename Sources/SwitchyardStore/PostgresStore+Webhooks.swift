@@ -106,7 +106,8 @@ extension PostgresStore {
     public func webhookDeliveries(tenant: UUID, eventId: String?, page: PageRequest) async throws
         -> [WebhookDelivery]
     {
-        try await tenantScoped(tenant) { c in
+        // One snapshot: a delivery's row and its attempts agree while the dispatcher records one.
+        try await tenantSnapshot(tenant) { c in
             let rows =
                 if let eventId {
                     try Self.deliveryPages.rows(c, page, scope: ["event_id = $1"], params: [.text(eventId)])

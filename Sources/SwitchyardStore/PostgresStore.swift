@@ -85,6 +85,16 @@ public final class PostgresStore: Sendable {
             role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.uuidString.lowercased()], body)
     }
 
+    /// Runs `body` like ``tenantScoped(_:_:)`` in a read-only transaction whose statements all read one
+    /// snapshot: for reads of several statements that must agree (a row and its children).
+    func tenantSnapshot<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) throws -> T)
+        async throws -> T
+    {
+        try await pool.transaction(
+            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.uuidString.lowercased()], snapshot: true,
+            body)
+    }
+
     /// Runs `body` in a transaction with the system's own rights (operator actions, workers, lookups by
     /// provider reference). Callers must scope their queries themselves.
     @discardableResult

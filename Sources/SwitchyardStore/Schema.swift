@@ -90,6 +90,11 @@ public enum Schema {
         Migration(version: 18, name: "server instances, keys in progress", sql: instances),
         Migration(version: 19, name: "metadata and descriptions", sql: metadata),
         Migration(version: 20, name: "webhook secret rotation", sql: secretRotation),
+        Migration(version: 23, name: "routing propensities for replay", sql: routingReplay),
+        // What points at a stored error's cause (`param`, `decline_code`, `provider_code`), replayed with it.
+        Migration(
+            version: 25, name: "idempotency error pointers",
+            sql: "ALTER TABLE idempotency_keys ADD COLUMN error_details jsonb;"),
     ]
 
     static let coreTables = """

@@ -78,8 +78,12 @@ struct IdempotencyContractTests {
             .resource(IdempotentResource(kind: .refund, id: "re_1", created: true)),
             .resource(IdempotentResource(kind: .paymentMethod, id: "pm_1", parent: "cus_1", created: true)),
             .resource(IdempotentResource(kind: .payment, id: "pay_2", created: false)),
-            .failure(code: .refundExceedsCaptured, message: "too much", status: 422),
-            .failure(code: .returnURLRequired, message: "no URL", status: nil),
+            .failure(CoreError(.refundExceedsCaptured, "too much"), status: 422),
+            .failure(CoreError(.returnURLRequired, "no URL"), status: nil),
+            .failure(CoreError(.invalidMetadata, "too long", param: "metadata.order"), status: 400),
+            .failure(
+                CoreError(.providerDeclined, "05: declined", declineCode: "do_not_honor", providerCode: "05"),
+                status: 402),
             // As a key answered before outcomes were stored keeps it.
             .stored(status: 201, body: Data(#"{"object":"refund","id":"re_0"}"#.utf8)),
         ]

@@ -53,7 +53,7 @@ struct IdempotencyTests {
         }
         #expect(error.code == .returnURLRequired)
         let replayed = try await interruption(world, under: claim(world, owner: "b"))
-        #expect(replayed == .replay(.failure(code: .returnURLRequired, message: "no URL", status: nil)))
+        #expect(replayed == .replay(.failure(CoreError(.returnURLRequired, "no URL"), status: nil)))
     }
 
     @Test func anotherBodyUnderTheSameKeyIsRefused() async throws {

@@ -24,7 +24,7 @@ struct JanitorRetentionTests {
         #expect(
             try await world.payments.finishIdempotent(
                 tenant: world.tenant, key: key, owner: "o-\(key)",
-                outcome: .failure(code: .badRequest, message: "no", status: 400)))
+                outcome: .failure(CoreError(.badRequest, "no"), status: 400)))
     }
 
     @Test func answeredKeysGoAfterADayAndUnansweredOnesStay() async throws {

@@ -65,7 +65,19 @@ import Testing
         #expect(attempt.outcome == .pending)
         attempt.learn(Outcome(kind: .authorized, providerStatus: "AUTHORIZED"))
         #expect(attempt.outcome == .authorized && attempt.providerStatus == "AUTHORIZED")
-        attempt.learn(Outcome(kind: .declined))
-        #expect(attempt.outcome == .authorized)
+        attempt.learn(Outcome(kind: .declined, code: "05", message: "do not honour"))
+        #expect(attempt.outcome == .authorized && attempt.code == nil)
+    }
+
+    @Test func aDeclineLearntLaterKeepsTheProvidersCode() {
+        var attempt = Attempt(
+            id: "a", paymentId: "p", tenantId: UUID(), accountId: UUID(), pluginId: "x", sequence: 1, reason: "r",
+            startedAt: Date(timeIntervalSince1970: 0))
+        attempt.record(Outcome(kind: .pending, providerPaymentId: "psp-1"), at: Date(timeIntervalSince1970: 1))
+        attempt.learn(
+            Outcome(kind: .declined, providerPaymentId: "psp-other", code: "51", message: "insufficient funds"))
+        #expect(attempt.outcome == .declined)
+        #expect(attempt.code == "51" && attempt.message == "insufficient funds")
+        #expect(attempt.providerPaymentId == "psp-1", "the reference the attempt was made under stays")
     }
 }

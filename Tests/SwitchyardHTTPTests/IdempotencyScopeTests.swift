@@ -40,6 +40,27 @@ import Testing
         }
     }
 
+    @Test func aStoredErrorIsReplayedWithItsParam() async throws {
+        try await TestStack.with { stack in
+            let m = try await stack.merchant()
+            let body: [String: Any] = [
+                "amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": "pointed",
+                "metadata": ["order": String(repeating: "x", count: 600)],
+            ]
+            var answers: [(Int, String?, String?, Bool)] = []
+            for _ in 0..<2 {
+                let reply = try await stack.send(
+                    .POST, "/v1/payments", token: m.apiKey, json: body, headers: ["Idempotency-Key": "bad-metadata"])
+                let error = reply.json["error"] as? [String: Any]
+                let replayed = reply.headers.contains { $0.0.lowercased() == "idempotent-replayed" }
+                answers.append((reply.status, error?["code"] as? String, error?["param"] as? String, replayed))
+            }
+            #expect(answers[0].0 == 400 && answers[0].1 == "invalid_metadata" && answers[0].2 == "metadata.order")
+            #expect(answers[1].0 == answers[0].0 && answers[1].1 == answers[0].1 && answers[1].2 == answers[0].2)
+            #expect(answers[1].3, "the second answer is the stored one")
+        }
+    }
+
     @Test func everySpellingOfARefundIsOneRefund() async throws {
         try await TestStack.with { stack in
             let m = try await stack.merchant()

@@ -4,7 +4,8 @@ import Tracing
 extension PGPool {
     /// Runs `body` in a transaction on a borrowed connection.
     ///
-    /// Issues `BEGIN`; then `SET LOCAL ROLE` when `role` is given; then `set_config(name, value, true)`
+    /// Issues `BEGIN`; then, for a `snapshot`, `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
+    /// then `SET LOCAL ROLE` when `role` is given; then `set_config(name, value, true)`
     /// for each setting (in name order), so both end with the transaction (these in one round trip, with
     /// the values quoted as literals); then `body`; then `COMMIT`.
     /// Any error thrown by these steps rolls the transaction back and is rethrown. A transaction that
@@ -13,24 +14,29 @@ extension PGPool {
     /// - Parameters:
     ///   - role: a role to act as for this transaction only (e.g. one subject to row-level security).
     ///   - settings: configuration parameters for this transaction only, e.g. `["app.tenant_id": "…"]`.
+    ///   - snapshot: whether every statement of `body` reads the same snapshot (a read-only transaction
+    ///     at REPEATABLE READ, which never fails to serialise): for reads made of several statements.
     @discardableResult
     public func transaction<T: Sendable>(
         role: String? = nil,
         settings: [String: String] = [:],
+        snapshot: Bool = false,
         _ body: @escaping @Sendable (PGConnection) throws -> T
     ) async throws -> T {
         try await withSpan("db.transaction", ofKind: .client) { span in
             span.attributes["db.system"] = "postgresql"
-            return try await transactionUntraced(role: role, settings: settings, body)
+            return try await transactionUntraced(role: role, settings: settings, snapshot: snapshot, body)
         }
     }
 
     private func transactionUntraced<T: Sendable>(
-        role: String?, settings: [String: String], _ body: @escaping @Sendable (PGConnection) throws -> T
+        role: String?, settings: [String: String], snapshot: Bool,
+        _ body: @escaping @Sendable (PGConnection) throws -> T
     ) async throws -> T {
         try await withConnection { connection in
             do {
-                try connection.begin(then: try Self.transactionSetup(role: role, settings: settings))
+                try connection.begin(
+                    then: try Self.transactionSetup(role: role, settings: settings, snapshot: snapshot))
                 let before = connection.counters.statements
                 let result = try body(connection)
                 try connection.commit()
@@ -45,10 +51,11 @@ extension PGPool {
         }
     }
 
-    /// The statements that follow `BEGIN` (sent with it in one round trip): `SET LOCAL ROLE` and one
-    /// `set_config(name, value, true)` per setting, in name order.
-    static func transactionSetup(role: String?, settings: [String: String]) throws -> String {
+    /// The statements that follow `BEGIN` (sent with it in one round trip): the snapshot's isolation,
+    /// `SET LOCAL ROLE` and one `set_config(name, value, true)` per setting, in name order.
+    static func transactionSetup(role: String?, settings: [String: String], snapshot: Bool = false) throws -> String {
         var statements: [String] = []
+        if snapshot { statements.append("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY") }
         if let role { statements.append("SET LOCAL ROLE \(try quoteIdentifier(role))") }
         if !settings.isEmpty {
             let calls = try settings.sorted(by: { $0.key < $1.key }).map { name, value in

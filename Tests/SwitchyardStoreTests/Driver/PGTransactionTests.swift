@@ -50,6 +50,29 @@ struct PGTransactionTests {
         }
     }
 
+    @Test func aSnapshotReadsOneSnapshotAndCannotWrite() async throws {
+        try await DriverFixture.withPool(size: 1) { pool in
+            try await pool.withConnection { try $0.execute("CREATE TABLE snap (id int PRIMARY KEY)") }
+            let modes = try await pool.transaction(settings: ["app.tenant_id": "t-1"], snapshot: true) { c in
+                let row = try c.query(
+                    "SELECT current_setting('transaction_isolation') AS iso, "
+                        + "current_setting('transaction_read_only') AS ro, current_setting('app.tenant_id') AS t"
+                ).first.driverUnwrap()
+                return [row["iso"], row["ro"], row["t"]]
+            }
+            #expect(modes == ["repeatable read", "on", "t-1"])
+            let refused = await #expect(throws: PGError.self) {
+                try await pool.transaction(snapshot: true) { c in try c.query("INSERT INTO snap VALUES (1)") }
+            }
+            #expect(refused?.sqlState == "25006", "a read-only transaction")
+            #expect(try await Self.count(pool, "snap") == 0)
+            let plain = try await pool.transaction { c in
+                try c.query("SELECT current_setting('transaction_isolation') AS iso").first.driverUnwrap()["iso"]
+            }
+            #expect(plain == "read committed", "the next transaction on the connection is an ordinary one")
+        }
+    }
+
     @Test func roleAndSettingsApplyToTheTransactionOnly() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
             let role = DriverFixture.uniqueName("tenant \"role\"")
