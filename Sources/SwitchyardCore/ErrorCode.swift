@@ -170,10 +170,11 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case unauthorized
     /// A provider account names no account of the tenant.
     case unknownAccount = "unknown_account"
-    /// The JSON body has a field the endpoint does not know (from API version 2026-12-01).
-    case unknownParameter = "unknown_parameter"
     /// A provider account names a credential its plugin does not have.
     case unknownCredential = "unknown_credential"
+    /// A query parameter the route does not take (a misspelt filter, say), or, from API version 2026-12-01,
+    /// a JSON body field the endpoint does not know; `param` names it.
+    case unknownParameter = "unknown_parameter"
     /// The customer has no such stored payment method.
     case unknownPaymentMethod = "unknown_payment_method"
     /// No plugin with that id is loaded.

@@ -66,6 +66,7 @@ public enum SwitchyardServer {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: TenantLimitMiddleware(tenants: store.tenants, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())
+        router.add(middleware: QueryContractMiddleware())
         let auth = Authenticator(operatorToken: deps.operatorToken, keys: store.tenants)
         // Each group lets through only its callers and puts them in the context.
         let operatorOnly = router.group().add(middleware: OperatorAuthentication(auth: auth))

@@ -11,7 +11,7 @@ struct ErrorCodeTableTests {
     /// Every code and the status it was answered with before codes were typed: the API's promise.
     static let expected: [String: Int] = [
         "bad_request": 400, "duplicate_key": 400, "endpoint_address_forbidden": 400, "invalid_amount": 400,
-        "invalid_api_version": 400, "invalid_expand": 400, "unknown_parameter": 400,
+        "invalid_api_version": 400, "invalid_expand": 400,
         "invalid_base_url": 400, "invalid_country": 400, "invalid_currency": 400, "invalid_customer": 400,
         "invalid_description": 400, "invalid_environment": 400, "invalid_event_types": 400,
         "invalid_expires_at": 400, "invalid_field": 400,
@@ -21,7 +21,7 @@ struct ErrorCodeTableTests {
         "invalid_return_url": 400, "invalid_scopes": 400, "invalid_status": 400, "invalid_tenant": 400,
         "invalid_text": 400, "invalid_webhook_url": 400,
         "missing_credential": 400, "missing_customer": 400, "missing_field": 400, "payment_method_mismatch": 400,
-        "unknown_account": 400, "unknown_credential": 400, "unknown_payment_method": 400,
+        "unknown_account": 400, "unknown_credential": 400, "unknown_parameter": 400, "unknown_payment_method": 400,
         "vaulting_not_supported": 400,
         "invalid_api_key": 401, "unauthorized": 401,
         "provider_declined": 402,
