@@ -70,6 +70,8 @@ public struct RouteContract: Sendable, Equatable {
         public static let idempotencyKey = "Idempotency-Key"
         /// `true` on a response replayed for a repeated `Idempotency-Key`.
         public static let idempotentReplayed = "Idempotent-Replayed"
+        /// The merchant API version a request asks to be answered in.
+        public static let apiVersion = "Switchyard-Version"
     }
 }
 

@@ -6,7 +6,7 @@ extension RouteContracts {
 
     static let payments: [RouteContract] = [
         RouteContract.tenant(.post, "/v1/payments", 201, [422]).idempotent,
-        .tenant(.get, "/v1/payments", 200, query: listFilters + ["reference", .keyed("metadata")]),
+        .tenant(.get, "/v1/payments", 200, query: listFilters + ["reference", .keyed("metadata"), "expand[]"]),
         .tenant(.get, "/v1/payments/{id}", 200),
         RouteContract.tenant(.post, "/v1/payments/{id}/capture", 200, [402, 422]).idempotent,
         RouteContract.tenant(.post, "/v1/payments/{id}/complete", 200, [402, 410]).idempotent,
@@ -48,5 +48,6 @@ extension RouteContracts {
         RouteContract.tenant(.post, "/v1/routing/simulate", 200, [422]).body,
         RouteContract.tenant(.post, "/v1/routing/replay", 200, [409, 422]).body,
         .tenant(.get, "/v1/routing/stats", 200),
+        .tenant(.post, "/v1/routing/rollout/stop", 200, [404]),
     ]
 }
