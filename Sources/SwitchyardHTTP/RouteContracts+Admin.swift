@@ -25,7 +25,7 @@ extension RouteContracts {
         RouteContract.operatorRoute(.post, "/admin/v1/tenants/{tenant}/routing/simulate", 200, [422]).body,
         RouteContract.operatorRoute(.post, "/admin/v1/tenants/{tenant}/routing/replay", 200, [409, 422, 429]).body,
         .operatorRoute(.get, "/admin/v1/tenants/{tenant}/routing/stats", 200),
-        .operatorRoute(.post, "/admin/v1/tenants/{tenant}/routing/rollout/stop", 200),
+        .operatorRoute(.post, "/admin/v1/tenants/{tenant}/routing/rollout/stop", 200, [409]),
         RouteContract.operatorRoute(.post, "/admin/v1/tenants/{tenant}/events/{event}/replay", 202, [409, 429]).body,
     ]
 

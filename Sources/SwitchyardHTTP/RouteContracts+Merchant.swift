@@ -48,6 +48,6 @@ extension RouteContracts {
         RouteContract.tenant(.post, "/v1/routing/simulate", 200, [422]).body,
         RouteContract.tenant(.post, "/v1/routing/replay", 200, [409, 422]).body,
         .tenant(.get, "/v1/routing/stats", 200),
-        .tenant(.post, "/v1/routing/rollout/stop", 200, [404]),
+        .tenant(.post, "/v1/routing/rollout/stop", 200, [404, 409]),
     ]
 }

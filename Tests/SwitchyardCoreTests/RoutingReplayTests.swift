@@ -6,10 +6,12 @@ import Testing
 
 /// Replaying drafts over decisions logged by simulating a live routing with seeded outcomes.
 struct RoutingReplayTests {
-    let tenant = UUID()
-    let a = UUID()
-    let b = UUID()
-    let c = UUID()
+    // Fixed ids: the routing key (and so every weighted draw of the logged traffic) depends on the tenant,
+    // so the logged traffic, and each estimate, is the same in every run.
+    let tenant = UUID(uuidString: "7A1C2E3F-0000-4000-8000-000000000001")!
+    let a = UUID(uuidString: "7A1C2E3F-0000-4000-8000-00000000000A")!
+    let b = UUID(uuidString: "7A1C2E3F-0000-4000-8000-00000000000B")!
+    let c = UUID(uuidString: "7A1C2E3F-0000-4000-8000-00000000000C")!
     let fr = RoutingSegment(country: "FR", currency: "EUR", method: "card")
     let de = RoutingSegment(country: "DE", currency: "EUR", method: "card")
     /// The true authorisation rate of each account.

@@ -79,9 +79,12 @@ extension PostgresStoreTests {
         #expect(try await store.routingConfiguration(tenant: tenant).rollout == nil)
         #expect(try await store.decideRollouts(now: Date(), limit: 10).isEmpty)
         let events = try await store.pool.withConnection { c in
-            try c.query("SELECT type FROM webhook_events").rows.map { try $0.string("type") }
+            try c.query("SELECT type, livemode FROM webhook_events ORDER BY livemode").rows.map {
+                "\(try $0.string("type")) \(try $0.bool("livemode") ? "live" : "test")"
+            }
         }
-        #expect(events == ["routing.rollout.stopped"])
+        #expect(
+            events == ["routing.rollout.stopped test", "routing.rollout.stopped live"], "one for each mode's endpoints")
         let replaced = try await store.replaceRoutingRules(tenant: tenant, rules: draft, actor: "test")
         #expect(replaced.version == 3)
     }
