@@ -163,8 +163,10 @@ struct RoutingReplayTests {
         let decisions = logged([split], counts: [fr: 300, de: 50])
         let draft = policy([rule("de to b", countries: ["DE"], [b]), split])
         let replay = RoutingReplay(tenant: tenant)
-        #expect(replay.run(decisions, draft: draft, live: policy([split])) == replay.run(
-            decisions, draft: draft, live: policy([split])))
+        #expect(
+            replay.run(decisions, draft: draft, live: policy([split]))
+                == replay.run(
+                    decisions, draft: draft, live: policy([split])))
     }
 
     @Test func windowsOutOfBoundsAreRefusedNamingTheirField() {

@@ -42,9 +42,10 @@ import Testing
         #expect(found.contains("GET /v1/payments: query parameters documented but not declared: [\"metadata\"]"))
         #expect(found.contains("GET /v1/payments: statuses declared but not documented: [418]"))
         #expect(found.contains("GET /v1/payments: response headers documented but not declared: [\"Retry-After\"]"))
-        #expect(document.differences(RouteContract(.get, "/v1/nowhere", statuses: [200])) == [
-            "GET /v1/nowhere: not documented"
-        ])
+        #expect(
+            document.differences(RouteContract(.get, "/v1/nowhere", statuses: [200])) == [
+                "GET /v1/nowhere: not documented"
+            ])
     }
 
     @Test func rowsShareTheirBuildingBlocks() throws {

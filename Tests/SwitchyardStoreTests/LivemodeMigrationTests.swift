@@ -9,7 +9,9 @@ import Testing
 /// environment's, refunds their payment's, events their object's; keys and endpoints are test.
 struct LivemodeMigrationTests {
     static let logger = Logger(label: "test")
-    static let tables = ["api_keys", "payments", "refunds", "stored_credentials", "webhook_events", "webhook_endpoints"]
+    static let tables = [
+        "api_keys", "payments", "refunds", "stored_credentials", "webhook_events", "webhook_endpoints",
+    ]
 
     /// A migrated database taken back to before migration 22 (as its owner), then filled as an older server
     /// would have left it.
