@@ -46,10 +46,12 @@ public struct PaymentService: Sendable {
     }
 
     /// Explains how a payment would be routed, without creating it or calling any provider.
-    public func explainRoute(tenant: UUID, payment: PaymentDescription, routingKey: String) async throws
-        -> RoutingExplanation
-    {
-        try await routing(tenant: tenant, payment: payment, routingKey: routingKey, resolve: false).explanation
+    public func explainRoute(
+        tenant: UUID, payment: PaymentDescription, routingKey: String, livemode: Bool? = nil
+    ) async throws -> RoutingExplanation {
+        try await routing(
+            tenant: tenant, payment: payment, routingKey: routingKey, livemode: livemode, resolve: false
+        ).explanation
     }
 
     /// Routes a payment against the tenant's current rules, accounts and breakers; also returns the

@@ -68,13 +68,13 @@ public enum RouteContracts {
 extension RouteContract {
     /// A route of a tenant's API key answering `success` (or one of `more`), with `Retry-After` on its
     /// `429` and `503`; a path naming a resource may also answer `404`. It reads `Switchyard-Version` and
-    /// answers with the version it used.
+    /// names the version it answered in with the same header.
     static func tenant(
         _ method: HTTPRequest.Method, _ path: String, _ success: Int, _ more: Set<Int> = [],
         query: [QueryParameter] = []
     ) -> RouteContract {
         guarded(RouteContracts.Statuses.tenant.union(more), method, path, success, query)
-            .adding(requestHeaders: [Header.apiVersion])
+            .adding(requestHeaders: [Header.apiVersion], responseHeaders: [Header.apiVersion])
     }
 
     /// A route of the operator API answering `success` (or one of `more`), with `Retry-After` on its `503`;

@@ -65,7 +65,10 @@ struct RoutingController: Sendable {
             }
             group.post(RouterPath(path + "/simulate")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
-                return try await simulate(tenant: tenant, request: request)
+                // A key simulates among the accounts of its own mode, as its payments route; the operator
+                // among all.
+                let livemode: Bool? = if case .tenant(let key) = context.principal { key.livemode } else { nil }
+                return try await simulate(tenant: tenant, livemode: livemode, request: request)
             }
             group.post(RouterPath(path + "/replay")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
@@ -121,11 +124,12 @@ struct RoutingController: Sendable {
         return (description, payment.reference)
     }
 
-    private func simulate(tenant: UUID, request: Request) async throws -> Response {
+    private func simulate(tenant: UUID, livemode: Bool?, request: Request) async throws -> Response {
         let (description, reference) = try Self.simulatedPayment(try await JSONIO.body(request, limit: bodyLimit))
         let key = PaymentRouter.routingKey(
             tenant: tenant, reference: reference, amount: description.amount, currency: description.currency)
-        let explanation = try await service.explainRoute(tenant: tenant, payment: description, routingKey: key)
+        let explanation = try await service.explainRoute(
+            tenant: tenant, payment: description, routingKey: key, livemode: livemode)
         return JSONIO.response(.ok, SimulationBody(explanation))
     }
 

@@ -126,6 +126,29 @@ struct LivemodeTests {
         }
     }
 
+    @Test func aSimulationRoutesAmongTheAccountsOfTheKeysModeAndTheOperatorsAmongAll() async throws {
+        try await TestStack.with { stack in
+            let shop = try await Self.shop(stack)
+            let body: [String: Any] = [
+                "amount": 1000, "currency": "PHP", "country": "PH", "method": "gcash", "reference": "sim-1",
+            ]
+            func simulated(_ path: String, _ token: String) async throws -> [String] {
+                let reply = try await stack.send(.POST, path, token: token, json: body)
+                #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+                let chosen = (reply.json["chosen"] as? [String: Any])?["account_id"] as? String
+                let fallbacks = (reply.json["fallbacks"] as? [[String: Any]] ?? []).compactMap {
+                    $0["account_id"] as? String
+                }
+                return ([chosen].compactMap { $0 } + fallbacks).map { $0.lowercased() }
+            }
+            #expect(try await simulated("/v1/routing/simulate", shop.merchant.apiKey) == [shop.sandbox.lowercased()])
+            #expect(try await simulated("/v1/routing/simulate", shop.liveKey) == [shop.production.lowercased()])
+            let both = try await simulated(
+                "/admin/v1/tenants/\(shop.merchant.tenantId)/routing/simulate", stack.operatorToken)
+            #expect(both == [shop.sandbox.lowercased(), shop.production.lowercased()])
+        }
+    }
+
     @Test func aKeyWhoseModeHasNoAccountIsRefusedAndUnknownEnvironmentsToo() async throws {
         try await TestStack.with { stack in
             let merchant = try await stack.merchant(

@@ -9,13 +9,39 @@ import Testing
 /// The statuses a route declares in its ``RouteContract`` are honest: every route is driven with a
 /// representative set of requests (no credentials, ids naming nothing, the merchant's own resources, an
 /// empty body, an unknown query parameter, and a few valid writes), and each status answered must be one
-/// the route declares and `openapi.json` documents.
+/// the route declares and `openapi.json` documents; so must each header it answers with.
 @Suite struct DeclaredStatusTests {
     /// One request sent and its answer.
     struct Answer: Sendable {
         var row: RouteContract
         var request: String
         var status: Int
+        /// The names of the response's headers, in lower case.
+        var headers: Set<String>
+    }
+
+    /// Headers of HTTP itself, which no contract lists.
+    static let transportHeaders: Set<String> = [
+        "content-type", "content-length", "date", "server", "connection", "transfer-encoding",
+    ]
+
+    @Test func everyAnsweredHeaderIsDeclaredAndDocumented() async throws {
+        let world = RouterWorld()
+        let document = try OpenAPIOperations.load()
+        let answers = try await Self.drive(world)
+        for answer in answers {
+            let declared = Set(answer.row.responseHeaders.map { $0.lowercased() })
+            let documented = Set(
+                (document.operation(answer.row.method, answer.row.path)?.responseHeaders ?? []).map {
+                    $0.lowercased()
+                })
+            for header in answer.headers.subtracting(Self.transportHeaders) {
+                #expect(declared.contains(header), "\(answer.request) answered \(header), undeclared")
+                #expect(documented.contains(header), "\(answer.request) answered \(header), undocumented")
+            }
+        }
+        let versioned = answers.filter { $0.row.path.hasPrefix("/v1/") && (200..<300).contains($0.status) }
+        #expect(!versioned.isEmpty && versioned.allSatisfy { $0.headers.contains("switchyard-version") })
     }
 
     @Test func everyAnsweredStatusIsDeclaredAndDocumented() async throws {
@@ -53,7 +79,8 @@ import Testing
                 let headers = row.requestHeaders.contains(key) ? [key: "key-\(sent)"] : [:]
                 let reply = try await client.send(row.method, path + query, token: token, json, headers: headers)
                 let answer = Answer(
-                    row: row, request: "\(row.method.rawValue) \(path + query)", status: Int(reply.status.code))
+                    row: row, request: "\(row.method.rawValue) \(path + query)", status: Int(reply.status.code),
+                    headers: Set(reply.headers.map { $0.name.canonicalName.lowercased() }))
                 answers.withLock { $0.append(answer) }
             }
             let own = [

@@ -51,7 +51,7 @@ import Testing
     @Test func rowsShareTheirBuildingBlocks() throws {
         let create = try #require(RouteContracts.contract(.post, "/v1/payments"))
         #expect(create.requestHeaders == ["Idempotency-Key", "Switchyard-Version", "X-Request-Id"])
-        #expect(create.responseHeaders == ["Idempotent-Replayed", "Retry-After", "X-Request-Id"])
+        #expect(create.responseHeaders == ["Idempotent-Replayed", "Retry-After", "Switchyard-Version", "X-Request-Id"])
         #expect(create.statuses.isSuperset(of: [201, 400, 401, 403, 409, 413, 415, 429, 500, 503]))
         let list = try #require(RouteContracts.contract(.get, "/v1/payments"))
         #expect(list.accepts(parameter: "created[gte]") && list.accepts(parameter: "metadata[order_no]"))
