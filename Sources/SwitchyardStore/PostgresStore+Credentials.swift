@@ -106,7 +106,7 @@ extension PostgresStore: CredentialRepository {
     static let listedCredentialColumns = """
         id, tenant_id, customer_id, account_id, plugin_id, kind, status, correlation_id, payment_method_type, \
         display, session, origin_payment_id, failure_code, failure_message, expires_at, created_at, updated_at, \
-        livemode
+        livemode, metadata, description
         """
 
     static let credentialPages = PageQuery(

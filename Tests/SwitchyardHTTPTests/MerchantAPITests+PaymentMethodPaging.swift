@@ -10,7 +10,10 @@ extension MerchantAPITests {
             func vault(_ customer: String) async throws -> String {
                 let session = try await stack.send(
                     .POST, "/v1/customers/\(customer)/vaulting-sessions", token: m.apiKey,
-                    json: ["return_url": "https://shop.example/vaulted", "country": "SG"])
+                    json: [
+                        "return_url": "https://shop.example/vaulted", "country": "SG",
+                        "metadata": ["customer_ref": customer], "description": "card of \(customer)",
+                    ])
                 try #require(session.status == 201, "\(String(decoding: session.body, as: UTF8.self))")
                 return try #require(session.json["id"] as? String)
             }
@@ -20,6 +23,12 @@ extension MerchantAPITests {
             let path = "/v1/customers/cust-p/payment-methods"
             let all = try await stack.send(.GET, path, token: m.apiKey)
             #expect(Self.ids(all) == vaulted.reversed(), "newest first, only this customer's")
+            let listed = all.json["data"] as? [[String: Any]] ?? []
+            #expect(listed.count == 3)
+            for method in listed {
+                #expect((method["metadata"] as? [String: String]) == ["customer_ref": "cust-p"], "listed with it")
+                #expect(method["description"] as? String == "card of cust-p")
+            }
             try await AdminAPITests.expectPaging(stack, path, token: m.apiKey, all: vaulted.reversed())
             let pending = try await stack.send(.GET, "\(path)?status=pending", token: m.apiKey)
             #expect(Self.ids(pending) == vaulted.reversed())
