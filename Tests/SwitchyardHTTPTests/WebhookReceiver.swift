@@ -32,6 +32,8 @@ final class WebhookReceiver: Sendable {
         var thenAnswer = 200
         /// Whether requests are recorded and then never answered (a black hole that accepts them).
         var hangs = false
+        /// Whether the receiver is stopping: held requests are let go, so the server ends cleanly.
+        var stopping = false
         /// How long each request waits before its answer.
         var delay: Duration?
     }
@@ -61,7 +63,12 @@ final class WebhookReceiver: Sendable {
                 s.deliveries.append(Delivery(body: Data(buffer: buffer), headers: headers, status: status))
                 return (status, s.hangs)
             }
-            if hangs { try await Task.sleep(for: .seconds(600)) }
+            if hangs {
+                let deadline = ContinuousClock.now + .seconds(600)
+                while !state.withLock({ $0.stopping }), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
             if let delay = state.withLock({ $0.delay }) { try await Task.sleep(for: delay) }
             return Response(status: .init(code: status))
         }
@@ -75,8 +82,24 @@ final class WebhookReceiver: Sendable {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("receiver did not start") }
         let receiver = WebhookReceiver(url: "http://127.0.0.1:\(port)/hook", task: task, state: state)
-        defer { task.cancel() }
-        return try await body(receiver)
+        let result: Result<T, any Error>
+        do { result = .success(try await body(receiver)) } catch { result = .failure(error) }
+        await receiver.stop()
+        return try result.get()
+    }
+
+    /// Lets held requests go, stops the server and waits (at most 10 s) until it has ended, so that no
+    /// connection of this receiver outlives it into the next test.
+    private func stop() async {
+        state.withLock { $0.stopping = true }
+        task.cancel()
+        let server = task
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await server.result }
+            group.addTask { try? await Task.sleep(for: .seconds(10)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Answers the next requests with `statuses`, then always with `then`.
