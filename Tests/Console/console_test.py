@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -233,14 +234,25 @@ try:
         check(json.loads(body)["status"] == "succeeded", f"payment {n + 1} succeeds")
     nav("routing")
     find("#stats-refresh").click()
-    row = find(f'#stats-card tr.stat-row[data-account="{account_id}"]')
-    rate = row.find_element(By.CSS_SELECTOR, ".stat-rate").text
-    bounds = row.find_element(By.CSS_SELECTOR, ".stat-bounds").text
-    samples = row.find_element(By.CSS_SELECTOR, ".stat-samples").text
+    # The card is drawn again when the refresh answers: read the row until it shows the three answers,
+    # finding it again whenever the drawing replaced it.
+    deadline = time.time() + 15
+    while True:
+        try:
+            row = find(f'#stats-card tr.stat-row[data-account="{account_id}"]')
+            rate, bounds, samples = (row.find_element(By.CSS_SELECTOR, c).text
+                                     for c in (".stat-rate", ".stat-bounds", ".stat-samples"))
+            drawn = len(row.find_elements(By.CSS_SELECTOR, "svg.interval rect.bounds"))
+            if samples.startswith("3 (3 ✓") or time.time() > deadline:
+                break
+        except StaleElementReferenceException:
+            if time.time() > deadline:
+                raise
+        time.sleep(0.1)
     check(rate.endswith("%") and bounds.count("%") == 2 and "–" in bounds,
           f"the statistics show the account's rate {rate} with its bounds {bounds}")
     check(samples.startswith("3 (3 ✓"), f"the statistics show the sample count ({samples})")
-    check(len(row.find_elements(By.CSS_SELECTOR, "svg.interval rect.bounds")) == 1, "the interval is drawn")
+    check(drawn == 1, "the interval is drawn")
     stats = api_get(routing_url + "/stats")["data"]
     entry = next(e for e in stats if e["account_id"] == account_id and e["country"] is None)
     check(rate == f"{entry['rate'] * 100:.1f}%", "the shown rate is the API's")
