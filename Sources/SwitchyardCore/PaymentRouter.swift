@@ -48,6 +48,9 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     public var propensities: [Propensity]
     /// The arm of the guarded rollout the payment went through (nil outside a rollout).
     public var arm: RolloutArm?
+    /// The guarded rollout the payment went through (nil outside a rollout): its answers count for that
+    /// rollout only, never for a later one.
+    public var rolloutId: UUID?
 
     public init(
         ruleId: UUID?, ruleName: String?, candidates: [UUID], skipped: [Skip], version: Int? = nil,
@@ -65,7 +68,7 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking, propensities, arm
+        case ruleId, ruleName, candidates, skipped, version, weighted, strategy, ranking, propensities, arm, rolloutId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,6 +83,7 @@ public struct RoutingDecision: Codable, Sendable, Equatable {
         ranking = try c.decodeIfPresent([Rank].self, forKey: .ranking) ?? []
         propensities = try c.decodeIfPresent([Propensity].self, forKey: .propensities) ?? []
         arm = try c.decodeIfPresent(RolloutArm.self, forKey: .arm)
+        rolloutId = try c.decodeIfPresent(UUID.self, forKey: .rolloutId)
     }
 }
 

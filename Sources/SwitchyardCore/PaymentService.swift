@@ -79,6 +79,7 @@ public struct PaymentService: Sendable {
             throw Self.noAccount(livemode: livemode)
         }
         explanation.decision?.arm = arm
+        explanation.decision?.rolloutId = arm == nil ? nil : routing.rollout?.id
         var accounts: [UUID: ProviderAccount] = [:]
         for id in resolve ? explanation.decision?.candidates ?? [] : [] {
             accounts[id] = try await configuration.account(tenant: tenant, id: id)

@@ -56,4 +56,8 @@ public protocol RolloutRepository: Sendable {
     /// ``RolloutDecision`` as of `now`: a promotion or rollback is applied (a new live version for a
     /// promotion), audited and announced. Returns the rollouts that ended.
     func decideRollouts(now: Date, limit: Int) async throws -> [RolloutEnd]
+    /// The selected rollout with its state, figures and curves in at most `buckets` buckets (see
+    /// ``RolloutSeries``), from its start to its end or `now`; nil when there is no such rollout.
+    func rolloutHistory(tenant: UUID, _ selection: RolloutSelection, buckets: Int, now: Date) async throws
+        -> RolloutHistory?
 }

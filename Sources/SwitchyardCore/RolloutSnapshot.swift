@@ -62,10 +62,7 @@ public struct RolloutSnapshot: Encodable, Sendable, Equatable {
         _ rollout: RoutingRollout, figures: RolloutDecision.Figures, status: RolloutStatus, reason: String? = nil,
         liveVersion: Int? = nil
     ) {
-        func percent(_ fraction: Double) -> Double { (fraction * 10_000).rounded() / 100 }
-        func arm(_ tally: RolloutDecision.Tally) -> Arm {
-            Arm(samples: tally.samples, approved: tally.approved, rate: tally.rate)
-        }
+        let percent = Self.percent
         id = rollout.id.uuidString.lowercased()
         self.status = status
         self.reason = reason
@@ -78,11 +75,29 @@ public struct RolloutSnapshot: Encodable, Sendable, Equatable {
         alpha = rollout.settings.alpha
         startedAt = rollout.startedAt
         elapsedSeconds = figures.elapsedSeconds
-        control = arm(figures.control)
-        draft = arm(figures.draft)
-        interval = figures.interval.map {
-            IntervalPP(differencePP: percent($0.difference), lowerPP: percent($0.lower), upperPP: percent($0.upper))
-        }
+        control = Arm(figures.control)
+        draft = Arm(figures.draft)
+        interval = figures.interval.map(IntervalPP.init)
+    }
+
+    /// A fraction in percent, to two decimals.
+    static func percent(_ fraction: Double) -> Double { (fraction * 10_000).rounded() / 100 }
+}
+
+extension RolloutSnapshot.Arm {
+    /// The answers of `tally` with its rate.
+    public init(_ tally: RolloutDecision.Tally) {
+        self.init(samples: tally.samples, approved: tally.approved, rate: tally.rate)
+    }
+}
+
+extension RolloutSnapshot.IntervalPP {
+    /// `interval` in percentage points, to two decimals.
+    public init(_ interval: RolloutDecision.Interval) {
+        let percent = RolloutSnapshot.percent
+        self.init(
+            differencePP: percent(interval.difference), lowerPP: percent(interval.lower),
+            upperPP: percent(interval.upper))
     }
 }
 

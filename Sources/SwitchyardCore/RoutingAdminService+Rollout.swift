@@ -32,6 +32,14 @@ extension RoutingAdminService {
         try await rolloutStore().stopRollout(tenant: tenant, actor: actor, at: now)
     }
 
+    /// The selected rollout with its state, figures and curves in at most `buckets` buckets; nil when there
+    /// is no such rollout.
+    public func rolloutHistory(tenant: UUID, _ selection: RolloutSelection, buckets: Int, at now: Date)
+        async throws -> RolloutHistory?
+    {
+        try await rolloutStore().rolloutHistory(tenant: tenant, selection, buckets: buckets, now: now)
+    }
+
     private func rolloutStore() throws -> any RolloutRepository {
         guard let rollouts else { throw CoreError(.notSupported, "guarded rollouts are not available here") }
         return rollouts

@@ -12,6 +12,10 @@ extension InMemoryPaymentRepository {
         var country: String
         var approved: Bool
         var decidedAt: Date
+        /// The guarded rollout the payment was routed under, and its arm (nil outside a rollout), as the
+        /// store records them: a rollout counts its own payments' answers only.
+        var rolloutId: UUID?
+        var arm: RolloutArm?
     }
 
     /// Deletes answers decided before `cutoff`, at most `limit` of them; returns how many.
@@ -71,7 +75,8 @@ extension InMemoryPaymentRepository.State {
         outcomes[attempt.id] = InMemoryPaymentRepository.RoutingOutcome(
             attemptId: attempt.id, tenantId: payment.tenantId, accountId: attempt.accountId, method: payment.method,
             currency: payment.currency, country: payment.country, approved: approved,
-            decidedAt: attempt.finishedAt ?? attempt.startedAt)
+            decidedAt: attempt.finishedAt ?? attempt.startedAt, rolloutId: payment.routing?.rolloutId,
+            arm: payment.routing?.arm)
     }
 }
 

@@ -63,6 +63,10 @@ struct RoutingController: Sendable {
                 let (tenant, actor) = try await resolve(request, context)
                 return try await stopRollout(tenant: tenant, actor: actor)
             }
+            group.get(RouterPath(path + "/rollout/series")) { request, context in
+                let (tenant, _) = try await resolve(request, context)
+                return try await rolloutSeries(tenant: tenant, request: request)
+            }
             group.post(RouterPath(path + "/simulate")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
                 // A key simulates among the accounts of its own mode, as its payments route; the operator

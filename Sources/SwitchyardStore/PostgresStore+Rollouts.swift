@@ -2,7 +2,8 @@ import Foundation
 import SwitchyardCore
 
 /// Guarded rollouts: a draft routing version next to the live one, decided by the janitor from the answers
-/// recorded in `routing_outcomes`, one replica per rollout (`FOR UPDATE SKIP LOCKED`).
+/// recorded in `routing_outcomes` for the rollout's own payments, one replica per rollout
+/// (`FOR UPDATE SKIP LOCKED`).
 extension PostgresStore: RolloutRepository {
     public func startRollout(
         tenant: UUID, id: UUID, rules: [RoutingRule], settings: RolloutSettings, actor: String, expectedVersion: Int?
@@ -148,7 +149,12 @@ extension PostgresStore: RolloutRepository {
                 """, [.uuid(tenant)]
             ).first
         else { return nil }
-        return RoutingRollout(
+        return try rollout(row)
+    }
+
+    /// The rollout of a `routing_rollouts` row joined with its draft version's `rules`.
+    static func rollout(_ row: PGRow) throws -> RoutingRollout {
+        RoutingRollout(
             id: try row.uuid("id"),
             settings: RolloutSettings(
                 share: try row.double("share"), guardrail: try row.double("guardrail"),
@@ -159,7 +165,8 @@ extension PostgresStore: RolloutRepository {
             startedAt: try row.date("started_at"), actor: try row.string("actor"))
     }
 
-    /// The decision of `rollout` as of `now`, from the answers each arm got since it started.
+    /// The decision of `rollout` as of `now`, from the answers of the payments routed under it (served by
+    /// `routing_outcomes_rollout`): a payment of an earlier rollout answered during this one does not count.
     static func decision(_ c: PGConnection, tenant: UUID, rollout: RoutingRollout, now: Date) throws
         -> RolloutDecision
     {
@@ -167,8 +174,8 @@ extension PostgresStore: RolloutRepository {
         let rows = try c.query(
             """
             SELECT arm, count(*) AS samples, count(*) FILTER (WHERE approved) AS approved FROM routing_outcomes
-            WHERE tenant_id = $1::uuid AND arm IS NOT NULL AND decided_at >= $2::timestamptz GROUP BY arm
-            """, [.uuid(tenant), .timestamp(rollout.startedAt)]
+            WHERE tenant_id = $1::uuid AND rollout_id = $2::uuid AND arm IS NOT NULL GROUP BY arm
+            """, [.uuid(tenant), .uuid(rollout.id)]
         ).rows
         for row in rows {
             let tally = RolloutDecision.Tally(

@@ -7,10 +7,10 @@ extension PostgresStore {
     /// succeeded; a replay; another replica) finds the row and changes nothing. Method, currency, country and
     /// amount are the payment's; for a first attempt, the probability with which routing chose its account
     /// is read from the payment's routing decision (none without a rule); the fee from the decision's
-    /// ranking.
+    /// ranking; the rollout arm and rollout id from the decision (null outside a rollout).
     static let recordRoutingOutcome = """
         INSERT INTO routing_outcomes (attempt_id, tenant_id, account_id, method, currency, country, approved,
-            decided_at, payment_id, amount, first_attempt, propensity, fee, arm)
+            decided_at, payment_id, amount, first_attempt, propensity, fee, arm, rollout_id)
         SELECT $1, p.tenant_id, $2::uuid, p.method, p.currency, p.country, $3::boolean, $4::timestamptz,
             p.id, p.amount, $6::boolean,
             CASE WHEN $6::boolean THEN (
@@ -22,7 +22,7 @@ extension PostgresStore {
                 CASE WHEN jsonb_typeof(p.routing->'ranking') = 'array' THEN p.routing->'ranking'
                 ELSE '[]'::jsonb END) e
              WHERE e->>'account_id' = $2::uuid::text AND jsonb_typeof(e->'fee') = 'number' LIMIT 1),
-            p.routing->>'arm'
+            p.routing->>'arm', (p.routing->>'rolloutId')::uuid
         FROM payments p WHERE p.id = $5
         ON CONFLICT (attempt_id) DO NOTHING
         """

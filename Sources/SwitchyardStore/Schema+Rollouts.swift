@@ -64,4 +64,21 @@ extension Schema {
         ALTER TABLE routing_outcomes ADD COLUMN arm text;
         """
     }
+
+    /// Migration 26: `routing_outcomes.rollout_id`, the guarded rollout whose routing the payment went
+    /// through, so a rollout counts the answers of its own payments only (a payment routed in an earlier
+    /// rollout and answered during a later one counts for neither the later one nor, once it ended, the
+    /// earlier one's figures). Answers recorded before it get the rollout that ran when their payment was
+    /// created: one runs at a time per tenant, and a payment is routed when it is created.
+    static var rolloutOutcomes: String {
+        """
+        ALTER TABLE routing_outcomes ADD COLUMN rollout_id uuid;
+        UPDATE routing_outcomes o SET rollout_id = r.id
+        FROM payments p, routing_rollouts r
+        WHERE o.arm IS NOT NULL AND p.id = o.payment_id AND r.tenant_id = o.tenant_id
+            AND p.created_at >= r.started_at AND (r.ended_at IS NULL OR p.created_at < r.ended_at);
+        CREATE INDEX routing_outcomes_rollout ON routing_outcomes (rollout_id, decided_at)
+            WHERE rollout_id IS NOT NULL;
+        """
+    }
 }

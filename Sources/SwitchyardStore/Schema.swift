@@ -98,6 +98,7 @@ public enum Schema {
         Migration(
             version: 25, name: "idempotency error pointers",
             sql: "ALTER TABLE idempotency_keys ADD COLUMN error_details jsonb;"),
+        Migration(version: 26, name: "the rollout of each routing outcome", sql: rolloutOutcomes),
     ]
 
     static let coreTables = """

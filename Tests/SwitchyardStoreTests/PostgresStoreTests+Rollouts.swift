@@ -88,4 +88,73 @@ extension PostgresStoreTests {
         let replaced = try await store.replaceRoutingRules(tenant: tenant, rules: draft, actor: "test")
         #expect(replaced.version == 3)
     }
+
+    /// A payment routed under `rollout` on `arm`, committed with one attempt answered `kind`.
+    func routedPayment(
+        _ store: PostgresStore, tenant: UUID, id: String, rollout: UUID, arm: RolloutArm, account: UUID,
+        _ kind: Outcome.Kind?
+    ) async throws {
+        var routed = payment(tenant, id: id)
+        routed.routing = RoutingDecision(ruleId: UUID(), ruleName: "cards", candidates: [account], skipped: [])
+        routed.routing?.arm = arm
+        routed.routing?.rolloutId = rollout
+        try await store.commit(PaymentChanges(payment: routed))
+        if let kind { try await answer(store, tenant: tenant, payment: id, account: account, kind) }
+    }
+
+    func answer(_ store: PostgresStore, tenant: UUID, payment: String, account: UUID, _ kind: Outcome.Kind)
+        async throws
+    {
+        try await store.commit(
+            PaymentChanges(attempts: [
+                answered("att_" + payment, payment: payment, tenant: tenant, account: account, sequence: 1, kind)
+            ]))
+    }
+
+    @Test func aRolloutCountsTheAnswersOfItsOwnPaymentsOnly() async throws {
+        let store = try await makeStore()
+        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let account = UUID()
+        let rules = [RoutingRule(id: UUID(), name: "live", match: .init(), accounts: [account], maxRateLoss: nil)]
+        try await store.replaceRoutingRules(tenant: tenant, rules: rules, actor: "test")
+        let settings = RolloutSettings(share: 0.5, guardrail: 0.03, minSamples: 100, maxDuration: 3_600)
+        let first = try await store.startRollout(
+            tenant: tenant, id: UUID(), rules: rules, settings: settings, actor: "test", expectedVersion: nil)
+        try await routedPayment(
+            store, tenant: tenant, id: "pay_first_answered", rollout: first.id, arm: .draft, account: account,
+            .authorized)
+        // Routed during the first rollout, answered only once the next one runs.
+        try await routedPayment(
+            store, tenant: tenant, id: "pay_first_late", rollout: first.id, arm: .draft, account: account, nil)
+        let stopped = try await store.stopRollout(tenant: tenant, actor: "test", at: Date())
+        #expect(stopped.figures.draft == RolloutDecision.Tally(samples: 1, approved: 1))
+
+        let second = try await store.startRollout(
+            tenant: tenant, id: UUID(), rules: rules, settings: settings, actor: "test", expectedVersion: nil)
+        try await answer(store, tenant: tenant, payment: "pay_first_late", account: account, .declined)
+        try await routedPayment(
+            store, tenant: tenant, id: "pay_second", rollout: second.id, arm: .control, account: account, .authorized)
+        let running = try #require(try await store.runningRollout(tenant: tenant))
+        #expect(running.rollout.id == second.id)
+        #expect(running.decision.draft == RolloutDecision.Tally(), "the first rollout's late answer does not count")
+        #expect(running.decision.control == RolloutDecision.Tally(samples: 1, approved: 1))
+        // The ended rollout keeps the figures that decided it, and its curve counts its own payments.
+        let ended = try #require(try await store.rolloutHistory(tenant: tenant, .lastEnded, buckets: 10, now: Date()))
+        #expect(ended.rollout.id == first.id)
+        #expect(ended.status == .stopped)
+        #expect(ended.reason == "stopped")
+        #expect(ended.figures.draft == RolloutDecision.Tally(samples: 1, approved: 1))
+        #expect(ended.endedAt != nil)
+        let current = try #require(try await store.rolloutHistory(tenant: tenant, .current, buckets: 10, now: Date()))
+        #expect(current.rollout.id == second.id)
+        #expect(current.status == .running)
+        #expect(current.series.points.count <= 10)
+        #expect(current.series.points.last?.control == RolloutDecision.Tally(samples: 1, approved: 1))
+        #expect(current.series.points.last?.draft == RolloutDecision.Tally())
+        let byId = try await store.rolloutHistory(tenant: tenant, .id(first.id), buckets: 10, now: Date())
+        #expect(byId?.rollout.id == first.id)
+        #expect(try await store.rolloutHistory(tenant: tenant, .id(UUID()), buckets: 10, now: Date()) == nil)
+        let other = try await store.createTenant(name: "U", actor: "test").id
+        #expect(try await store.rolloutHistory(tenant: other, .current, buckets: 10, now: Date()) == nil)
+    }
 }
