@@ -5,7 +5,8 @@ Usage: console_test.py BASE_URL DEMO_JSON SCREENSHOT
 Signs in with the operator token, creates a tenant, an API key and a Citcon provider account, edits the
 routing, runs a simulation, finds a payment made with the new key, edits a rule's strategy and max_rate_loss
 (and sees an invalid one refused next to the rule), reads the authorisation rates with their bounds, diffs a
-routing version against the current one and restores it, and sees the account's circuit breaker open after
+routing version against the current one and restores it, replays the editor's rules against the live routing,
+watches a guarded rollout's two curves and stops it, and sees the account's circuit breaker open after
 the sandbox is told to answer "unavailable". Every check reads what the page shows.
 """
 
@@ -215,23 +216,28 @@ try:
     check("max_rate_loss must be between" in rule_error, f"the API's error is shown next to the rule ({rule_error})")
     check(api_get(routing_url)["version"] == 2, "the refused routing is not saved")
 
-    step("authorisation statistics")
-    for n in range(3):
-        status, _, body = http("POST", BASE + "/v1/payments", dict(payment, reference=f"console-stats-{n}"),
-                               token=secret, headers={"Idempotency-Key": f"console-stats-{n}"})
-        check(status == 201, f"payment {n + 1} for the statistics is created ({status})")
+    def paid(reference):
+        """Creates a payment with the new key and confirms it at the sandbox; returns it once it succeeded."""
+        status, _, body = http("POST", BASE + "/v1/payments", dict(payment, reference=reference),
+                               token=secret, headers={"Idempotency-Key": reference})
+        check(status == 201, f"payment {reference} is created ({status})")
         created = json.loads(body)
         action = created["next_action"]["data"]
         # Play the app's part: confirming the pending charge makes the sandbox send its IPN.
         status, _, _ = http("POST", DEMO["sandbox_url"] + "/citcon/v1/charges/" + action["charge_token"],
                             {"payment": {"method": "alipay"}}, token=action["client_token"])
-        check(status == 200, f"the sandbox confirms charge {n + 1}")
+        check(status == 200, f"the sandbox confirms the charge of {reference}")
         for _ in range(100):
             _, _, body = http("GET", BASE + "/v1/payments/" + created["id"], token=secret)
             if json.loads(body)["status"] == "succeeded":
                 break
             time.sleep(0.2)
-        check(json.loads(body)["status"] == "succeeded", f"payment {n + 1} succeeds")
+        check(json.loads(body)["status"] == "succeeded", f"payment {reference} succeeds")
+        return json.loads(body)
+
+    step("authorisation statistics")
+    for n in range(3):
+        paid(f"console-stats-{n}")
     nav("routing")
     find("#stats-refresh").click()
     # The card is drawn again when the refresh answers: read the row until it shows the three answers,
@@ -275,6 +281,71 @@ try:
           "the rollback saves version 1's rules as the current version 3")
     check(Select(find(".rule .rule-strategy")).first_selected_option.text == "ordered",
           "the editor shows the restored rule")
+
+    step("routing replay")
+    Select(find("#replay-window")).select_by_value("last")
+    fill("#replay-last", "500")
+    find("#replay-run").click()
+    find("#replay-result")
+    for policy in ("draft", "live"):
+        shown = find(f'#replay-comparison tr.replay-overall td[data-policy="{policy}"]').text
+        check(shown.endswith("evidence") or "%" in shown,
+              f"the replay shows the {policy} authorisation rate or not enough evidence ({shown})")
+    replayed = int(find("#replay-result p.muted").text.split()[0])
+    check(replayed >= 3, f"the replay covers the logged payments ({replayed})")
+    check("Payments that would change account" in find("#replay-result").text, "the replay lists the changed payments")
+    Select(find("#replay-window")).select_by_value("range")
+    count_field = driver.find_element(By.CSS_SELECTOR, "#replay-last")
+    check(find("#replay-from").is_displayed() and not count_field.is_displayed(),
+          "a time range replaces the payment count")
+
+    step("guarded rollout")
+    current = api_get(routing_url)
+    status, _, body = http("PUT", routing_url, {"rules": current["rules"], "version": current["version"],
+                                                "rollout": {"share": "50%", "min_samples": 1000,
+                                                            "max_duration_seconds": 86400}},
+                           token=DEMO["operator_token"])
+    check(status == 200, f"a rollout is started through the API ({status} {body[:200]!r})")
+    rollout_id = json.loads(body)["rollout"]["id"]
+    for n in range(40):
+        paid(f"console-rollout-{n}")
+        figures = api_get(routing_url)["rollout"]
+        if n >= 3 and figures["control"]["samples"] > 0 and figures["draft"]["samples"] > 0:
+            break
+    check(figures["control"]["samples"] > 0 and figures["draft"]["samples"] > 0, "both arms have answers")
+    nav("tenants")
+    nav("routing")
+
+    def curve_points(css):
+        """The points of a curve, read again until the card drew them (the card is drawn when its data arrives)."""
+        deadline = time.time() + 15
+        while True:
+            try:
+                points = find(css).get_attribute("points").split()
+                if points or time.time() > deadline:
+                    return points
+            except StaleElementReferenceException:
+                if time.time() > deadline:
+                    raise
+            time.sleep(0.1)
+
+    check(find("#rollout-running").get_attribute("data-rollout") == rollout_id, "the console shows the running rollout")
+    check("running" in text_in("#rollout-status", "running"), "its status is running")
+    control = curve_points("#rollout-chart polyline.curve-control")
+    draft = curve_points("#rollout-chart polyline.curve-draft")
+    check(len(control) >= 1 and len(draft) >= 1, f"two curves are drawn ({len(control)} and {len(draft)} points)")
+    check(all("," in point for point in control + draft), "each curve point has both coordinates")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#rollout-interval-chart line.guardrail")) == 1,
+          "the guardrail is drawn against the interval")
+    shown_samples = find('#rollout-running tr.rollout-arm[data-arm="draft"] .arm-samples').text
+    check(int(shown_samples) == api_get(routing_url)["rollout"]["draft"]["samples"],
+          f"the draft's answers are the API's ({shown_samples})")
+    driver.save_screenshot(SHOT.replace(".png", "-rollout.png"))
+    find("#rollout-stop").click()
+    check("stopped" in text_in("#rollout-last-status", "stopped"), "Stop ends the rollout: its status is stopped")
+    check(find("#rollout-last").get_attribute("data-rollout") == rollout_id, "the ended rollout is the one started")
+    find("#rollout-none")
+    check(api_get(routing_url).get("rollout") is None, "no rollout runs any more")
 
     step("open a breaker with injected faults")
     status, _, _ = http("POST", DEMO["sandbox_url"] + "/_sandbox/citcon/faults", {"kind": "unavailable"})

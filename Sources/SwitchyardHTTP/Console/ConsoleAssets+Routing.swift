@@ -76,7 +76,8 @@ extension ConsoleAssets {
         }
 
         /// Further panels of the routing page, below the editor, statistics and versions, in this order: each is
-        /// `(ctx) => node` with the `ctx` that `views.routing` builds. Routing replay and guarded rollout go here.
+        /// `(ctx) => node` with the `ctx` that `views.routing` builds: the replay (`ConsoleAssets+RoutingReplay`) and
+        /// the guarded rollout (`ConsoleAssets+RoutingRollout`) add theirs.
         const routingPanels = [];
 
         views.routing = async () => {

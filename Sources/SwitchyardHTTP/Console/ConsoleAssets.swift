@@ -3,7 +3,8 @@
 enum ConsoleAssets {
     /// The whole script: the core (sign-in, API calls, helpers) then the views.
     static let script = [
-        scriptCore, scriptTenants, scriptRouting, scriptRoutingStats, scriptRoutingVersions, scriptOperations,
+        scriptCore, scriptTenants, scriptRouting, scriptRoutingStats, scriptRoutingVersions, scriptRoutingReplay,
+        scriptRoutingRollout, scriptOperations,
     ].joined(separator: "\n")
 
     static let html = #"""
@@ -103,6 +104,17 @@ enum ConsoleAssets {
         .kv dt { color:var(--muted); } .kv dd { margin:0; }
         .rule label[hidden] { display:none; }
         .interval .track { fill:#eef0f4; } .interval .bounds { fill:#9db4f5; } .interval .rate { fill:var(--accent); }
+        #replay-card label[hidden] { display:none; }
+        .rollout-chart { display:block; margin:6px 0 10px; } .rollout-chart text { font-size:11px; fill:var(--muted); }
+        .rollout-chart .axis { stroke:#c9ced8; } .rollout-chart .zero { stroke:#8792a8; stroke-width:1; }
+        .rollout-chart .guardrail { stroke:var(--bad); stroke-dasharray:4 3; }
+        .rollout-chart .interval-band { fill:#9db4f5; opacity:.45; }
+        polyline.curve { stroke-width:2; } circle.curve { stroke:none; }
+        .curve-control { stroke:#8792a8; } circle.curve-control { fill:#8792a8; }
+        .curve-draft { stroke:var(--accent); } circle.curve-draft { fill:var(--accent); }
+        .curve-difference { stroke:#141a2a; } circle.curve-difference { fill:#141a2a; }
+        .legend .key::before { content:""; display:inline-block; width:14px; height:3px; margin-right:4px; vertical-align:middle; }
+        .legend .key-control::before { background:#8792a8; } .legend .key-draft::before { background:var(--accent); }
         .toolbar h1 { margin:0; }
         .empty { color:var(--muted); font-style:italic; padding:8px 0; }
         .toolbar { display:flex; gap:8px; align-items:center; margin-bottom:10px; }
