@@ -26,7 +26,8 @@ extension RouteContracts {
         RouteContract.operatorRoute(.post, "/admin/v1/tenants/{tenant}/routing/replay", 200, [409, 422, 429]).body,
         .operatorRoute(.get, "/admin/v1/tenants/{tenant}/routing/stats", 200),
         .operatorRoute(.post, "/admin/v1/tenants/{tenant}/routing/rollout/stop", 200, [409]),
-        .operatorRoute(.get, "/admin/v1/tenants/{tenant}/routing/rollout/series", 200, query: ["rollout", "buckets"]),
+        .operatorRoute(
+            .get, "/admin/v1/tenants/{tenant}/routing/rollout/series", 200, [409], query: ["rollout", "buckets"]),
         RouteContract.operatorRoute(.post, "/admin/v1/tenants/{tenant}/events/{event}/replay", 202, [409, 429]).body,
     ]
 

@@ -49,6 +49,6 @@ extension RouteContracts {
         RouteContract.tenant(.post, "/v1/routing/replay", 200, [409, 422]).body,
         .tenant(.get, "/v1/routing/stats", 200),
         .tenant(.post, "/v1/routing/rollout/stop", 200, [404, 409]),
-        .tenant(.get, "/v1/routing/rollout/series", 200, [404], query: ["rollout", "buckets"]),
+        .tenant(.get, "/v1/routing/rollout/series", 200, [404, 409], query: ["rollout", "buckets"]),
     ]
 }

@@ -321,7 +321,10 @@ try:
         deadline = time.time() + 15
         while True:
             try:
-                points = find(css).get_attribute("points").split()
+                # Presence, not visibility: a flat curve (a constant rate) has no height, which Selenium reads
+                # as not displayed.
+                curve = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
+                points = curve.get_attribute("points").split()
                 if points or time.time() > deadline:
                     return points
             except StaleElementReferenceException:
@@ -340,6 +343,7 @@ try:
     shown_samples = find('#rollout-running tr.rollout-arm[data-arm="draft"] .arm-samples').text
     check(int(shown_samples) == api_get(routing_url)["rollout"]["draft"]["samples"],
           f"the draft's answers are the API's ({shown_samples})")
+    driver.execute_script("arguments[0].scrollIntoView()", find("#rollout-card"))
     driver.save_screenshot(SHOT.replace(".png", "-rollout.png"))
     find("#rollout-stop").click()
     check("stopped" in text_in("#rollout-last-status", "stopped"), "Stop ends the rollout: its status is stopped")

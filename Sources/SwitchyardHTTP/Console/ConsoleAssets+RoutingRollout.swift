@@ -3,19 +3,19 @@ extension ConsoleAssets {
     /// authorisation rate curves and the interval for draft − control against the guardrail, and a Stop button;
     /// without one, a form starting a rollout of the editor's rules; then the last ended rollout's outcome.
     static let scriptRoutingRollout = #"""
-        const ROLLOUT_CHART = { width: 560, height: 180, pad: 34 };
+        const ROLLOUT_CHART = { width: 560, height: 180, pad: 34, left: 60 };
 
         /// The chart frame: `x(seconds)` and `y(value)` map into it; `ticks` label the vertical axis.
         function rolloutFrame(id, points, low, high, ticks) {
-          const { width, height, pad } = ROLLOUT_CHART;
+          const { width, height, pad, left } = ROLLOUT_CHART;
           const end = Math.max(1, ...points.map((p) => p.elapsed_seconds));
-          const x = (t) => (pad + (t / end) * (width - 2 * pad)).toFixed(1);
+          const x = (t) => (left + (t / end) * (width - left - pad)).toFixed(1);
           const y = (v) => (height - pad - ((Math.min(high, Math.max(low, v)) - low) / (high - low)) * (height - 2 * pad)).toFixed(1);
           const out = svg("svg", { id, class: "rollout-chart", width, height, viewBox: "0 0 " + width + " " + height, role: "img" });
-          out.append(svg("line", { class: "axis", x1: pad, y1: height - pad, x2: width - pad, y2: height - pad }),
-            svg("line", { class: "axis", x1: pad, y1: pad, x2: pad, y2: height - pad }));
+          out.append(svg("line", { class: "axis", x1: left, y1: height - pad, x2: width - pad, y2: height - pad }),
+            svg("line", { class: "axis", x1: left, y1: pad, x2: left, y2: height - pad }));
           for (const [value, label] of ticks) {
-            const text = svg("text", { x: pad - 4, y: Number(y(value)) + 4, "text-anchor": "end" });
+            const text = svg("text", { x: left - 4, y: Number(y(value)) + 4, "text-anchor": "end" });
             text.textContent = label;
             out.append(text);
           }
@@ -54,15 +54,15 @@ extension ConsoleAssets {
           const values = known.flatMap((p) => [p.interval.lower_pp, p.interval.upper_pp]);
           const low = Math.max(-100, Math.min(-guardrail * 2, ...values)), high = Math.min(100, Math.max(guardrail, ...values));
           const frame = rolloutFrame("rollout-interval-chart", points, low, high,
-            [[high, high.toFixed(0) + " pp"], [0, "0"], [-guardrail, "−" + guardrail + " pp"], [low, low.toFixed(0) + " pp"]]);
-          const { width, pad } = ROLLOUT_CHART;
+            [[high, high.toFixed(0) + " pp"], [-guardrail, "−" + guardrail + " pp"], [low, low.toFixed(0) + " pp"]]);
+          const { width, pad, left } = ROLLOUT_CHART;
           if (known.length) {
             const upper = known.map((p) => frame.x(p.elapsed_seconds) + "," + frame.y(p.interval.upper_pp));
             const lower = known.map((p) => frame.x(p.elapsed_seconds) + "," + frame.y(p.interval.lower_pp)).reverse();
             frame.out.append(svg("polygon", { class: "interval-band", points: upper.concat(lower).join(" ") }));
           }
-          frame.out.append(svg("line", { class: "zero", x1: pad, y1: frame.y(0), x2: width - pad, y2: frame.y(0) }),
-            svg("line", { class: "guardrail", x1: pad, y1: frame.y(-guardrail), x2: width - pad, y2: frame.y(-guardrail) }));
+          frame.out.append(svg("line", { class: "zero", x1: left, y1: frame.y(0), x2: width - pad, y2: frame.y(0) }),
+            svg("line", { class: "guardrail", x1: left, y1: frame.y(-guardrail), x2: width - pad, y2: frame.y(-guardrail) }));
           curve(frame, known, (p) => p.interval.difference_pp, "curve-difference");
           return frame.out;
         }
