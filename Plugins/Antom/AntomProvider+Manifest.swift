@@ -16,8 +16,8 @@ extension AntomProvider {
         methodSupport: methodSupport
     )
 
-    /// Cards are bound through the AMSVaulting SDK and paid with the stored card (authorisation and later
-    /// capture possible); wallets pay through the AMSEasyPay SDK (EasySafePay), captured at once, and can
+    /// Cards are bound through the AMSVaulting SDK and paid only with the stored card (authorisation and
+    /// later capture possible); wallets pay through the AMSEasyPay SDK (EasySafePay), captured at once, and can
     /// set up an agreement for password-free payments. Local wallets take their own currency only.
     static let methodSupport: [MethodSupport] = {
         let easyPay = AppIntegration(
@@ -32,7 +32,8 @@ extension AntomProvider {
         return [
             wallet("alipay_cn"), wallet("alipay_hk", ["HKD"]), wallet("gcash", ["PHP"]), wallet("dana", ["IDR"]),
             wallet("kakaopay", ["KRW"]), wallet("tng", ["MYR"]), wallet("truemoney", ["THB"]),
-            MethodSupport(method: "card", storable: true, delayedCapture: true, app: vaulting),
+            MethodSupport(
+                method: "card", storable: true, delayedCapture: true, requiresStoredMethod: true, app: vaulting),
         ]
     }()
 

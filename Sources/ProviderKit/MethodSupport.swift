@@ -16,13 +16,16 @@ public struct MethodSupport: Codable, Sendable, Equatable {
     public var storable: Bool
     /// Whether capture can be delayed (`capture_mode: manual`).
     public var delayedCapture: Bool
+    /// Whether a payment with this method can only be made with a stored payment method of the customer
+    /// (a card vaulted first, say), never with a new session; false when not declared.
+    public var requiresStoredMethod: Bool
     /// What the app does to pay with this method, nil when not declared.
     public var app: AppIntegration?
 
     public init(
         method: String, countries: [String] = [], currencies: [String] = [],
         amountLimits: [String: AmountLimit] = [:], storable: Bool, delayedCapture: Bool,
-        app: AppIntegration? = nil
+        requiresStoredMethod: Bool = false, app: AppIntegration? = nil
     ) {
         self.method = method
         self.countries = countries
@@ -30,7 +33,26 @@ public struct MethodSupport: Codable, Sendable, Equatable {
         self.amountLimits = amountLimits
         self.storable = storable
         self.delayedCapture = delayedCapture
+        self.requiresStoredMethod = requiresStoredMethod
         self.app = app
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case method, countries, currencies, amountLimits, storable, delayedCapture, requiresStoredMethod, app
+    }
+
+    /// Decodes a declaration; `requiresStoredMethod` is absent from manifests of plugins built before it
+    /// existed, and then false.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        method = try c.decode(String.self, forKey: .method)
+        countries = try c.decode([String].self, forKey: .countries)
+        currencies = try c.decode([String].self, forKey: .currencies)
+        amountLimits = try c.decode([String: AmountLimit].self, forKey: .amountLimits)
+        storable = try c.decode(Bool.self, forKey: .storable)
+        delayedCapture = try c.decode(Bool.self, forKey: .delayedCapture)
+        requiresStoredMethod = try c.decodeIfPresent(Bool.self, forKey: .requiresStoredMethod) ?? false
+        app = try c.decodeIfPresent(AppIntegration.self, forKey: .app)
     }
 }
 

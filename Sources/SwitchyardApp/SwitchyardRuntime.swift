@@ -223,7 +223,9 @@ public final class SwitchyardRuntime: Sendable {
     /// outage as soon as it answers again, and records that this incarnation is alive.
     public func keepIdempotencyKeys() async {
         let heartbeat = InstanceHeartbeat(
-            instance: instance, registry: store, clock: configuration.clock, logger: configuration.logger)
+            instance: instance, registry: store, clock: configuration.clock,
+            interval: { [policy = service.policy] in policy.platform.idempotency.heartbeatInterval },
+            logger: configuration.logger)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [keyReleases] in await keyReleases.run() }
             group.addTask { await heartbeat.run() }

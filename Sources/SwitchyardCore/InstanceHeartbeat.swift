@@ -1,21 +1,25 @@
 import Foundation
 import Logging
 
-/// Records every ``ServerInstance/heartbeatInterval`` that this server incarnation is alive, so that other
-/// replicas' janitors release its `Idempotency-Key`s only once it has fallen silent (see ``InstanceRegistry``).
+/// Records every heartbeat interval (`idempotency.heartbeat_interval_ms`) that this server incarnation is
+/// alive, so that other replicas' janitors release its `Idempotency-Key`s only once it has fallen silent (see
+/// ``InstanceRegistry``).
 public struct InstanceHeartbeat: Sendable {
     let instance: ServerInstance
     let registry: any InstanceRegistry
     let clock: @Sendable () -> Date
+    /// The interval between two beats, read before each wait (a policy reload applies to the next one).
+    let interval: @Sendable () -> TimeInterval
     let logger: Logger
 
     public init(
         instance: ServerInstance, registry: any InstanceRegistry, clock: @escaping @Sendable () -> Date,
-        logger: Logger
+        interval: @escaping @Sendable () -> TimeInterval, logger: Logger
     ) {
         self.instance = instance
         self.registry = registry
         self.clock = clock
+        self.interval = interval
         self.logger = logger
     }
 
@@ -43,7 +47,7 @@ public struct InstanceHeartbeat: Sendable {
         let outage = DatabaseOutage(worker: "heartbeat", logger: logger)
         while !Task.isCancelled {
             await beat(outage: outage)
-            try? await Task.sleep(for: .milliseconds(Int(ServerInstance.heartbeatInterval * 1000)))
+            try? await Task.sleep(for: .milliseconds(Int(interval() * 1000)))
         }
     }
 }

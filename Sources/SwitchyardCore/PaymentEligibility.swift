@@ -6,6 +6,9 @@ import ProviderKit
 public enum PaymentEligibility {
     /// Why an account, or a method as a whole, cannot take a payment.
     public enum Reason: String, Codable, Sendable, CaseIterable {
+        /// The method can only be paid with a stored payment method (its manifest's
+        /// `requiresStoredMethod`), and the customer named has none usable, or no customer was named.
+        case storedMethodRequired = "stored_method_required"
         /// Every account that could take it has its circuit breaker open.
         case breakerOpen = "breaker_open"
         /// The amount is below the plugin's minimum for the method and currency.

@@ -4,18 +4,20 @@ import SwitchyardObservability
 
 extension PaymentJanitor {
     /// Frees the `Idempotency-Key`s no request will answer any more, one bounded batch (`janitor.batch_size`)
-    /// per look: first those held by server incarnations silent for ``ServerInstance/silenceLimit``, then
+    /// per look: first those held by server incarnations silent for the policy's
+    /// ``PlatformPolicy/Idempotency/silenceLimit`` (`idempotency.silence_limit_ms`), then
     /// those still in progress past their lease (answered with the payment or refund linked to them, else
     /// released). Counted by `action` in ``MetricName/idempotencyKeysSettled``. Does not make the janitor
     /// look again sooner.
     func settleIdempotencyKeys(now: Date) async {
-        let limit = service.policy.platform.janitor.batchSize
+        let policy = service.policy.platform
+        let limit = policy.janitor.batchSize
         if let instances,
             let released = await settlingKeys(
                 "instance_released",
                 {
                     try await instances.registry.releaseKeysOfSilentInstances(
-                        silentSince: now.addingTimeInterval(-ServerInstance.silenceLimit), except: instances.own,
+                        silentSince: now.addingTimeInterval(-policy.idempotency.silenceLimit), except: instances.own,
                         now: now,
                         limit: limit)
                 })

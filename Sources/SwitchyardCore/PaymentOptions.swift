@@ -34,11 +34,16 @@ public struct PaymentOptions: Sendable, Equatable {
     public var version: Int?
 
     /// Evaluates every method of ``configuredMethods(rules:accounts:)`` for a payment of `amount` in
-    /// `currency` from `country`.
-    /// - Parameter adaptive: what adaptive rules rank by, per method (absent: no statistics).
+    /// `currency` from `country`. A method that routes but can only be paid with a stored payment method
+    /// (``MethodSupport/requiresStoredMethod``) is offered only when it is one of `storedMethods`.
+    /// - Parameters:
+    ///   - adaptive: what adaptive rules rank by, per method (absent: no statistics).
+    ///   - customerId: the customer the payment would be for, if known.
+    ///   - storedMethods: the methods the customer has a usable stored payment method for.
     public static func evaluate(
         amount: Int64, currency: String, country: String, rules: [RoutingRule], accounts: [UUID: RoutingCandidate],
-        version: Int? = nil, adaptive: [String: PaymentRouter.AdaptiveInput] = [:]
+        version: Int? = nil, adaptive: [String: PaymentRouter.AdaptiveInput] = [:], customerId: String? = nil,
+        storedMethods: Set<String> = []
     ) -> PaymentOptions {
         var options = PaymentOptions(offered: [], excluded: [], version: version)
         for method in configuredMethods(rules: rules, accounts: accounts) {
@@ -50,6 +55,11 @@ public struct PaymentOptions: Sendable, Equatable {
                 let candidate = accounts[first], let manifest = candidate.manifest,
                 let support = manifest.support(for: method)
             {
+                if support.requiresStoredMethod && !storedMethods.contains(method) {
+                    let why = storedMethodMissing(method, customerId: customerId)
+                    options.excluded.append(Exclusion(method: method, reason: why.reason, message: why.message))
+                    continue
+                }
                 options.offered.append(
                     Offer(
                         method: method, accountId: first, accountName: candidate.account.name,
@@ -70,6 +80,18 @@ public struct PaymentOptions: Sendable, Equatable {
         var methods = Set(rules.flatMap(\.match.methods))
         for candidate in accounts.values { methods.formUnion(candidate.manifest?.methods ?? []) }
         return methods.sorted()
+    }
+
+    /// Why `method`, which is only paid with a stored payment method, is not offered to `customerId`.
+    static func storedMethodMissing(_ method: String, customerId: String?) -> PaymentEligibility.Ineligibility {
+        let message =
+            if let customerId {
+                "\(method) is paid only with a stored payment method and customer '\(customerId)' has none usable: "
+                    + "vault one with a vaulting session first"
+            } else {
+                "\(method) is paid only with a stored payment method: give the customer who has one"
+            }
+        return PaymentEligibility.Ineligibility(.storedMethodRequired, message)
     }
 
     /// Why routing found no account for `payment`: no rule matched, every account that could take it has

@@ -18,6 +18,23 @@ extension PaymentService {
         }
         return PaymentOptions.evaluate(
             amount: query.amount, currency: query.currency, country: query.country, rules: routing.rules,
-            accounts: candidates, version: routing.version, adaptive: adaptive)
+            accounts: candidates, version: routing.version, adaptive: adaptive, customerId: query.customerId,
+            storedMethods: try await storedMethods(tenant: tenant, customerId: query.customerId, accounts: candidates))
+    }
+
+    /// The methods `customerId` has a usable stored payment method for, at one of `accounts` (those of the
+    /// key's mode): read only when some account's plugin has a method paid with stored ones alone.
+    func storedMethods(tenant: UUID, customerId: String?, accounts: [UUID: RoutingCandidate]) async throws
+        -> Set<String>
+    {
+        let needed = accounts.values.contains { candidate in
+            candidate.manifest?.methodSupport?.contains(where: \.requiresStoredMethod) ?? false
+        }
+        guard needed, let customerId else { return [] }
+        let now = clock()
+        return Set(
+            try await credentials.credentials(tenant: tenant, customerId: customerId)
+                .filter { accounts[$0.accountId] != nil && $0.isActive(at: now) }
+                .map(\.paymentMethodName))
     }
 }

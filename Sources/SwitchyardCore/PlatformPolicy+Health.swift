@@ -95,7 +95,9 @@ extension PlatformPolicy {
             return "janitor delays must be positive"
         }
         if janitor.pollMs < 1 || janitor.batchSize < 1 { return "janitor.poll_ms and batch_size must be positive" }
-        if let problem = server.problem() ?? tenants.problem() { return problem }
+        if let problem = server.problem() ?? tenants.problem() ?? idempotency.problem()?.message {
+            return problem
+        }
         return webhooks.problem()
     }
 }

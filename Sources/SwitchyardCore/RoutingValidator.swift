@@ -52,16 +52,7 @@ public enum RoutingValidator {
             if !known.isEmpty && loaded.isEmpty {
                 report("plugin_not_loaded", "none of its accounts has a loaded plugin")
             }
-            for method in rule.match.methods where !loaded.isEmpty {
-                if !loaded.contains(where: { $0.methods.contains(method) && $0.flows.contains(.authorize) }) {
-                    report("method_unsupported", "no plugin of its accounts supports method \(method)")
-                }
-            }
-            for currency in rule.match.currencies where !loaded.isEmpty {
-                if !loaded.contains(where: { $0.currencies.isEmpty || $0.currencies.contains(currency) }) {
-                    report("currency_unsupported", "no plugin of its accounts supports currency \(currency)")
-                }
-            }
+            for problem in supportProblems(rule, loaded: loaded) { report(problem.code, problem.message) }
             for (earlierIndex, earlier) in rules[..<index].enumerated() {
                 if earlier.match.covers(rule.match) {
                     report(

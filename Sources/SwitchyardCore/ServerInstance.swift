@@ -8,11 +8,6 @@ public struct ServerInstance: Sendable, Equatable {
     public var replica: String
     public var incarnation: Int64
 
-    /// How often a running server records that it is alive.
-    public static let heartbeatInterval: TimeInterval = 2
-    /// How long a server may stay silent before another replica's janitor releases the keys it holds.
-    public static let silenceLimit: TimeInterval = 15
-
     public init(replica: String, incarnation: Int64) {
         self.replica = replica
         self.incarnation = incarnation

@@ -74,7 +74,13 @@ public struct StoredPaymentMethod: Codable, Sendable, Equatable {
 
     /// Whether a payment may use it now.
     public func isUsable(at now: Date) -> Bool {
-        status == .active && token != nil && (expiresAt.map { $0 > now } ?? true)
+        isActive(at: now) && token != nil
+    }
+
+    /// Whether it is active and not expired at `now`, as a listed credential (read without its token) can
+    /// tell.
+    public func isActive(at now: Date) -> Bool {
+        status == .active && (expiresAt.map { $0 > now } ?? true)
     }
 
     /// The method name a payment with this credential carries (`card`, or the wallet in lower case).

@@ -7,6 +7,7 @@ import SwitchyardCore
 /// `/v1/customers/{customer}/vaulting-sessions`.
 struct CustomersController: Sendable {
     let service: PaymentService
+    let bodyLimit: Int
 
     struct VaultingBody: Decodable {
         var providerAccount: UUID?
@@ -51,6 +52,7 @@ struct CustomersController: Sendable {
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("payment-methods/:pm/sync") { request, context in
+            try await JSONIO.noFields(request, limit: bodyLimit)
             let key = try context.apiKey
             let method = try await service.syncPaymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context),

@@ -54,6 +54,12 @@ public enum JSONIO {
         _ = try decode(NoFields.self, from: data)
     }
 
+    /// Reads the body of an operation that takes no fields, within `limit` bytes, and checks it as
+    /// ``noFields(_:)`` does: for the body-less operations that do not go through the `Idempotency-Key` gate.
+    static func noFields(_ request: Request, limit: Int) async throws {
+        try noFields(try await body(request, limit: limit))
+    }
+
     /// A body without fields.
     private struct NoFields: Decodable {}
 

@@ -122,7 +122,8 @@ struct PaymentsController: Sendable {
                     try await service.renewSession(tenant: try context.tenant, paymentId: try await id(context)))
             }
         }
-        group.post(":id/sync") { _, context in
+        group.post(":id/sync") { request, context in
+            try await JSONIO.noFields(request, limit: bodyLimit)
             let record = try await service.sync(tenant: try context.tenant, paymentId: try await id(context))
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }

@@ -60,6 +60,7 @@ struct RoutingController: Sendable {
                     })
             }
             group.post(RouterPath(path + "/rollout/stop")) { request, context in
+                try await JSONIO.noFields(request, limit: bodyLimit)
                 let (tenant, actor) = try await resolve(request, context)
                 return try await stopRollout(tenant: tenant, actor: actor)
             }

@@ -86,7 +86,8 @@ public enum SwitchyardServer {
             claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit,
             releases: deps.keyReleases, instance: deps.instance)
         payments.register(on: merchant, idempotency: idempotency)
-        CustomersController(service: deps.service).register(on: merchant, idempotency: idempotency)
+        CustomersController(service: deps.service, bodyLimit: deps.bodyLimit).register(
+            on: merchant, idempotency: idempotency)
         PaymentOptionsController(service: deps.service, bodyLimit: deps.bodyLimit).register(on: merchant)
         NotificationsController(service: deps.service, log: store.notifications, bodyLimit: deps.bodyLimit).register(
             on: router)

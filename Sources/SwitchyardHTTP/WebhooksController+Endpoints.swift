@@ -48,6 +48,7 @@ extension WebhooksController {
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint, secret: secret))
         }
         v1.post("webhook-endpoints/:endpoint/test") { request, context in
+            try await JSONIO.noFields(request, limit: bodyLimit)
             let key = try context.apiKey
             let delivery = try await endpoints.ping(
                 tenant: key.tenantId, id: try await endpointId(context), actor: "api_key:\(key.prefix)")

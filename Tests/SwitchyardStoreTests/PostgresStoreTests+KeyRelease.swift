@@ -61,7 +61,7 @@ extension PostgresStoreTests {
         try await claimKey(store, tenant, "POST /v1/payments b", owner: alive.newOwner())
         let later = now.addingTimeInterval(20)
         try await store.heartbeat(alive, now: later)
-        let silentSince = later.addingTimeInterval(-ServerInstance.silenceLimit)
+        let silentSince = later.addingTimeInterval(-PlatformPolicy.Idempotency().silenceLimit)
         #expect(
             try await store.releaseKeysOfSilentInstances(silentSince: silentSince, except: dead, now: later, limit: 10)
                 == 0, "an instance never releases its own keys")
