@@ -112,7 +112,7 @@ extension RoutingReplayTests {
         #expect(sound(estimate))
     }
 
-    @Test(arguments: [0, -0.5, 1.5, Double.nan, .infinity, 1e-300, 5e-324])
+    @Test(arguments: [0, -0.5, 1.5, Double.nan, .infinity, 1e-300, .leastNonzeroMagnitude])
     func anExtremeLoggedProbabilityNeverGivesANonFiniteNumber(_ propensity: Double) {
         var logged = decisions(40, propensity: 0.5, approved: 30)
         logged[3].propensity = propensity
