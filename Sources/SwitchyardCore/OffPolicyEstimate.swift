@@ -53,8 +53,10 @@ public struct RoutingSegment: Sendable, Hashable, Comparable {
 /// An estimate of the authorisation rate a routing would have reached on logged payments, or the
 /// admission that the logs cannot tell.
 public struct OffPolicyEstimate: Sendable, Equatable {
-    /// How the number was made: `observed` (the routing chooses exactly what was logged, always, so the
-    /// observed rate is the answer) or `dr` (doubly robust: model plus propensity-weighted correction).
+    /// How the number was made: `observed` (the routing gives every logged payment's account the
+    /// probability with which it was chosen and uses no account never chosen in the segment: it is the
+    /// routing that made the logs, so the observed rate is the answer) or `dr` (doubly robust: model plus
+    /// propensity-weighted correction).
     public enum Method: String, Sendable, Codable {
         case observed, dr
     }
@@ -163,37 +165,62 @@ public struct OffPolicyEstimator: Sendable {
 
     /// The estimate for a target routing that chooses account b for decision i with probability
     /// `targets[i][b]` (an empty distribution: the payment finds no route and counts as not authorised).
+    ///
+    /// When the target gives every logged account exactly its logged probability (every weight is 1) and
+    /// nothing to accounts never chosen in the segment, it is the routing that made the logs and the
+    /// observed rate is the answer (`observed`). A logged probability outside (0, 1], or a weight too large
+    /// for a `Double`, is no evidence: the estimate then has no number.
     public func estimate(
         _ decisions: [LoggedDecision], targets: [[UUID: Double]], model: Model
     ) -> OffPolicyEstimate {
         precondition(decisions.count == targets.count, "one target distribution per decision")
         var terms: [Double] = []
-        var (sumW, sumW2, unsupported) = (0.0, 0.0, 0.0)
-        var exact = true
+        var weights: [Double] = []
+        var unsupported = 0.0
+        var (usable, onPolicy) = (true, true)
         for (d, target) in zip(decisions, targets) {
-            let w = (target[d.accountId] ?? 0) / max(d.propensity, .leastNormalMagnitude)
+            let w = (target[d.accountId] ?? 0) / d.propensity
+            guard d.propensity > 0, d.propensity <= 1, w.isFinite else {
+                (usable, onPolicy) = (false, false)
+                continue
+            }
             let reward = d.approved ? 1.0 : 0.0
-            let direct = target.reduce(0) { $0 + $1.value * model.rate($1.key, in: d.segment) }
+            let choices = Self.ordered(target)
+            let direct = choices.reduce(0) { $0 + $1.value * model.rate($1.key, in: d.segment) }
             terms.append(direct + w * (reward - model.rate(d.accountId, in: d.segment)))
-            sumW += w
-            sumW2 += w * w
-            unsupported += target.filter { !model.supports($0.key, in: d.segment) }.reduce(0) { $0 + $1.value }
-            exact = exact && target[d.accountId] == 1 && d.propensity == 1
+            weights.append(w)
+            unsupported += choices.filter { !model.supports($0.key, in: d.segment) }.reduce(0) { $0 + $1.value }
+            onPolicy = onPolicy && abs(w - 1) <= 1e-9
         }
-        if exact { return observed(decisions) }
-        let effective = sumW2 > 0 ? sumW * sumW / sumW2 : 0
+        if onPolicy && unsupported == 0 { return observed(decisions) }
+        let effective = Self.effectiveSamples(weights)
         var result = OffPolicyEstimate(
             method: .dr, samples: decisions.count, effectiveSamples: effective, rate: nil, lower: nil, upper: nil)
         let supported =
-            !decisions.isEmpty && effective >= minEffectiveSamples
+            usable && !decisions.isEmpty && effective >= minEffectiveSamples
             && unsupported <= maxUnsupportedShare * Double(decisions.count)
         guard supported else { return result }
         (result.rate, result.lower, result.upper) = interval(terms)
         return result
     }
 
-    /// The mean of `terms` (clamped to 0…1) and its normal interval, the variance at least that of one
-    /// payment when there is only one.
+    /// (Σw)² / Σw² of finite, non-negative weights, computed on the weights scaled by the largest so that
+    /// no square overflows (the ratio does not change with the scale); 0 when every weight is 0.
+    static func effectiveSamples(_ weights: [Double]) -> Double {
+        guard let largest = weights.max(), largest > 0 else { return 0 }
+        let scaled = weights.map { $0 / largest }
+        let sum = scaled.reduce(0, +)
+        return sum * sum / scaled.reduce(0) { $0 + $1 * $1 }
+    }
+
+    /// A target distribution in a fixed order (by account id), so that sums over it do not depend on the
+    /// order a dictionary happens to hold its keys in, which changes from one process to the next.
+    static func ordered(_ target: [UUID: Double]) -> [(key: UUID, value: Double)] {
+        target.sorted { $0.key.uuidString < $1.key.uuidString }
+    }
+
+    /// The mean of `terms` and its normal interval, each clamped to 0…1, the variance at least that of one
+    /// payment when there is only one; no number when the terms are too large for a finite mean or variance.
     func interval(_ terms: [Double]) -> (Double?, Double?, Double?) {
         guard !terms.isEmpty else { return (nil, nil, nil) }
         let n = Double(terms.count)
@@ -201,7 +228,8 @@ public struct OffPolicyEstimator: Sendable {
         let variance =
             terms.count > 1 ? terms.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1) : 0.25
         let margin = z * (variance / n).squareRoot()
-        let clamped = min(1, max(0, mean))
-        return (clamped, max(0, mean - margin), min(1, mean + margin))
+        guard mean.isFinite, margin.isFinite else { return (nil, nil, nil) }
+        func clamp(_ value: Double) -> Double { min(1, max(0, value)) }
+        return (clamp(mean), clamp(mean - margin), clamp(mean + margin))
     }
 }

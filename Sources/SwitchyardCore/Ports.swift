@@ -72,7 +72,6 @@ public protocol PaymentRepository: Sendable {
         tenant: UUID, refundId: String, _ body: @escaping @Sendable (inout Refund) throws -> T
     ) async throws -> T?
     func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord?
-    func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment]
     /// System scope: the attempt with this id at this account.
     func attempt(accountId: UUID, attemptId: String) async throws -> Attempt?
     /// System scope: the attempt with this provider id at this account.

@@ -132,7 +132,7 @@ public struct RoutingReplay: Sendable {
         var shares: [UUID: Double] = [:]
         var fees: [String: Double]? = [:]
         for (d, target) in zip(decisions, targets) {
-            for (account, p) in target {
+            for (account, p) in OffPolicyEstimator.ordered(target) {
                 shares[account, default: 0] += p / Double(decisions.count)
                 let fee = policy.accounts[account]?.account.fees[d.segment.currency]?.fee(for: d.amount)
                 if let fee { fees?[d.segment.currency, default: 0] += p * Double(fee) } else { fees = nil }

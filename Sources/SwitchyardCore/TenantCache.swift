@@ -63,14 +63,18 @@ public final class TenantCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     /// Whether entries are served and stored.
     public var isLive: Bool { lock.withLock { live } }
 
-    /// The value cached for `key`, if it is still fresh.
+    /// The value cached for `key`, if it is still fresh (stored less than `ttl` ago and not after the
+    /// clock's present: a clock set back drops what was stored before).
     public func value(for key: Key) -> Value? {
         lock.withLock {
             guard live, settings.ttl > 0, let entry = entries[key] else {
                 misses += 1
                 return nil
             }
-            guard clock().timeIntervalSince(entry.storedAt) < settings.ttl else {
+            // An entry stored "in the future" means the clock went back: its age cannot be told, so it is
+            // dropped rather than served until the clock catches up with when it was stored.
+            let age = clock().timeIntervalSince(entry.storedAt)
+            guard age >= 0, age < settings.ttl else {
                 entries[key] = nil
                 misses += 1
                 return nil

@@ -2,7 +2,8 @@ import Foundation
 import SwitchyardCore
 
 /// A database outage an ``InMemoryPaymentRepository`` plays for tests: while it is down, its key claims and
-/// answers, payment begins and transitions fail as an unreachable PostgreSQL does
+/// answers, payment begins and transitions and the janitor's claim of unknown payments fail as an
+/// unreachable PostgreSQL does
 /// (``StorageFailure/isUnavailable``); and the next transition answering a key can be made to lose its
 /// connection just before or just after its COMMIT, taking the database down with it.
 public final class InMemoryOutage: @unchecked Sendable {

@@ -4,10 +4,13 @@ import SwitchyardCore
 /// The janitor's and the sweeper's claims: each picks due rows oldest first and leases or marks them in
 /// the same transaction, so a claimed row is not returned again until its lease ends.
 extension InMemoryPaymentRepository {
+    /// Fails during an ``InMemoryOutage`` like the janitor's first query of a look does against an unreachable
+    /// database.
     public func claimUnresolved(now: Date, firstDelay: TimeInterval, leaseUntil: Date, limit: Int) async throws
         -> [(tenant: UUID, paymentId: String)]
     {
-        claimPayments(limit: limit) { _, row in
+        try outage.check()
+        return claimPayments(limit: limit) { _, row in
             guard row.payment.status == .unknown, row.payment.resolution?.reviewRequired != true,
                 let due = row.nextSyncAt ?? row.payment.resolution.map({ $0.since.addingTimeInterval(firstDelay) }),
                 due <= now

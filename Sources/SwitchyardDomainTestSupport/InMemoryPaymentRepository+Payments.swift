@@ -86,27 +86,6 @@ extension InMemoryPaymentRepository: PaymentRepository {
         transact { state in state.payment(paymentId, tenant: tenant) == nil ? nil : state.record(paymentId) }
     }
 
-    public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
-        list(tenant: tenant, reference: reference, metadata: [:], startingAfter: startingAfter, limit: limit)
-    }
-
-    /// A page of the tenant's payments whose metadata holds every pair of `metadata`.
-    func list(tenant: UUID, reference: String?, metadata: [String: String], startingAfter: String?, limit: Int)
-        -> [Payment]
-    {
-        transact { state in
-            var page = state.payments.values.map(\.stored).filter {
-                $0.tenantId == tenant && (reference == nil || $0.reference == reference)
-                    && $0.metadata.contains(metadata)
-            }
-            if let startingAfter {
-                guard let cursor = state.payment(startingAfter, tenant: tenant) else { return [] }
-                page = page.filter { ($0.createdAt, $0.id) < (cursor.createdAt, cursor.id) }
-            }
-            return Array(page.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.prefix(max(0, limit)))
-        }
-    }
-
     public func attempt(accountId: UUID, attemptId: String) async throws -> Attempt? {
         transact { state in state.attempts[attemptId].flatMap { $0.accountId == accountId ? $0 : nil } }
     }

@@ -8,14 +8,6 @@ extension PostgresStore {
         try await tenantSnapshot(tenant) { c in try self.record(paymentId, on: c) }
     }
 
-    public func list(tenant: UUID, reference: String?, startingAfter: String?, limit: Int) async throws -> [Payment] {
-        let page = PageRequest(limit: limit, cursor: startingAfter.map { .after($0) })
-        let (scope, params) = try Self.paymentScope(reference: reference, metadata: [:])
-        return try await tenantScoped(tenant) { c in
-            page.page(try Self.paymentPages.rows(c, page, scope: scope, params: params).map(Self.payment)).items
-        }
-    }
-
     /// A page of a tenant's payments, newest first, with their records: four queries whatever `limit` is.
     /// The metadata filters are one containment (`@>`), answered by the `payments_metadata` index.
     public func records(tenant: UUID, reference: String?, metadata: [String: String], page: PageRequest)

@@ -18,7 +18,7 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// One backend's repositories over fresh storage, with one tenant and one provider account in it.
 struct ContractSubject {
     let clock: ManualClock
-    let payments: any PaymentRepository & SettlementRepository
+    let payments: any PaymentRepository & SettlementRepository & PaymentRecordListing
     let credentials: any CredentialRepository
     let stats: any RoutingStatsRepository & RoutingOutcomeRetention
     let tenant: UUID

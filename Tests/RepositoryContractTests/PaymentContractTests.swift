@@ -76,7 +76,8 @@ struct PaymentContractTests {
         try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1")))
         let stranger = UUID()
         #expect(try await s.payments.record(tenant: stranger, paymentId: "pay_1") == nil)
-        #expect(try await s.payments.list(tenant: stranger, reference: nil, startingAfter: nil, limit: 10).isEmpty)
+        #expect(
+            try await s.payments.records(tenant: stranger, reference: nil, startingAfter: nil, limit: 10).isEmpty)
         await #expect(throws: CoreError.self) {
             try await s.payments.transition(tenant: stranger, paymentId: "pay_1", with: PaymentChanges()) {
                 $0.status = .failed
@@ -172,11 +173,12 @@ struct PaymentContractTests {
             try await s.payments.commit(PaymentChanges(payment: s.payment("pay_\(index)")))
             s.clock.advance(1)
         }
-        let first = try await s.payments.list(tenant: s.tenant, reference: nil, startingAfter: nil, limit: 2)
-        #expect(first.map(\.id) == ["pay_4", "pay_3"])
-        let next = try await s.payments.list(tenant: s.tenant, reference: nil, startingAfter: "pay_3", limit: 2)
-        #expect(next.map(\.id) == ["pay_2", "pay_1"])
-        let named = try await s.payments.list(tenant: s.tenant, reference: "ref-pay_2", startingAfter: nil, limit: 9)
-        #expect(named.map(\.id) == ["pay_2"])
+        let first = try await s.payments.records(tenant: s.tenant, reference: nil, startingAfter: nil, limit: 2)
+        #expect(first.map(\.payment.id) == ["pay_4", "pay_3"])
+        let next = try await s.payments.records(tenant: s.tenant, reference: nil, startingAfter: "pay_3", limit: 2)
+        #expect(next.map(\.payment.id) == ["pay_2", "pay_1"])
+        let named = try await s.payments.records(
+            tenant: s.tenant, reference: "ref-pay_2", startingAfter: nil, limit: 9)
+        #expect(named.map(\.payment.id) == ["pay_2"])
     }
 }

@@ -59,6 +59,20 @@ struct CachedRoutingStatsTests {
         #expect(base.count(a) == 3)
     }
 
+    @Test func aClockSetBackReadsAgainRatherThanKeepingTheOldStatistics() async throws {
+        let base = Counting()
+        let clock = ManualClock()
+        let cache = cache(base, clock: clock)
+        let tenant = UUID()
+        #expect(try await cache.authorizationStats(tenant: tenant, window: window).first?.approved == 1)
+        clock.advance(-86_400)
+        #expect(try await cache.authorizationStats(tenant: tenant, window: window).first?.approved == 2)
+        #expect(try await cache.authorizationStats(tenant: tenant, window: window).first?.approved == 2)
+        clock.advance(2)
+        #expect(try await cache.authorizationStats(tenant: tenant, window: window).first?.approved == 3)
+        #expect(base.count(tenant) == 3)
+    }
+
     @Test func aZeroLifetimeReadsEveryTime() async throws {
         let base = Counting()
         let cache = cache(base, clock: ManualClock(), ttlMs: 0)

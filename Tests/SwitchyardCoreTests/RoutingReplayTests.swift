@@ -81,8 +81,8 @@ struct RoutingReplayTests {
         let report = RoutingReplay(tenant: tenant).run(
             logged(live, counts: [fr: 400, de: 200]), draft: policy(live), live: policy(live))
         #expect(report.payments == 600)
-        #expect(report.live.estimate.method == .dr)
-        #expect(covers(report.live.estimate, report.observed.rate))
+        #expect(report.live.estimate.method == .observed)
+        #expect(report.live.estimate == report.observed)
         for segment in report.segments { #expect(covers(segment.live.estimate, segment.observed.rate)) }
         #expect(report.draft == report.live)
         #expect(report.changes.isEmpty)

@@ -42,6 +42,19 @@ struct TenantCacheTests {
         #expect(cache.statistics.misses == 2)
     }
 
+    @Test func aClockSetBackDropsWhatWasStoredInsteadOfServingItUntilItCatchesUp() throws {
+        let clock = Clock()
+        let cache = liveCache(ttl: 5, clock: clock)
+        try put(cache, "policy", 1, tenant: a)
+        clock.advance(-3_600)
+        #expect(cache.value(for: "policy") == nil, "an hour back: its age cannot be told")
+        #expect(cache.count == 0)
+        try put(cache, "policy", 2, tenant: a)
+        #expect(cache.value(for: "policy") == 2, "stored again at the new present, it is served")
+        clock.advance(5)
+        #expect(cache.value(for: "policy") == nil)
+    }
+
     @Test func loadRunsOnlyOnAMiss() async throws {
         let cache = liveCache()
         let loads = Mutex(0)

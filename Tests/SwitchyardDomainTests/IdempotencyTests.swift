@@ -37,7 +37,7 @@ struct IdempotencyTests {
         #expect(replayed == .replay(.createdPayment(record.payment.id)))
         #expect(world.gateway.calls(.authorize).count == 1)
         #expect(
-            try await world.payments.list(tenant: world.tenant, reference: nil, startingAfter: nil, limit: 10).count
+            try await world.payments.records(tenant: world.tenant, reference: nil, startingAfter: nil, limit: 10).count
                 == 1)
     }
 

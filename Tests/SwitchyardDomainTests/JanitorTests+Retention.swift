@@ -90,7 +90,7 @@ struct JanitorRetentionTests {
         #expect(again.payment.id != created.payment.id)
         #expect(world.gateway.calls(.authorize).count == 2)
         #expect(
-            try await world.payments.list(tenant: world.tenant, reference: nil, startingAfter: nil, limit: 10).count
+            try await world.payments.records(tenant: world.tenant, reference: nil, startingAfter: nil, limit: 10).count
                 == 2)
     }
 
