@@ -129,7 +129,7 @@ package enum CommandSupport {
             let path = absolute(kekFile)
             current =
                 generate && !FileManager.default.fileExists(atPath: path)
-                ? try StateFile.secret(at: path, make: newKEK) : try String(contentsOfFile: path, encoding: .utf8)
+                ? try StateFile.secret(at: path, make: newKEK) : try keyFile(path, flag: "--kek-file")
         } else {
             return nil
         }
@@ -146,7 +146,7 @@ package enum CommandSupport {
         var previous = (environment("SWITCHYARD_KEK_PREVIOUS") ?? "").split(separator: ",").map(String.init)
             .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         for file in options.kekPreviousFiles {
-            previous.append(try String(contentsOfFile: absolute(file), encoding: .utf8))
+            previous.append(try keyFile(file, flag: "--kek-previous-file"))
         }
         do {
             return try SecretBox(encoded: current, previous: previous)

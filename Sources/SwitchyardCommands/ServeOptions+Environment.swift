@@ -8,11 +8,19 @@ extension ServeOptions {
     package var host: String { hostOption ?? CommandSupport.environment("SWITCHYARD_HOST") ?? "127.0.0.1" }
 
     package var port: Int {
-        get throws { try portOption ?? CommandSupport.environmentInteger("SWITCHYARD_PORT") ?? 8080 }
+        get throws {
+            try CommandSupport.checkedPort(
+                portOption ?? CommandSupport.environmentInteger("SWITCHYARD_PORT") ?? 8080,
+                from: "--port (or SWITCHYARD_PORT)")
+        }
     }
 
     package var metricsPort: Int? {
-        get throws { try metricsPortOption ?? CommandSupport.environmentInteger("SWITCHYARD_METRICS_PORT") }
+        get throws {
+            try (metricsPortOption ?? CommandSupport.environmentInteger("SWITCHYARD_METRICS_PORT")).map {
+                try CommandSupport.checkedPort($0, from: "--metrics-port (or SWITCHYARD_METRICS_PORT)")
+            }
+        }
     }
 
     package var pluginsDir: String? { pluginsDirOption ?? CommandSupport.environment("SWITCHYARD_PLUGINS_DIR") }

@@ -32,6 +32,8 @@ public struct PaymentJanitor: Sendable {
     let rollouts: (any RolloutRepository)?
     /// A database outage under way: logged once, and the pause between looks grows while it lasts.
     public let outage: DatabaseOutage
+    /// When each kind of expired data is next deleted (shared by the copies of this janitor).
+    let retentionPacer = RetentionPacer()
 
     public init(
         service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,

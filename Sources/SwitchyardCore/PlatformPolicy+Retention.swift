@@ -1,9 +1,10 @@
 import Foundation
 
 extension PlatformPolicy {
-    /// How long finished data is kept before the janitor deletes it, a bounded batch of each kind per look
-    /// (see ``RetentionKind`` for what counts as finished, and what is never deleted). Every value is in
-    /// hours; a value out of range is refused when the policy is read.
+    /// How long finished data is kept before the janitor deletes it, a bounded batch of each kind at most
+    /// every ``intervalSeconds`` (sooner while batches come back full; see ``RetentionKind`` for what counts
+    /// as finished, and what is never deleted). Retentions are in hours; a value out of range is refused when
+    /// the policy is read.
     public struct Retention: Codable, Sendable, Equatable {
         /// Answered `Idempotency-Key`s, counted from their answer (default one day, as merchant APIs keep
         /// them). A retry after that is a new request.
@@ -22,6 +23,10 @@ extension PlatformPolicy {
         public var routingOutcomesHours: Int = 0
         /// The most rows of one kind deleted per janitor look.
         public var batchSize: Int = 1_000
+        /// The least time between two deletes of one kind, in seconds, unless the previous one deleted a full
+        /// batch (then the next look deletes again). Keeps a busy janitor, which looks every few milliseconds,
+        /// from running the deletes on every look (default one minute).
+        public var intervalSeconds: Int = 60
 
         enum CodingKeys: String, CodingKey {
             case idempotencyKeysHours = "idempotency_keys_hours"
@@ -31,6 +36,7 @@ extension PlatformPolicy {
             case auditEntriesHours = "audit_entries_hours"
             case routingOutcomesHours = "routing_outcomes_hours"
             case batchSize = "batch_size"
+            case intervalSeconds = "interval_seconds"
         }
 
         public init() {}
@@ -55,6 +61,7 @@ extension PlatformPolicy {
             auditEntriesHours = try bounded(.auditEntriesHours, d.auditEntriesHours, Self.hoursRange)
             routingOutcomesHours = try bounded(.routingOutcomesHours, d.routingOutcomesHours, 0...Self.maximumHours)
             batchSize = try bounded(.batchSize, d.batchSize, Self.batchSizeRange)
+            intervalSeconds = try bounded(.intervalSeconds, d.intervalSeconds, Self.intervalSecondsRange)
         }
 
         /// The longest retention accepted, in hours (ten years); with it every cutoff is a date the
@@ -70,6 +77,8 @@ extension PlatformPolicy {
         public static let notificationsRange = 168...maximumHours
         /// The batch sizes accepted.
         public static let batchSizeRange = 1...10_000
+        /// The intervals between two deletes of one kind accepted, in seconds (up to a day).
+        public static let intervalSecondsRange = 1...86_400
 
         /// The `retention` section of a policy document, or the defaults when it is absent.
         static func section(of decoder: any Decoder) throws -> Retention {
@@ -109,5 +118,11 @@ extension PlatformPolicy {
 
         /// The batch size, within its accepted range.
         public var batch: Int { min(max(Self.batchSizeRange.lowerBound, batchSize), Self.batchSizeRange.upperBound) }
+
+        /// The least time between two deletes of one kind, within its accepted range.
+        public var interval: TimeInterval {
+            TimeInterval(
+                min(max(Self.intervalSecondsRange.lowerBound, intervalSeconds), Self.intervalSecondsRange.upperBound))
+        }
     }
 }

@@ -20,6 +20,7 @@ struct EmbeddedServeCommand: AsyncParsableCommand {
     var sandboxURL: String?
 
     func validate() throws {
+        if let sandboxPort { _ = try CommandSupport.checkedPort(sandboxPort, from: "--sandbox-port") }
         guard let sandboxURL else { return }
         guard options.database.databaseURL == nil else {
             throw ValidationError("--sandbox-url belongs to the embedded default: it cannot go with --database-url")

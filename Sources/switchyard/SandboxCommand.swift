@@ -29,6 +29,7 @@ struct SandboxCommand: AsyncParsableCommand {
     var emulatorOptions: [String] = []
 
     func validate() throws {
+        _ = try CommandSupport.checkedPort(port, from: "--port")
         _ = try emulatorConfiguration()
         if demoDataDir != nil && !emulatorOptions.isEmpty {
             throw ValidationError("--demo-data-dir configures the emulators itself: give no emulator options with it")

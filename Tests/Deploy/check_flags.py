@@ -5,6 +5,7 @@ the compose file and the Kubernetes manifests (command/args), and the systemd un
 checks each `--flag` against `switchyard-server <subcommand> --help`. The deployment files run the production
 executable only: an invocation of the development `switchyard` is reported. Usage: check_flags.py
 SWITCHYARD_SERVER DEPLOY_DIR
+Every `serve` option but a few listed below also names its environment variable in its help.
 """
 import json
 import re
@@ -98,6 +99,19 @@ for where in development:
     failures += 1
     print(f"deploy: {where} runs the development executable `switchyard`, not `switchyard-server`")
 print(f"deploy: {len(invocations)} switchyard-server invocations, {checked} flags checked, {failures} unknown")
+
+# Every `serve` option a deployment sets can come from the environment too: its help names the variable.
+# --data-dir belongs to the embedded default; --no-migrate is a switch the manifests pass as an argument.
+WITHOUT_VARIABLE = {"--data-dir", "--no-migrate", "--help"}
+serve_help = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True).stdout
+options = re.split(r"\n  (?=--)", serve_help.split("OPTIONS:", 1)[-1])
+for option in options:
+    flag = re.match(r"\s*(--[a-z0-9-]+)", option)
+    if not flag or flag.group(1) in WITHOUT_VARIABLE:
+        continue
+    if not re.search(r"(SWITCHYARD|OTEL)_[A-Z_]+", option.replace("\n", " ").replace(" ", "")):
+        failures += 1
+        print(f"deploy: `switchyard-server serve {flag.group(1)}` names no environment variable in its help")
 if not invocations:
     print("deploy: no switchyard-server invocation found in the deployment files")
     sys.exit(1)

@@ -1,7 +1,7 @@
 """What the Kubernetes manifests must hold beyond their schema (kubernetes-validate checks that):
 probes on /health (liveness) and /ready (readiness), resource requests and limits on every container,
 a PodDisruptionBudget selecting the pods, and Secrets holding the KEK and the operator token that the
-server reads; the policy file a key of a ConfigMap mounted as a directory (no subPath, so the kubelet updates
+server reads; a public URL (SWITCHYARD_PUBLIC_URL or --public-url) that is not loopback; the policy file a key of a ConfigMap mounted as a directory (no subPath, so the kubelet updates
 it in place and `policy/reload` reads the new one), holding a policy with the production one's sections; a
 NetworkPolicy over the pods whose ingress ports are the container's ports and whose egress lets DNS,
 PostgreSQL and HTTPS out; and the ServiceMonitor, a custom resource kubernetes-validate has no schema for:
@@ -10,6 +10,7 @@ and the CloudNativePG Cluster, another custom resource: at least three instances
 that waits for a standby, storage, and the Secrets its bootstrap owner and managed roles read.
 Usage: check_kubernetes.py FILE..."""
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -57,6 +58,23 @@ def check_policy_mount(name, container, pod):
             return [f"{where}: the ConfigMap's policy is not deploy/policy.production.json (update both)"]
         return []
     return [f"{where}: the policy file {path} is not inside a mounted ConfigMap"]
+
+
+def check_public_url(name, container):
+    """The server is told its public URL (SWITCHYARD_PUBLIC_URL or --public-url), and not a loopback one:
+    `serve` with an external database refuses to start without it."""
+    args = container.get("args", [])
+    given = [e for e in container.get("env", []) if e["name"] == "SWITCHYARD_PUBLIC_URL"]
+    # A value from a ConfigMap or a Secret (valueFrom) is set, though not readable here.
+    urls = [e["value"] for e in given if e.get("value")]
+    if "--public-url" in args:
+        urls.append(option(args, "--public-url"))
+    if not urls and not any("valueFrom" in e for e in given):
+        return [f"{name}/{container['name']}: no SWITCHYARD_PUBLIC_URL (or --public-url)"]
+    loopback = re.compile(r"^https?://(localhost|127(\.\d+){3}|\[::1\]|0\.0\.0\.0)([:/]|$)", re.IGNORECASE)
+    return [
+        f"{name}/{container['name']}: the public URL {u} is a loopback address" for u in urls if u and loopback.match(u)
+    ]
 
 
 def container_ports(container):
@@ -208,6 +226,7 @@ for deployment in deployments:
         names = {e["name"] for e in container.get("env", [])}
         if "SWITCHYARD_OPERATOR_TOKEN" not in names:
             problems.append(f"{name}/{container['name']}: no SWITCHYARD_OPERATOR_TOKEN")
+        problems.extend(check_public_url(name, container))
         for secret, key in referenced:
             if key not in secrets.get(secret, set()):
                 problems.append(f"{name}/{container['name']}: secret {secret} has no key {key}")

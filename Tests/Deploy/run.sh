@@ -5,7 +5,7 @@
 #  - Kubernetes manifests: kubernetes-validate (offline schemas, from PyPI into a private virtual
 #    environment under .build/) on every manifest but servicemonitor.yaml and postgres-cloudnativepg.yaml
 #    (the Prometheus Operator's and CloudNativePG's custom resources, which it has no schema for), and
-#    check_kubernetes.py on all of them (probes, resources, PodDisruptionBudget, Secrets, the policy
+#    check_kubernetes.py on all of them (probes, resources, PodDisruptionBudget, Secrets, the public URL, the policy
 #    ConfigMap's mount, the NetworkPolicy, the ServiceMonitor, the CloudNativePG Cluster);
 #  - the Docker build context: .dockerignore lets in what the Dockerfile builds from and no local state;
 #  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one;

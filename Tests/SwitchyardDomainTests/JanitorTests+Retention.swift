@@ -10,6 +10,8 @@ struct JanitorRetentionTests {
     struct RecordedTwice: Error {}
 
     static let hour: TimeInterval = 3600
+    /// The default `retention.interval_seconds`.
+    static let interval = TimeInterval(PlatformPolicy.Retention().intervalSeconds)
 
     func world(batch: Int = 1_000) -> DomainWorld {
         var policy = PlatformPolicy()
@@ -36,6 +38,11 @@ struct JanitorRetentionTests {
         await world.janitor.runOnce()
         #expect(world.payments.holdsIdempotencyKey(tenant: world.tenant, key: "answered"), "not a day old yet")
         world.clock.advance(2)
+        await world.janitor.runOnce()
+        #expect(
+            world.payments.holdsIdempotencyKey(tenant: world.tenant, key: "answered"),
+            "a day old, but the keys were looked at less than retention.interval_seconds ago")
+        world.clock.advance(Self.interval - 2)
         await world.janitor.runOnce()
         #expect(!world.payments.holdsIdempotencyKey(tenant: world.tenant, key: "answered"))
         world.clock.advance(1_000 * Self.hour)
@@ -149,7 +156,7 @@ struct JanitorRetentionTests {
         world.clock.advance(2_160 * Self.hour - 1)
         await world.janitor.runOnce()
         #expect(await log.entries.count == 4, "not 90 days old yet")
-        world.clock.advance(2)
+        world.clock.advance(Self.interval)
         await world.janitor.runOnce()
         let kept = await log.entries.map { String(decoding: $0.body, as: UTF8.self) }
         #expect(kept == ["not handled", "rejected open"])

@@ -10,16 +10,19 @@ import Testing
     /// The start of a request head that never ends.
     static let partialHead = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 
-    /// Whether a good client from 127.0.0.1 gets `/health` on a new connection, and an authenticated
+    /// Whether a good client from 127.0.0.1 gets `/health` on a new connection, `/ready` and an authenticated
     /// request answered, each within `bound`.
     static func goodClientServed(_ stack: TestStack, port: Int, apiKey: String, bound: Duration) async throws -> Bool {
         let clock = ContinuousClock()
         let start = clock.now
         let health = await ServerBoundsTests.healthOnNewConnection(port)
         let healthTime = clock.now - start
+        let ready = try await stack.send(.GET, "/ready")
+        let readyTime = clock.now - start - healthTime
         let lookup = try await stack.send(.GET, "/v1/payments/pay_missing", token: apiKey)
-        let lookupTime = clock.now - start - healthTime
-        return health && healthTime < bound && lookup.status == 404 && lookupTime < bound
+        let lookupTime = clock.now - start - healthTime - readyTime
+        return health && healthTime < bound && ready.status == 200 && readyTime < bound && lookup.status == 404
+            && lookupTime < bound
     }
 
     @Test func aSlowlorisFromOneAddressIsCappedWhileAnotherAddressIsServed() async throws {
