@@ -150,7 +150,7 @@ struct IdempotencyGate: Sendable {
         }
         // A live key's keys are apart from the test keys' (which keep the form they always had), so the same
         // key sent in both modes never answers one mode with the other's object.
-        let mode = (try? context.apiKey.livemode) == true ? "live " : ""
+        let mode = (try? context.apiKey.livemode) == true ? IdempotentResource.liveKeyPrefix : ""
         return IdempotencyScope(
             tenant: tenant,
             key: mode
