@@ -28,6 +28,14 @@ extension IdempotentResource {
     /// What starts the stored key of a live API key's request (a test key's has no prefix).
     public static let liveKeyPrefix = "live "
 
+    /// A POSIX regular expression matching the stored keys of operations on a payment (those
+    /// ``settled(key:resourceId:)`` answers with the payment though nothing is linked to them): their request
+    /// may have had its effect, so a release ends such a key's lease rather than forgetting it, and the retry
+    /// that takes it over answers the payment as it is now instead of repeating the operation.
+    public static let paymentOperationKeyPattern =
+        "^(" + liveKeyPrefix + ")?POST /v1/payments/[^/ ]+/(" + paymentOperations.sorted().joined(separator: "|")
+        + ") "
+
     /// What a key still in progress past its lease answers once its request is gone, as a takeover would:
     /// the payment or refund its request created (linked to it, by the id's prefix) as a `201`; for an
     /// operation on a payment (capture, complete, cancel, session renewal, whose effect may have happened),
