@@ -50,20 +50,15 @@ public final class InMemoryOutage: @unchecked Sendable {
 
     /// Whether the armed drop of an answering transition happens at `moment`; when it does, the database goes
     /// down.
-    func drops(at moment: Moment) -> Bool {
-        lock.withLock {
-            guard armed == moment else { return false }
-            armed = nil
-            down = true
-            return true
-        }
-    }
+    func drops(at moment: Moment) -> Bool { fires(\.armed, at: moment) }
 
     /// Whether the armed drop of any transition happens at `moment`; when it does, the database goes down.
-    func dropsTransition(at moment: Moment) -> Bool {
+    func dropsTransition(at moment: Moment) -> Bool { fires(\.armedTransition, at: moment) }
+
+    private func fires(_ drop: ReferenceWritableKeyPath<InMemoryOutage, Moment?>, at moment: Moment) -> Bool {
         lock.withLock {
-            guard armedTransition == moment else { return false }
-            armedTransition = nil
+            guard self[keyPath: drop] == moment else { return false }
+            self[keyPath: drop] = nil
             down = true
             return true
         }

@@ -28,12 +28,24 @@ extension KeyReleaseRouterTests {
         #expect(world.dependencies.keyReleases.pending.isEmpty)
     }
 
-    @Test(arguments: [InMemoryOutage.Moment.beforeCommit, .afterCommit])
-    func aRefundWhoseAnswerWasLostIsAnsweredWithTheOneRefund(at moment: InMemoryOutage.Moment) async throws {
+    /// Runs `body` with a merchant and one of its payments: succeeded, or authorised for a manual capture.
+    static func withPayment(
+        authorized: Bool, _ body: @escaping @Sendable (RouterWorld, Client, Merchant, String) async throws -> Void
+    ) async throws {
         let world = RouterWorld()
         try await world.test { client in
             let m = try await world.merchant(client)
-            let id = try await IdempotentReplayRouterTests.paid(world, client, m)
+            let id =
+                authorized
+                ? try await world.authorizedPayment(client, m)
+                : try await IdempotentReplayRouterTests.paid(world, client, m)
+            try await body(world, client, m, id)
+        }
+    }
+
+    @Test(arguments: [InMemoryOutage.Moment.beforeCommit, .afterCommit])
+    func aRefundWhoseAnswerWasLostIsAnsweredWithTheOneRefund(at moment: InMemoryOutage.Moment) async throws {
+        try await Self.withPayment(authorized: false) { world, client, m, id in
             let path = "/v1/payments/\(id)/refunds"
             let key = ["Idempotency-Key": "refund-1"]
             world.gateway.script(.refund, Outcome(kind: .succeeded, providerPaymentId: "psp-r"))
@@ -57,10 +69,7 @@ extension KeyReleaseRouterTests {
     func aCaptureWhoseAnswerWasLostIsAnsweredWithThePaymentNotRepeated(at moment: InMemoryOutage.Moment)
         async throws
     {
-        let world = RouterWorld()
-        try await world.test { client in
-            let m = try await world.merchant(client)
-            let id = try await world.authorizedPayment(client, m)
+        try await Self.withPayment(authorized: true) { world, client, m, id in
             let path = "/v1/payments/\(id)/capture"
             let key = ["Idempotency-Key": "capture-1"]
             world.gateway.script(.capture, Outcome(kind: .succeeded, providerPaymentId: "psp-1"))
@@ -82,10 +91,7 @@ extension KeyReleaseRouterTests {
     }
 
     @Test func aCaptureTheProviderCouldNotTakeIsRunAgainUnderItsKey() async throws {
-        let world = RouterWorld()
-        try await world.test { client in
-            let m = try await world.merchant(client)
-            let id = try await world.authorizedPayment(client, m)
+        try await Self.withPayment(authorized: true) { world, client, m, id in
             let path = "/v1/payments/\(id)/capture"
             let key = ["Idempotency-Key": "capture-1"]
             world.gateway.script(.capture, .notSent("provider down"))
