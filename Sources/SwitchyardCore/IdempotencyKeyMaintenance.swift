@@ -25,14 +25,26 @@ extension IdempotentResource {
     /// The operations on a payment whose takeover answers the payment as it is now (never repeating them).
     static let paymentOperations: Set<String> = ["capture", "complete", "cancel", "session"]
 
+    /// What starts the stored key of a live API key's request (a test key's has no prefix).
+    public static let liveKeyPrefix = "live "
+
+    /// A POSIX regular expression matching the stored keys of operations on a payment (those
+    /// ``settled(key:resourceId:)`` answers with the payment though nothing is linked to them): their request
+    /// may have had its effect, so a release ends such a key's lease rather than forgetting it, and the retry
+    /// that takes it over answers the payment as it is now instead of repeating the operation.
+    public static let paymentOperationKeyPattern =
+        "^(" + liveKeyPrefix + ")?POST /v1/payments/[^/ ]+/(" + paymentOperations.sorted().joined(separator: "|")
+        + ") "
+
     /// What a key still in progress past its lease answers once its request is gone, as a takeover would:
     /// the payment or refund its request created (linked to it, by the id's prefix) as a `201`; for an
     /// operation on a payment (capture, complete, cancel, session renewal, whose effect may have happened),
     /// the payment as a `200`, so the operation is never repeated. Nil when nothing needs protecting (nothing
     /// created, or a route that runs again): the key is then released. `key` is the key as stored
-    /// (`<method> <route> <key>`).
+    /// (`<method> <route> <key>`, after `live ` for a live key's).
     public static func settled(key: String, resourceId: String?) -> IdempotentResource? {
-        let parts = key.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        let scoped = key.hasPrefix(liveKeyPrefix) ? key.dropFirst(liveKeyPrefix.count) : Substring(key)
+        let parts = scoped.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "POST" else { return nil }
         let path = parts[1].split(separator: "/").map(String.init)
         guard path.count >= 2, path[0] == "v1", path[1] == "payments" else { return nil }

@@ -14,11 +14,15 @@ public final class PendingKeyReleases: @unchecked Sendable {
         public var tenant: UUID
         public var key: String
         public var owner: String
+        /// A resource linked to the key first, so that the release ends the key's lease instead of forgetting
+        /// it: the payment an operation acted on, which the retry that takes the key over answers.
+        public var linking: String?
 
-        public init(tenant: UUID, key: String, owner: String) {
+        public init(tenant: UUID, key: String, owner: String, linking: String? = nil) {
             self.tenant = tenant
             self.key = key
             self.owner = owner
+            self.linking = linking
         }
     }
 
@@ -56,10 +60,19 @@ public final class PendingKeyReleases: @unchecked Sendable {
     /// Releases `release` now; queues it when the database cannot take it (or another failure stops it).
     public func release(_ release: Release) async {
         do {
-            try await claims.releaseIdempotent(tenant: release.tenant, key: release.key, owner: release.owner)
+            try await apply(release)
         } catch {
             enqueue(release)
         }
+    }
+
+    /// Links what `release` names, if anything, then releases its claim; both only while its owner holds it.
+    private func apply(_ release: Release) async throws {
+        if let resourceId = release.linking {
+            try await claims.linkIdempotent(
+                tenant: release.tenant, key: release.key, owner: release.owner, resourceId: resourceId)
+        }
+        try await claims.releaseIdempotent(tenant: release.tenant, key: release.key, owner: release.owner)
     }
 
     /// Tries every queued release once, in order, stopping at the first the database cannot take (it stays
@@ -69,7 +82,7 @@ public final class PendingKeyReleases: @unchecked Sendable {
         var released = 0
         while let next = lock.withLock({ queue.first }) {
             do {
-                try await claims.releaseIdempotent(tenant: next.tenant, key: next.key, owner: next.owner)
+                try await apply(next)
                 released += 1
             } catch let error where error.isStorageUnavailable {
                 return released

@@ -3,9 +3,9 @@ import SwitchyardCore
 
 /// A database outage an ``InMemoryPaymentRepository`` plays for tests: while it is down, its key claims and
 /// answers, payment begins and transitions and the janitor's claim of unknown payments fail as an
-/// unreachable PostgreSQL does
-/// (``StorageFailure/isUnavailable``); and the next transition answering a key can be made to lose its
-/// connection just before or just after its COMMIT, taking the database down with it.
+/// unreachable PostgreSQL does (``StorageFailure/isUnavailable``); and the next transition answering a key, or
+/// the next payment or refund transition of any kind, can be made to lose its connection just before or just
+/// after its COMMIT, taking the database down with it.
 public final class InMemoryOutage: @unchecked Sendable {
     /// When the connection of the armed write drops.
     public enum Moment: Sendable {
@@ -26,6 +26,7 @@ public final class InMemoryOutage: @unchecked Sendable {
     private let lock = NSLock()
     private var down = false
     private var armed: Moment?
+    private var armedTransition: Moment?
 
     public init() {}
 
@@ -35,6 +36,10 @@ public final class InMemoryOutage: @unchecked Sendable {
     /// Makes the next transition that answers an `Idempotency-Key` lose its connection at `moment`.
     public func dropNextAnswer(_ moment: Moment) { lock.withLock { armed = moment } }
 
+    /// Makes the next payment or refund transition (e.g. the one storing a capture's or a refund's provider
+    /// answer) lose its connection at `moment`.
+    public func dropNextTransition(_ moment: Moment) { lock.withLock { armedTransition = moment } }
+
     /// Takes the database down, or brings it back.
     public func set(down value: Bool) { lock.withLock { down = value } }
 
@@ -43,11 +48,17 @@ public final class InMemoryOutage: @unchecked Sendable {
         if isDown { throw Unavailable() }
     }
 
-    /// Whether the armed drop happens at `moment`; when it does, the database goes down.
-    func drops(at moment: Moment) -> Bool {
+    /// Whether the armed drop of an answering transition happens at `moment`; when it does, the database goes
+    /// down.
+    func drops(at moment: Moment) -> Bool { fires(\.armed, at: moment) }
+
+    /// Whether the armed drop of any transition happens at `moment`; when it does, the database goes down.
+    func dropsTransition(at moment: Moment) -> Bool { fires(\.armedTransition, at: moment) }
+
+    private func fires(_ drop: ReferenceWritableKeyPath<InMemoryOutage, Moment?>, at moment: Moment) -> Bool {
         lock.withLock {
-            guard armed == moment else { return false }
-            armed = nil
+            guard self[keyPath: drop] == moment else { return false }
+            self[keyPath: drop] = nil
             down = true
             return true
         }

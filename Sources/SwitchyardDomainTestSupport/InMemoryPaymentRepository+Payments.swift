@@ -48,6 +48,7 @@ extension InMemoryPaymentRepository: PaymentRepository {
             let result = try body(&payment)
             try state.upsert(payment)
             try state.write(parts)
+            if outage.dropsTransition(at: .beforeCommit) { throw InMemoryOutage.Unavailable() }
             guard concluding(result) else { return (result, nil, false) }
             let record = state.record(paymentId)
             guard let record, let answer = answer(record) else { return (result, record, false) }
@@ -57,6 +58,7 @@ extension InMemoryPaymentRepository: PaymentRepository {
             return (result, record, answered)
         }
         if written.answered, outage.drops(at: .afterCommit) { throw InMemoryOutage.Unavailable() }
+        if outage.dropsTransition(at: .afterCommit) { throw InMemoryOutage.Unavailable() }
         return written
     }
 

@@ -51,7 +51,8 @@ extension IdempotencyGate {
                     outcome: .failure(api.coreError, status: Int(api.status.code)))
             }
         } else {
-            await release(scope)
+            // A route that lost the database may have had its effect (a lost COMMIT after the provider call).
+            await release(scope, ran: error.isStorageUnavailable)
         }
     }
 
@@ -66,20 +67,31 @@ extension IdempotencyGate {
     }
 
     /// Runs `step`, a write on the request's key; when it fails, the request's claim is released before the
-    /// failure goes on, so the key is not held for the rest of its lease by a request that has ended.
+    /// failure goes on, so the key is not held for the rest of its lease by a request that has ended. `ran`
+    /// says the request's operation ran (`step` stores its answer); see ``release(_:ran:)``.
     @discardableResult
-    func releasingOnFailure<T>(_ scope: IdempotencyScope, _ step: () async throws -> T) async throws -> T {
+    func releasingOnFailure<T>(_ scope: IdempotencyScope, ran: Bool = false, _ step: () async throws -> T)
+        async throws -> T
+    {
         do {
             return try await step()
         } catch {
-            await release(scope)
+            await release(scope, ran: ran)
             throw error
         }
     }
 
     /// Releases the request's claim now, or once the database answers again (see ``PendingKeyReleases``).
-    func release(_ scope: IdempotencyScope) async {
-        await releases.release(.init(tenant: scope.tenant, key: scope.key, owner: scope.owner))
+    ///
+    /// An operation on a payment (capture, complete, cancel, session renewal) that ran, or may have, before
+    /// its answer was lost (`ran`) keeps its key, with its lease ended and the payment linked to it: the retry
+    /// takes the key over and answers the payment as it is now, as after a lease, and never repeats an
+    /// operation the provider may have carried out. Any other claim is released as
+    /// ``IdempotencyRepository/releaseIdempotent(tenant:key:owner:)`` says.
+    func release(_ scope: IdempotencyScope, ran: Bool = false) async {
+        let kept = ran ? IdempotentResource.settled(key: scope.key, resourceId: nil) : nil
+        await releases.release(
+            .init(tenant: scope.tenant, key: scope.key, owner: scope.owner, linking: kept.map(\.id)))
     }
 
     /// The 4xx an error answers, which is stored for its key; nil for anything else.

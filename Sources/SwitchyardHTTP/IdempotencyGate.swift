@@ -104,7 +104,7 @@ struct IdempotencyGate: Sendable {
     /// Stores `reply`'s outcome for the key and answers its response; the key is released when its outcome
     /// could not be stored (the next retry resumes from what the request did).
     private func stored(_ reply: IdempotentReply, _ scope: IdempotencyScope) async throws -> Response {
-        try await releasingOnFailure(scope) {
+        try await releasingOnFailure(scope, ran: true) {
             try await claims.finishIdempotent(
                 tenant: scope.tenant, key: scope.key, owner: scope.owner, outcome: reply.outcome)
         }
@@ -150,7 +150,7 @@ struct IdempotencyGate: Sendable {
         }
         // A live key's keys are apart from the test keys' (which keep the form they always had), so the same
         // key sent in both modes never answers one mode with the other's object.
-        let mode = (try? context.apiKey.livemode) == true ? "live " : ""
+        let mode = (try? context.apiKey.livemode) == true ? IdempotentResource.liveKeyPrefix : ""
         return IdempotencyScope(
             tenant: tenant,
             key: mode

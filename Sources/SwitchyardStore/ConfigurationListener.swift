@@ -28,13 +28,21 @@ public final class ConfigurationListener: @unchecked Sendable {
 
     /// Creates a listener; nothing happens until ``start()``.
     public init(configuration: PostgresConfiguration, changes: ConfigurationChanges, logger: Logger) {
-        var connectionLogger = logger
-        connectionLogger[metadataKey: "db.connection"] = "listener"
-        connection = PGConnection(
-            connectionString: configuration.connectionString,
-            connectTimeoutSeconds: configuration.connectTimeoutSeconds, logger: connectionLogger)
+        connection = Self.connection(configuration, logger: logger)
         self.changes = changes
         self.logger = logger
+    }
+
+    /// The listener's connection (not open yet): made like a pooled one, with the configuration's keepalives,
+    /// so a primary that vanishes without closing it is noticed within the same bound; without statement
+    /// timeouts, since it only waits.
+    static func connection(_ configuration: PostgresConfiguration, logger: Logger) -> PGConnection {
+        var connectionLogger = logger
+        connectionLogger[metadataKey: "db.connection"] = "listener"
+        return PGConnection(
+            connectionString: configuration.connectionString,
+            connectTimeoutSeconds: configuration.connectTimeoutSeconds, keepalive: configuration.keepalive,
+            logger: connectionLogger)
     }
 
     /// Starts listening on a thread of its own.

@@ -68,28 +68,32 @@ extension PostgresStore: InstanceRegistry {
     }
 
     /// Releases, inside the caller's transaction, every key in progress whose owner starts with `prefix` but
-    /// not with `except`: a key under which nothing was created is forgotten, one under which something was
-    /// created has its lease ended at `now` (the store's clock, as ``releaseIdempotent(tenant:key:owner:)``
-    /// reads it). Returns how many keys were released.
+    /// not with `except`: a key under which nothing was created is forgotten; one under which something was
+    /// created, or naming an operation on a payment (which may have reached the provider before the server
+    /// died; ``IdempotentResource/paymentOperationKeyPattern``), has its lease ended at `now` (the store's
+    /// clock, as ``releaseIdempotent(tenant:key:owner:)`` reads it). Returns how many keys were released.
     static func releaseKeys(ownedBy prefix: String, except: String?, now: Date, on c: PGConnection) throws -> Int {
         let row = try c.query(
             """
             WITH held AS (
-                SELECT tenant_id, key, resource_id FROM idempotency_keys
+                SELECT tenant_id, key, resource_id IS NOT NULL OR key ~ $4 AS kept FROM idempotency_keys
                 WHERE completed_at IS NULL AND left(owner, length($1)) = $1
                     AND ($2 = '' OR left(owner, length($2)) <> $2)
                 FOR UPDATE SKIP LOCKED),
             forgotten AS (
                 DELETE FROM idempotency_keys k USING held h
-                WHERE k.tenant_id = h.tenant_id AND k.key = h.key AND h.resource_id IS NULL RETURNING 1),
+                WHERE k.tenant_id = h.tenant_id AND k.key = h.key AND NOT h.kept RETURNING 1),
             ended AS (
                 UPDATE idempotency_keys k SET locked_until = $3::timestamptz FROM held h
-                WHERE k.tenant_id = h.tenant_id AND k.key = h.key AND h.resource_id IS NOT NULL
+                WHERE k.tenant_id = h.tenant_id AND k.key = h.key AND h.kept
                     AND (k.locked_until IS NULL OR k.locked_until > $3::timestamptz)
                 RETURNING 1)
             SELECT (SELECT count(*) FROM forgotten) + (SELECT count(*) FROM ended) AS released
             """,
-            [.text(prefix), .text(except ?? ""), .timestamp(now.addingTimeInterval(-0.001))]
+            [
+                .text(prefix), .text(except ?? ""), .timestamp(now.addingTimeInterval(-0.001)),
+                .text(IdempotentResource.paymentOperationKeyPattern),
+            ]
         ).first
         return Int(try row?.int64("released") ?? 0)
     }

@@ -111,6 +111,18 @@ struct JanitorIdempotencyKeyTests {
             ),
             ("POST /v1/payments/pay_1/session k", nil, IdempotentResource(kind: .payment, id: "pay_1", created: false)),
             ("POST /v1/customers/cus_1/payment-methods k", "pm_1", nil),
+            // A live API key's keys are stored after `live `, and settle as a test key's do.
+            ("live POST /v1/payments k", "pay_1", IdempotentResource(kind: .payment, id: "pay_1", created: true)),
+            (
+                "live POST /v1/payments/pay_1/refunds k", "re_1",
+                IdempotentResource(kind: .refund, id: "re_1", created: true)
+            ),
+            (
+                "live POST /v1/payments/pay_1/capture k", nil,
+                IdempotentResource(kind: .payment, id: "pay_1", created: false)
+            ),
+            ("live POST /v1/payments k", nil, nil),
+            ("live  POST /v1/payments k", "pay_1", nil),
             ("not a key", "pay_1", nil),
         ] as [(String, String?, IdempotentResource?)])
     func whatAnExpiredKeyAnswers(key: String, resource: String?, expected: IdempotentResource?) {

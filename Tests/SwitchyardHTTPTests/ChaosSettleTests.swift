@@ -9,10 +9,16 @@ import Testing
 /// account's calls in every way it can, lost notifications, three replicas on one database and one of them
 /// killed with SIGKILL mid-run, a client retrying with the same Idempotency-Key elsewhere, the app paying
 /// most sessions through the SDK route — then no merchant sync at all, only the janitors, within a bound.
+///
+/// Two environment variables make a longer run of it, e.g. `SWITCHYARD_CHAOS_KILL_EVERY_S=10
+/// SWITCHYARD_CHAOS_ORDERS=400`: a replica killed with SIGKILL (each in turn) every that many seconds for as
+/// long as the load lasts, and that many orders; by default one kill and 120 orders.
 @Suite(.serialized)
 struct ChaosSettleTests {
     static let seed: UInt64 = 0x5157_1c4a_0515
-    static let orders = 120
+    static let orders = ChaosKills.environmentInt("SWITCHYARD_CHAOS_ORDERS") ?? 120
+    /// Seconds between kills; nil: one kill once 40 % of the orders are done.
+    static let killEvery = ChaosKills.environmentInt("SWITCHYARD_CHAOS_KILL_EVERY_S")
     /// Few enough that the run does not starve the suites running beside it on a small machine.
     static let workers = 2
     static let providerTimeoutMs = 2_000
@@ -104,10 +110,12 @@ struct ChaosSettleTests {
         for schedule in schedules { kinds.merge(schedule.counts.map { ($0.key.rawValue, $0.value) }) { $0 + $1 } }
         print("chaos: faults scheduled \(kinds.sorted { $0.key < $1.key }), \(platform.directory)")
 
-        // The run: orders in parallel, one replica killed with SIGKILL and restarted when 40 % are done.
+        // The run: orders in parallel, one replica killed with SIGKILL and restarted when 40 % are done (or
+        // one every `killEvery` seconds while the load lasts).
         let client = ChaosClient(platform: platform, shop: shop)
         let done = LockedState<[ChaosOrder]>([])
         let next = LockedState(0)
+        let kills = ChaosKills(platform: platform)
         let loadStarted = Date()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<Self.workers {
@@ -125,12 +133,14 @@ struct ChaosSettleTests {
                 }
             }
             group.addTask {
-                while done.withLock({ $0.count }) < Self.orders * 2 / 5 { try await Task.sleep(for: .milliseconds(50)) }
-                platform.sigkill(1)
-                print("chaos: replica 1 killed (SIGKILL) after \(done.withLock { $0.count }) orders")
-                try await Task.sleep(for: .seconds(1))
-                try await platform.restart(1, generation: 1)
-                print("chaos: replica 1 restarted")
+                guard let period = Self.killEvery else {
+                    while done.withLock({ $0.count }) < Self.orders * 2 / 5 {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    try await kills.killAndRestart(1, after: done.withLock { $0.count })
+                    return
+                }
+                try await kills.repeatedly(every: period, done: { done.withLock { $0.count } }, total: Self.orders)
             }
             try await group.waitForAll()
         }
@@ -169,6 +179,15 @@ struct ChaosSettleTests {
 
         let paid = orders.filter(\.appPaid).count
         let retried = orders.filter { $0.tries > 1 }.count
+        let outOfRetries = orders.filter(\.budgetSpent)
+        print(
+            """
+            chaos: \(kills.count) replica kills (SIGKILL); after settling \(keysInProgress.count) keys in progress; \
+            \(outOfRetries.count) clients out of retries, \(outOfRetries.filter { $0.heldReplies > 0 }.count) of them \
+            answered 409 idempotency_in_progress; \(orders.map(\.heldReplies).reduce(0, +)) such 409s in all; \
+            lost / duplicate payments / double charges \(findings.lostPayments.count) / \
+            \(findings.duplicatePayments.count) / \(findings.doubleCharges.count)
+            """)
         print(
             """
             chaos: \(orders.count) orders (\(citconOrders) Citcon sessions, \(orders.count - citconOrders) Antom cards), \

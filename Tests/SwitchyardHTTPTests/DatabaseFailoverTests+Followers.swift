@@ -1,17 +1,24 @@
 import Foundation
 import NIOHTTP1
+import SwitchyardStore
 import SwitchyardTestSupport
 import Testing
 
 extension DatabaseFailoverTests {
     /// After the promotion: `switchyard-server migrate` on the same multi-host URL finds the promoted node and
-    /// has nothing to do, and each replica's configuration listener has followed it too — an API key revoked
-    /// through one replica is refused by the others long before their caches (a minute, in this run's policy)
-    /// would have expired, so only a change notification from the new primary explains it.
-    func followersFollowThePromotedPrimary(_ platform: ChaosPlatform, ownerURL: String) async throws {
+    /// has nothing to do, and each replica's configuration listener has followed it too — every replica
+    /// listens on the promoted node (seen there, through `adminURL`, in `pg_stat_activity`), so their caches
+    /// serve again, and an API key revoked through one replica is refused by the others long before their
+    /// caches (a minute, in this run's policy) would have expired: only a change notification from the new
+    /// primary explains it.
+    func followersFollowThePromotedPrimary(_ platform: ChaosPlatform, ownerURL: String, adminURL: String)
+        async throws
+    {
         let migrate = try Self.run(
             BuiltProducts.directory + "/switchyard-server", ["migrate", "--database-url", ownerURL])
         #expect(migrate.status == 0, "migrate on the multi-host URL after the promotion: \(migrate.output)")
+        let listening = try await Self.listeners(on: adminURL, atLeast: platform.ports.count)
+        #expect(listening == platform.ports.count, "replicas listening on the promoted node: \(listening)")
 
         let tenant = try await platform.admin(
             .POST, "/admin/v1/tenants", json: ["name": "After failover"], expected: 201)
@@ -39,6 +46,24 @@ extension DatabaseFailoverTests {
             }
             #expect(status == 401, "replica \(index) still accepts a key revoked after the promotion")
             print("failover: replica \(index) saw the revocation after \(ContinuousClock.now - started)")
+        }
+    }
+
+    /// The sessions listening for configuration changes on the node `adminURL` (a superuser's) reaches,
+    /// polled for up to 15 s until there are `count`.
+    static func listeners(on adminURL: String, atLeast count: Int) async throws -> Int {
+        let started = ContinuousClock.now
+        while true {
+            let listening = try await PGPool.scoped(connectionString: adminURL, logger: logger) { pool in
+                try await pool.withConnection { connection in
+                    try connection.query(
+                        "SELECT count(*) AS n FROM pg_stat_activity WHERE query = $1",
+                        [.text("LISTEN \(ConfigurationListener.channel)")]
+                    ).first.map { Int(try $0.int64("n")) } ?? 0
+                }
+            }
+            if listening >= count || ContinuousClock.now - started > .seconds(15) { return listening }
+            try await Task.sleep(for: .milliseconds(200))
         }
     }
 

@@ -50,7 +50,8 @@ struct DatabaseFailoverTests {
             replicas: 3, citconChargeLifetime: 300, policy: Self.policy, databaseURL: database.appURL)
         do {
             try await run(pair, database: database.name, platform)
-            try await followersFollowThePromotedPrimary(platform, ownerURL: database.ownerURL)
+            try await followersFollowThePromotedPrimary(
+                platform, ownerURL: database.ownerURL, adminURL: pair.standby.connectionString(database: database.name))
         } catch {
             print("failover: logs in \(platform.directory)")
             await platform.stop()

@@ -85,11 +85,15 @@ struct PGFailoverTests {
         }
         let anyServer = readOnly + " target_session_attrs=any"
         try await PGPool.scoped(connectionString: anyServer, size: 1, logger: DriverFixture.logger) { pool in
+            let refused = try await pool.withConnection { try Self.backendPID($0) }
             let error = await #expect(throws: PGError.self) {
                 try await pool.transaction { try $0.execute("CREATE TABLE refused (n int)") }
             }
             #expect(error?.sqlState == "25006")
             #expect(error?.isUnavailable == true)
+            // The session that refused the write is not used again: the next caller gets a new one.
+            let next = try await pool.withConnection { try Self.backendPID($0) }
+            #expect(next != refused)
         }
     }
 
@@ -108,6 +112,18 @@ struct PGFailoverTests {
         #expect(effective["keepalives_count"] == "4")
         #expect(effective["tcp_user_timeout"] == "7000")
         #expect(effective["target_session_attrs"] == "read-write")
+
+        // The configuration listener's own connection carries the same keepalives.
+        let listener = ConfigurationListener.connection(
+            PostgresConfiguration(connectionString: url, keepalive: keepalive), logger: DriverFixture.logger)
+        try listener.ensureReady()
+        let listening = listener.effectiveParameters
+        listener.close()
+        #expect(listening["keepalives_idle"] == "9")
+        #expect(listening["keepalives_interval"] == "3")
+        #expect(listening["keepalives_count"] == "4")
+        #expect(listening["tcp_user_timeout"] == "7000")
+        #expect(listening["target_session_attrs"] == "read-write")
 
         let connection = try PGConnection.open(
             connectionString: url + " keepalives_idle=17 tcp_user_timeout=1234", connectTimeoutSeconds: 5,
