@@ -68,8 +68,8 @@ import Testing
         #expect(abs(late.lostAuthorisations - 25) < 1e-9)
         #expect(!late.withinBudget)
         let better = BenchRoutingReport.Cost(
-            control: .init(samples: 600, approved: 420, rate: 0.70), draft: .init(samples: 600, approved: 570, rate: 0.95),
-            guardrailPP: 3, minSamples: 600)
+            control: .init(samples: 600, approved: 420, rate: 0.70),
+            draft: .init(samples: 600, approved: 570, rate: 0.95), guardrailPP: 3, minSamples: 600)
         #expect(better.shortfallPP < 0 && better.lostAuthorisations < 0 && better.withinBudget)
     }
 
@@ -129,7 +129,8 @@ import Testing
                 notes: [])
         ).render()
         #expect(
-            table.contains("| overall        | 300 | 150.2 |     dr |    82.5 % |     79.0 % – 86.0 % | 90.0 % (10) |     no |"),
+            table.contains(
+                "| overall        | 300 | 150.2 |     dr |    82.5 % |     79.0 % – 86.0 % | 90.0 % (10) |     no |"),
             "\(table)")
         #expect(table.contains("not enough evidence"), "\(table)")
         #expect(table.contains("replay: achieved rate inside the predicted interval in 0 of 1 segments with evidence"))
