@@ -69,8 +69,14 @@ struct BenchRoutingCommand: AsyncParsableCommand {
     @Option(help: "The experiments to run, comma-separated: adaptive, replay, rollout.")
     var experiments: String = BenchRoutingExperiment.Experiment.allCases.map(\.rawValue).joined(separator: ",")
 
-    @Option(help: "Replay: payments under the live rule before the replay, and under the draft after it.")
+    @Option(help: "Replay: payments under the live rule before the replay.")
     var replayPayments: Int = 600
+
+    @Option(help: "Replay: fresh payments under the draft after it (default: twice --replay-payments).")
+    var replayFreshPayments: Int?
+
+    @Option(help: "Replay: the z of the server's intervals (its adaptive_routing.confidence_z).")
+    var confidenceZ: Double = 1.96
 
     @Option(help: "Rollouts: the draft's share of the payments (0.01 to 0.5).")
     var rolloutShare: Double = 0.5
@@ -79,10 +85,10 @@ struct BenchRoutingCommand: AsyncParsableCommand {
     var guardrailPp: Double = 3
 
     @Option(help: "Rollouts: the answers each arm needs before a draft may be promoted.")
-    var rolloutMinSamples: Int = 600
+    var rolloutMinSamples: Int = 2000
 
     @Option(help: "Rollouts: the most payments a rollout may take before it is stopped undecided.")
-    var rolloutLimit: Int = 4000
+    var rolloutLimit: Int = 10_000
 
     @Option(help: "Payments in flight at once.")
     var inFlight: Int = 4
@@ -101,8 +107,14 @@ struct BenchRoutingCommand: AsyncParsableCommand {
         guard (0...1).contains(declineA), (0...1).contains(declineB), (0...1).contains(feeDeclineA) else {
             throw ValidationError("--decline-a, --decline-b and --fee-decline-a are shares between 0 and 1")
         }
-        guard replayPayments > 0, rolloutMinSamples > 0, rolloutLimit > 0 else {
-            throw ValidationError("--replay-payments, --rollout-min-samples and --rollout-limit must be positive")
+        guard (1...1_000_000).contains(replayPayments), (1...1_000_000).contains(replayFreshPayments ?? 1) else {
+            throw ValidationError("--replay-payments and --replay-fresh-payments are 1 to 1000000")
+        }
+        guard rolloutMinSamples > 0, rolloutLimit > 0 else {
+            throw ValidationError("--rollout-min-samples and --rollout-limit must be positive")
+        }
+        guard confidenceZ > 0, confidenceZ <= 10 else {
+            throw ValidationError("--confidence-z is above 0 and at most 10")
         }
         guard (0.01...0.5).contains(rolloutShare), (0.1...50).contains(guardrailPp) else {
             throw ValidationError("--rollout-share is 0.01 to 0.5 and --guardrail-pp 0.1 to 50")
@@ -148,7 +160,8 @@ struct BenchRoutingCommand: AsyncParsableCommand {
                 payments: phasePayments, window: window, recoveryLimit: recoveryLimit, declineA: declineA,
                 declineB: declineB, feeDeclineA: feeDeclineA, seed: seed, maxRateLoss: maxRateLoss,
                 explorationShare: explorationShare, concurrency: inFlight, experiments: selected ?? [],
-                replayPayments: replayPayments, rolloutShare: rolloutShare, guardrailPP: guardrailPp,
+                replayPayments: replayPayments, replayFreshPayments: replayFreshPayments ?? replayPayments * 2,
+                confidenceZ: confidenceZ, rolloutShare: rolloutShare, guardrailPP: guardrailPp,
                 rolloutMinSamples: rolloutMinSamples, rolloutLimit: rolloutLimit))
         let report: BenchRoutingReport
         do {

@@ -30,34 +30,52 @@ extension BenchRoutingExperiment {
         ]
         let answer = try await admin(.POST, routing + "/replay", ["rules": draft, "window": ["last": count]])
         _ = try await admin(.PUT, routing, ["rules": draft])
-        BenchProgress.write("replay: \(count) fresh payments with the draft live\n")
+        let freshCount = settings.replayFreshPayments
+        BenchProgress.write("replay: \(freshCount) fresh payments with the draft live\n")
         let fresh = await shop.payer.pay(
-            references("replay-fresh", 0..<count), countries: Self.replayCountries, concurrency: settings.concurrency)
+            references("replay-fresh", 0..<freshCount), countries: Self.replayCountries,
+            concurrency: settings.concurrency)
+        // The draft's true expected rate per country: the sandbox declines A's and B's payments at the
+        // configured shares, and the draft sends German cards to A, the rest to B.
+        let truth = ["DE": 1 - settings.declineA, "FR": 1 - settings.declineB]
         return BenchRoutingReport.Replay(
             live: "weighted A, B 1:1", draft: "DE to A, the rest to B", declineA: settings.declineA,
-            declineB: settings.declineB, loggedPayments: count, freshPayments: count,
-            segments: Self.replaySegments(answer, fresh: fresh))
+            declineB: settings.declineB, loggedPayments: count, freshPayments: freshCount, z: settings.confidenceZ,
+            segments: Self.replaySegments(answer, fresh: fresh, truth: truth, z: settings.confidenceZ))
     }
 
-    /// The replay answer's draft estimates, overall first, each with the rate `fresh` payments of its
-    /// segment achieved (fresh payments are EUR cards, so a segment is told by its country).
-    static func replaySegments(_ answer: [String: Any], fresh: [BenchRoutingPayment])
-        -> [BenchRoutingReport.ReplaySegment]
-    {
+    /// The replay answer's draft estimates, overall first, each with the draft's true expected rate and the
+    /// rate `fresh` payments of its segment achieved (fresh payments are EUR cards, so a segment is told by
+    /// its country). `truth` is the true rate per country; the overall truth weighs the segments' by their
+    /// logged payments (the replay's `n`), and is nil unless every segment has one.
+    static func replaySegments(
+        _ answer: [String: Any], fresh: [BenchRoutingPayment], truth: [String: Double], z: Double
+    ) -> [BenchRoutingReport.ReplaySegment] {
         func predicted(_ object: [String: Any]) -> BenchRoutingReport.Estimate? {
             BenchRoutingReport.Estimate((object["draft"] as? [String: Any])?["authorization_rate"] as? [String: Any])
         }
         var segments: [BenchRoutingReport.ReplaySegment] = []
-        if let overall = predicted(answer) {
-            segments.append(
-                .init(segment: "overall", predicted: overall, achieved: BenchRoutingReport.window(fresh, first: 1)))
-        }
+        var weighed: [(n: Int, truth: Double?)] = []
         for segment in answer["segments"] as? [[String: Any]] ?? [] {
             guard let estimate = predicted(segment) else { continue }
             let country = segment["country"] as? String
             let name = [country ?? "any", segment["currency"] as? String ?? "-", segment["method"] as? String ?? "-"]
             let achieved = BenchRoutingReport.window(fresh.filter { $0.country == country }, first: 1)
-            segments.append(.init(segment: name.joined(separator: " "), predicted: estimate, achieved: achieved))
+            let segmentTruth = country.flatMap { truth[$0] }
+            weighed.append((estimate.n, segmentTruth))
+            segments.append(
+                .init(
+                    segment: name.joined(separator: " "), predicted: estimate, truth: segmentTruth, achieved: achieved,
+                    z: z))
+        }
+        if let overall = predicted(answer) {
+            let logged = weighed.reduce(0) { $0 + $1.n }
+            let known = weighed.compactMap { entry in entry.truth.map { Double(entry.n) * $0 } }
+            let overallTruth = logged > 0 && known.count == weighed.count ? known.reduce(0, +) / Double(logged) : nil
+            segments.insert(
+                .init(
+                    segment: "overall", predicted: overall, truth: overallTruth,
+                    achieved: BenchRoutingReport.window(fresh, first: 1), z: z), at: 0)
         }
         return segments
     }

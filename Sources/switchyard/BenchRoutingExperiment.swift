@@ -19,11 +19,14 @@ struct BenchRoutingExperiment: Sendable {
         var experiments: Set<Experiment> = Set(Experiment.allCases)
         /// Payments logged under the live routing before the replay, and sent under the draft after it.
         var replayPayments = 600
+        var replayFreshPayments = 1200
+        /// The z of the server's intervals (`adaptive_routing.confidence_z`), for the prediction intervals.
+        var confidenceZ = 1.96
         /// The rollouts' draft share, guardrail, min_samples, and the most payments each may send.
         var rolloutShare = 0.5
         var guardrailPP = 3.0
-        var rolloutMinSamples = 600
-        var rolloutLimit = 4000
+        var rolloutMinSamples = 2000
+        var rolloutLimit = 10_000
     }
 
     let http: BenchHTTP

@@ -35,24 +35,35 @@ extension BenchRoutingReport {
         }
     }
 
-    /// One segment of the replay experiment (or `overall`): the replay's prediction for the draft and
-    /// the rate the draft achieved once live.
+    /// One segment of the replay experiment (or `overall`): the replay's prediction for the draft, the
+    /// draft's true expected rate (from the sandbox's configured declines), and the rate the draft achieved
+    /// once live.
     struct ReplaySegment: Codable, Sendable, Equatable {
         /// `FR EUR card`, or `overall`.
         var segment: String
         var predicted: Estimate
+        /// The draft's true expected rate on the segment's traffic (nil when unknown).
+        var truth: Double?
+        /// Whether the truth lies inside the replay's interval (what that interval claims to cover); nil
+        /// without an interval or a truth.
+        var truthInside: Bool?
         /// Payments of the segment on fresh traffic under the draft, and their authorisation rate.
         var achievedPayments: Int
         var achievedRate: Double
-        /// Whether the achieved rate lies inside the predicted interval; nil without evidence.
-        var inside: Bool?
+        /// The interval the achieved rate should fall in: the replay's plus the fresh sample's noise.
+        var prediction: PredictionInterval?
+        /// Whether the achieved rate lies inside `prediction`; nil without one.
+        var achievedInside: Bool?
 
-        init(segment: String, predicted: Estimate, achieved: Window) {
+        init(segment: String, predicted: Estimate, truth: Double?, achieved: Window, z: Double) {
             self.segment = segment
             self.predicted = predicted
+            self.truth = truth
+            truthInside = truth.flatMap { Self.inside($0, predicted) }
             achievedPayments = achieved.last - achieved.first + 1
             achievedRate = achieved.authorisationRate
-            inside = achievedPayments == 0 ? nil : Self.inside(achieved.authorisationRate, predicted)
+            prediction = PredictionInterval(predicted, fresh: achievedPayments, z: z)
+            achievedInside = prediction?.contains(achievedRate)
         }
 
         /// Whether `rate` lies in the estimate's interval (bounds included); nil when the estimate has none.
@@ -72,6 +83,9 @@ extension BenchRoutingReport {
         /// Payments logged under the live routing (the replay's window) and sent under the draft.
         var loggedPayments: Int
         var freshPayments: Int
+        /// The z of the replay's intervals (the server's `adaptive_routing.confidence_z`), used for the
+        /// prediction intervals.
+        var z: Double
         /// `overall` first, then one per segment.
         var segments: [ReplaySegment]
     }
@@ -102,20 +116,21 @@ extension BenchRoutingReport {
     ///   did better);
     /// - `lostAuthorisations`: the draft's answers × that shortfall, the authorisations lost by sending the
     ///   draft's payments to the draft instead of the control;
-    /// - `budget`: `min_samples` × `guardrail_pp` / 100, what a draft exactly at the guardrail loses over the
-    ///   answers a rollout needs before it may promote it. A bad draft rolled back within its budget cost
-    ///   less than the guardrail already tolerates for a draft that is kept.
+    /// - `allowance`: `guardrail_pp` / 100 × `min_samples`. The guardrail lets a draft be up to
+    ///   `guardrail_pp` worse than the control; over a rollout's natural length (`min_samples` answers on
+    ///   the draft arm) that allows this many lost authorisations. A bad draft rolled back within the
+    ///   allowance cost less than a draft the guardrail keeps may cost.
     struct Cost: Codable, Sendable, Equatable {
         var shortfallPP: Double
         var lostAuthorisations: Double
-        var budget: Double
-        var withinBudget: Bool
+        var allowance: Double
+        var withinAllowance: Bool
 
         init(control: Arm, draft: Arm, guardrailPP: Double, minSamples: Int) {
             shortfallPP = (control.rate - draft.rate) * 100
             lostAuthorisations = Double(draft.samples) * (control.rate - draft.rate)
-            budget = Double(minSamples) * guardrailPP / 100
-            withinBudget = lostAuthorisations <= budget
+            allowance = guardrailPP / 100 * Double(minSamples)
+            withinAllowance = lostAuthorisations <= allowance
         }
     }
 

@@ -2,10 +2,13 @@ import Foundation
 import SwitchyardCommands
 
 extension BenchRoutingTable {
-    static let replayHeader = ["replay segment", "n", "n_eff", "method", "predicted", "interval", "achieved", "inside"]
+    static let replayHeader = [
+        "replay segment", "n", "n_eff", "method", "predicted", "replay interval", "truth", "truth inside",
+        "prediction interval", "achieved", "achieved inside",
+    ]
     static let rolloutHeader = [
         "rollout", "decision", "control n / rate", "draft n / rate", "draft − control (interval)", "lost vs control",
-        "budget",
+        "allowance",
     ]
 
     /// The replay's and the rollouts' tables with a line per experiment saying what they showed (empty
@@ -16,9 +19,9 @@ extension BenchRoutingTable {
             text += "\nreplay: \(replay.loggedPayments) payments under \(replay.live), replayed for \(replay.draft); "
             text += "then \(replay.freshPayments) fresh payments with the draft live\n"
             text += BenchTable.render(header: Self.replayHeader, rows: replay.segments.map(replayRow))
-            let judged = replay.segments.compactMap(\.inside)
-            text += "replay: achieved rate inside the predicted interval in \(judged.filter { $0 }.count) of "
-            text += "\(judged.count) segments with evidence\n"
+            text += Self.replayLegend(z: replay.z)
+            text += "replay: truth inside the replay interval in \(Self.count(replay.segments.map(\.truthInside))); "
+            text += "achieved inside the prediction interval in \(Self.count(replay.segments.map(\.achievedInside)))\n"
         }
         if !report.rollouts.isEmpty {
             text += "\n" + BenchTable.render(header: Self.rolloutHeader, rows: report.rollouts.map(rolloutRow))
@@ -27,7 +30,21 @@ extension BenchRoutingTable {
         return text
     }
 
-    /// One line saying what the rollout showed: decided as expected or not, and its cost against its budget.
+    /// What the replay table's intervals are.
+    static func replayLegend(z: Double) -> String {
+        let z = BenchTable.number(z, 2)
+        return "replay interval: the replay's, for the draft's expected rate (truth: from the configured declines "
+            + "and the traffic mix); prediction interval: for the rate of m fresh payments, p ± \(z)·√(se² + "
+            + "p(1−p)/m), se = the replay interval's wider half / \(z), clamped to [0, 1]\n"
+    }
+
+    /// "k of n segments": of the judgements made (nil: none made), those that held.
+    static func count(_ judgements: [Bool?]) -> String {
+        let judged = judgements.compactMap { $0 }
+        return "\(judged.filter { $0 }.count) of \(judged.count) segments"
+    }
+
+    /// One line saying what the rollout showed: decided as expected or not, and its cost against its allowance.
     static func verdict(_ rollout: BenchRoutingReport.Rollout) -> String {
         let decided = rollout.status.map { "\($0) (\(rollout.reason ?? "-"))" } ?? "not decided"
         var line =
@@ -37,8 +54,11 @@ extension BenchRoutingTable {
             + (rollout.asExpected ? "" : " — NOT AS EXPECTED")
         if let cost = rollout.cost, rollout.expected == "rolled_back" {
             line +=
-                "; lost \(BenchTable.number(cost.lostAuthorisations, 1)) authorisations vs control, budget "
-                + "\(BenchTable.number(cost.budget, 1)) (\(cost.withinBudget ? "within" : "OVER") budget)"
+                "; lost \(BenchTable.number(cost.lostAuthorisations, 1)) authorisations vs control, allowance "
+                + "\(BenchTable.number(cost.allowance, 1)) = guardrail × min_samples "
+                + "(\(cost.withinAllowance ? "within" : "OVER") the allowance)"
+        } else if let draft = rollout.draftArm, let control = rollout.control {
+            line += "; draft arm \(draft.samples) answers, control \(control.samples)"
         }
         return line
     }
@@ -51,11 +71,13 @@ extension BenchRoutingTable {
         } else {
             interval = predicted.evidence
         }
+        func verdict(_ inside: Bool?) -> String { inside.map { $0 ? "yes" : "no" } ?? "-" }
         return [
             segment.segment, "\(predicted.n)", predicted.nEff.map { BenchTable.number($0, 1) } ?? "-",
-            predicted.method ?? "-", predicted.estimate.map(rate) ?? "-", interval,
-            rate(segment.achievedRate) + " (\(segment.achievedPayments))",
-            segment.inside.map { $0 ? "yes" : "no" } ?? "-",
+            predicted.method ?? "-", predicted.estimate.map(rate) ?? "-", interval, segment.truth.map(rate) ?? "-",
+            verdict(segment.truthInside),
+            segment.prediction.map { rate($0.lower) + " – " + rate($0.upper) } ?? "-",
+            rate(segment.achievedRate) + " (\(segment.achievedPayments))", verdict(segment.achievedInside),
         ]
     }
 
@@ -71,7 +93,7 @@ extension BenchRoutingTable {
         return [
             rollout.name, rollout.status ?? "running", arm(rollout.control), arm(rollout.draftArm), difference,
             rollout.cost.map { BenchTable.number($0.lostAuthorisations, 1) } ?? "-",
-            rollout.cost.map { BenchTable.number($0.budget, 1) } ?? "-",
+            rollout.cost.map { BenchTable.number($0.allowance, 1) } ?? "-",
         ]
     }
 
