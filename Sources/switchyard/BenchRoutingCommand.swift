@@ -6,13 +6,16 @@ import SwitchyardCommands
 /// two sandbox merchants, the sandbox declining a share of each merchant's payments; an ordered rule
 /// (A first), then an adaptive one, then A recovers, then A is much cheaper at an equal decline rate.
 /// Prints each account's share per window of payments and the authorisation rate of every phase.
+/// Then a replay of a draft over payments a 1:1 weighted rule routed, set against the rate the draft
+/// achieves once live; and a bad and a good draft under guarded rollout, which the platform must roll back
+/// and promote. `--experiments` picks among the three.
 ///
 /// Its options are named apart from `switchyard bench`'s (`--server`, `--phase-payments`, `--in-flight`,
 /// `--json-report`, `--server-data-dir`): the parent command reads its own options wherever they appear.
 struct BenchRoutingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routing",
-        abstract: "Compare ordered and adaptive routing between two accounts the sandbox declines at different rates.")
+        abstract: "Compare ordered and adaptive routing, a replay's prediction and guarded rollouts on the sandbox.")
 
     @Option(help: "A running server's URL (default: start the embedded default in a child process).")
     var server: String?
@@ -63,6 +66,30 @@ struct BenchRoutingCommand: AsyncParsableCommand {
     @Option(help: "The tenant's exploration share (default: the platform's).")
     var explorationShare: Double?
 
+    @Option(help: "The experiments to run, comma-separated: adaptive, replay, rollout.")
+    var experiments: String = BenchRoutingExperiment.Experiment.allCases.map(\.rawValue).joined(separator: ",")
+
+    @Option(help: "Replay: payments under the live rule before the replay.")
+    var replayPayments: Int = 600
+
+    @Option(help: "Replay: fresh payments under the draft after it (default: twice --replay-payments).")
+    var replayFreshPayments: Int?
+
+    @Option(help: "Replay: the z of the server's intervals (its adaptive_routing.confidence_z).")
+    var confidenceZ: Double = 1.96
+
+    @Option(help: "Rollouts: the draft's share of the payments (0.01 to 0.5).")
+    var rolloutShare: Double = 0.5
+
+    @Option(help: "Rollouts: the guardrail, in percentage points.")
+    var guardrailPp: Double = 3
+
+    @Option(help: "Rollouts: the answers each arm needs before a draft may be promoted.")
+    var rolloutMinSamples: Int = 2000
+
+    @Option(help: "Rollouts: the most payments a rollout may take before it is stopped undecided.")
+    var rolloutLimit: Int = 10_000
+
     @Option(help: "Payments in flight at once.")
     var inFlight: Int = 4
 
@@ -79,6 +106,21 @@ struct BenchRoutingCommand: AsyncParsableCommand {
         guard (1...256).contains(inFlight) else { throw ValidationError("--in-flight must be 1 to 256") }
         guard (0...1).contains(declineA), (0...1).contains(declineB), (0...1).contains(feeDeclineA) else {
             throw ValidationError("--decline-a, --decline-b and --fee-decline-a are shares between 0 and 1")
+        }
+        guard (1...1_000_000).contains(replayPayments), (1...1_000_000).contains(replayFreshPayments ?? 1) else {
+            throw ValidationError("--replay-payments and --replay-fresh-payments are 1 to 1000000")
+        }
+        guard rolloutMinSamples > 0, rolloutLimit > 0 else {
+            throw ValidationError("--rollout-min-samples and --rollout-limit must be positive")
+        }
+        guard confidenceZ > 0, confidenceZ <= 10 else {
+            throw ValidationError("--confidence-z is above 0 and at most 10")
+        }
+        guard (0.01...0.5).contains(rolloutShare), (0.1...50).contains(guardrailPp) else {
+            throw ValidationError("--rollout-share is 0.01 to 0.5 and --guardrail-pp 0.1 to 50")
+        }
+        guard selected != nil else {
+            throw ValidationError("--experiments is a comma-separated list of adaptive, replay and rollout")
         }
         if server != nil && operatorToken == nil { throw ValidationError("--server needs --operator-token") }
         if sandboxURL != nil && (merchantA == nil || merchantB == nil) {
@@ -117,8 +159,10 @@ struct BenchRoutingCommand: AsyncParsableCommand {
             settings: .init(
                 payments: phasePayments, window: window, recoveryLimit: recoveryLimit, declineA: declineA,
                 declineB: declineB, feeDeclineA: feeDeclineA, seed: seed, maxRateLoss: maxRateLoss,
-                explorationShare: explorationShare,
-                concurrency: inFlight))
+                explorationShare: explorationShare, concurrency: inFlight, experiments: selected ?? [],
+                replayPayments: replayPayments, replayFreshPayments: replayFreshPayments ?? replayPayments * 2,
+                confidenceZ: confidenceZ, rolloutShare: rolloutShare, guardrailPP: guardrailPp,
+                rolloutMinSamples: rolloutMinSamples, rolloutLimit: rolloutLimit))
         let report: BenchRoutingReport
         do {
             report = try await experiment.run()
@@ -131,6 +175,13 @@ struct BenchRoutingCommand: AsyncParsableCommand {
         if let jsonReport {
             try report.json().write(to: URL(fileURLWithPath: CommandSupport.absolute(jsonReport)))
         }
-        if report.phases.isEmpty { throw ExitCode.failure }
+        if report.phases.isEmpty && report.replay == nil && report.rollouts.isEmpty { throw ExitCode.failure }
+    }
+
+    /// The experiments `--experiments` names (nil: an unknown name, or none).
+    var selected: Set<BenchRoutingExperiment.Experiment>? {
+        let names = experiments.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let chosen = names.compactMap(BenchRoutingExperiment.Experiment.init(rawValue:))
+        return chosen.isEmpty || chosen.count != names.count ? nil : Set(chosen)
     }
 }

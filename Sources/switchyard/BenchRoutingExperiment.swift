@@ -16,6 +16,17 @@ struct BenchRoutingExperiment: Sendable {
         var maxRateLoss: Double
         var explorationShare: Double?
         var concurrency: Int
+        var experiments: Set<Experiment> = Set(Experiment.allCases)
+        /// Payments logged under the live routing before the replay, and sent under the draft after it.
+        var replayPayments = 600
+        var replayFreshPayments = 1200
+        /// The z of the server's intervals (`adaptive_routing.confidence_z`), for the prediction intervals.
+        var confidenceZ = 1.96
+        /// The rollouts' draft share, guardrail, min_samples, and the most payments each may send.
+        var rolloutShare = 0.5
+        var guardrailPP = 3.0
+        var rolloutMinSamples = 2000
+        var rolloutLimit = 10_000
     }
 
     let http: BenchHTTP
@@ -27,8 +38,49 @@ struct BenchRoutingExperiment: Sendable {
     /// A's share over the last window at or above which A counts as back.
     static let recoveredShare = 0.5
 
+    /// The experiments `switchyard bench routing` can run, in the order it runs them.
+    enum Experiment: String, CaseIterable, Sendable {
+        /// Ordered against adaptive routing, recovery and the fee step.
+        case adaptive
+        /// A replay's prediction for a draft against the rate the draft achieves once live.
+        case replay
+        /// Guarded rollouts of a bad and a good draft.
+        case rollout
+    }
+
+    /// A tenant of the experiment with its API key and its accounts on merchants A and B.
+    struct Shop: Sendable {
+        var tenantId: String
+        var apiKey: String
+        var a: String
+        var b: String
+        var payer: BenchRoutingPayer
+
+        func account(_ side: BenchRoutingPayment.Side) -> String { side == .a ? a : b }
+    }
+
     func run() async throws -> BenchRoutingReport {
-        let tenant = try await admin(.POST, "/admin/v1/tenants", ["name": "Routing experiment"])
+        var report = BenchRoutingReport(
+            command: "switchyard " + CommandLine.arguments.dropFirst().joined(separator: " "),
+            startedAt: ISO8601DateFormatter().string(from: Date()), tenantId: "", accountA: "", accountB: "",
+            phases: [], notes: [])
+        if settings.experiments.contains(.adaptive) {
+            let shop = try await shop("Routing experiment")
+            (report.tenantId, report.accountA, report.accountB) = (shop.tenantId, shop.a, shop.b)
+            try await adaptive(shop, into: &report)
+        }
+        if settings.experiments.contains(.replay) {
+            report.replay = try await replay(try await shop("Routing replay"))
+        }
+        if settings.experiments.contains(.rollout) {
+            report.rollouts = try await rollouts()
+        }
+        return report
+    }
+
+    /// A new tenant named `name` with an API key and an account on each sandbox merchant.
+    func shop(_ name: String) async throws -> Shop {
+        let tenant = try await admin(.POST, "/admin/v1/tenants", ["name": name])
         guard let tenantId = tenant["id"] as? String else { throw BenchFailure("the server created no tenant") }
         let key = try await admin(
             .POST, "/admin/v1/tenants/\(tenantId)/api-keys", ["name": "bench", "scopes": ["payments", "admin"]])
@@ -41,13 +93,15 @@ struct BenchRoutingExperiment: Sendable {
             guard let id = (created["id"] as? String)?.lowercased() else { throw BenchFailure("no account \(name)") }
             ids.append(id)
         }
-        let (a, b) = (ids[0], ids[1])
         let payer = BenchRoutingPayer(
-            http: http, serverURL: serverURL, sandboxURL: sandbox.url, apiKey: apiKey, accounts: [a: .a, b: .b])
-        var report = BenchRoutingReport(
-            command: "switchyard " + CommandLine.arguments.dropFirst().joined(separator: " "),
-            startedAt: ISO8601DateFormatter().string(from: Date()), tenantId: tenantId, accountA: a, accountB: b,
-            phases: [], notes: [])
+            http: http, serverURL: serverURL, sandboxURL: sandbox.url, apiKey: apiKey,
+            accounts: [ids[0]: .a, ids[1]: .b])
+        return Shop(tenantId: tenantId, apiKey: apiKey, a: ids[0], b: ids[1], payer: payer)
+    }
+
+    /// The adaptive experiment's phases, appended to `report`.
+    private func adaptive(_ shop: Shop, into report: inout BenchRoutingReport) async throws {
+        let (tenantId, a, b, payer) = (shop.tenantId, shop.a, shop.b, shop.payer)
         if let share = settings.explorationShare {
             _ = try await admin(
                 .PUT, "/admin/v1/tenants/\(tenantId)/policy", ["adaptive_routing": ["exploration_share": share]])
@@ -55,7 +109,7 @@ struct BenchRoutingExperiment: Sendable {
         let routing = "/admin/v1/tenants/\(tenantId)/routing"
         func rule(_ accounts: [String], _ extra: [String: Any] = [:]) -> [String: Any] {
             let rule: [String: Any] = [
-                "name": "cards", "match": ["currencies": ["EUR"], "methods": ["card"]], "accounts": accounts,
+                "name": "cards", "match": Self.cards, "accounts": accounts,
             ]
             return ["rules": [rule.merging(extra) { _, new in new }]]
         }
@@ -74,7 +128,7 @@ struct BenchRoutingExperiment: Sendable {
             guard Self.strategy(of: saved) == "adaptive" else { throw BenchFailure("the saved rule has no strategy") }
         } catch {
             report.notes.append("adaptive phases skipped: the server does not take strategy adaptive (\(error))")
-            return report
+            return
         }
         report.phases.append(
             await phase("adaptive", rule: "adaptive A, B", declines: declines, payer: payer, count: settings.payments))
@@ -95,15 +149,17 @@ struct BenchRoutingExperiment: Sendable {
             guard Self.strategy(of: saved) == "adaptive" else { throw BenchFailure("the saved rule has no strategy") }
         } catch {
             report.notes.append("fee phase skipped: the server does not take fees or max_rate_loss (\(error))")
-            return report
+            return
         }
         let loss = BenchTable.number(settings.maxRateLoss, 1)
         report.phases.append(
             await phase(
                 "fees", rule: "adaptive B, A, max_rate_loss \(loss) pp, A cheaper", declines: declines, payer: payer,
                 count: settings.payments))
-        return report
     }
+
+    /// The match of the experiment's rules: EUR cards.
+    static var cards: [String: Any] { ["currencies": ["EUR"], "methods": ["card"]] }
 
     /// Sends `count` payments and summarises them.
     private func phase(
@@ -155,16 +211,16 @@ struct BenchRoutingExperiment: Sendable {
     }
 
     /// Merchant references, the same in every run with the same seed (so are the sandbox's declines).
-    private func references(_ phase: String, _ range: Range<Int>) -> [String] {
+    func references(_ phase: String, _ range: Range<Int>) -> [String] {
         range.map { "routing-\(settings.seed)-\(phase)-\($0)" }
     }
 
     // MARK: Admin and sandbox calls
 
-    private func admin(_ method: HTTPMethod, _ path: String, _ body: [String: Any]) async throws -> [String: Any] {
+    func admin(_ method: HTTPMethod, _ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
         let answer = await http.send(
             method, serverURL + path, headers: [("Authorization", "Bearer \(operatorToken)")],
-            json: BenchHTTP.json(body))
+            json: body.map(BenchHTTP.json))
         guard (200..<300).contains(answer.status) else {
             throw BenchFailure(
                 "\(method.rawValue) \(path): HTTP \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
@@ -188,7 +244,7 @@ struct BenchRoutingExperiment: Sendable {
     }
 
     /// Replaces `merchant`'s decline fault by one declining `share` of its payments (none when nil).
-    private func setDecline(_ merchant: String, _ share: Double?) async throws {
+    func setDecline(_ merchant: String, _ share: Double?) async throws {
         let faults = sandbox.url + "/_sandbox/worldline-direct/faults"
         let query = merchant.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? merchant
         let cleared = await http.send(.DELETE, faults + "?merchant=" + query)

@@ -12,6 +12,10 @@ struct BenchRoutingPayment: Sendable {
     var approved: Bool?
     /// The routing decision's ranking as `A: reason` lines, when the server explains one.
     var ranking: [String]?
+    /// The payment's country.
+    var country = "FR"
+    /// The rollout arm that routed the payment (`draft` or `control`; nil: no rollout ran).
+    var arm: String?
 }
 
 /// Sends the experiment's payments as a shop and its app do with Worldline Direct: create the payment,
@@ -26,16 +30,18 @@ struct BenchRoutingPayer: Sendable {
     /// The approving test card of the Worldline Direct sandbox.
     static let card = "4012000033330026"
 
-    func pay(reference: String) async -> BenchRoutingPayment {
+    func pay(reference: String, country: String = "FR") async -> BenchRoutingPayment {
         let auth = [("Authorization", "Bearer \(apiKey)")]
         let created = await http.send(
             .POST, serverURL + "/v1/payments", headers: auth,
             json: BenchHTTP.json([
-                "amount": 2500, "currency": "EUR", "country": "FR", "method": "card", "reference": reference,
+                "amount": 2500, "currency": "EUR", "country": country, "method": "card", "reference": reference,
                 "capture_mode": "automatic", "return_url": "https://shop.example/return",
             ]))
         let payment = BenchHTTP.object(created.body)
-        var result = BenchRoutingPayment(account: side(of: payment), ranking: ranking(of: payment))
+        var result = BenchRoutingPayment(
+            account: side(of: payment), ranking: ranking(of: payment), country: country,
+            arm: (payment["routing"] as? [String: Any])?["arm"] as? String)
         guard created.status == 201, let id = payment["id"] as? String,
             let next = payment["next_action"] as? [String: Any], let data = next["data"] as? [String: Any],
             let session = data["clientSessionId"] as? String, let customer = data["customerId"] as? String
@@ -60,8 +66,9 @@ struct BenchRoutingPayer: Sendable {
         return result
     }
 
-    /// Sends the payments `references`, `concurrency` at a time; the results in the order of `references`.
-    func pay(_ references: [String], concurrency: Int) async -> [BenchRoutingPayment] {
+    /// Sends the payments `references`, `concurrency` at a time, each in the country `countries` gives
+    /// by its position (cycling); the results in the order of `references`.
+    func pay(_ references: [String], countries: [String] = ["FR"], concurrency: Int) async -> [BenchRoutingPayment] {
         let workers = max(1, min(concurrency, references.count))
         let progress = BenchProgress(label: "payments", total: references.count)
         let reporter = Task { await progress.report() }
@@ -74,7 +81,8 @@ struct BenchRoutingPayer: Sendable {
                 group.addTask {
                     var done: [(Int, BenchRoutingPayment)] = []
                     for index in stride(from: worker, to: references.count, by: workers) {
-                        done.append((index, await pay(reference: references[index])))
+                        let country = countries.isEmpty ? "FR" : countries[index % countries.count]
+                        done.append((index, await pay(reference: references[index], country: country)))
                         progress.advance()
                     }
                     return done

@@ -2,7 +2,8 @@ import Foundation
 import SwitchyardCommands
 
 /// What `switchyard bench routing` measured: per phase, each account's share of the payments and the
-/// authorisation rate, overall and per window of payments.
+/// authorisation rate, overall and per window of payments; the replay's prediction against the rate its
+/// draft achieved; and the guarded rollouts' decisions with what their drafts cost.
 struct BenchRoutingReport: Codable, Sendable {
     /// Each account's share and the authorisation rate of consecutive payments.
     struct Window: Codable, Sendable, Equatable {
@@ -35,11 +36,13 @@ struct BenchRoutingReport: Codable, Sendable {
 
     var command: String
     var startedAt: String
-    /// The tenant the experiment created, and its two accounts.
+    /// The tenant the adaptive experiment created, and its two accounts (empty when it did not run).
     var tenantId: String
     var accountA: String
     var accountB: String
     var phases: [Phase]
+    var replay: Replay?
+    var rollouts: [Rollout] = []
     var notes: [String]
 
     /// The report as pretty JSON with snake_case keys.
@@ -72,7 +75,8 @@ struct BenchRoutingReport: Codable, Sendable {
     }
 }
 
-/// The table `switchyard bench routing` prints: a row per window and one per phase, then the notes.
+/// The table `switchyard bench routing` prints: a row per window and one per phase, the replay's and the
+/// rollouts' tables (BenchRoutingTable+Evidence.swift), then the notes.
 struct BenchRoutingTable {
     static let header = ["phase", "payments", "rule", "declines A/B", "share A", "share B", "authorised", "errors"]
 
@@ -96,8 +100,8 @@ struct BenchRoutingTable {
                 lines.append("\(phase.name): last payment ranked " + ranking.joined(separator: "; "))
             }
         }
-        lines += report.notes
-        return BenchTable.render(header: Self.header, rows: rows) + lines.map { $0 + "\n" }.joined()
+        let phases = rows.isEmpty ? "" : BenchTable.render(header: Self.header, rows: rows)
+        return phases + lines.map { $0 + "\n" }.joined() + evidence() + report.notes.map { $0 + "\n" }.joined()
     }
 
     private func row(_ name: String, _ window: BenchRoutingReport.Window, rule: String, declines: String) -> [String] {
