@@ -52,10 +52,13 @@ public protocol RolloutRepository: Sendable {
     func runningRollout(tenant: UUID) async throws -> (rollout: RoutingRollout, decision: RolloutDecision)?
     /// Stops the tenant's running rollout (live unchanged); refused with `not_found` when none runs.
     func stopRollout(tenant: UUID, actor: String, at now: Date) async throws -> RolloutEnd
-    /// Decides up to `limit` running rollouts of any tenant that no other replica is deciding, each by its
-    /// ``RolloutDecision`` as of `now`: a promotion or rollback is applied (a new live version for a
-    /// promotion), audited and announced. Returns the rollouts that ended.
-    func decideRollouts(now: Date, limit: Int) async throws -> [RolloutEnd]
+    /// The running rollouts of every tenant, at most `limit` of them ordered by rollout id and after
+    /// `after` when given: the pages of the janitor's walk over all of them.
+    func runningRollouts(after: UUID?, limit: Int) async throws -> [(tenant: UUID, rollout: UUID)]
+    /// Decides the tenant's running rollout `id` by its ``RolloutDecision`` as of `now`, in a transaction of its
+    /// own, unless another replica is deciding it: a promotion or rollback is applied (a new live version for a
+    /// promotion), audited and announced. Returns the end, nil when the rollout runs on, has ended or is busy.
+    func decideRollout(tenant: UUID, id: UUID, now: Date) async throws -> RolloutEnd?
     /// The selected rollout with its state, figures and curves in at most `buckets` buckets (see
     /// ``RolloutSeries``), from its start to its end or `now`; nil when there is no such rollout.
     func rolloutHistory(tenant: UUID, _ selection: RolloutSelection, buckets: Int, now: Date) async throws

@@ -60,32 +60,41 @@ extension PostgresStore: RolloutRepository {
         }
     }
 
-    public func decideRollouts(now: Date, limit: Int) async throws -> [RolloutEnd] {
-        let ended = try await system { c in
-            let due = try c.query(
+    public func runningRollouts(after: UUID?, limit: Int) async throws -> [(tenant: UUID, rollout: UUID)] {
+        try await system { c in
+            try c.query(
                 """
-                SELECT tenant_id FROM routing_rollouts WHERE status = 'running'
-                ORDER BY started_at LIMIT $1::bigint FOR UPDATE SKIP LOCKED
-                """, [.int(Int64(max(0, limit)))]
-            ).rows.map { try $0.uuid("tenant_id") }
-            var ended: [RolloutEnd] = []
-            for tenant in due {
-                guard let rollout = try Self.runningRollout(c, tenant: tenant) else { continue }
-                let decision = try Self.decision(c, tenant: tenant, rollout: rollout, now: now)
-                let (status, reason): (RolloutStatus, RolloutDecision.Reason)
-                switch decision.action {
-                case .continue: continue
-                case .promote(let why): (status, reason) = (.promoted, why)
-                case .rollBack(let why): (status, reason) = (.rolledBack, why)
-                }
-                ended.append(
-                    try self.end(
-                        c, tenant: tenant, rollout: rollout, decision: decision, status: status,
-                        reason: reason.rawValue, actor: "rollout", at: now))
-            }
-            return ended
+                SELECT id, tenant_id FROM routing_rollouts
+                WHERE status = 'running' AND ($2::uuid IS NULL OR id > $2::uuid)
+                ORDER BY id LIMIT $1::bigint
+                """, [.int(Int64(max(0, limit))), after.map(PGValue.uuid) ?? .null]
+            ).rows.map { (tenant: try $0.uuid("tenant_id"), rollout: try $0.uuid("id")) }
         }
-        for end in ended { configurationChanges.changed(tenant: end.tenant) }
+    }
+
+    public func decideRollout(tenant: UUID, id: UUID, now: Date) async throws -> RolloutEnd? {
+        let ended: RolloutEnd? = try await system { c in
+            let busy = try c.query(
+                """
+                SELECT 1 FROM routing_rollouts WHERE id = $1::uuid AND tenant_id = $2::uuid AND status = 'running'
+                FOR UPDATE SKIP LOCKED
+                """, [.uuid(id), .uuid(tenant)]
+            ).rows.isEmpty
+            guard !busy, let rollout = try Self.runningRollout(c, tenant: tenant), rollout.id == id else {
+                return nil
+            }
+            let decision = try Self.decision(c, tenant: tenant, rollout: rollout, now: now)
+            let (status, reason): (RolloutStatus, RolloutDecision.Reason)
+            switch decision.action {
+            case .continue: return nil
+            case .promote(let why): (status, reason) = (.promoted, why)
+            case .rollBack(let why): (status, reason) = (.rolledBack, why)
+            }
+            return try self.end(
+                c, tenant: tenant, rollout: rollout, decision: decision, status: status, reason: reason.rawValue,
+                actor: "rollout", at: now)
+        }
+        if let ended { configurationChanges.changed(tenant: ended.tenant) }
         return ended
     }
 

@@ -25,6 +25,8 @@ struct JanitorRolloutTests {
             var running: [UUID: Running]
             var ended: [RolloutEnd] = []
             var looks = 0
+            /// Tenants whose rollout fails to be decided with an error of its own.
+            var failing: Set<UUID> = []
         }
 
         let outage: InMemoryOutage
@@ -52,28 +54,41 @@ struct JanitorRolloutTests {
             throw Down()
         }
 
-        func decideRollouts(now: Date, limit: Int) async throws -> [RolloutEnd] {
+        func rolloutHistory(tenant: UUID, _ selection: RolloutSelection, buckets: Int, now: Date) async throws
+            -> RolloutHistory?
+        {
+            throw Down()
+        }
+
+        func runningRollouts(after: UUID?, limit: Int) async throws -> [(tenant: UUID, rollout: UUID)] {
             state.withLock { $0.looks += 1 }
             if outage.isDown { throw Down() }
             return state.withLock { state in
-                var ended: [RolloutEnd] = []
-                for (tenant, running) in state.running.prefix(limit) {
-                    let decision = Self.decision(running, now: now)
-                    let status: RolloutStatus
-                    let reason: RolloutDecision.Reason
-                    switch decision.action {
-                    case .continue: continue
-                    case .promote(let why): (status, reason) = (.promoted, why)
-                    case .rollBack(let why): (status, reason) = (.rolledBack, why)
-                    }
-                    state.running[tenant] = nil
-                    ended.append(
-                        RolloutEnd(
-                            tenant: tenant, rollout: running.rollout, status: status, reason: reason.rawValue,
-                            figures: decision.figures, liveVersion: running.rollout.draftVersion))
+                let all = state.running.map { (tenant: $0.key, rollout: $0.value.rollout.id) }
+                    .sorted { $0.rollout.uuidString < $1.rollout.uuidString }
+                return Array(all.filter { after == nil || $0.rollout.uuidString > after!.uuidString }.prefix(limit))
+            }
+        }
+
+        func decideRollout(tenant: UUID, id: UUID, now: Date) async throws -> RolloutEnd? {
+            if outage.isDown { throw Down() }
+            if state.withLock({ $0.failing.contains(tenant) }) { throw CoreError(.internalError, "broken rollout") }
+            return state.withLock { state in
+                guard let running = state.running[tenant], running.rollout.id == id else { return nil }
+                let decision = Self.decision(running, now: now)
+                let status: RolloutStatus
+                let reason: RolloutDecision.Reason
+                switch decision.action {
+                case .continue: return nil
+                case .promote(let why): (status, reason) = (.promoted, why)
+                case .rollBack(let why): (status, reason) = (.rolledBack, why)
                 }
-                state.ended += ended
-                return ended
+                state.running[tenant] = nil
+                let end = RolloutEnd(
+                    tenant: tenant, rollout: running.rollout, status: status, reason: reason.rawValue,
+                    figures: decision.figures, liveVersion: running.rollout.draftVersion)
+                state.ended.append(end)
+                return end
             }
         }
 
@@ -152,5 +167,33 @@ struct JanitorRolloutTests {
         outage.set(down: false)
         await janitor.runOnce()
         #expect(rollouts.state.withLock { $0.ended.map(\.rollout.id) } == [rollout.id])
+    }
+
+    @Test func oneLookWalksEveryRunningRolloutPastTheBatchAndPastOneThatFails() async throws {
+        let world = DomainWorld()
+        var policy = PlatformPolicy()
+        policy.janitor.batchSize = 2
+        world.service.policy.replace(policy)
+        let rollouts = Rollouts(outage: InMemoryOutage())
+        let janitor = PaymentJanitor(
+            service: world.service, payments: world.payments, clock: world.clock.now,
+            logger: Logger(label: "rollouts-test", factory: { _ in SwiftLogNoOpLogHandler() }), rollouts: rollouts)
+        let tenants = (0..<5).map { _ in UUID() }
+        rollouts.state.withLock { state in
+            for tenant in tenants {
+                let rollout = RoutingRollout(
+                    id: UUID(),
+                    settings: RolloutSettings(share: 0.5, guardrail: 0.02, minSamples: 1_000, maxDuration: 60),
+                    draftVersion: 2, draftRules: [], startedAt: world.clock.date, actor: "admin")
+                state.running[tenant] = (rollout, .init(), .init())
+            }
+            state.failing = [tenants[0]]
+        }
+        world.clock.advance(120)
+        await janitor.runOnce()
+        let (ended, running) = rollouts.state.withLock { (Set($0.ended.map(\.tenant)), Set($0.running.keys)) }
+        #expect(ended == Set(tenants.dropFirst()), "all four others ended in one look, two per page")
+        #expect(running == [tenants[0]], "the failing one stays running and is tried again")
+        #expect(rollouts.state.withLock { $0.looks } == 3, "three pages: 2, 2 and 1")
     }
 }

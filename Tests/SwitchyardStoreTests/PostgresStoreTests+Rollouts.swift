@@ -77,7 +77,7 @@ extension PostgresStoreTests {
         #expect(ended.status == .stopped)
         #expect(ended.liveVersion == 1)
         #expect(try await store.routingConfiguration(tenant: tenant).rollout == nil)
-        #expect(try await store.decideRollouts(now: Date(), limit: 10).isEmpty)
+        #expect(try await store.runningRollouts(after: nil, limit: 10).isEmpty)
         let events = try await store.pool.withConnection { c in
             try c.query("SELECT type, livemode FROM webhook_events ORDER BY livemode").rows.map {
                 "\(try $0.string("type")) \(try $0.bool("livemode") ? "live" : "test")"
@@ -87,6 +87,53 @@ extension PostgresStoreTests {
             events == ["routing.rollout.stopped test", "routing.rollout.stopped live"], "one for each mode's endpoints")
         let replaced = try await store.replaceRoutingRules(tenant: tenant, rules: draft, actor: "test")
         #expect(replaced.version == 3)
+    }
+
+    @Test func theJanitorsWalkReachesEveryRunningRolloutAndSkipsOneBeingDecided() async throws {
+        let url = try await TestPostgres.freshSwitchyardDatabase().appURL
+        let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: Logger(label: "test"))
+        let store = PostgresStore(
+            pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() },
+            logger: Logger(label: "test"))
+        try await store.migrate()
+        let settings = RolloutSettings(share: 0.5, guardrail: 0.03, minSamples: 100, maxDuration: 60)
+        var started: [(tenant: UUID, rollout: UUID)] = []
+        for name in ["A", "B", "C"] {
+            let tenant = try await store.createTenant(name: name, actor: "test").id
+            let rules = [RoutingRule(id: UUID(), name: name, match: .init(), accounts: [UUID()], maxRateLoss: nil)]
+            try await store.replaceRoutingRules(tenant: tenant, rules: rules, actor: "test")
+            let rollout = try await store.startRollout(
+                tenant: tenant, id: UUID(), rules: rules, settings: settings, actor: "test", expectedVersion: nil)
+            started.append((tenant, rollout.id))
+        }
+        // Pages of two, in rollout id order: the third is reached however many run before it.
+        let first = try await store.runningRollouts(after: nil, limit: 2)
+        let second = try await store.runningRollouts(after: first.last?.rollout, limit: 2)
+        let walked = (first + second).map(\.rollout)
+        #expect(first.count == 2 && second.count == 1)
+        #expect(walked == started.map(\.rollout).sorted { $0.uuidString.lowercased() < $1.uuidString.lowercased() })
+        #expect(Set((first + second).map(\.tenant)) == Set(started.map(\.tenant)))
+
+        // Past its maximum duration each is promoted, unless another transaction holds its row.
+        let due = Date().addingTimeInterval(120)
+        let held = started[0]
+        // Another replica's transaction holds the first rollout's row.
+        let other = try PGConnection.open(
+            connectionString: url, connectTimeoutSeconds: 5, logger: Logger(label: "test"))
+        try other.execute("BEGIN")
+        _ = try other.query("SELECT 1 FROM routing_rollouts WHERE id = $1::uuid FOR UPDATE", [.uuid(held.rollout)])
+        let busy = try await store.decideRollout(tenant: held.tenant, id: held.rollout, now: due)
+        try other.execute("ROLLBACK")
+        other.close()
+        #expect(busy == nil, "a rollout another replica is deciding is skipped, not waited for")
+        for item in started {
+            let end = try await store.decideRollout(tenant: item.tenant, id: item.rollout, now: due)
+            #expect(end?.status == .promoted)
+            #expect(end?.reason == RolloutDecision.Reason.maxDuration.rawValue)
+        }
+        #expect(try await store.runningRollouts(after: nil, limit: 10).isEmpty)
+        #expect(try await store.decideRollout(tenant: held.tenant, id: held.rollout, now: due) == nil, "decided once")
+        await pool.shutdown()
     }
 
     /// A payment routed under `rollout` on `arm`, committed with one attempt answered `kind`.
