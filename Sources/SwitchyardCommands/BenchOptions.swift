@@ -68,6 +68,30 @@ package struct BenchOptions: ParsableArguments {
         guard !flows.isEmpty, flows.allSatisfy(names.contains) else {
             throw ValidationError("--flow must list flows among \(names.joined(separator: ","))")
         }
+        if let url, Self.serverURL(url) == nil {
+            throw ValidationError(
+                "--url must be the http(s) address of a running server, e.g. http://127.0.0.1:8080, not \(url)")
+        }
+    }
+
+    /// `text` as a server's base address (http or https, a host, no query or fragment), nil when it is not one.
+    package static func serverURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+        else { return nil }
+        return url
+    }
+
+    /// Asks the server at `url` for `/health` once: a bench against an address where nothing answers stops
+    /// at once with what it tried, rather than waiting through its warm-up.
+    package static func checkReachable(_ url: String, http: BenchHTTP) async throws {
+        let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+        let (status, _) = await http.send(.GET, base + "/health")
+        guard status == 200 else {
+            let answer = status == 0 ? "no answer" : "HTTP \(status)"
+            BenchProgress.write("bench: the server at \(base) is not serving (GET /health: \(answer))\n")
+            throw ExitCode.failure
+        }
     }
 
     /// A logger for the bench's own work: warnings only, so the progress lines stay readable.
@@ -119,6 +143,15 @@ package struct BenchOptions: ParsableArguments {
         target.idempotencyKeys = !noIdempotencyKey
         let levels = concurrencies ?? [1]
         let http = BenchHTTP(connections: levels.max() ?? 1)
+        if let url {
+            do {
+                try await Self.checkReachable(url, http: http)
+            } catch {
+                await http.shutdown()
+                await pgbench?.cleanUp(logger: logger)
+                throw error
+            }
+        }
         let run = String(UUID().uuidString.prefix(8).lowercased())
         var prepared: [BenchFlow] = []
         for name in flows(offered: offered) {
