@@ -39,7 +39,9 @@ public struct RolloutSeries: Sendable, Equatable {
     public static let maximumBuckets = 200
     public static let defaultBuckets = 60
     /// Bucket widths in seconds, smallest first; beyond the last, whole days.
-    public static let steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200]
+    public static let steps = [
+        1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200,
+    ]
 
     /// The width of a bucket, in seconds.
     public var bucketSeconds: Int

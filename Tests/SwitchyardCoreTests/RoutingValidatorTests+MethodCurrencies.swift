@@ -44,8 +44,9 @@ extension RoutingValidatorTests {
         // Another account of the rule that takes GCash in USD makes the rule sound.
         #expect(issues(.init(currencies: ["USD"], methods: ["gcash"]), [mixed.account.id, wallets.id]).isEmpty)
         // A method no plugin supports is reported once, not again for each currency.
-        #expect(issues(.init(currencies: ["USD"], methods: ["alipay"]), [mixed.account.id]).map(\.code) == [
-            "method_unsupported"
-        ])
+        #expect(
+            issues(.init(currencies: ["USD"], methods: ["alipay"]), [mixed.account.id]).map(\.code) == [
+                "method_unsupported"
+            ])
     }
 }

@@ -34,8 +34,9 @@ extension PaymentOptionsTests {
                 json: ["return_url": "https://shop.example/vaulted", "country": "SG"])
             try #require(session.status == 201, "\(String(decoding: session.body, as: UTF8.self))")
             let pm = try #require(session.json["id"] as? String)
-            #expect(try await options(customer: "cust-7").unavailable["card"]?["reason"] as? String
-                == "stored_method_required", "a pending card is not usable")
+            #expect(
+                try await options(customer: "cust-7").unavailable["card"]?["reason"] as? String
+                    == "stored_method_required", "a pending card is not usable")
             let data = try #require((session.json["next_action"] as? [String: Any])?["data"] as? [String: Any])
             _ = try await stack.sandbox.antom.completeVaulting(
                 vaultingSessionId: try #require(data["vaultingSessionId"] as? String),
