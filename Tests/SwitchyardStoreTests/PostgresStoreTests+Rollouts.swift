@@ -90,12 +90,7 @@ extension PostgresStoreTests {
     }
 
     @Test func theJanitorsWalkReachesEveryRunningRolloutAndSkipsOneBeingDecided() async throws {
-        let url = try await TestPostgres.freshSwitchyardDatabase().appURL
-        let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: Logger(label: "test"))
-        let store = PostgresStore(
-            pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() },
-            logger: Logger(label: "test"))
-        try await store.migrate()
+        let (store, url) = try await makeStoreWithURL()
         let settings = RolloutSettings(share: 0.5, guardrail: 0.03, minSamples: 100, maxDuration: 60)
         var started: [(tenant: UUID, rollout: UUID)] = []
         for name in ["A", "B", "C"] {
@@ -133,7 +128,6 @@ extension PostgresStoreTests {
         }
         #expect(try await store.runningRollouts(after: nil, limit: 10).isEmpty)
         #expect(try await store.decideRollout(tenant: held.tenant, id: held.rollout, now: due) == nil, "decided once")
-        await pool.shutdown()
     }
 
     /// A payment routed under `rollout` on `arm`, committed with one attempt answered `kind`.

@@ -10,13 +10,18 @@ import Testing
 
 struct PostgresStoreTests {
     func makeStore() async throws -> PostgresStore {
+        try await makeStoreWithURL().store
+    }
+
+    /// A migrated store on a fresh database, with the database's application URL.
+    func makeStoreWithURL() async throws -> (store: PostgresStore, url: String) {
         let url = try await TestPostgres.freshSwitchyardDatabase().appURL
         let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: Logger(label: "test"))
         let store = PostgresStore(
             pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() },
             logger: Logger(label: "test"))
         try await store.migrate()
-        return store
+        return (store, url)
     }
 
     func payment(_ tenant: UUID, id: String) -> Payment {
