@@ -131,13 +131,17 @@ extension CitconState {
     }
 }
 
-/// How the confirm step ends, decided by `amount % 1000`.
-enum CitconMagicAmount: Equatable {
+/// How the confirm step ends, decided by `amount % 1000`; public so a test can pick amounts that settle.
+public enum CitconMagicAmount: Equatable, Sendable {
+    /// Any other ending: succeeded (auto capture) or authorized.
     case approve
+    /// `…402`: failed with code `4021`.
     case decline
+    /// `…408`: stays `pending` for good, as if the wallet never answered (no IPN).
     case pending
 
-    init(amount: Int64) {
+    /// The ending of `amount`.
+    public init(amount: Int64) {
         switch amount % 1000 {
         case 402: self = .decline
         case 408: self = .pending
