@@ -5,8 +5,9 @@ import ProviderKit
 /// (see ``ClientSession``), with the time injected. A session is `issued` while its owner waits; past half
 /// its life it is due one sync (``SessionHalfLife``), past the provider's expiry it is `expired` (the app is
 /// refused with `session_expired`) and due a sweep, then `swept`, swept again `retryAfter` later while
-/// the horizon lasts. A renewal (where the provider allows one) issues a new session; once the owner stops
-/// waiting the session is `closed`. No I/O, no clock of its own.
+/// the horizon lasts. Past the horizon it is swept a last time (`horizonReached`) and, still waiting then,
+/// its owner is flagged for manual review. A renewal (where the provider allows one) issues a new session;
+/// once the owner stops waiting the session is `closed`. No I/O, no clock of its own.
 public struct ClientSessionMachine: Sendable, Equatable {
     /// Where the session stands at a given time.
     public enum State: Sendable, Equatable {
@@ -18,6 +19,8 @@ public struct ClientSessionMachine: Sendable, Equatable {
         case expired
         /// Past the expiry and swept; nothing is due now.
         case swept
+        /// Past the horizon after the expiry and not swept since: a last sweep is due, then a person looks.
+        case horizonReached
         /// The owner no longer waits for the app.
         case closed
     }
@@ -44,6 +47,8 @@ public struct ClientSessionMachine: Sendable, Equatable {
         case requestRenewal
         /// Refuse the request for this reason.
         case refuse(Refusal)
+        /// Flag the owner for manual review if the sync leaves it still waiting: nothing sweeps it again.
+        case flagForReview
     }
 
     /// Why a request about the session is refused.
@@ -79,9 +84,11 @@ public struct ClientSessionMachine: Sendable, Equatable {
     }
 
     /// The session of a payment (waiting while it requires the customer's action), or nil when it has none.
-    public init?(payment: Payment) {
+    public init?(payment: Payment, retryAfter: TimeInterval = 5, horizon: TimeInterval = 86_400) {
         guard let action = payment.nextAction else { return nil }
-        self.init(start: payment.createdAt, action: action, waiting: payment.status == .requiresAction)
+        self.init(
+            start: payment.createdAt, action: action, waiting: payment.status == .requiresAction,
+            retryAfter: retryAfter, horizon: horizon)
     }
 
     /// Where the session stands at `now`.
@@ -92,9 +99,10 @@ public struct ClientSessionMachine: Sendable, Equatable {
             let due = SessionHalfLife.shouldSync(start: start, expiresAt: expiresAt, lastSyncedAt: syncedAt, now: now)
             return due ? .halfLifeDue : .issued
         }
+        let end = expiresAt.addingTimeInterval(horizon)
+        if now >= end { return syncedAt.map { $0 >= end } == true ? .swept : .horizonReached }
         guard let last = syncedAt, last >= expiresAt else { return .expired }
-        let retryDue = last.addingTimeInterval(retryAfter) <= now && now < expiresAt.addingTimeInterval(horizon)
-        return retryDue ? .expired : .swept
+        return last.addingTimeInterval(retryAfter) <= now ? .expired : .swept
     }
 
     /// Applies an event at `time`; returns the actions.
@@ -104,7 +112,7 @@ public struct ClientSessionMachine: Sendable, Equatable {
         case .opened:
             switch state {
             case .closed: return [.refuse(.noSession)]
-            case .expired, .swept: return [.refuse(.expired(renewable: action.renewable == true))]
+            case .expired, .swept, .horizonReached: return [.refuse(.expired(renewable: action.renewable == true))]
             case .issued, .halfLifeDue: return [.handOut(action)]
             }
         case .swept:
@@ -112,6 +120,9 @@ public struct ClientSessionMachine: Sendable, Equatable {
             case .halfLifeDue, .expired:
                 syncedAt = time
                 return [.sync]
+            case .horizonReached:
+                syncedAt = time
+                return [.sync, .flagForReview]
             case .issued, .swept, .closed:
                 return []
             }
