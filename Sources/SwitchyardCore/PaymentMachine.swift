@@ -37,12 +37,16 @@ public struct PaymentMachine: Sendable, Equatable {
 
     /// Applies an event at `time`; returns the actions to carry out.
     public mutating func handle(_ event: Event, at time: Date) -> [Action] {
+        let before = payment.status
         defer {
             payment.updatedAt = time
-            // The janitor's bookkeeping lives exactly as long as the outcome is unknown.
+            // The janitor's bookkeeping lives exactly as long as the outcome is unknown; a review flagged
+            // while the customer's action was pending at the horizon stays while it still is.
             if payment.status == .unknown {
-                if payment.resolution == nil { payment.resolution = Payment.Resolution(since: time) }
-            } else {
+                if payment.resolution == nil || before != .unknown {
+                    payment.resolution = Payment.Resolution(since: time)
+                }
+            } else if payment.status != .requiresAction || before != .requiresAction {
                 payment.resolution = nil
             }
         }

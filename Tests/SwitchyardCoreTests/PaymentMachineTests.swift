@@ -78,6 +78,22 @@ struct PaymentMachineTests {
         #expect(last.payment.status == .failed)
     }
 
+    @Test func aReviewFlaggedWhileTheCustomerActsStaysUntilThePaymentMovesOn() {
+        var m = machine(status: .requiresAction)
+        var flagged = m.payment
+        flagged.resolution = Payment.Resolution(since: t0, reviewRequired: true)
+        m = PaymentMachine(payment: flagged)
+        _ = m.handle(.providerReported(Outcome(kind: .pending, providerPaymentId: "p")), at: t0.addingTimeInterval(5))
+        #expect(m.payment.status == .requiresAction)
+        #expect(m.payment.resolution == Payment.Resolution(since: t0, reviewRequired: true))
+        _ = m.handle(.providerReported(.unknown("timeout")), at: t0.addingTimeInterval(7))
+        #expect(m.payment.status == .requiresAction)
+        #expect(m.payment.resolution?.reviewRequired == true, "an unanswered sync clears nothing")
+        _ = m.handle(.providerReported(Outcome(kind: .succeeded, providerPaymentId: "p")), at: t0.addingTimeInterval(9))
+        #expect(m.payment.status == .succeeded)
+        #expect(m.payment.resolution == nil)
+    }
+
     @Test func anUnknownOutcomeNeverFailsOverAndStartsTheJanitorsBookkeeping() {
         var m = machine()
         #expect(
