@@ -71,20 +71,26 @@ extension PaymentService {
     /// One sweep: payments whose client session expired, or is past half its life (see ``SessionHalfLife``),
     /// are synced (the provider may have finished them meanwhile, its notification lost); pending
     /// credentials whose vaulting session expired, or that a failover left behind, are synced and then
-    /// marked `expired`. Returns how many were looked at.
+    /// marked `expired`. A payment the last sweep past the janitor's horizon leaves still waiting is
+    /// flagged for manual review. Returns how many were looked at.
     @discardableResult
     public func sweepSessions(limit: Int) async -> Int {
         let now = clock()
         var seen = 0
         do {
             // A session the provider still calls open after our expiry (clocks and roundings differ)
-            // is asked about again at the janitor's first delay, until the janitor's horizon.
+            // is asked about again at the janitor's first delay, until the janitor's horizon; past it, once
+            // more, and one still waiting then is flagged for manual review.
             let janitor = policy.platform.janitor
-            seen += await syncClaimed(
-                try await payments.claimExpiredSessions(
-                    now: now, retryAfter: TimeInterval(janitor.scheduleMs.first ?? 5_000) / 1000,
-                    horizon: TimeInterval(janitor.horizonMs) / 1000, limit: limit),
-                failure: "sync after session expiry failed")
+            let retryAfter = TimeInterval(janitor.scheduleMs.first ?? 5_000) / 1000
+            let horizon = TimeInterval(janitor.horizonMs) / 1000
+            let expired = try await payments.claimExpiredSessions(
+                now: now, retryAfter: retryAfter, horizon: horizon, limit: limit)
+            seen += await syncClaimed(expired, failure: "sync after session expiry failed")
+            for item in expired {
+                await flagAtHorizon(
+                    tenant: item.tenant, paymentId: item.paymentId, retryAfter: retryAfter, horizon: horizon, now: now)
+            }
             seen += await syncClaimed(
                 try await payments.claimHalfLifeSessions(now: now, limit: limit),
                 failure: "sync at session half-life failed")
@@ -110,6 +116,38 @@ extension PaymentService {
             }
         }
         return items.count
+    }
+
+    /// The sweep's last look at a session past the horizon: a payment still waiting for the customer's
+    /// action (the sync, even a failed one, left it `requires_action`) is flagged for manual review, once;
+    /// its status stays, so a later answer from the provider still settles it.
+    private func flagAtHorizon(
+        tenant: UUID, paymentId: String, retryAfter: TimeInterval, horizon: TimeInterval, now: Date
+    ) async {
+        let due: @Sendable (Payment) -> Bool = { payment in
+            guard payment.resolution?.reviewRequired != true,
+                var machine = ClientSessionMachine(payment: payment, retryAfter: retryAfter, horizon: horizon)
+            else { return false }
+            return machine.handle(.swept, at: now).contains(.flagForReview)
+        }
+        do {
+            // Read first so a sweep within the horizon writes nothing; decided again under the row's lock.
+            guard due(try await get(tenant: tenant, paymentId: paymentId).payment) else { return }
+            let flagged = try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges()) {
+                payment -> Bool in
+                guard due(payment) else { return false }
+                payment.resolution = Payment.Resolution(since: now, reviewRequired: true)
+                return true
+            }
+            guard flagged else { return }
+            logger.warning(
+                "payment needs manual review: customer action still pending at the horizon",
+                metadata: ["tenant.id": "\(tenant)", "payment.id": "\(paymentId)"])
+        } catch {
+            logger.warning(
+                "payment not flagged at the session horizon",
+                metadata: ["tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "error": "\(error)"])
+        }
     }
 
     private func expireStale(tenant: UUID, id: String, now: Date) async {

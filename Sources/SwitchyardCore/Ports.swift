@@ -92,7 +92,9 @@ public protocol PaymentRepository: Sendable {
     /// System scope: payments flagged for manual review, oldest first.
     func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment]
     /// System scope: claims up to `limit` payments waiting for the app whose client session expired at or
-    /// before `now` and was not swept since, skipping rows another replica holds, and marks them swept.
+    /// before `now` and was not swept since (or `retryAfter` ago, while `horizon` past the expiry lasts;
+    /// past it, once more if not swept since it passed), skipping rows another replica holds, and marks
+    /// them swept.
     func claimExpiredSessions(now: Date, retryAfter: TimeInterval, horizon: TimeInterval, limit: Int) async throws
         -> [(tenant: UUID, paymentId: String)]
     /// System scope: claims up to `limit` payments waiting for the app whose client session is past half

@@ -40,9 +40,11 @@ extension InMemoryPaymentRepository {
     {
         claimWaitingSessions(now: now, limit: limit) { row, expiry in
             guard expiry <= now else { return false }
+            let end = expiry.addingTimeInterval(horizon)
+            // Past the horizon: one last sweep, if none came since it passed.
+            if now >= end { return row.sessionSweptAt.map { $0 < end } ?? true }
             guard let swept = row.sessionSweptAt else { return true }
-            return swept < expiry
-                || (swept.addingTimeInterval(retryAfter) <= now && now < expiry.addingTimeInterval(horizon))
+            return swept < expiry || swept.addingTimeInterval(retryAfter) <= now
         }
     }
 

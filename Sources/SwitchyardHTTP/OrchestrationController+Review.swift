@@ -2,7 +2,8 @@ import Foundation
 import SwitchyardCore
 
 extension OrchestrationController {
-    /// The review list: payments still unknown at the horizon (`data`, as before), verified notifications
+    /// The review list: payments still unknown, or still waiting for the customer's action, at the horizon
+    /// (`data`), verified notifications
     /// whose report the payment's state rejected (`notifications`), and refunds and captures the janitor
     /// could not resolve (`operations`). Every entry names its `kind`.
     struct ReviewList: Encodable {

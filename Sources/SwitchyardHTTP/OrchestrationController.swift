@@ -37,7 +37,9 @@ struct OrchestrationController: Sendable {
     }
 
     struct ReviewBody: Encodable {
-        var kind = "payment_unknown"
+        /// `payment_unknown`, or `payment_action_pending` for a payment still waiting for the customer's
+        /// action past the horizon after its session's expiry.
+        var kind: String
         var id: String
         var tenantId: String
         var amount: Int64
@@ -75,7 +77,8 @@ struct OrchestrationController: Sendable {
             let payments = try await review.paymentsForReview(tenant: tenant, limit: 200)
             let data = payments.map { p in
                 ReviewBody(
-                    id: p.id, tenantId: p.tenantId.uuidString.lowercased(), amount: p.amount, currency: p.currency,
+                    kind: p.status == .requiresAction ? "payment_action_pending" : "payment_unknown", id: p.id,
+                    tenantId: p.tenantId.uuidString.lowercased(), amount: p.amount, currency: p.currency,
                     reference: p.reference, providerAccountId: p.providerAccountId?.uuidString.lowercased(),
                     unknownSince: p.resolution?.since, syncs: p.resolution?.syncs ?? 0)
             }

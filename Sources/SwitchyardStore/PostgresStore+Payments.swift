@@ -222,16 +222,20 @@ extension PostgresStore {
         // `next_action.expiresAt` is stored as seconds since 1970; a renewed session expires later than the
         // last sweep, so it is swept again when it expires in turn. A session swept after its expiry that
         // is still waiting (the provider still called it open) is swept again `retryAfter` seconds after
-        // the last sweep, until `horizon` seconds past its expiry.
+        // the last sweep, until `horizon` seconds past its expiry; past that, it is swept once more (the
+        // caller flags it for review if it still waits).
         try await claimWaitingSessions(
             now: now, limit: limit,
             where: """
                 (next_action->>'expiresAt')::double precision <= extract(epoch FROM $1::timestamptz)
-                AND (session_swept_at IS NULL
-                    OR extract(epoch FROM session_swept_at) < (next_action->>'expiresAt')::double precision
-                    OR (extract(epoch FROM session_swept_at) + \(retryAfter) <= extract(epoch FROM $1::timestamptz)
-                        AND extract(epoch FROM $1::timestamptz)
-                            < (next_action->>'expiresAt')::double precision + \(horizon)))
+                AND CASE WHEN extract(epoch FROM $1::timestamptz)
+                        >= (next_action->>'expiresAt')::double precision + \(horizon)
+                    THEN session_swept_at IS NULL OR extract(epoch FROM session_swept_at)
+                        < (next_action->>'expiresAt')::double precision + \(horizon)
+                    ELSE session_swept_at IS NULL
+                        OR extract(epoch FROM session_swept_at) < (next_action->>'expiresAt')::double precision
+                        OR extract(epoch FROM session_swept_at) + \(retryAfter) <= extract(epoch FROM $1::timestamptz)
+                    END
                 """)
     }
 

@@ -77,8 +77,36 @@ struct ClaimContractTests {
         #expect(try await expired().isEmpty)
         s.clock.advance(10)
         #expect(try await expired() == ["pay_1"])
-        s.clock.advance(60)
+        s.clock.advance(49)
+        #expect(try await expired() == ["pay_1"], "retried until the horizon")
+        s.clock.advance(1)
+        #expect(try await expired() == ["pay_1"], "a last sweep at the horizon")
         #expect(try await expired().isEmpty)
+        s.clock.advance(3_600)
+        #expect(try await expired().isEmpty, "never again past the horizon")
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aSessionUnsweptPastTheHorizonIsSweptOnceAndItsFlagIsListed(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        var p = s.payment("pay_1", status: .requiresAction)
+        p.nextAction = NextAction(type: "app", data: [:], expiresAt: s.clock.date.addingTimeInterval(100))
+        try await s.payments.commit(PaymentChanges(payment: p))
+        func expired() async throws -> [String] {
+            try await s.payments.claimExpiredSessions(now: s.clock.date, retryAfter: 10, horizon: 60, limit: 10)
+                .map(\.paymentId)
+        }
+        s.clock.advance(1_000)
+        #expect(try await expired() == ["pay_1"])
+        #expect(try await expired().isEmpty)
+        let since = s.clock.date
+        try await s.payments.transition(tenant: s.tenant, paymentId: "pay_1", with: PaymentChanges()) {
+            $0.resolution = Payment.Resolution(since: since, reviewRequired: true)
+        }
+        let listed = try await s.payments.paymentsForReview(tenant: s.tenant, limit: 5)
+        #expect(listed.map(\.id) == ["pay_1"])
+        #expect(listed.first?.status == .requiresAction)
+        #expect(listed.first?.resolution == Payment.Resolution(since: since, reviewRequired: true))
     }
 
     @Test(arguments: Backend.allCases)
