@@ -54,16 +54,25 @@ struct ClaimContractTests {
         #expect(Set(try await claim()) == ["pay_old", "pay_tried"])
     }
 
-    @Test(arguments: Backend.allCases)
-    func expiredSessionsAreSweptOnceThenRetriedWithinTheHorizon(_ backend: Backend) async throws {
+    /// A subject holding `pay_1`, waiting for the app with a session that expires in 100 s.
+    private func waitingForTheApp(_ backend: Backend) async throws -> ContractSubject {
         let s = try await ContractSubject.make(backend)
         var p = s.payment("pay_1", status: .requiresAction)
         p.nextAction = NextAction(type: "app", data: [:], expiresAt: s.clock.date.addingTimeInterval(100))
         try await s.payments.commit(PaymentChanges(payment: p))
-        func expired() async throws -> [String] {
-            try await s.payments.claimExpiredSessions(now: s.clock.date, retryAfter: 10, horizon: 60, limit: 10)
-                .map(\.paymentId)
-        }
+        return s
+    }
+
+    /// The expired sessions claimed now, retried after 10 s within a 60 s horizon.
+    private func expiredSessions(_ s: ContractSubject) async throws -> [String] {
+        try await s.payments.claimExpiredSessions(now: s.clock.date, retryAfter: 10, horizon: 60, limit: 10)
+            .map(\.paymentId)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func expiredSessionsAreSweptOnceThenRetriedWithinTheHorizon(_ backend: Backend) async throws {
+        let s = try await waitingForTheApp(backend)
+        func expired() async throws -> [String] { try await expiredSessions(s) }
         func halfLife() async throws -> [String] {
             try await s.payments.claimHalfLifeSessions(now: s.clock.date, limit: 10).map(\.paymentId)
         }
@@ -88,14 +97,8 @@ struct ClaimContractTests {
 
     @Test(arguments: Backend.allCases)
     func aSessionUnsweptPastTheHorizonIsSweptOnceAndItsFlagIsListed(_ backend: Backend) async throws {
-        let s = try await ContractSubject.make(backend)
-        var p = s.payment("pay_1", status: .requiresAction)
-        p.nextAction = NextAction(type: "app", data: [:], expiresAt: s.clock.date.addingTimeInterval(100))
-        try await s.payments.commit(PaymentChanges(payment: p))
-        func expired() async throws -> [String] {
-            try await s.payments.claimExpiredSessions(now: s.clock.date, retryAfter: 10, horizon: 60, limit: 10)
-                .map(\.paymentId)
-        }
+        let s = try await waitingForTheApp(backend)
+        func expired() async throws -> [String] { try await expiredSessions(s) }
         s.clock.advance(1_000)
         #expect(try await expired() == ["pay_1"])
         #expect(try await expired().isEmpty)
