@@ -49,7 +49,7 @@ public struct ClientSession: Sendable, Equatable {
     static func status(_ state: ClientSessionMachine.State) -> Status {
         switch state {
         case .issued, .halfLifeDue: return .live
-        case .expired, .swept, .closed: return .expired
+        case .expired, .swept, .horizonReached, .closed: return .expired
         }
     }
 
