@@ -45,9 +45,13 @@ struct RoutingEvidenceExperimentTests {
             // The draft's true rate, (0.7 + 0.95) / 2 on alternating DE and FR traffic, lies in the replay's
             // interval; the rate 480 fresh payments achieved lies in the prediction interval.
             #expect(abs(AdaptiveRoutingExperimentTests.number(overall, "truth") - 0.825) < 1e-9, "\(overall)")
-            #expect(overall["truth_inside"] as? Bool == true, "the truth outside the replay interval (seed \(seed)): \(overall)")
+            #expect(
+                overall["truth_inside"] as? Bool == true,
+                "the truth outside the replay interval (seed \(seed)): \(overall)")
             #expect(overall["achieved_payments"] as? Int == 480, "twice the logged payments: \(overall)")
-            #expect(overall["achieved_inside"] as? Bool == true, "achieved outside the prediction (seed \(seed)): \(overall)")
+            #expect(
+                overall["achieved_inside"] as? Bool == true,
+                "achieved outside the prediction (seed \(seed)): \(overall)")
             let judged = segments.filter { $0["truth_inside"] is Bool && $0["achieved_inside"] is Bool }
             #expect(judged.count == 3, "overall, DE and FR have evidence: \(segments)")
             let germany = segments.first { $0["segment"] as? String == "DE EUR card" }
