@@ -31,6 +31,7 @@ final class PluginCallSlot: @unchecked Sendable {
     private var answered = false
     private var started = false
     private var cancelRequested = false
+    private var deadlinePassed = false
     private var cancelHandler: (@Sendable () -> Void)?
     private let ledger: SendLedger
     private let sendsAtStart: UInt64
@@ -40,12 +41,13 @@ final class PluginCallSlot: @unchecked Sendable {
         sendsAtStart = ledger.count
     }
 
-    /// Answers the call, unless it was already answered.
-    func finish(_ result: Result<Data, PluginCallError>) {
+    /// Answers the call, unless it was already answered; false when it was (this answer is ignored).
+    @discardableResult
+    func finish(_ result: Result<Data, PluginCallError>) -> Bool {
         lock.lock()
         guard !answered else {
             lock.unlock()
-            return
+            return false
         }
         answered = true
         let waiting = continuation
@@ -53,6 +55,7 @@ final class PluginCallSlot: @unchecked Sendable {
         if waiting == nil { early = result }
         lock.unlock()
         waiting?.resume(returning: result)
+        return true
     }
 
     /// Answers the call for a plugin that did not: `unsentCode` when the plugin asked for no outbound
@@ -60,6 +63,28 @@ final class PluginCallSlot: @unchecked Sendable {
     func abandon(sentCode: PluginResultCode, unsentCode: PluginResultCode, _ message: String) {
         let sent = ledger.count > sendsAtStart
         finish(.failure(PluginCallError(sent ? sentCode : unsentCode, message: message)))
+    }
+
+    /// Records that the deadline passed and the plugin is asked to cancel.
+    fileprivate func markDeadlinePassed() {
+        lock.withLock { deadlinePassed = true }
+    }
+
+    /// `result` as the caller sees it: a plugin that answered the deadline's cancel with `cancelled` is
+    /// answered like a plugin that did not answer at all (`deadline_before_send` when it asked for no
+    /// outbound send since the call began, otherwise `deadline_exceeded`), only sooner.
+    fileprivate func afterDeadline(
+        _ result: Result<Data, PluginCallError>, deadline: Duration
+    ) -> Result<Data, PluginCallError> {
+        guard lock.withLock({ deadlinePassed }), case .success(let data) = result,
+            let reply = try? PluginJSON.decoder().decode(PluginReply<JSONValue>.self, from: data),
+            reply.error?.code == PluginResultCode.cancelled.rawValue
+        else { return result }
+        let sent = ledger.count > sendsAtStart
+        return .failure(
+            PluginCallError(
+                sent ? .deadlineExceeded : .deadlineBeforeSend,
+                message: "the plugin did not answer within \(deadline.seconds) s"))
     }
 
     /// Sets how to ask the plugin to stop this call (used by ``cancelCall()``).
@@ -130,7 +155,7 @@ extension PluginCallSlot {
         cancel: @escaping @Sendable (PluginCallSlot, PluginCancelReason) -> Void
     ) async -> Result<Data, PluginCallError> {
         let slot = PluginCallSlot(ledger: ledger)
-        return await withTaskCancellationHandler {
+        let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiting: CheckedContinuation<Result<Data, PluginCallError>, Never>) in
                 slot.attach(waiting)
                 start(slot)
@@ -139,6 +164,7 @@ extension PluginCallSlot {
                 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline.dispatchInterval) {
                     guard !slot.isAnswered else { return }
+                    slot.markDeadlinePassed()
                     cancel(slot, .deadline)
                     DispatchQueue.global().asyncAfter(deadline: .now() + grace.dispatchInterval) {
                         slot.abandon(
@@ -152,5 +178,6 @@ extension PluginCallSlot {
                 cancel(slot, .task)
             }
         }
+        return slot.afterDeadline(result, deadline: deadline)
     }
 }

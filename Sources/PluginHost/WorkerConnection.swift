@@ -114,7 +114,13 @@ final class WorkerConnection: @unchecked Sendable {
             settleHandshake(.failed(reason))
         case .reply(let id, let json):
             let slot = lock.withLock { calls.removeValue(forKey: id) }
-            slot?.finish(.success(json))
+            if slot?.finish(.success(json)) != true {
+                // A second completion of one call, or one after the host answered it: the ABI's
+                // exactly-once rule broken. Ignored, and said (`switchyard plugins check` counts these).
+                bridge.log(
+                    level: PluginLogLevel.warning.rawValue, message: "plugin completed a call no longer in flight",
+                    metadataJSON: #"{"plugin.call.id":"\#(id)"}"#)
+            }
         case .send(let id, let request):
             bridge.send(request) { [bridge] result in
                 channel.writeAndFlush(

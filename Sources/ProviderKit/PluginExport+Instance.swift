@@ -1,13 +1,23 @@
 import Foundation
 
-/// One created plugin instance: a provider value plus the tasks of its calls in flight.
+/// One created plugin instance: a provider value plus the calls in flight, each with its task and its
+/// completion.
+///
+/// A call is completed exactly once, by whichever comes first: its task's reply, or a cancel, which
+/// completes it at once with the error `cancelled` (the ABI's rule) and cancels the task, whose later
+/// reply is dropped. A flow waiting for the host's `http_send` therefore never holds a cancelled call open.
 final class PluginExportInstance: @unchecked Sendable {
     /// Runs one flow on the provider: request JSON in, `PluginReply` JSON out. Never throws.
     typealias Dispatch = @Sendable (Flow, Data) async -> Data
 
+    private struct Call {
+        var task: Task<Void, Never>
+        var sink: ExportCompletion
+    }
+
     private let dispatch: Dispatch
     private let lock = NSLock()
-    private var tasks: [UInt64: Task<Void, Never>] = [:]
+    private var calls: [UInt64: Call] = [:]
 
     init(dispatch: @escaping Dispatch) {
         self.dispatch = dispatch
@@ -21,40 +31,42 @@ final class PluginExportInstance: @unchecked Sendable {
         }
     }
 
-    /// Starts call `callID`; `sink` is completed exactly once, from the call's task.
+    /// Starts call `callID`; `sink` is completed exactly once, from the call's task or by ``cancel(callID:)``.
     func start(callID: UInt64, method: String, body: Data, sink: ExportCompletion) {
         let flow = Flow(rawValue: method)
         let dispatch = self.dispatch
         lock.lock()
         defer { lock.unlock() }
-        // The task cannot remove itself before it is registered: `finish` takes the same lock.
-        tasks[callID] = Task {
+        // The task cannot finish before it is registered: `finish` takes the same lock.
+        let task = Task {
             let reply: Data
             if let flow {
                 reply = await dispatch(flow, body)
             } else {
                 reply = Self.errorReply(.notSupported, message: "unknown method")
             }
-            self.finish(callID: callID)
-            sink.complete(reply)
+            self.finish(callID: callID)?.complete(reply)
         }
+        calls[callID] = Call(task: task, sink: sink)
     }
 
-    /// Cancels the task of call `callID`, if it is still running. Its completion is still called once.
+    /// Completes call `callID` with the error `cancelled` and cancels its task, if it is still running.
     func cancel(callID: UInt64) {
         lock.lock()
-        let task = tasks[callID]
+        let call = calls.removeValue(forKey: callID)
         lock.unlock()
-        task?.cancel()
+        guard let call else { return }
+        call.task.cancel()
+        call.sink.complete(Self.errorReply(.cancelled, message: "the call was cancelled"))
     }
 
     /// Cancels every call in flight (used when the instance is destroyed).
     func cancelAll() {
         lock.lock()
-        let running = Array(tasks.values)
+        let running = Array(calls.keys)
         lock.unlock()
-        for task in running {
-            task.cancel()
+        for callID in running {
+            cancel(callID: callID)
         }
     }
 
@@ -62,13 +74,14 @@ final class PluginExportInstance: @unchecked Sendable {
     var inFlight: Int {
         lock.lock()
         defer { lock.unlock() }
-        return tasks.count
+        return calls.count
     }
 
-    private func finish(callID: UInt64) {
+    /// Ends call `callID`: its completion, unless a cancel completed it already.
+    private func finish(callID: UInt64) -> ExportCompletion? {
         lock.lock()
-        tasks[callID] = nil
-        lock.unlock()
+        defer { lock.unlock() }
+        return calls.removeValue(forKey: callID)?.sink
     }
 
     /// A `PluginReply` carrying an error, as JSON.
