@@ -19,6 +19,7 @@ public struct PluginLoader: Sendable {
     public let shadowDirectory: String
     private let logger: Logger
     private let scanner: PluginScanner?
+    private let runtimeCheck = SwiftRuntimeCheck(host: .current)
 
     /// Creates a loader.
     ///
@@ -64,6 +65,23 @@ public struct PluginLoader: Sendable {
         return try open(candidate, hostServices: hostServices, now: now)
     }
 
+    /// Examines, checks and opens the plugin file at `path` to run under `settings` (its worker executable,
+    /// isolation, deadline and cancel grace), outside a registry: `switchyard plugins check` loads a file
+    /// this way, as the server would.
+    public func load(
+        file path: String, policy: PluginPolicy, hostServices: any HostServices, settings: PluginRunSettings,
+        now: Date = Date()
+    ) async throws(PluginRefusal) -> LoadedPlugin {
+        let result: Result<LoadedPlugin, PluginRefusal> = await PluginRunSettings.$current.withValue(settings) {
+            do throws(PluginRefusal) {
+                return .success(try await load(file: path, policy: policy, hostServices: hostServices, now: now))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// The first step of a load: copies the bytes read (and hashed) from `path`, scans the copy in a
     /// scanner process and checks the scanned manifest against the policy. Nothing of the file runs in
     /// this process.
@@ -72,6 +90,9 @@ public struct PluginLoader: Sendable {
     ) async throws(PluginRefusal) -> PluginCandidate {
         guard policy.mayOpen(sha256: sha256) else {
             throw refused(path, PluginRefusal(.digestMismatch, "the file's SHA-256 is not pinned in the policy"))
+        }
+        if let image = ELFImage(contents), let reason = runtimeCheck.refusal(for: image, at: path) {
+            throw refused(path, PluginRefusal(.swiftRuntimeMismatch, reason))
         }
         guard let scanner else {
             throw refused(

@@ -30,6 +30,9 @@ public struct PluginRefusal: Error, Sendable, Equatable, CustomStringConvertible
         case scannerUnavailable = "scanner_unavailable"
         /// The policy runs the plugin in a worker process and no worker executable is configured.
         case isolationUnavailable = "isolation_unavailable"
+        /// A Swift plugin built by another toolchain than the worker's, or carrying a Swift runtime of its
+        /// own: it would run on a runtime it was not built for. The reason names both runtimes.
+        case swiftRuntimeMismatch = "swift_runtime_mismatch"
     }
 
     public var code: Code
