@@ -56,6 +56,12 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
         }
     }
 
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
     /// The object payload, if this is an object.
     public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }

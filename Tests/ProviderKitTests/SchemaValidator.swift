@@ -1,166 +1,24 @@
 import Foundation
 import ProviderKit
 
-/// A small JSON Schema (draft 2020-12) checker for the plugin ABI's schema files: `type`, `enum`,
-/// `const`, `pattern`, `properties`, `required`, `additionalProperties`, `items`, `anyOf`, `oneOf` and
-/// `$ref` (to another file and/or a JSON pointer). Annotations are ignored.
-///
-/// Strict: an object checked against a schema with `properties` and no `additionalProperties` may not
-/// carry other keys, so a value with a key the schema forgot is an error (the schemas themselves allow
-/// unknown keys, for forward compatibility).
+/// ProviderKit's schema checker over the schema files of this checkout, strict: an object may not carry
+/// a key its schema does not list, so a value with a key the schema forgot is an error.
 struct SchemaValidator {
     /// The directory of the schema files.
     let directory: URL
 
     /// The problems of `value` against the schema file `name` (relative to ``directory``); empty when valid.
     func problems(_ value: JSONValue, against name: String) throws -> [String] {
-        let file = directory.appendingPathComponent(name)
-        var problems: [String] = []
-        try check(value, try load(file), file: file, at: "$", into: &problems)
-        return problems
+        try validator.problems(value, against: name)
     }
 
     /// Encodes `value` with the ABI's encoder and checks it.
     func problems<T: Encodable>(encoding value: T, against name: String) throws -> [String] {
-        let data = try PluginJSON.encoder().encode(value)
-        return try problems(try JSONDecoder().decode(JSONValue.self, from: data), against: name)
+        try validator.problems(encoding: value, against: name)
     }
 
-    private func load(_ file: URL) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: file))
+    private var validator: ABISchemaValidator {
+        let directory = self.directory
+        return ABISchemaValidator(strict: true) { try Data(contentsOf: directory.appendingPathComponent($0)) }
     }
-
-    private func resolve(_ reference: String, from file: URL) throws -> (JSONValue, URL) {
-        let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-        let target =
-            parts[0].isEmpty
-            ? file : URL(fileURLWithPath: String(parts[0]), relativeTo: file.deletingLastPathComponent())
-        var node = try load(target.standardizedFileURL)
-        if parts.count == 2 {
-            for token in parts[1].split(separator: "/") {
-                guard let next = node[String(token)] else { throw SchemaError("unresolvable $ref \(reference)") }
-                node = next
-            }
-        }
-        return (node, target.standardizedFileURL)
-    }
-
-    private func check(
-        _ value: JSONValue, _ schema: JSONValue, file: URL, at path: String, into problems: inout [String]
-    )
-        throws
-    {
-        if case .bool(let accepts) = schema {
-            if !accepts { problems.append("\(path): no value allowed") }
-            return
-        }
-        guard let keywords = schema.objectValue else { throw SchemaError("schema at \(path) is not an object") }
-        if let reference = keywords["$ref"]?.stringValue {
-            let (target, targetFile) = try resolve(reference, from: file)
-            try check(value, target, file: targetFile, at: path, into: &problems)
-        }
-        if let types = keywords["type"] {
-            let allowed: [String]
-            if case .array(let list) = types {
-                allowed = list.compactMap(\.stringValue)
-            } else {
-                allowed = [types.stringValue ?? ""]
-            }
-            if !allowed.contains(where: { Self.matches(value, type: $0) }) {
-                problems.append("\(path): expected \(allowed.joined(separator: " or ")), got \(Self.typeName(value))")
-                return
-            }
-        }
-        if case .array(let options) = keywords["enum"], !options.contains(value) {
-            problems.append("\(path): \(value) is not one of the allowed values")
-        }
-        if let constant = keywords["const"], constant != value, !(Self.sameNumber(constant, value)) {
-            problems.append("\(path): expected \(constant)")
-        }
-        if let pattern = keywords["pattern"]?.stringValue, let text = value.stringValue {
-            let expression = try NSRegularExpression(pattern: pattern)
-            if expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil {
-                problems.append("\(path): \(text) does not match \(pattern)")
-            }
-        }
-        if case .array(let branches) = keywords["anyOf"] {
-            let passing = try branches.filter { branch in
-                var scratch: [String] = []
-                try check(value, branch, file: file, at: path, into: &scratch)
-                return scratch.isEmpty
-            }
-            if passing.isEmpty { problems.append("\(path): matches none of anyOf") }
-        }
-        if case .array(let branches) = keywords["oneOf"] {
-            let passing = try branches.filter { branch in
-                var scratch: [String] = []
-                try check(value, branch, file: file, at: path, into: &scratch)
-                return scratch.isEmpty
-            }
-            if passing.count != 1 { problems.append("\(path): matches \(passing.count) branches of oneOf, not 1") }
-        }
-        if let object = value.objectValue {
-            try checkObject(object, keywords, file: file, at: path, into: &problems)
-        }
-        if case .array(let items) = value, let itemSchema = keywords["items"] {
-            for (index, item) in items.enumerated() {
-                try check(item, itemSchema, file: file, at: "\(path)[\(index)]", into: &problems)
-            }
-        }
-    }
-
-    private func checkObject(
-        _ object: [String: JSONValue], _ keywords: [String: JSONValue], file: URL, at path: String,
-        into problems: inout [String]
-    ) throws {
-        if case .array(let required) = keywords["required"] {
-            for key in required.compactMap(\.stringValue) where object[key] == nil {
-                problems.append("\(path): missing required \(key)")
-            }
-        }
-        let properties = keywords["properties"]?.objectValue ?? [:]
-        for (key, member) in object.sorted(by: { $0.key < $1.key }) {
-            if let propertySchema = properties[key] {
-                try check(member, propertySchema, file: file, at: "\(path).\(key)", into: &problems)
-            } else if let additional = keywords["additionalProperties"] {
-                try check(member, additional, file: file, at: "\(path).\(key)", into: &problems)
-            } else if keywords["properties"] != nil {
-                problems.append("\(path): \(key) is not in the schema")
-            }
-        }
-    }
-
-    private static func matches(_ value: JSONValue, type: String) -> Bool {
-        switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object),
-            ("integer", .integer), ("number", .integer), ("number", .number):
-            return true
-        case ("integer", .number(let number)):
-            return number.rounded() == number
-        default:
-            return false
-        }
-    }
-
-    private static func sameNumber(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        guard let x = a.integerValue, let y = b.integerValue else { return false }
-        return x == y
-    }
-
-    private static func typeName(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool: return "boolean"
-        case .integer: return "integer"
-        case .number: return "number"
-        case .string: return "string"
-        case .array: return "array"
-        case .object: return "object"
-        }
-    }
-}
-
-struct SchemaError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
