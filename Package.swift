@@ -20,7 +20,7 @@ func provider(_ name: String) -> (product: Product, targets: [Target]) {
         [
             .target(
                 name: plugin, dependencies: ["ProviderKit", "SwitchyardCrypto", "CSwitchyardPlugin"],
-                path: "Plugins/" + name, exclude: ["Entry"]),
+                path: "Plugins/" + name, exclude: ["Entry", "scenario.json"]),
             .target(
                 name: plugin + "Entry", dependencies: [.target(name: plugin), "ProviderKit"],
                 path: "Plugins/\(name)/Entry"),
@@ -45,6 +45,12 @@ let package = Package(
         // provider emulator and no demo seed (Tests/Deploy/check_production_binary.sh holds it to that).
         .executable(name: "switchyard-server", targets: ["SwitchyardServer"]),
         .executable(name: "switchyard-plugin-worker", targets: ["SwitchyardPluginWorker"]),
+        // The plugin SDK, for plugin packages outside this repository (by path or URL): what a plugin
+        // imports (its C ABI comes along), the cryptography connectors sign with (HMAC, RSA, AES over
+        // OpenSSL 3), and the scripted host its unit tests use. docs/plugins.md.
+        .library(name: "ProviderKit", targets: ["ProviderKit"]),
+        .library(name: "SwitchyardCrypto", targets: ["SwitchyardCrypto"]),
+        .library(name: "ProviderTestSupport", targets: ["ProviderTestSupport"]),
     ] + providers.map(\.product),
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -178,14 +184,20 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            plugins: ["BundledPluginList"]
+            plugins: ["BundledPluginList", "PluginKitFiles"]
         ),
+        // The plugin kit's files (the C SDK and the `plugins new` templates) embedded in the commands.
+        .executableTarget(name: "PluginKitFilesGenerator", path: "BuildTools/PluginKitFilesGenerator"),
+        .plugin(
+            name: "PluginKitFiles", capability: .buildTool(), dependencies: ["PluginKitFilesGenerator"],
+            path: "BuildTools/PluginKitFiles"),
         .executableTarget(name: "BundledPluginListGenerator", path: "BuildTools/BundledPluginListGenerator"),
         .plugin(
             name: "BundledPluginList", capability: .buildTool(), dependencies: ["BundledPluginListGenerator"],
@@ -261,7 +273,9 @@ let package = Package(
         ),
         // The pure parts of `switchyard bench` (statistics, table, plot, report, /proc parsing).
         .testTarget(name: "BenchTests", dependencies: ["switchyard", "SwitchyardCommands"]),
-        .testTarget(name: "CommandTests", dependencies: ["SwitchyardCommands", "PluginHost", "SwitchyardStore"]),
+        .testTarget(
+            name: "CommandTests",
+            dependencies: ["SwitchyardCommands", "PluginHost", "SwitchyardStore", "SwitchyardTestSupport"]),
     ] + providers.flatMap(\.targets),
     swiftLanguageModes: [.v6]
 )
