@@ -6,7 +6,7 @@ import SwitchyardTestSupport
 import Testing
 
 /// `POST …/routing/replay` over payments routed 50/50 between two accounts whose endpoints answer with
-/// seeded outcomes (the C example plugin: `authorized` for a 2xx, `declined` otherwise).
+/// seeded outcomes (the C example plugin: `authorized` for a 2xx, `declined` for a 4xx).
 @Suite(.serialized)
 struct RoutingReplayEndToEndTests {
     static let policy: @Sendable (inout PlatformPolicy) -> Void = { policy in

@@ -5,7 +5,7 @@ import Testing
 
 /// Guarded rollouts over the API: a draft routing takes its share of the payments by a stable hash of the
 /// routing key, the janitor rolls a worse draft back or promotes one, announcing why, and a rollout can be
-/// stopped. The c-echo plugin answers synchronously (2xx authorised, else declined), so each account's
+/// stopped. The c-echo plugin answers synchronously (2xx authorised, 4xx declined), so each account's
 /// answers are whatever its receiver is told to answer.
 @Suite(.serialized)
 struct RoutingRolloutTests {

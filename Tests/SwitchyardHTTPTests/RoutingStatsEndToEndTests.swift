@@ -7,8 +7,8 @@ import Testing
 /// provider accounts keep the fee models they are given.
 @Suite(.serialized)
 struct RoutingStatsEndToEndTests {
-    /// The C example plugin answers synchronously: `authorized` for a 2xx from its endpoint, `declined`
-    /// otherwise, so every attempt's answer is known when the payment is created.
+    /// The C example plugin answers synchronously: `authorized` for a 2xx from its endpoint, `declined` for a
+    /// 4xx, so every attempt's answer is known when the payment is created.
     @Test func paymentsAnswersAreListedForTheTenantAndTheOperator() async throws {
         let plugin = try FixturePlugins.build("c_echo.c", in: "Plugins/Examples/c-echo")
         try await TestStack.with(extraPlugins: [(name: "libCEchoPlugin.so", path: plugin)]) { stack in

@@ -4,8 +4,9 @@
  *
  *  - authorize: POSTs to the account's base URL through the host's `http_send`, with the account's
  *    `api_key` credential as a bearer token (named in `redactHeaders`, so the host never logs it).
- *    A 2xx answer is `authorized`, another status `declined`, a request that never left `notSent`,
- *    a request that may have left without an answer `unknown`. `cancel` answers `cancelled` at once;
+ *    A 2xx answer with an empty or JSON-object body is `authorized`, a 4xx `declined`; a request
+ *    that never left is `notSent`; a request that may have left without an answer, a 5xx or a body the
+ *    plugin cannot read is `unknown` (the provider may have acted: never a success or a decline). `cancel` answers `cancelled` at once;
  *    the late HTTP result is then dropped (the completion is called exactly once).
  *  - sync: answers `succeeded` from a thread of its own (completions may come from any thread).
  *
@@ -107,6 +108,21 @@ static int claim(echo_call *call) {
     return mine;
 }
 
+/* Whether the answer's body (base64 in the result's `body`) is empty or starts a JSON object. */
+static int body_is_readable(const char *json) {
+    const char *body = strstr(json, "\"body\":\"");
+    if (body == NULL) return 1;
+    body += strlen("\"body\":\"");
+    if (*body == '"') return 1;
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const char *first = strchr(alphabet, body[0]);
+    const char *second = body[0] != '\0' ? strchr(alphabet, body[1]) : NULL;
+    if (first == NULL || second == NULL || body[0] == '\0' || body[1] == '\0') return 0;
+    /* The first decoded byte: 6 bits of the first character, 2 of the second. */
+    unsigned char byte = (unsigned char)(((first - alphabet) << 2) | ((second - alphabet) >> 4));
+    return byte == '{';
+}
+
 /* The completion of `http_send`: any thread, exactly once; `json` is valid during this callback only. */
 static void on_http_result(void *context, const char *json, size_t length) {
     echo_call *call = context;
@@ -115,17 +131,22 @@ static void on_http_result(void *context, const char *json, size_t length) {
         char result[256];
         const char *status = json != NULL ? strstr(json, "\"status\":") : NULL;
         int code = status != NULL ? atoi(status + strlen("\"status\":")) : 0;
-        if (json != NULL && strstr(json, "\"kind\":\"response\"") != NULL && code >= 200 && code < 300) {
+        int answered = json != NULL && strstr(json, "\"kind\":\"response\"") != NULL;
+        if (answered && code >= 200 && code < 300 && body_is_readable(json)) {
             snprintf(result, sizeof(result),
                      "{\"result\":{\"kind\":\"authorized\",\"providerPaymentId\":\"c-echo-%llu\",\"providerStatus\":\"%d\"}}",
                      (unsigned long long)call->call_id, code);
-        } else if (json != NULL && strstr(json, "\"kind\":\"response\"") != NULL) {
+        } else if (answered && code >= 400 && code < 500) {
             snprintf(result, sizeof(result),
                      "{\"result\":{\"kind\":\"declined\",\"code\":\"http_%d\",\"message\":\"the echo endpoint refused\","
                      "\"retryable\":false}}",
                      code);
         } else if (json != NULL && strstr(json, "\"kind\":\"notSent\"") != NULL) {
             snprintf(result, sizeof(result), "{\"result\":{\"kind\":\"notSent\",\"code\":\"not_sent\",\"message\":\"not sent\"}}");
+        } else if (answered) {
+            snprintf(result, sizeof(result),
+                     "{\"result\":{\"kind\":\"unknown\",\"code\":\"http_%d\",\"message\":\"an answer the plugin cannot read\"}}",
+                     code);
         } else {
             snprintf(result, sizeof(result), "{\"result\":{\"kind\":\"unknown\",\"code\":\"unknown\",\"message\":\"no answer\"}}");
         }
