@@ -8,19 +8,25 @@ public enum FixturePlugins {
 
     private static let cache = BuildCache()
 
+    /// The header directory plugins are built against by default: the current plugin ABI header.
+    public static let currentInclude = "Sources/CSwitchyardPlugin/include"
+
     /// The path of `source` (a file of `directory`, relative to the repository root:
-    /// `Tests/Fixtures/Plugins` by default) built as a shared object with `defines`, once per process and
-    /// variant. Do not modify the file: copy it where it is needed.
+    /// `Tests/Fixtures/Plugins` by default) built as a shared object with `defines` against the
+    /// `switchyard_plugin.h` of `include` (a directory relative to the repository root: the current
+    /// header's by default, another one such as a frozen earlier header), once per process and variant.
+    /// Do not modify the file: copy it where it is needed.
     public static func build(
-        _ source: String, in directory: String = "Tests/Fixtures/Plugins", defines: [String] = []
+        _ source: String, in directory: String = "Tests/Fixtures/Plugins", defines: [String] = [],
+        include: String = currentInclude
     ) throws -> String {
-        try cache.build(source: directory + "/" + source, defines: defines)
+        try cache.build(source: directory + "/" + source, defines: defines, include: include)
     }
 
     /// The path of the echo plugin built with `defines` (e.g. `FIXTURE_ABI=99`). Do not modify the file:
     /// copy it where it is needed.
     public static func echo(_ defines: [String] = []) throws -> String {
-        try cache.build(source: "Tests/Fixtures/Plugins/echo_plugin.c", defines: defines)
+        try cache.build(source: "Tests/Fixtures/Plugins/echo_plugin.c", defines: defines, include: currentInclude)
     }
 
     /// Copies a fixture build to `directory/name` through a hidden temporary file and a rename, as a
@@ -66,15 +72,16 @@ public enum FixturePlugins {
             return path
         }()
 
-        func build(source: String, defines: [String]) throws -> String {
+        func build(source: String, defines: [String], include: String) throws -> String {
             lock.lock()
             defer { lock.unlock() }
-            let key = source + "|" + defines.joined(separator: "|")
+            let key = source + "|" + include + "|" + defines.joined(separator: "|")
             if let path = built[key] { return path }
             let output = directory + "/fixture-\(built.count).so"
-            let include = repositoryRoot.appendingPathComponent("Sources/CSwitchyardPlugin/include").path
+            let includePath = repositoryRoot.appendingPathComponent(include).path
             let input = repositoryRoot.appendingPathComponent(source).path
-            let arguments = ["-shared", "-fPIC", "-I" + include] + defines.map { "-D" + $0 } + ["-o", output, input]
+            let arguments =
+                ["-shared", "-fPIC", "-I" + includePath] + defines.map { "-D" + $0 } + ["-o", output, input]
             // `cc` where the system has one; the clang shipped with the Swift toolchain otherwise.
             for compiler in ["cc", "clang", "gcc"] {
                 let process = Process()
@@ -87,7 +94,7 @@ public enum FixturePlugins {
                     return output
                 }
             }
-            throw FixtureError(message: "no C compiler could build \(source) \(defines)")
+            throw FixtureError(message: "no C compiler could build \(source) \(defines) against \(include)")
         }
     }
 
