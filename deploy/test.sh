@@ -21,4 +21,8 @@ bash Tests/Deploy/run.sh || status=$?
 # The release build users run: walkthroughs, Idempotency-Keys and the bench smoke against it.
 bash Tests/Release/run.sh || status=$?
 echo "total: $(( $(date +%s) - started )) s"
+# The suite's own closing lines again, last: the checks above build and test plugin packages of their own,
+# whose runners print closing lines too.
+echo "the test suite (swift test):"
+grep -E "^(✔|✘|􁁛|􀢄)? ?Test run with [0-9]+ tests|Executed [0-9]+ tests?, with" .build/test-output.txt | tail -2 || true
 exit $status

@@ -106,5 +106,10 @@ done
 
 echo "deploy: README walkthroughs, then switchyard-server doctor, promtool on both scrapes and a ConfigMap-style policy reload"
 WALKTHROUGH_AFTER="bash $(pwd)/Tests/Deploy/after_walkthrough.sh" bash Tests/Deploy/walkthrough.sh || status=1
+echo "deploy: the plugin author's guide (docs/plugins.md): plugins sdk and new (Swift and C) outside the checkout, build, check, install into a running embedded default, a payment routed to the new plugin and refunded"
+WALKTHROUGH_DOCS=docs/plugins.md WALKTHROUGH_AFTER="bash $(pwd)/Tests/Deploy/plugin_install_check.sh" \
+  bash Tests/Deploy/walkthrough.sh || status=1
+echo "deploy: the C example built against the frozen first version-1 header passes plugins check"
+bash Tests/Deploy/frozen_header_check.sh || status=1
 [ "$status" -eq 0 ] && echo "deploy: all checks passed"
 exit $status

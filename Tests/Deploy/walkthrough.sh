@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the walkthrough blocks of the README, then of docs/walkthroughs.md (each a ```sh block right after a
-# `<!-- walkthrough -->` line), in order, as one script against a fresh embedded default on a free port,
+# `<!-- walkthrough -->` line; WALKTHROUGH_DOCS names other documents), in order, as one script against a fresh embedded default on a free port,
 # stopping at the first command that fails. Runs SWITCHYARD_BIN (default: .build/debug/switchyard, built by `swift build`). With
 # WALKTHROUGH_AFTER, that command then runs with the server's base URL and data directory as arguments (and
 # METRICS_PORT, the server's --metrics-port, in its environment).
@@ -20,7 +20,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-python3 - README.md docs/walkthroughs.md >"$work/walkthrough.sh" <<'PY'
+# WALKTHROUGH_DOCS: the documents whose blocks run (default: the README's and docs/walkthroughs.md's).
+read -r -a docs <<<"${WALKTHROUGH_DOCS:-README.md docs/walkthroughs.md}"
+python3 - "${docs[@]}" >"$work/walkthrough.sh" <<'PY'
 import re, sys
 blocks = []
 for path in sys.argv[1:]:
@@ -42,8 +44,11 @@ sockets = [socket.socket() for _ in range(2)]
 for s in sockets: s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in sockets))')
 DATA="$work/data"
-export PORT DATA METRICS_PORT
-"${SWITCHYARD_BIN:-$repository/.build/debug/switchyard}" serve --port "$PORT" --metrics-port "$METRICS_PORT" \
+# The blocks run in a temporary directory: they find the checkout and the executable through these.
+SWITCHYARD_SOURCE=$repository
+SWITCHYARD_BIN=${SWITCHYARD_BIN:-$repository/.build/debug/switchyard}
+export PORT DATA METRICS_PORT SWITCHYARD_SOURCE SWITCHYARD_BIN
+"$SWITCHYARD_BIN" serve --port "$PORT" --metrics-port "$METRICS_PORT" \
   --data-dir "$DATA" >"$work/serve.log" 2>&1 &
 server_pid=$!
 ready=""
