@@ -178,7 +178,7 @@ let package = Package(
         .target(
             name: "SwitchyardCommands",
             dependencies: [
-                "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost", "SwitchyardCrypto",
+                "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost", "ProviderKit", "SwitchyardCrypto",
                 "SwitchyardApp", "SwitchyardObservability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
