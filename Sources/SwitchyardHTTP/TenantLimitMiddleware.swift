@@ -6,8 +6,9 @@ import SwitchyardCore
 /// ``PlatformPolicy/Tenants``), answering `429 rate_limited` or `429 too_many_concurrent_requests` with
 /// `Retry-After`.
 ///
-/// Applies to requests bearing a tenant API key, wherever they go; the operator API, `/health`,
-/// `/ready` and providers' notifications carry none and pass untouched. The key is looked up here once
+/// Applies to requests bearing a tenant API key, wherever they go but the probes: `/health` and `/ready`
+/// pass untouched whatever they carry (a load balancer's probe is never throttled, nor made to wait for a
+/// key lookup), and so do the operator API and providers' notifications, which carry no tenant key. The key is looked up here once
 /// and put in the context (``AppContext/presentedKey``), where the route group's ``TenantAuthentication``
 /// finds it. A request with an unknown key passes on, to be refused by its route.
 struct TenantLimitMiddleware: RouterMiddleware {
@@ -26,10 +27,14 @@ struct TenantLimitMiddleware: RouterMiddleware {
         self.tenantPolicies = TenantReadCache { (try? await tenants.tenantPolicy(tenant: $0)) ?? TenantPolicy() }
     }
 
+    /// The paths of the health and readiness probes.
+    static let probes: Set<String> = ["/health", "/ready"]
+
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response)
         async throws -> Response
     {
-        guard let token = Authenticator.bearer(request), Authenticator.mayBeAPIKey(token),
+        guard !Self.probes.contains(request.uri.path), let token = Authenticator.bearer(request),
+            Authenticator.mayBeAPIKey(token),
             let key = try await tenants.authenticate(secret: token)
         else { return try await next(request, context) }
         let tenant = key.tenantId

@@ -40,8 +40,14 @@ import Testing
                 let served = try await stack.send(.GET, "/v1/payments/pay_missing", token: b.apiKey)
                 #expect(served.status == 404)
             }
-            // The operator and the health check are not counted against tenants.
+            // The operator and the health check are not counted against tenants, and a probe that carries
+            // the limited tenant's key is answered all the same.
             #expect(try await stack.send(.GET, "/health").status == 200)
+            #expect(try await stack.send(.GET, "/v1/payments/pay_missing", token: a.apiKey).status == 429)
+            for _ in 0..<5 {
+                #expect(try await stack.send(.GET, "/health", token: a.apiKey).status == 200)
+                #expect(try await stack.send(.GET, "/ready", token: a.apiKey).status == 200)
+            }
             let view = try await stack.send(.GET, policyURL, token: stack.operatorToken)
             #expect(view.status == 200)
             let effective = (view.json["effective"] as? [String: Any])?["tenants"] as? [String: Any]
