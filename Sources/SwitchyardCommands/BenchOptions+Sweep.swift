@@ -43,7 +43,8 @@ extension BenchOptions {
                 var usage: ServerUsage?
                 if let before, let after {
                     let sandbox = sandboxBefore.flatMap { from in sandboxAfter.map { (from, $0) } }
-                    usage = ProcessSample.usage(from: before, to: after, payments: payments, sandbox: sandbox)
+                    usage = ProcessSample.usage(
+                        from: before, to: after, payments: payments, successes: measured.successes, sandbox: sandbox)
                 }
                 steps.append(
                     BenchStep(

@@ -138,6 +138,9 @@ package struct BenchOptions: ParsableArguments {
                         %.0f MiB with each page counted once
                         """,
                     Double(rest.rssKiB) / 1024, Double(rest.memoryKiB) / 1024))
+            if let server = rest.serverThreads, let workers = rest.workerThreads {
+                note("threads at rest: \(server) in the server, \(workers) in its plugin workers")
+            }
         }
         var target = subject.target
         target.idempotencyKeys = !noIdempotencyKey
@@ -173,7 +176,8 @@ package struct BenchOptions: ParsableArguments {
             command: "switchyard " + CommandLine.arguments.dropFirst().joined(separator: " "),
             mode: url == nil ? "embedded" : "url", payments: payments,
             startedAt: ISO8601DateFormatter().string(from: Date()), steps: report, notes: notes,
-            restRSSMiB: rest.map { Double($0.rssKiB) / 1024 }, restMemoryMiB: rest.map { Double($0.memoryKiB) / 1024 })
+            restRSSMiB: rest.map { Double($0.rssKiB) / 1024 }, restMemoryMiB: rest.map { Double($0.memoryKiB) / 1024 },
+            restServerThreads: rest?.serverThreads, restWorkerThreads: rest?.workerThreads)
         print(BenchTable(steps: report).render(), terminator: "")
         if let json { try full.json().write(to: URL(fileURLWithPath: CommandSupport.absolute(json))) }
         if let plot {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// CPU time and memory of a process and its descendants of Switchyard's executables (plugin workers),
-/// read from `/proc`.
+/// CPU time, memory, threads and context switches of a process and its descendants of Switchyard's
+/// executables (plugin workers), read from `/proc`.
 package struct ProcessSample: Equatable, Sendable {
     /// User + system CPU seconds.
     package var cpuSeconds: Double
@@ -11,6 +11,12 @@ package struct ProcessSample: Equatable, Sendable {
     package var rssKiB: Int = 0
     /// The processes' memory now with each page counted once (``GroupMemory``), in KiB.
     package var memoryKiB: Int = 0
+    /// Context switches of every thread of the processes (``ThreadSample``), summed; nil when unreadable.
+    package var contextSwitches: Int? = nil
+    /// The server process's threads; nil when unreadable.
+    package var serverThreads: Int? = nil
+    /// The plugin workers' threads, summed; nil when unreadable.
+    package var workerThreads: Int? = nil
 
     /// A sample of `pid` and its descendants whose name starts like Switchyard's executables (`switchyard`,
     /// `switchyard-plugin-worker`, truncated to 15 characters by the kernel); nil when the process is gone.
@@ -18,6 +24,7 @@ package struct ProcessSample: Equatable, Sendable {
         guard stat(of: pid) != nil else { return nil }
         var sample = ProcessSample(cpuSeconds: 0, peakRSSKiB: 0)
         var group: [GroupMemory] = []
+        var threads: [ThreadSample?] = []
         for process in [pid] + descendants(of: pid, namedLike: "switchyard") {
             guard let stat = stat(of: process) else { continue }
             sample.cpuSeconds += stat.cpuSeconds
@@ -25,8 +32,10 @@ package struct ProcessSample: Equatable, Sendable {
             sample.peakRSSKiB += memory?.peak ?? 0
             sample.rssKiB += memory?.now ?? 0
             if let pages = GroupMemory.read(pid: process) { group.append(pages) }
+            threads.append(ThreadSample.read(pid: process))
         }
         sample.memoryKiB = GroupMemory.combined(group)
+        (sample.contextSwitches, sample.serverThreads, sample.workerThreads) = combinedThreads(threads)
         return sample
     }
 
@@ -87,10 +96,32 @@ package struct ProcessSample: Equatable, Sendable {
         return found
     }
 
-    /// The usage between `before` and `after` for `payments` payments; the sandbox's CPU when its samples
-    /// are given.
+    /// The server's threads (the first sample), the workers' threads summed (the rest) and everyone's context
+    /// switches summed; each nil when a sample is missing or a sum overflows.
+    package static func combinedThreads(_ samples: [ThreadSample?]) -> (
+        contextSwitches: Int?, serverThreads: Int?, workerThreads: Int?
+    ) {
+        func sum(_ values: [Int?]) -> Int? {
+            var total = 0
+            for value in values {
+                guard let value else { return nil }
+                let (next, overflow) = total.addingReportingOverflow(value)
+                guard !overflow else { return nil }
+                total = next
+            }
+            return total
+        }
+        guard let server = samples.first else { return (nil, nil, nil) }
+        return (
+            sum(samples.map { $0?.contextSwitches }), server?.threads, sum(samples.dropFirst().map { $0?.threads })
+        )
+    }
+
+    /// The usage between `before` and `after` for `payments` payments, of which `successes` succeeded (all
+    /// of them when not given); the sandbox's CPU when its samples are given. Context switches are per
+    /// successful payment.
     package static func usage(
-        from before: ProcessSample, to after: ProcessSample, payments: Int,
+        from before: ProcessSample, to after: ProcessSample, payments: Int, successes: Int? = nil,
         sandbox: (ProcessSample, ProcessSample)? = nil
     ) -> ServerUsage {
         func per1000(_ from: ProcessSample, _ to: ProcessSample) -> Double {
@@ -99,6 +130,12 @@ package struct ProcessSample: Equatable, Sendable {
         return ServerUsage(
             peakRSSMiB: Double(after.peakRSSKiB) / 1024, cpuSecondsPer1000: per1000(before, after),
             rssMiB: Double(after.rssKiB) / 1024, sandboxCPUSecondsPer1000: sandbox.map { per1000($0.0, $0.1) },
-            memoryMiB: Double(after.memoryKiB) / 1024)
+            memoryMiB: Double(after.memoryKiB) / 1024,
+            contextSwitchesPerPayment: before.contextSwitches.flatMap { from in
+                after.contextSwitches.flatMap {
+                    ThreadSample.perPayment(before: from, after: $0, payments: successes ?? payments)
+                }
+            },
+            serverThreads: after.serverThreads, workerThreads: after.workerThreads)
     }
 }

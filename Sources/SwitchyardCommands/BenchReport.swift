@@ -13,6 +13,28 @@ package struct ServerUsage: Codable, Equatable, Sendable {
     /// Memory of the server and its plugin workers at the end of the step with each page counted once
     /// (``GroupMemory``), in MiB; nil in reports written before it was measured.
     package var memoryMiB: Double?
+    /// Context switches of every thread of the server and its plugin workers over the step, per successful
+    /// payment; nil when not measured.
+    package var contextSwitchesPerPayment: Double?
+    /// The server process's threads at the end of the step; nil when not measured.
+    package var serverThreads: Int?
+    /// The plugin workers' threads at the end of the step, summed; nil when not measured.
+    package var workerThreads: Int?
+
+    package init(
+        peakRSSMiB: Double, cpuSecondsPer1000: Double, rssMiB: Double? = nil, sandboxCPUSecondsPer1000: Double? = nil,
+        memoryMiB: Double? = nil, contextSwitchesPerPayment: Double? = nil, serverThreads: Int? = nil,
+        workerThreads: Int? = nil
+    ) {
+        self.peakRSSMiB = peakRSSMiB
+        self.cpuSecondsPer1000 = cpuSecondsPer1000
+        self.rssMiB = rssMiB
+        self.sandboxCPUSecondsPer1000 = sandboxCPUSecondsPer1000
+        self.memoryMiB = memoryMiB
+        self.contextSwitchesPerPayment = contextSwitchesPerPayment
+        self.serverThreads = serverThreads
+        self.workerThreads = workerThreads
+    }
 
     package enum CodingKeys: String, CodingKey {
         case peakRSSMiB = "peak_rss_mib"
@@ -20,6 +42,9 @@ package struct ServerUsage: Codable, Equatable, Sendable {
         case rssMiB = "rss_mib"
         case sandboxCPUSecondsPer1000 = "sandbox_cpu_seconds_per_1000"
         case memoryMiB = "memory_mib"
+        case contextSwitchesPerPayment = "context_switches_per_payment"
+        case serverThreads = "server_threads"
+        case workerThreads = "worker_threads"
     }
 }
 
@@ -99,12 +124,18 @@ package struct BenchReport: Codable, Equatable, Sendable {
     package var restRSSMiB: Double?
     /// The same with each page counted once (``GroupMemory``), in MiB.
     package var restMemoryMiB: Double?
+    /// The server process's threads before the first payment.
+    package var restServerThreads: Int?
+    /// The plugin workers' threads before the first payment, summed.
+    package var restWorkerThreads: Int?
 
     package enum CodingKeys: String, CodingKey {
         case command, mode, payments, steps, notes
         case startedAt = "started_at"
         case restRSSMiB = "rest_rss_mib"
         case restMemoryMiB = "rest_memory_mib"
+        case restServerThreads = "rest_server_threads"
+        case restWorkerThreads = "rest_worker_threads"
     }
 
     /// Pretty, key-sorted JSON.

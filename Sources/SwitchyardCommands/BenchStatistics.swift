@@ -68,6 +68,9 @@ package struct LoadMeasure: Codable, Equatable, Sendable {
             latency: LatencySummary(seconds: latencies), errors: errors)
     }
 
+    /// Calls that succeeded (a 2xx status).
+    package var successes: Int { count - errors.values.reduce(0, +) }
+
     /// The errors as `status×count` pairs, most frequent first; `0` when there were none.
     package var errorText: String {
         guard !errors.isEmpty else { return "0" }

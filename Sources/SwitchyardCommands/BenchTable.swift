@@ -6,7 +6,8 @@ package struct BenchTable {
     package static let header = [
         "flow", "conc", "payments/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "provider p50/p99",
         "overhead p50/p99", "pgbench tps", "pgbench p50/p99", "of ceiling", "CPU s/1000",
-        "sandbox CPU s/1000", "RSS MiB", "peak RSS MiB", "memory MiB",
+        "sandbox CPU s/1000", "RSS MiB", "peak RSS MiB", "memory MiB", "ctx switches/payment",
+        "threads server/workers",
     ]
 
     package var steps: [BenchStep]
@@ -28,6 +29,10 @@ package struct BenchTable {
             step.server?.rssMiB.map { number($0, 0) } ?? missing,
             step.server.map { number($0.peakRSSMiB, 0) } ?? missing,
             step.server?.memoryMiB.map { number($0, 0) } ?? missing,
+            step.server?.contextSwitchesPerPayment.map { number($0, 1) } ?? missing,
+            step.server.flatMap { usage in
+                usage.serverThreads.flatMap { server in usage.workerThreads.map { "\(server) / \($0)" } }
+            } ?? missing,
         ]
     }
 

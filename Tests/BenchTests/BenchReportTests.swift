@@ -8,7 +8,7 @@ struct BenchReportTests {
         let report = BenchReport(
             command: "switchyard bench --payments 100", mode: "embedded", payments: 100,
             startedAt: "2026-11-24T07:00:00Z", steps: [BenchSamples.full, BenchSamples.bare],
-            notes: ["pgbench ceiling skipped"])
+            notes: ["pgbench ceiling skipped"], restServerThreads: 12, restWorkerThreads: 32)
         let data = try report.json()
         #expect(try JSONDecoder().decode(BenchReport.self, from: data) == report)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -20,6 +20,11 @@ struct BenchReportTests {
         #expect(overhead["p99"] as? Double == 31)
         let server = try #require(full["server"] as? [String: Any])
         #expect(server["peak_rss_mib"] as? Double == 123.4)
+        #expect(server["context_switches_per_payment"] as? Double == 41.25)
+        #expect(server["server_threads"] as? Int == 14)
+        #expect(server["worker_threads"] as? Int == 36)
+        #expect(object["rest_server_threads"] as? Int == 12)
+        #expect(object["rest_worker_threads"] as? Int == 32)
         let switchyard = try #require(full["switchyard"] as? [String: Any])
         #expect(switchyard["errors"] as? [String: Int] == ["503": 2])
         // A step without references has none of their keys.

@@ -16,7 +16,7 @@ enum BenchSamples {
         provider: measure(5, 9, throughput: 400), pgbench: measure(2, 6, throughput: 1000),
         server: ServerUsage(
             peakRSSMiB: 123.4, cpuSecondsPer1000: 9.876, rssMiB: 100.2, sandboxCPUSecondsPer1000: 1.5,
-            memoryMiB: 80.6))
+            memoryMiB: 80.6, contextSwitchesPerPayment: 41.25, serverThreads: 14, workerThreads: 36))
 
     static let bare = BenchStep(flow: "antom", concurrency: 1, switchyard: measure(3, 7, throughput: 50))
 }
@@ -26,14 +26,14 @@ struct BenchTableTests {
         #expect(
             BenchTable.row(BenchSamples.full) == [
                 "citcon", "8", "100.0", "20.0", "30.0", "40.0", "60.0", "503×2", "5.0 / 9.0", "15.0 / 31.0", "1000",
-                "2.0 / 6.0", "10 %", "9.88", "1.50", "100", "123", "81",
+                "2.0 / 6.0", "10 %", "9.88", "1.50", "100", "123", "81", "41.2", "14 / 36",
             ])
     }
 
     @Test func missingReferencesAreDashes() {
         let row = BenchTable.row(BenchSamples.bare)
         #expect(row[7] == "0")
-        #expect(Array(row[8...]) == Array(repeating: "–", count: 10))
+        #expect(Array(row[8...]) == Array(repeating: "–", count: 12))
     }
 
     @Test func theTableIsAlignedMarkdown() {
