@@ -6,11 +6,10 @@ extension PostgresStore {
     /// The janitor's backlog and the webhook deliveries by status, read in one transaction.
     public func gauges() async throws -> StoreGauges {
         try await system { c in
-            let unknown = try await c.query(
+            let unknown = try c.query(
                 "SELECT count(*) AS n, min(COALESCE(unknown_since, created_at)) AS oldest FROM payments WHERE status = 'unknown'"
             ).rows.first
-            let deliveries = try await c.query("SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status")
-                .rows
+            let deliveries = try c.query("SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status").rows
             var byStatus: [String: Int64] = [:]
             for row in deliveries { byStatus[try row.string("status")] = try row.int64("n") }
             return StoreGauges(
