@@ -101,19 +101,10 @@ package struct ProcessSample: Equatable, Sendable {
     package static func combinedThreads(_ samples: [ThreadSample?]) -> (
         contextSwitches: Int?, serverThreads: Int?, workerThreads: Int?
     ) {
-        func sum(_ values: [Int?]) -> Int? {
-            var total = 0
-            for value in values {
-                guard let value else { return nil }
-                let (next, overflow) = total.addingReportingOverflow(value)
-                guard !overflow else { return nil }
-                total = next
-            }
-            return total
-        }
         guard let server = samples.first else { return (nil, nil, nil) }
         return (
-            sum(samples.map { $0?.contextSwitches }), server?.threads, sum(samples.dropFirst().map { $0?.threads })
+            ThreadSample.checkedSum(samples.map { $0?.contextSwitches }), server?.threads,
+            ThreadSample.checkedSum(samples.dropFirst().map { $0?.threads })
         )
     }
 

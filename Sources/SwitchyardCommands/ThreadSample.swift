@@ -33,14 +33,20 @@ package struct ThreadSample: Equatable, Sendable {
     /// The sample of a process whose threads' `status` texts are `statuses`: one thread per text, their
     /// switches summed; nil when a text has no switch counts or a sum overflows.
     package static func combined(_ statuses: [String]) -> ThreadSample? {
-        var total = 0
-        for status in statuses {
-            guard let switches = contextSwitches(inStatus: status) else { return nil }
-            let (sum, overflow) = total.addingReportingOverflow(switches)
-            guard !overflow else { return nil }
-            total = sum
-        }
+        guard let total = checkedSum(statuses.map(contextSwitches(inStatus:))) else { return nil }
         return ThreadSample(threads: statuses.count, contextSwitches: total)
+    }
+
+    /// The sum of `values`; nil when one is missing or the sum overflows.
+    package static func checkedSum(_ values: [Int?]) -> Int? {
+        var total = 0
+        for value in values {
+            guard let value else { return nil }
+            let (next, overflow) = total.addingReportingOverflow(value)
+            guard !overflow else { return nil }
+            total = next
+        }
+        return total
     }
 
     /// `voluntary_ctxt_switches` + `nonvoluntary_ctxt_switches` of one `/proc/…/status` text; nil when
