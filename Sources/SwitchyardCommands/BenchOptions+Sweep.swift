@@ -59,8 +59,10 @@ extension BenchOptions {
     package static func createDatabase(_ name: String, admin: String, logger: Logger) async throws {
         try await PGPool.scoped(connectionString: admin, logger: logger) { pool in
             try await pool.withConnection { c in
-                if try c.query("SELECT 1 AS present FROM pg_database WHERE datname = $1", [.text(name)]).first == nil {
-                    try c.execute("CREATE DATABASE \(name)")
+                if try await c.query("SELECT 1 AS present FROM pg_database WHERE datname = $1", [.text(name)]).first
+                    == nil
+                {
+                    try await c.execute("CREATE DATABASE \(name)")
                 }
             }
         }

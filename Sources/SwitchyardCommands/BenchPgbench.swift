@@ -37,8 +37,8 @@ package struct BenchPgbench {
     package func prepare(logger: Logger) async throws {
         try await PGPool.scoped(connectionString: connection, logger: logger) { pool in
             try await pool.withConnection { c in
-                try c.execute("DROP TABLE IF EXISTS \(table)")
-                try c.execute(
+                try await c.execute("DROP TABLE IF EXISTS \(table)")
+                try await c.execute(
                     """
                     CREATE TABLE \(table) (id bigserial PRIMARY KEY, tenant_id uuid NOT NULL, amount bigint NOT NULL,
                     currency text NOT NULL, status text NOT NULL, reference text NOT NULL,
@@ -52,7 +52,7 @@ package struct BenchPgbench {
     /// Drops the scratch table.
     package func cleanUp(logger: Logger) async {
         _ = try? await PGPool.scoped(connectionString: connection, logger: logger) { pool in
-            try await pool.withConnection { c in try c.execute("DROP TABLE IF EXISTS \(table)") }
+            try await pool.withConnection { c in try await c.execute("DROP TABLE IF EXISTS \(table)") }
         }
     }
 

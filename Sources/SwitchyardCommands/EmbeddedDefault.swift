@@ -10,7 +10,7 @@ package protocol EmbeddedDefault: Sendable {
     func policyFile(dataDirectory: String, logger: Logger) throws -> String
 
     /// Starts (initialising it the first time) the private database kept in the data directory.
-    func startDatabase(dataDirectory: String, logger: Logger) throws -> any EmbeddedDatabaseHandle
+    func startDatabase(dataDirectory: String, logger: Logger) async throws -> any EmbeddedDatabaseHandle
 
     /// What runs beside the server once its runtime is up (the sandboxes; the demo tenant is seeded here).
     func services(

@@ -38,7 +38,7 @@ package struct MigrateCommand: AsyncParsableCommand {
         if let databaseURL = database.databaseURLOption ?? Self.migrateURL ?? database.databaseURL {
             applied = try await CommandSupport.migrate(url: databaseURL, logger: logger)
         } else if let embedded {
-            let started = try embedded.startDatabase(
+            let started = try await embedded.startDatabase(
                 dataDirectory: CommandSupport.absolute(database.dataDir), logger: logger)
             defer { try? started.stop() }
             applied = try await started.migrate(logger: logger)

@@ -54,7 +54,7 @@ extension ServeOptions {
                     "op_" + SecureRandom.token(bytes: 24)
                 }
             }
-            let started = try embeddedDefault.startDatabase(dataDirectory: dataDirectory, logger: logger)
+            let started = try await embeddedDefault.startDatabase(dataDirectory: dataDirectory, logger: logger)
             embeddedDB = started
             databaseURL = started.appURL
             try PluginInstaller.installBuiltPlugins(

@@ -2,6 +2,7 @@ import CLibPQ
 import Foundation
 import Logging
 import SwitchyardCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,18 +14,15 @@ import SwitchyardCore
 /// Reports are *live* only while the connection listens: on every (re)connection all caches are cleared
 /// and go live, on a lost connection they stop serving until it is back, so a notification missed meanwhile
 /// can never leave a stale entry behind.
-public final class ConfigurationListener: @unchecked Sendable {
+public final class ConfigurationListener: Sendable {
     /// The notification channel; the payload is a tenant id.
     public static let channel = "switchyard_config"
 
-    /// Touched only by the listener's thread.
+    /// Used only by the listening task.
     private let connection: PGConnection
     private let changes: ConfigurationChanges
     private let logger: Logger
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var stopping = false
-    private var exited = false
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Creates a listener; nothing happens until ``start()``.
     public init(configuration: PostgresConfiguration, changes: ConfigurationChanges, logger: Logger) {
@@ -45,42 +43,37 @@ public final class ConfigurationListener: @unchecked Sendable {
             logger: connectionLogger)
     }
 
-    /// Starts listening on a thread of its own.
+    /// Starts listening, in a task on the connection's loop (no thread of its own).
     public func start() {
-        let thread = Thread { [self] in self.loop() }
-        thread.name = "switchyard.pg.listener"
-        thread.start()
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task { [self] in
+                await withTaskExecutorPreference(connection.loop) { await self.listen() }
+            }
+        }
     }
 
     /// Stops listening and waits until the connection is closed (within about a tenth of a second).
     public func stop() async {
-        condition.withLock {
-            stopping = true
-            condition.broadcast()
-        }
-        while true {
-            let done = condition.withLock { exited }
-            if done { return }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        guard let running = task.withLock({ $0 }) else { return }
+        running.cancel()
+        await running.value
     }
 
-    private var isStopping: Bool { condition.withLock { stopping } }
-
-    private func loop() {
+    private func listen() async {
         var listening = false
         var backoff = 0.1
-        while !isStopping {
+        while !Task.isCancelled {
             do {
                 if !listening {
-                    try connection.ensureReady()
-                    try connection.execute("LISTEN \(Self.channel)")
+                    try await connection.ensureReady()
+                    try await connection.execute("LISTEN \(Self.channel)")
                     listening = true
                     backoff = 0.1
                     changes.setLive(true)
                     logger.debug("listening for configuration changes")
                 }
-                try drain(waitingAtMost: 100)
+                try await drain(waitingAtMost: .milliseconds(100))
             } catch {
                 if listening {
                     changes.setLive(false)
@@ -90,28 +83,23 @@ public final class ConfigurationListener: @unchecked Sendable {
                 }
                 listening = false
                 connection.close()
-                pause(seconds: backoff)
+                try? await Task.sleep(for: .seconds(backoff))
                 backoff = min(backoff * 2, 2)
             }
         }
         changes.setLive(false)
         connection.close()
-        condition.withLock { exited = true }
     }
 
-    /// Waits up to `milliseconds` for the socket to be readable, then reports every notification received.
-    private func drain(waitingAtMost milliseconds: Int32) throws {
+    /// Waits up to `wait` for the socket to be readable, then reports every notification received.
+    private func drain(waitingAtMost wait: Duration) async throws {
         guard let conn = connection.handle, PQstatus(conn) == CONNECTION_OK else {
             throw PGError(code: .connectionFailed, message: "the listener's connection is not open")
         }
         let socket = PQsocket(conn)
         guard socket >= 0 else { throw PGError(code: .connectionFailed, message: "the listener has no socket") }
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, milliseconds)
-        if ready < 0, errno != EINTR {
-            throw PGError(code: .connectionFailed, message: "waiting for notifications failed (errno \(errno))")
-        }
-        if ready > 0, PQconsumeInput(conn) != 1 {
+        let wake = await connection.loop.wait(for: socket, .readable, until: .now.advanced(by: wait))
+        if case .ready = wake, PQconsumeInput(conn) != 1 {
             throw PGError(code: .connectionFailed, message: "the listener's connection was lost")
         }
         while let notify = PQnotifies(conn) {
@@ -123,11 +111,5 @@ public final class ConfigurationListener: @unchecked Sendable {
                 changes.changedAll()
             }
         }
-    }
-
-    private func pause(seconds: Double) {
-        condition.lock()
-        defer { condition.unlock() }
-        if !stopping { _ = condition.wait(until: Date().addingTimeInterval(seconds)) }
     }
 }

@@ -38,7 +38,7 @@ extension PostgresStore {
     /// nothing.
     public func diagnose() async throws -> DatabaseDiagnosis {
         let facts = try await pool.withConnection { c in
-            let role = try c.query(
+            let role = try await c.query(
                 """
                 SELECT current_user AS role, r.rolsuper, r.rolbypassrls,
                     COALESCE((SELECT pg_get_userbyid(relowner) = current_user FROM pg_class
@@ -46,7 +46,7 @@ extension PostgresStore {
                 FROM pg_roles r WHERE r.rolname = current_user
                 """
             ).first
-            let unconfined = try c.query(
+            let unconfined = try await c.query(
                 """
                 SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                 WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema()
@@ -57,10 +57,11 @@ extension PostgresStore {
                 """
             ).rows.map { try $0.string("relname") }
             let migrated =
-                try c.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present").first?["present"] == "t"
+                try await c.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present").first?["present"]
+                == "t"
             let applied =
                 migrated
-                ? try c.query("SELECT version FROM schema_migrations ORDER BY version").rows.map {
+                ? try await c.query("SELECT version FROM schema_migrations ORDER BY version").rows.map {
                     Int(try $0.int64("version"))
                 } : []
             return DatabaseDiagnosis(
@@ -89,10 +90,10 @@ extension PostgresStore {
     /// (``StoreError/unknownKey(_:)`` names a key id it lacks). `serve` calls it at start.
     public func openStoredSecret() async throws -> Bool {
         let sample = try await system { c -> (sealed: String, context: String)? in
-            if let row = try c.query("SELECT id, secret_encrypted FROM webhook_endpoints LIMIT 1").first {
+            if let row = try await c.query("SELECT id, secret_encrypted FROM webhook_endpoints LIMIT 1").first {
                 return (try row.string("secret_encrypted"), SealContext.webhook(try row.string("id")))
             }
-            let accounts = try c.query(
+            let accounts = try await c.query(
                 "SELECT id, secret_credentials FROM provider_accounts WHERE secret_credentials <> '{}' LIMIT 1")
             if let row = accounts.first {
                 let sealed = try StoreJSON.decode([String: String].self, try row.string("secret_credentials"))

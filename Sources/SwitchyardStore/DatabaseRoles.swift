@@ -44,20 +44,20 @@ public struct DatabaseRoles: Sendable {
     ///
     /// Passwords are set on every call. Roles are shared by the whole cluster, so callers that provision
     /// several databases of one cluster at once must not run this concurrently.
-    public func provision(adminConnectionString: String, database: String, logger: Logger) throws {
-        let connection = try PGConnection.open(
+    public func provision(adminConnectionString: String, database: String, logger: Logger) async throws {
+        let connection = try await PGConnection.open(
             connectionString: adminConnectionString, connectTimeoutSeconds: 10, logger: logger)
         defer { connection.close() }
         for role in [Schema.tenantRole, Schema.systemRole] {
-            try connection.execute(Schema.createRole(role))
+            try await connection.execute(Schema.createRole(role))
         }
         for (role, password) in [(owner, ownerPassword), (app, appPassword)] {
-            try Self.ensureLoginRole(connection, role: role, password: password)
+            try await Self.ensureLoginRole(connection, role: role, password: password)
         }
         let owner = try PGPool.quoteIdentifier(owner)
         let app = try PGPool.quoteIdentifier(app)
         let db = try PGPool.quoteIdentifier(database)
-        try connection.execute(
+        try await connection.execute(
             """
             GRANT \(Schema.systemRole), \(Schema.tenantRole) TO \(app);
             ALTER DATABASE \(db) OWNER TO \(owner);
@@ -69,22 +69,23 @@ public struct DatabaseRoles: Sendable {
     }
 
     /// Creates `role` as a plain login role, or makes an existing one plain again, with `password`.
-    private static func ensureLoginRole(_ connection: PGConnection, role: String, password: String) throws {
-        let exists = try !connection.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [.text(role)]).rows.isEmpty
+    private static func ensureLoginRole(_ connection: PGConnection, role: String, password: String) async throws {
+        let exists = try await !connection.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [.text(role)]).rows
+            .isEmpty
         if !exists {
             do {
-                try connection.execute("CREATE ROLE \(try PGPool.quoteIdentifier(role)) LOGIN")
+                try await connection.execute("CREATE ROLE \(try PGPool.quoteIdentifier(role)) LOGIN")
             } catch let error as PGError where error.sqlState == "42710" {
                 // Created concurrently by another process.
             }
         }
         // The password is quoted by the server (format %L), never spliced by hand.
-        let statement = try connection.query(
+        let statement = try await connection.query(
             "SELECT format('ALTER ROLE %I WITH LOGIN INHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD %L', $1::text, $2::text) AS sql",
             [.text(role), .text(password)])
         guard let sql = statement.rows.first?["sql"] else {
             throw PGError(code: .unexpectedResult, message: "cannot build the role statement")
         }
-        try connection.execute(sql)
+        try await connection.execute(sql)
     }
 }

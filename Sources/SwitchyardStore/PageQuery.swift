@@ -23,7 +23,7 @@ struct PageQuery: Sendable {
     /// The rows of `page`: newest first, or oldest first for an `ending_before` page (see
     /// ``PageRequest/page(_:)``), at most `page.limit + 1`. `scope` are SQL conditions over `params`
     /// ($1, $2, …) that every row and the cursor item must meet.
-    func rows(_ c: PGConnection, _ page: PageRequest, scope: [String] = [], params: [PGValue] = []) throws
+    func rows(_ c: PGConnection, _ page: PageRequest, scope: [String] = [], params: [PGValue] = []) async throws
         -> [PGRow]
     {
         var params = params
@@ -41,7 +41,7 @@ struct PageQuery: Sendable {
         if let cursor = page.cursor {
             let name = if case .after = cursor { "starting_after" } else { "ending_before" }
             let id = parameter(try cursorValue(cursor.id, name), idType)
-            let found = try c.query(
+            let found = try await c.query(
                 "SELECT 1 FROM \(table) WHERE \((scope + ["\(idColumn) = \(id)"]).joined(separator: " AND "))",
                 params)
             guard found.first != nil else {
@@ -65,7 +65,7 @@ struct PageQuery: Sendable {
         let direction = if case .before = page.cursor { "ASC" } else { "DESC" }
         let filter = conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND ")
         let limit = parameter(.int(Int64(page.limit) + 1), "bigint")
-        return try c.query(
+        return try await c.query(
             """
             SELECT \(columns) FROM \(table) WHERE \(filter)
             ORDER BY \(createdColumn) \(direction), \(idColumn) \(direction) LIMIT \(limit)

@@ -6,7 +6,7 @@ extension PostgresStore: ConfigurationRepository {
     public func createAccount(_ account: ProviderAccount, actor: String) async throws -> ProviderAccount {
         let columns = try sealColumns(account)
         try await tenantScoped(account.tenantId) { c in
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO provider_accounts (id, tenant_id, name, plugin_id, environment, base_url, credentials,
                     secret_credentials, options, enabled, created_at, updated_at, fees)
@@ -19,7 +19,7 @@ extension PostgresStore: ConfigurationRepository {
                     .json(try StoreJSON.encode(account.options)), .bool(account.enabled), .timestamp(account.createdAt),
                     .json(try StoreJSON.encode(account.fees)),
                 ])
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: account.tenantId, actor: actor, action: "provider_account.create",
                 target: account.id.uuidString, details: ["plugin": account.pluginId, "name": account.name],
                 at: account.createdAt)
@@ -33,7 +33,7 @@ extension PostgresStore: ConfigurationRepository {
         let columns = try sealColumns(account)
         let now = clock()
         try await tenantScoped(account.tenantId) { c in
-            try c.query(
+            try await c.query(
                 """
                 UPDATE provider_accounts SET name = $2, environment = $3, base_url = $4, credentials = $5::jsonb,
                     secret_credentials = $6::jsonb, options = $7::jsonb, enabled = $8::boolean, updated_at = $9::timestamptz,
@@ -45,7 +45,7 @@ extension PostgresStore: ConfigurationRepository {
                     .json(columns.plain), .json(columns.sealed), .json(try StoreJSON.encode(account.options)),
                     .bool(account.enabled), .timestamp(now), .json(try StoreJSON.encode(account.fees)),
                 ])
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: account.tenantId, actor: actor, action: "provider_account.update",
                 target: account.id.uuidString, details: ["fields": changed.sorted().joined(separator: ",")], at: now)
         }
@@ -54,21 +54,21 @@ extension PostgresStore: ConfigurationRepository {
 
     public func account(tenant: UUID, id: UUID) async throws -> ProviderAccount? {
         let rows = try await tenantScoped(tenant) { c in
-            try c.query("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)]).rows
+            try await c.query("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)]).rows
         }
         return try rows.first.map(openAccount)
     }
 
     public func accounts(tenant: UUID) async throws -> [ProviderAccount] {
         let rows = try await tenantScoped(tenant) { c in
-            try c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
+            try await c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
         }
         return try rows.map(openAccount)
     }
 
     /// The rows of `page` of the tenant's accounts, secrets decrypted (`status` is `enabled` or `disabled`).
     public func accounts(tenant: UUID, page: PageRequest) async throws -> [ProviderAccount] {
-        let rows = try await tenantScoped(tenant) { c in try Self.accountPages.rows(c, page) }
+        let rows = try await tenantScoped(tenant) { c in try await Self.accountPages.rows(c, page) }
         return try rows.map(openAccount)
     }
 
@@ -81,14 +81,14 @@ extension PostgresStore: ConfigurationRepository {
     /// All of a tenant's accounts for routing, their secret credential fields left out (not decrypted).
     public func accountDescriptors(tenant: UUID) async throws -> [ProviderAccount] {
         let rows = try await tenantScoped(tenant) { c in
-            try c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
+            try await c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
         }
         return try rows.map { try openAccount($0, decrypt: false) }
     }
 
     public func account(id: UUID) async throws -> ProviderAccount? {
         let rows = try await system { c in
-            try c.query("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)]).rows
+            try await c.query("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)]).rows
         }
         return try rows.first.map(openAccount)
     }
@@ -101,7 +101,7 @@ extension PostgresStore: ConfigurationRepository {
     /// guarded rollout running next to them.
     public func routingConfiguration(tenant: UUID) async throws -> RoutingConfiguration {
         try await tenantScoped(tenant) { c in
-            RoutingConfiguration(
+            await RoutingConfiguration(
                 version: try Self.liveRoutingVersion(c, tenant: tenant),
                 rules: try Self.liveRoutingRules(c, tenant: tenant),
                 rollout: try Self.runningRollout(c, tenant: tenant))
@@ -109,8 +109,9 @@ extension PostgresStore: ConfigurationRepository {
     }
 
     /// The tenant's live rules, from `routing_rules`.
-    static func liveRoutingRules(_ c: PGConnection, tenant: UUID) throws -> [RoutingRule] {
-        try c.query("SELECT * FROM routing_rules WHERE tenant_id = $1::uuid ORDER BY position", [.uuid(tenant)]).rows
+    static func liveRoutingRules(_ c: PGConnection, tenant: UUID) async throws -> [RoutingRule] {
+        try await c.query("SELECT * FROM routing_rules WHERE tenant_id = $1::uuid ORDER BY position", [.uuid(tenant)])
+            .rows
             .map { row in
                 let weights = try row.optionalString("weights").map { try StoreJSON.decode([Int].self, $0) }
                 return RoutingRule(
@@ -123,8 +124,8 @@ extension PostgresStore: ConfigurationRepository {
     }
 
     /// The live version: the newest that is not a rollout's draft (0 before any write).
-    static func liveRoutingVersion(_ c: PGConnection, tenant: UUID) throws -> Int {
-        let version = try c.query(
+    static func liveRoutingVersion(_ c: PGConnection, tenant: UUID) async throws -> Int {
+        let version = try await c.query(
             "SELECT max(version) AS v FROM routing_versions WHERE tenant_id = $1::uuid AND NOT draft", [.uuid(tenant)]
         ).first?.optionalString("v")
         return version.flatMap { Int($0) } ?? 0
@@ -140,8 +141,8 @@ extension PostgresStore: ConfigurationRepository {
         let now = clock()
         defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
-            try Self.lockRouting(c, tenant: tenant, expectedVersion: expectedVersion)
-            let version = try Self.writeRoutingVersion(
+            try await Self.lockRouting(c, tenant: tenant, expectedVersion: expectedVersion)
+            let version = try await Self.writeRoutingVersion(
                 c, tenant: tenant, rules: rules, actor: actor, draft: false, at: now)
             return RoutingConfiguration(version: version, rules: rules)
         }
@@ -150,39 +151,39 @@ extension PostgresStore: ConfigurationRepository {
     /// Queues the tenant's routing writers (so versions are consecutive) and refuses a write based on a
     /// stale `expectedVersion` (`routing_version_conflict`) or made while a guarded rollout runs
     /// (`rollout_running`).
-    static func lockRouting(_ c: PGConnection, tenant: UUID, expectedVersion: Int?) throws {
-        try queueRoutingWriters(c, tenant: tenant)
-        let current = try liveRoutingVersion(c, tenant: tenant)
+    static func lockRouting(_ c: PGConnection, tenant: UUID, expectedVersion: Int?) async throws {
+        try await queueRoutingWriters(c, tenant: tenant)
+        let current = try await liveRoutingVersion(c, tenant: tenant)
         if let expectedVersion, expectedVersion != current {
             throw CoreError(
                 .routingVersionConflict,
                 "the routing is at version \(current), not \(expectedVersion); read it again and retry")
         }
-        if try runningRollout(c, tenant: tenant) != nil {
+        if try await runningRollout(c, tenant: tenant) != nil {
             throw CoreError(
                 .rolloutRunning, "a guarded rollout of the routing is running; stop it (or let it end) first")
         }
     }
 
     /// Waits for the tenant's other routing writers to commit, so versions are consecutive.
-    static func queueRoutingWriters(_ c: PGConnection, tenant: UUID) throws {
-        try c.query("SELECT pg_advisory_xact_lock(hashtext('routing:' || $1))", [.text(tenant.uuidString)])
+    static func queueRoutingWriters(_ c: PGConnection, tenant: UUID) async throws {
+        try await c.query("SELECT pg_advisory_xact_lock(hashtext('routing:' || $1))", [.text(tenant.uuidString)])
     }
 
     /// Records `rules` as the tenant's next version, audited: a draft is only recorded; otherwise the rules
     /// become the live `routing_rules`. Returns the version.
     static func writeRoutingVersion(
         _ c: PGConnection, tenant: UUID, rules: [RoutingRule], actor: String, draft: Bool, at now: Date
-    ) throws -> Int {
-        let latest = try c.query(
+    ) async throws -> Int {
+        let latest = try await c.query(
             "SELECT max(version) AS v FROM routing_versions WHERE tenant_id = $1::uuid", [.uuid(tenant)]
         )
         .first?.optionalString("v")
         let version = (latest.flatMap { Int($0) } ?? 0) + 1
         if !draft {
-            try c.query("DELETE FROM routing_rules WHERE tenant_id = $1::uuid", [.uuid(tenant)])
+            try await c.query("DELETE FROM routing_rules WHERE tenant_id = $1::uuid", [.uuid(tenant)])
             for (position, rule) in rules.enumerated() {
-                try c.query(
+                try await c.query(
                     """
                     INSERT INTO routing_rules (id, tenant_id, position, name, match, accounts, weights, strategy,
                         max_rate_loss, created_at)
@@ -198,7 +199,7 @@ extension PostgresStore: ConfigurationRepository {
                     ])
             }
         }
-        try c.query(
+        try await c.query(
             """
             INSERT INTO routing_versions (tenant_id, version, rules, actor, created_at, draft)
             VALUES ($1::uuid, $2::integer, $3::jsonb, $4, $5::timestamptz, $6::boolean)
@@ -207,7 +208,7 @@ extension PostgresStore: ConfigurationRepository {
                 .uuid(tenant), .int(Int64(version)), .json(try StoreJSON.encode(rules)), .text(actor), .timestamp(now),
                 .bool(draft),
             ])
-        try audit(
+        try await audit(
             c, tenant: tenant, actor: actor, action: draft ? "routing.draft" : "routing.replace",
             target: tenant.uuidString, details: ["rules": String(rules.count), "version": String(version)], at: now)
         return version
@@ -216,7 +217,7 @@ extension PostgresStore: ConfigurationRepository {
     /// The rows of `page` of a tenant's routing versions (row-level security keeps them to the tenant).
     public func routingHistory(tenant: UUID, page: PageRequest) async throws -> [RoutingVersion] {
         try await tenantScoped(tenant) { c in
-            try Self.routingVersionPages.rows(c, page).map { row in
+            try await Self.routingVersionPages.rows(c, page).map { row in
                 RoutingVersion(
                     version: Int(try row.int64("version")), actor: try row.string("actor"),
                     createdAt: try row.date("created_at"),
@@ -264,12 +265,14 @@ extension PostgresStore {
     /// System scope: every tenant's accounts, without their credentials.
     public func accountSummaries() async throws -> [AccountSummary] {
         try await system { c in
-            try c.query("SELECT id, tenant_id, name, plugin_id, enabled FROM provider_accounts ORDER BY tenant_id, id")
-                .rows.map { row in
-                    AccountSummary(
-                        id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), name: try row.string("name"),
-                        pluginId: try row.string("plugin_id"), enabled: try row.bool("enabled"))
-                }
+            try await c.query(
+                "SELECT id, tenant_id, name, plugin_id, enabled FROM provider_accounts ORDER BY tenant_id, id"
+            )
+            .rows.map { row in
+                AccountSummary(
+                    id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), name: try row.string("name"),
+                    pluginId: try row.string("plugin_id"), enabled: try row.bool("enabled"))
+            }
         }
     }
 }

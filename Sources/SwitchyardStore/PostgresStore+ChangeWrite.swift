@@ -25,21 +25,21 @@ extension PostgresStore {
 
         /// Upserts every change, announcing status changes: in one round trip (with the payment's lock
         /// before it) unless refunds or operations change.
-        func run(on c: PGConnection) throws {
-            if let statements = try statements(on: c) {
-                try c.pipeline(statements)
+        func run(on c: PGConnection) async throws {
+            if let statements = try await statements(on: c) {
+                try await c.pipeline(statements)
                 return
             }
-            try runEach(on: c)
+            try await runEach(on: c)
         }
 
         /// The statements that write these changes, after locking the payment's row on `c`; nil when refunds
         /// or operations change (their writes read locks and totals between statements: ``runEach(on:)``).
-        func statements(on c: PGConnection) throws -> [PGStatement]? {
+        func statements(on c: PGConnection) async throws -> [PGStatement]? {
             guard changes.refunds.isEmpty, changes.operations.isEmpty else { return nil }
             var statements: [PGStatement] = []
             if let payment = changes.payment, let paymentParams {
-                let previous = try PostgresStore.lockedStatus("payments", id: payment.id, on: c)
+                let previous = try await PostgresStore.lockedStatus("payments", id: payment.id, on: c)
                 statements.append(PGStatement(PostgresStore.upsertPayment, paymentParams))
                 statements += try store.announcement(payment, previous: previous)
             }
@@ -49,20 +49,22 @@ extension PostgresStore {
         }
 
         /// Upserts every change one statement at a time, announcing status changes.
-        private func runEach(on c: PGConnection) throws {
+        private func runEach(on c: PGConnection) async throws {
             let refundedPayments = Set(changes.refunds.map(\.paymentId)).sorted()
             // Lock the payments whose refunds change first, so the recomputed total sees every committed refund.
-            for id in refundedPayments { try c.query("SELECT id FROM payments WHERE id = $1 FOR UPDATE", [.text(id)]) }
-            if let payment = changes.payment, let paymentParams {
-                let previous = try PostgresStore.lockedStatus("payments", id: payment.id, on: c)
-                try c.query(PostgresStore.upsertPayment, paymentParams)
-                try store.announce(payment, previous: previous, on: c)
+            for id in refundedPayments {
+                try await c.query("SELECT id FROM payments WHERE id = $1 FOR UPDATE", [.text(id)])
             }
-            for params in attemptParams { try c.query(PostgresStore.upsertAttempt, params) }
-            for params in outcomeParams { try c.query(PostgresStore.recordRoutingOutcome, params) }
-            try store.upsertAnnouncing(changes.refunds, refundParams, on: c)
-            for params in operationParams { try c.query(PostgresStore.upsertOperation, params) }
-            for id in refundedPayments { try c.query(PostgresStore.recomputeRefunded, [.text(id)]) }
+            if let payment = changes.payment, let paymentParams {
+                let previous = try await PostgresStore.lockedStatus("payments", id: payment.id, on: c)
+                try await c.query(PostgresStore.upsertPayment, paymentParams)
+                try await store.announce(payment, previous: previous, on: c)
+            }
+            for params in attemptParams { try await c.query(PostgresStore.upsertAttempt, params) }
+            for params in outcomeParams { try await c.query(PostgresStore.recordRoutingOutcome, params) }
+            try await store.upsertAnnouncing(changes.refunds, refundParams, on: c)
+            for params in operationParams { try await c.query(PostgresStore.upsertOperation, params) }
+            for id in refundedPayments { try await c.query(PostgresStore.recomputeRefunded, [.text(id)]) }
         }
     }
 }

@@ -22,9 +22,9 @@ extension PostgresStore: CredentialRepository {
     public func saveCredential(_ credential: StoredPaymentMethod) async throws {
         let params = try credentialParameters(credential)
         try await tenantScoped(credential.tenantId) { c in
-            let previous = try Self.lockedStatus("stored_credentials", id: credential.id, on: c)
-            try c.query(Self.upsertCredential, params)
-            try self.announce(credential, previous: previous, on: c)
+            let previous = try await Self.lockedStatus("stored_credentials", id: credential.id, on: c)
+            try await c.query(Self.upsertCredential, params)
+            try await self.announce(credential, previous: previous, on: c)
         }
     }
 
@@ -33,13 +33,14 @@ extension PostgresStore: CredentialRepository {
     ) async throws -> StoredPaymentMethod? {
         try await tenantScoped(tenant) { c in
             guard
-                let row = try c.query("SELECT * FROM stored_credentials WHERE id = $1 FOR UPDATE", [.text(id)]).first
+                let row = try await c.query("SELECT * FROM stored_credentials WHERE id = $1 FOR UPDATE", [.text(id)])
+                    .first
             else { return nil }
             var credential = try self.credential(from: row)
             let previous = credential.status
             guard body(&credential) else { return credential }
-            try c.query(Self.upsertCredential, try self.credentialParameters(credential))
-            try self.announce(credential, previous: previous.rawValue, on: c)
+            try await c.query(Self.upsertCredential, try self.credentialParameters(credential))
+            try await self.announce(credential, previous: previous.rawValue, on: c)
             return credential
         }
     }
@@ -83,7 +84,7 @@ extension PostgresStore: CredentialRepository {
     /// A customer's credentials, newest first, without their tokens (a list is for showing, never for paying).
     public func credentials(tenant: UUID, customerId: String) async throws -> [StoredPaymentMethod] {
         let rows = try await tenantScoped(tenant) { c in
-            try c.query(
+            try await c.query(
                 "SELECT \(Self.listedCredentialColumns) FROM stored_credentials WHERE customer_id = $1 "
                     + "ORDER BY created_at DESC, id",
                 [.text(customerId)]
@@ -97,7 +98,7 @@ extension PostgresStore: CredentialRepository {
         -> [StoredPaymentMethod]
     {
         let rows = try await tenantScoped(tenant) { c in
-            try Self.credentialPages.rows(c, page, scope: ["customer_id = $1"], params: [.text(customerId)])
+            try await Self.credentialPages.rows(c, page, scope: ["customer_id = $1"], params: [.text(customerId)])
         }
         return try rows.map(credential(from:))
     }
@@ -115,7 +116,7 @@ extension PostgresStore: CredentialRepository {
     private func oneCredential(_ tenant: UUID, _ sql: String, _ params: [PGValue]) async throws
         -> StoredPaymentMethod?
     {
-        let row = try await tenantScoped(tenant) { c in try c.query(sql, params).first }
+        let row = try await tenantScoped(tenant) { c in try await c.query(sql, params).first }
         return try row.map(credential(from:))
     }
 
@@ -152,7 +153,7 @@ extension PostgresStore: CredentialRepository {
 extension PostgresStore {
     public func stalePendingCredentials(now: Date, limit: Int) async throws -> [(tenant: UUID, id: String)] {
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT c.tenant_id, c.id FROM stored_credentials c
                 LEFT JOIN payments p ON p.id = c.origin_payment_id

@@ -15,7 +15,7 @@ extension PostgresStore {
         let now = clock()
         let until = now.addingTimeInterval(lease)
         return try await tenantScoped(tenant) { c in
-            try Self.claim(
+            try await Self.claim(
                 tenant: tenant, key: key, requestHash: requestHash, owner: owner, now: now, until: until, on: c)
         }
     }
@@ -23,8 +23,8 @@ extension PostgresStore {
     /// Claims `key` inside the caller's transaction (see ``claimIdempotent(tenant:key:requestHash:owner:lease:)``).
     static func claim(
         tenant: UUID, key: String, requestHash: String, owner: String, now: Date, until: Date, on c: PGConnection
-    ) throws -> IdempotencyClaim {
-        let inserted = try c.query(
+    ) async throws -> IdempotencyClaim {
+        let inserted = try await c.query(
             """
             INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at, owner, locked_until)
             VALUES ($1::uuid, $2, $3, $4::timestamptz, $5, $6::timestamptz) ON CONFLICT DO NOTHING
@@ -32,7 +32,7 @@ extension PostgresStore {
             [.uuid(tenant), .text(key), .text(requestHash), .timestamp(now), .text(owner), .timestamp(until)])
         if inserted.affectedRows == 1 { return .proceed }
         guard
-            let row = try c.query(
+            let row = try await c.query(
                 """
                 SELECT request_hash, response_status, response_body, resource_kind, resource_id, resource_parent,
                     error_code, error_message, error_details, completed_at, locked_until
@@ -44,7 +44,7 @@ extension PostgresStore {
         if try row.string("request_hash") != requestHash { return .mismatch }
         if row.optionalDate("completed_at") != nil { return .replay(try Self.outcome(row)) }
         // Re-checked under the row lock, so a concurrent takeover leaves this one with no row.
-        let taken = try c.query(
+        let taken = try await c.query(
             """
             UPDATE idempotency_keys SET owner = $2, locked_until = $3::timestamptz
             WHERE key = $1 AND completed_at IS NULL
@@ -84,14 +84,15 @@ extension PostgresStore {
     /// finds it. False when `owner` no longer owns the key.
     @discardableResult
     public func linkIdempotent(tenant: UUID, key: String, owner: String, resourceId: String) async throws -> Bool {
-        try await tenantScoped(tenant) { c in try Self.link(key: key, owner: owner, resourceId: resourceId, on: c) }
+        try await tenantScoped(tenant) { c in try await Self.link(key: key, owner: owner, resourceId: resourceId, on: c)
+        }
     }
 
     /// Records `resourceId` under `key` inside the caller's transaction; false when `owner` no longer owns it.
     @discardableResult
-    static func link(key: String, owner: String, resourceId: String, on c: PGConnection) throws -> Bool {
+    static func link(key: String, owner: String, resourceId: String, on c: PGConnection) async throws -> Bool {
         let statement = linking(key: key, owner: owner, resourceId: resourceId)
-        return try c.query(statement.sql, statement.params).affectedRows == 1
+        return try await c.query(statement.sql, statement.params).affectedRows == 1
     }
 
     /// The statement of ``link(key:owner:resourceId:on:)``: one row updated when `owner` still holds `key`.
@@ -112,14 +113,14 @@ extension PostgresStore {
     {
         let now = clock()
         return try await tenantScoped(tenant) { c in
-            try Self.finish(key: key, owner: owner, outcome: outcome, now: now, on: c)
+            try await Self.finish(key: key, owner: owner, outcome: outcome, now: now, on: c)
         }
     }
 
     /// Stores an outcome for `key` inside the caller's transaction; false when `owner` no longer owns it.
     @discardableResult
     static func finish(key: String, owner: String, outcome: IdempotentOutcome, now: Date, on c: PGConnection)
-        throws -> Bool
+        async throws -> Bool
     {
         var status: Int?
         var kind: String?
@@ -141,7 +142,7 @@ extension PostgresStore {
         case .stored(let answered, let data):
             (status, body) = (answered, [UInt8](data))
         }
-        return try c.query(
+        return try await c.query(
             """
             UPDATE idempotency_keys SET response_status = $3::integer, resource_kind = $4,
                 resource_id = COALESCE($5, resource_id), resource_parent = $6, error_code = $7, error_message = $8,
@@ -162,14 +163,14 @@ extension PostgresStore {
     public func releaseIdempotent(tenant: UUID, key: String, owner: String) async throws {
         let now = clock()
         try await tenantScoped(tenant) { c in
-            let deleted = try c.query(
+            let deleted = try await c.query(
                 """
                 DELETE FROM idempotency_keys
                 WHERE key = $1 AND owner = $2 AND completed_at IS NULL AND resource_id IS NULL
                 """,
                 [.text(key), .text(owner)])
             if deleted.affectedRows == 0 {
-                try c.query(
+                try await c.query(
                     """
                     UPDATE idempotency_keys SET locked_until = $3::timestamptz
                     WHERE key = $1 AND owner = $2 AND completed_at IS NULL

@@ -8,18 +8,18 @@ import SwitchyardCore
 extension PostgresStore: IdempotencyKeyMaintenance {
     public func settleExpiredKeys(now: Date, limit: Int) async throws -> ExpiredKeySettlement {
         try await system { c in
-            let rows = try c.query(Self.expiredKeys, [.timestamp(now), .int(Int64(max(0, limit)))]).rows
+            let rows = try await c.query(Self.expiredKeys, [.timestamp(now), .int(Int64(max(0, limit)))]).rows
             var settled = ExpiredKeySettlement()
             for row in rows {
                 let (tenant, key) = (try row.uuid("tenant_id"), try row.string("key"))
                 if let resource = IdempotentResource.settled(key: key, resourceId: row.optionalString("resource_id")),
                     let owner = row.optionalString("owner")
                 {
-                    if try Self.finish(key: key, owner: owner, outcome: .resource(resource), now: now, on: c) {
+                    if try await Self.finish(key: key, owner: owner, outcome: .resource(resource), now: now, on: c) {
                         settled.completed += 1
                     }
                 } else {
-                    settled.released += try c.query(
+                    settled.released += try await c.query(
                         "DELETE FROM idempotency_keys WHERE tenant_id = $1::uuid AND key = $2 AND completed_at IS NULL",
                         [.uuid(tenant), .text(key)]
                     ).affectedRows

@@ -11,7 +11,7 @@ extension PostgresStore: InstanceRegistry {
     {
         let ended = clock()
         return try await system { c in
-            let row = try c.query(
+            let row = try await c.query(
                 """
                 INSERT INTO server_instances (replica_id, incarnation, started_at, heartbeat_at)
                 VALUES ($1, 1, $2::timestamptz, $2::timestamptz)
@@ -22,7 +22,7 @@ extension PostgresStore: InstanceRegistry {
                 [.text(replica), .timestamp(now)]
             ).first
             let instance = ServerInstance(replica: replica, incarnation: try row?.int64("incarnation") ?? 1)
-            let released = try Self.releaseKeys(
+            let released = try await Self.releaseKeys(
                 ownedBy: ServerInstance.replicaPrefix(replica), except: instance.ownerPrefix, now: ended, on: c)
             return (instance, released)
         }
@@ -31,7 +31,7 @@ extension PostgresStore: InstanceRegistry {
     @discardableResult
     public func heartbeat(_ instance: ServerInstance, now: Date) async throws -> Bool {
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 UPDATE server_instances SET heartbeat_at = $3::timestamptz, keys_released_at = NULL
                 WHERE replica_id = $1 AND incarnation = $2
@@ -46,7 +46,7 @@ extension PostgresStore: InstanceRegistry {
     {
         let ended = clock()
         return try await system { c in
-            let silent = try c.query(
+            let silent = try await c.query(
                 """
                 SELECT replica_id, incarnation FROM server_instances
                 WHERE keys_released_at IS NULL AND heartbeat_at < $1::timestamptz AND replica_id <> $3
@@ -58,8 +58,8 @@ extension PostgresStore: InstanceRegistry {
             for row in silent {
                 let instance = ServerInstance(
                     replica: try row.string("replica_id"), incarnation: try row.int64("incarnation"))
-                released += try Self.releaseKeys(ownedBy: instance.ownerPrefix, except: nil, now: ended, on: c)
-                try c.query(
+                await released += try Self.releaseKeys(ownedBy: instance.ownerPrefix, except: nil, now: ended, on: c)
+                try await c.query(
                     "UPDATE server_instances SET keys_released_at = $2::timestamptz WHERE replica_id = $1",
                     [.text(instance.replica), .timestamp(now)])
             }
@@ -72,8 +72,9 @@ extension PostgresStore: InstanceRegistry {
     /// created, or naming an operation on a payment (which may have reached the provider before the server
     /// died; ``IdempotentResource/paymentOperationKeyPattern``), has its lease ended at `now` (the store's
     /// clock, as ``releaseIdempotent(tenant:key:owner:)`` reads it). Returns how many keys were released.
-    static func releaseKeys(ownedBy prefix: String, except: String?, now: Date, on c: PGConnection) throws -> Int {
-        let row = try c.query(
+    static func releaseKeys(ownedBy prefix: String, except: String?, now: Date, on c: PGConnection) async throws -> Int
+    {
+        let row = try await c.query(
             """
             WITH held AS (
                 SELECT tenant_id, key, resource_id IS NOT NULL OR key ~ $4 AS kept FROM idempotency_keys

@@ -23,12 +23,14 @@ extension PostgresStore {
     /// How many sealed values each key-encryption key seals, per column (every tenant's rows).
     public func sealedValueCounts() async throws -> [SealedValueCount] {
         try await system { c in
-            try SealedColumn.all.flatMap { column in
-                try c.query(column.usage).rows.map {
+            var counts: [SealedValueCount] = []
+            for column in SealedColumn.all {
+                counts += try await c.query(column.usage).rows.map {
                     SealedValueCount(
                         column: column.name, keyId: try $0.string("key_id"), count: Int(try $0.int64("n")))
                 }
             }
+            return counts
         }
     }
 
@@ -61,7 +63,7 @@ extension PostgresStore {
         let secrets = self.secrets
         let pattern = "v2:\(secrets.currentKeyId):%"
         return try await system { c in
-            let rows = try c.query(column.pendingBatch, [.text(pattern), .int(Int64(limit))]).rows
+            let rows = try await c.query(column.pendingBatch, [.text(pattern), .int(Int64(limit))]).rows
             var resealed = 0
             for row in rows {
                 let keys = try column.keys.indices.map { try row.string("k\($0)") }
@@ -78,7 +80,7 @@ extension PostgresStore {
                     value = try secrets.reseal(sealed, context: column.context(keys, nil))
                     resealed += 1
                 }
-                try c.query(column.update, [.text(value)] + keys.map { .text($0) })
+                try await c.query(column.update, [.text(value)] + keys.map { .text($0) })
             }
             return resealed
         }

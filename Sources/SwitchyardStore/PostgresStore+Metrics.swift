@@ -6,10 +6,11 @@ extension PostgresStore {
     /// The janitor's backlog and the webhook deliveries by status, read in one transaction.
     public func gauges() async throws -> StoreGauges {
         try await system { c in
-            let unknown = try c.query(
+            let unknown = try await c.query(
                 "SELECT count(*) AS n, min(COALESCE(unknown_since, created_at)) AS oldest FROM payments WHERE status = 'unknown'"
             ).rows.first
-            let deliveries = try c.query("SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status").rows
+            let deliveries = try await c.query("SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status")
+                .rows
             var byStatus: [String: Int64] = [:]
             for row in deliveries { byStatus[try row.string("status")] = try row.int64("n") }
             return StoreGauges(

@@ -11,7 +11,7 @@ extension PostgresStore: NotificationLog {
         let headersJSON = try Self.storedHeaders(headers)
         let row = try await tenantScoped(tenantId) { c in
             // The no-op update makes a replay return the first row, so its application state is known.
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO notifications (tenant_id, account_id, body_hash, headers, body, verified, received_at)
                 VALUES ($1::uuid, $2::uuid, $3, $4::jsonb, $5::bytea, true, $6::timestamptz)
@@ -32,7 +32,7 @@ extension PostgresStore: NotificationLog {
 
     public func markApplied(id: Int64, tenantId: UUID, at time: Date) async throws {
         try await tenantScoped(tenantId) { c in
-            _ = try c.query(
+            _ = try await c.query(
                 "UPDATE notifications SET applied_at = $2::timestamptz WHERE id = $1::bigint AND applied_at IS NULL",
                 [.int(id), .timestamp(time)])
         }
@@ -46,13 +46,13 @@ extension PostgresStore: NotificationLog {
         let headersJSON = try Self.storedHeaders(headers)
         return try await tenantScoped(tenantId) { c in
             // Locks the account's intake row, so concurrent posts count against the cap one at a time.
-            _ = try c.query(
+            _ = try await c.query(
                 """
                 INSERT INTO notification_intake (account_id, tenant_id) VALUES ($1::uuid, $2::uuid)
                 ON CONFLICT (account_id) DO UPDATE SET unverified_dropped = notification_intake.unverified_dropped
                 """,
                 [.uuid(accountId), .uuid(tenantId)])
-            let inserted = try c.query(
+            let inserted = try await c.query(
                 """
                 INSERT INTO notifications (tenant_id, account_id, body_hash, headers, body, verified, failure_reason, received_at)
                 SELECT $1::uuid, $2::uuid, $3, $4::jsonb, $5::bytea, false, $6, $7::timestamptz
@@ -65,7 +65,7 @@ extension PostgresStore: NotificationLog {
                 ])
             let stored = inserted.affectedRows == 1
             if !stored {
-                _ = try c.query(
+                _ = try await c.query(
                     """
                     UPDATE notification_intake SET unverified_dropped = unverified_dropped + 1
                     WHERE account_id = $1::uuid
@@ -80,7 +80,7 @@ extension PostgresStore: NotificationLog {
         -> Bool
     {
         try await tenantScoped(tenantId) { c in
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO notification_intake (account_id, tenant_id, last_unverified_sync_at)
                 VALUES ($1::uuid, $2::uuid, $3::timestamptz)
@@ -95,7 +95,7 @@ extension PostgresStore: NotificationLog {
 
     public func purgeUnverified(before cutoff: Date, limit: Int) async throws -> Int {
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 DELETE FROM notifications WHERE id IN (
                     SELECT id FROM notifications WHERE NOT verified AND received_at < $1::timestamptz
@@ -111,7 +111,7 @@ extension PostgresStore: NotificationLog {
         id: Int64, accountId: UUID, verified: Bool, receivedAt: Date
     )] {
         let rows = try await tenantScoped(tenant) { c in
-            try c.query(
+            try await c.query(
                 "SELECT id, account_id, verified, received_at FROM notifications ORDER BY id DESC LIMIT $1::bigint",
                 [.int(Int64(limit))]
             ).rows

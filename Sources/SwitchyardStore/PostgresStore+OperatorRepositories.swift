@@ -8,11 +8,11 @@ extension PostgresStore: PaymentSearchRepository, WebhookEventRepository {
         guard !paymentIds.isEmpty else { return [] }
         return try await tenantScoped(tenant) { c in
             let ids = PGValue.json(String(decoding: try JSONEncoder().encode(paymentIds), as: UTF8.self))
-            let payments = try c.query(
+            let payments = try await c.query(
                 "SELECT * FROM payments WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))", [ids]
             ).rows.map(Self.payment)
             let byId = Dictionary(payments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return try self.records(paymentIds.compactMap { byId[$0] }, on: c)
+            return try await self.records(paymentIds.compactMap { byId[$0] }, on: c)
         }
     }
 

@@ -6,7 +6,7 @@ extension PostgresStore {
     /// operator's search. Read the full records with ``records(tenant:paymentIds:)``.
     public func paymentLocations(id: String?, reference: String?, limit: Int) async throws -> [PaymentLocation] {
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT tenant_id, id FROM payments
                 WHERE ($1::text IS NULL OR id = $1) AND ($2::text IS NULL OR reference = $2)

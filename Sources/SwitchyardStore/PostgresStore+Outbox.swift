@@ -8,13 +8,13 @@ extension PostgresStore {
     static let eventIds = IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) })
 
     /// The stored status of a row, locking it, or nil when the row is new.
-    static func lockedStatus(_ table: String, id: String, on c: PGConnection) throws -> String? {
-        try c.query("SELECT status FROM \(table) WHERE id = $1 FOR UPDATE", [.text(id)]).first?.string("status")
+    static func lockedStatus(_ table: String, id: String, on c: PGConnection) async throws -> String? {
+        try await c.query("SELECT status FROM \(table) WHERE id = $1 FOR UPDATE", [.text(id)]).first?.string("status")
     }
 
     /// Writes the event of `subject`'s status change, if it changed from `previous` (nil: a new row).
-    func announce(_ subject: some WebhookSubject, previous: String?, on c: PGConnection) throws {
-        try c.pipeline(try announcement(subject, previous: previous))
+    func announce(_ subject: some WebhookSubject, previous: String?, on c: PGConnection) async throws {
+        try await c.pipeline(try announcement(subject, previous: previous))
     }
 
     /// The statements that write the event of `subject`'s status change (none when it did not change).
@@ -27,8 +27,8 @@ extension PostgresStore {
 
     /// Stores `event` and a pending delivery, due at once, for each enabled endpoint of its tenant that
     /// subscribes to its type.
-    static func enqueue(_ event: WebhookEvent, on c: PGConnection) throws {
-        try c.pipeline(enqueueing(event))
+    static func enqueue(_ event: WebhookEvent, on c: PGConnection) async throws {
+        try await c.pipeline(enqueueing(event))
     }
 
     /// The two statements of ``enqueue(_:on:)``.

@@ -5,7 +5,7 @@ import SwitchyardCore
 /// or a whole page.
 extension PostgresStore {
     public func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord? {
-        try await tenantSnapshot(tenant) { c in try self.record(paymentId, on: c) }
+        try await tenantSnapshot(tenant) { c in try await self.record(paymentId, on: c) }
     }
 
     /// A page of a tenant's payments, newest first, with their records: four queries whatever `limit` is.
@@ -15,9 +15,9 @@ extension PostgresStore {
     {
         let (scope, params) = try Self.paymentScope(reference: reference, metadata: metadata)
         return try await tenantSnapshot(tenant) { c in
-            let rows = try Self.paymentPages.rows(c, page, scope: scope, params: params)
+            let rows = try await Self.paymentPages.rows(c, page, scope: scope, params: params)
             let payments = page.page(try rows.map(Self.payment))
-            return Page(items: try self.records(payments.items, on: c), hasMore: payments.hasMore)
+            return await Page(items: try self.records(payments.items, on: c), hasMore: payments.hasMore)
         }
     }
 
@@ -42,8 +42,8 @@ extension PostgresStore {
         livemodeColumn: "p.livemode")
 
     /// One payment's record, read on `c` inside the caller's transaction (one round trip).
-    func record(_ paymentId: String, on c: PGConnection) throws -> PaymentRecord? {
-        try record(from: c.pipeline(Self.recordReads(paymentId)))
+    func record(_ paymentId: String, on c: PGConnection) async throws -> PaymentRecord? {
+        try await record(from: c.pipeline(Self.recordReads(paymentId)))
     }
 
     /// The four reads of one payment's record: the payment, its attempts, refunds and operations.
@@ -66,19 +66,22 @@ extension PostgresStore {
     }
 
     /// The records of `payments`, in their order: one query each for attempts, refunds and operations.
-    func records(_ payments: [Payment], on c: PGConnection) throws -> [PaymentRecord] {
+    func records(_ payments: [Payment], on c: PGConnection) async throws -> [PaymentRecord] {
         guard !payments.isEmpty else { return [] }
         let ids = PGValue.json(String(decoding: try JSONEncoder().encode(payments.map(\.id)), as: UTF8.self))
         let inPage = "payment_id IN (SELECT jsonb_array_elements_text($1::jsonb))"
         let attempts = Dictionary(
-            grouping: try c.query("SELECT * FROM attempts WHERE \(inPage) ORDER BY sequence", [ids]).rows.map(
+            grouping: try await c.query("SELECT * FROM attempts WHERE \(inPage) ORDER BY sequence", [ids]).rows.map(
                 Self.attempt), by: \.paymentId)
         let refunds = Dictionary(
-            grouping: try c.query("SELECT * FROM refunds WHERE \(inPage) ORDER BY created_at, id", [ids]).rows.map(
-                Self.refund), by: \.paymentId)
+            grouping: try await c.query("SELECT * FROM refunds WHERE \(inPage) ORDER BY created_at, id", [ids]).rows
+                .map(
+                    Self.refund), by: \.paymentId)
         let operations = Dictionary(
-            grouping: try c.query("SELECT * FROM payment_operations WHERE \(inPage) ORDER BY created_at, id", [ids])
-                .rows.map(self.operation), by: \.paymentId)
+            grouping: try await c.query(
+                "SELECT * FROM payment_operations WHERE \(inPage) ORDER BY created_at, id", [ids]
+            )
+            .rows.map(self.operation), by: \.paymentId)
         return payments.map { payment in
             PaymentRecord(
                 payment: payment, attempts: attempts[payment.id] ?? [], refunds: refunds[payment.id] ?? [],

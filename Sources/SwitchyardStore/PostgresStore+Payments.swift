@@ -9,7 +9,7 @@ extension PostgresStore: PaymentRepository {
             ?? changes.operations.first?.tenantId
         guard let tenant else { return }
         let write = try ChangeWrite(changes, store: self)
-        try await tenantScoped(tenant) { c in try write.run(on: c) }
+        try await tenantScoped(tenant) { c in try await write.run(on: c) }
     }
 
     public func begin(_ changes: PaymentChanges, claim: IdempotencyScope?) async throws -> IdempotencyClaim {
@@ -20,7 +20,7 @@ extension PostgresStore: PaymentRepository {
         let now = clock()
         return try await tenantScoped(tenant) { c -> IdempotencyClaim in
             if let claim {
-                let result = try Self.claim(
+                let result = try await Self.claim(
                     tenant: tenant, key: claim.key, requestHash: claim.requestHash, owner: claim.owner, now: now,
                     until: now.addingTimeInterval(claim.lease), on: c)
                 guard result == .proceed || result == .resume(resourceId: nil) else { return result }
@@ -29,15 +29,15 @@ extension PostgresStore: PaymentRepository {
                 let link = changes.payment.map {
                     Self.linking(key: claim.key, owner: claim.owner, resourceId: $0.id)
                 }
-                if let statements = try write.statements(on: c) {
-                    try c.pipeline(statements + (link.map { [$0] } ?? []))
+                if let statements = try await write.statements(on: c) {
+                    try await c.pipeline(statements + (link.map { [$0] } ?? []))
                 } else {
-                    try write.run(on: c)
-                    if let link { try c.query(link.sql, link.params) }
+                    try await write.run(on: c)
+                    if let link { try await c.query(link.sql, link.params) }
                 }
                 return result
             }
-            try write.run(on: c)
+            try await write.run(on: c)
             return .proceed
         }
     }
@@ -52,7 +52,7 @@ extension PostgresStore: PaymentRepository {
         parts.payment = nil
         let write = try ChangeWrite(parts, store: self)
         return try await tenantScoped(tenant) { c in
-            guard let row = try c.query(Self.paymentForUpdate, [.text(paymentId)]).first
+            guard let row = try await c.query(Self.paymentForUpdate, [.text(paymentId)]).first
             else { throw CoreError.notFound("payment") }
             var payment = try Self.payment(row)
             let previous = payment.status
@@ -64,18 +64,18 @@ extension PostgresStore: PaymentRepository {
                 [PGStatement(Self.upsertPayment, try Self.paymentParameters(payment))]
                 + (try self.announcement(payment, previous: previous.rawValue))
             let record: PaymentRecord?
-            if let writes = try write.statements(on: c) {
+            if let writes = try await write.statements(on: c) {
                 let reads = concludes ? Self.recordReads(paymentId) : []
-                let results = try c.pipeline(own + writes + reads)
+                let results = try await c.pipeline(own + writes + reads)
                 record = concludes ? try self.record(from: Array(results.suffix(reads.count))) : nil
             } else {
-                try c.pipeline(own)
-                try write.run(on: c)
-                record = concludes ? try self.record(paymentId, on: c) : nil
+                try await c.pipeline(own)
+                try await write.run(on: c)
+                record = await concludes ? try self.record(paymentId, on: c) : nil
             }
             guard concludes else { return (result, nil, false) }
             guard let record, let answer = answer(record) else { return (result, record, false) }
-            let answered = try Self.finish(
+            let answered = try await Self.finish(
                 key: answer.key, owner: answer.owner, outcome: answer.outcome, now: self.clock(), on: c)
             return (result, record, answered)
         }
@@ -84,17 +84,17 @@ extension PostgresStore: PaymentRepository {
     public func reserveRefund(_ refund: Refund, linking claim: IdempotencyScope?) async throws {
         let params = try Self.refundParameters(refund)
         try await tenantScoped(refund.tenantId) { c in
-            if let claim, !(try Self.link(key: claim.key, owner: claim.owner, resourceId: refund.id, on: c)) {
+            if let claim, await !(try Self.link(key: claim.key, owner: claim.owner, resourceId: refund.id, on: c)) {
                 throw CoreError(.idempotencyInProgress, "another request with this Idempotency-Key took it over")
             }
             guard
-                let payment = try c.query(
+                let payment = try await c.query(
                     "SELECT amount_captured, amount_refunded, status FROM payments WHERE id = $1 FOR UPDATE",
                     [.text(refund.paymentId)]
                 ).first
             else { throw CoreError.notFound("payment") }
             let reserved =
-                try c.query(
+                try await c.query(
                     "SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM refunds WHERE payment_id = $1 AND status IN ('pending', 'unknown')",
                     [.text(refund.paymentId)]
                 ).first?.int64("total") ?? 0
@@ -104,23 +104,23 @@ extension PostgresStore: PaymentRepository {
                     .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
                 )
             }
-            try c.query(Self.upsertRefund, params)
-            try self.announce(refund, previous: nil, on: c)
+            try await c.query(Self.upsertRefund, params)
+            try await self.announce(refund, previous: nil, on: c)
         }
     }
 
     /// Upserts refunds, announcing each whose status changes.
-    func upsertAnnouncing(_ refunds: [Refund], _ params: [[PGValue]], on c: PGConnection) throws {
+    func upsertAnnouncing(_ refunds: [Refund], _ params: [[PGValue]], on c: PGConnection) async throws {
         for (refund, params) in zip(refunds, params) {
-            let previous = try Self.lockedStatus("refunds", id: refund.id, on: c)
-            try c.query(Self.upsertRefund, params)
-            try announce(refund, previous: previous, on: c)
+            let previous = try await Self.lockedStatus("refunds", id: refund.id, on: c)
+            try await c.query(Self.upsertRefund, params)
+            try await announce(refund, previous: previous, on: c)
         }
     }
 
     public func attempt(accountId: UUID, attemptId: String) async throws -> Attempt? {
         try await system { c in
-            try c.query(
+            try await c.query(
                 "SELECT * FROM attempts WHERE id = $1 AND account_id = $2::uuid", [.text(attemptId), .uuid(accountId)]
             )
             .first.map(Self.attempt)
@@ -129,7 +129,7 @@ extension PostgresStore: PaymentRepository {
 
     public func attempt(accountId: UUID, providerPaymentId: String) async throws -> Attempt? {
         try await system { c in
-            try c.query(
+            try await c.query(
                 "SELECT * FROM attempts WHERE provider_payment_id = $1 AND account_id = $2::uuid ORDER BY started_at DESC LIMIT 1",
                 [.text(providerPaymentId), .uuid(accountId)]
             ).first.map(Self.attempt)
@@ -138,13 +138,13 @@ extension PostgresStore: PaymentRepository {
 
     public func refund(id: String) async throws -> Refund? {
         try await system { c in
-            try c.query("SELECT * FROM refunds WHERE id = $1", [.text(id)]).first.map(Self.refund)
+            try await c.query("SELECT * FROM refunds WHERE id = $1", [.text(id)]).first.map(Self.refund)
         }
     }
 
     public func openPayments(accountId: UUID, limit: Int) async throws -> [(tenant: UUID, paymentId: String)] {
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT tenant_id, id FROM payments WHERE provider_account_id = $1::uuid
                 AND status IN ('processing', 'requires_action', 'unknown') ORDER BY updated_at DESC LIMIT $2::bigint
@@ -161,7 +161,7 @@ extension PostgresStore {
         -> [(tenant: UUID, paymentId: String)]
     {
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 UPDATE payments SET next_sync_at = $3::timestamptz WHERE id IN (
                     SELECT id FROM payments
@@ -184,7 +184,7 @@ extension PostgresStore {
         // A `processing` payment has no sync schedule, so `next_sync_at` serves as its claim's lease; the
         // next write of the payment clears it.
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 UPDATE payments SET next_sync_at = $3::timestamptz WHERE id IN (
                     SELECT p.id FROM payments p
@@ -204,7 +204,7 @@ extension PostgresStore {
 
     public func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment] {
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT * FROM payments WHERE review_required AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
                 ORDER BY unknown_since, id LIMIT $2::bigint
@@ -261,7 +261,7 @@ extension PostgresStore {
         tenant: UUID, paymentId: String
     )] {
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 UPDATE payments SET session_swept_at = $1::timestamptz WHERE id IN (
                     SELECT id FROM payments

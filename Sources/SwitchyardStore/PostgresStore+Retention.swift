@@ -9,7 +9,7 @@ extension PostgresStore: RetentionRepository {
     public func deleteExpired(_ kind: RetentionKind, before cutoff: Date, limit: Int) async throws -> Int {
         let sql = Self.retentionDelete(kind)
         return try await system { c in
-            try c.query(sql, [.timestamp(cutoff), .int(Int64(max(0, limit)))]).affectedRows
+            try await c.query(sql, [.timestamp(cutoff), .int(Int64(max(0, limit)))]).affectedRows
         }
     }
 

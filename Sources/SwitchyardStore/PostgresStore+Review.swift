@@ -6,7 +6,7 @@ extension PostgresStore {
         id: Int64, tenantId: UUID, paymentId: String, rejection: ReportRejection, at time: Date
     ) async throws {
         try await tenantScoped(tenantId) { c in
-            _ = try c.query(
+            _ = try await c.query(
                 """
                 UPDATE notifications SET applied_at = $2::timestamptz, review_code = $3, review_message = $4,
                     payment_id = $5
@@ -19,7 +19,7 @@ extension PostgresStore {
     /// System scope: verified notifications kept for review (their report was rejected), oldest first.
     public func notificationsForReview(tenant: UUID?, limit: Int) async throws -> [RejectedNotification] {
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT id, tenant_id, account_id, payment_id, review_code, review_message, received_at
                 FROM notifications WHERE review_code IS NOT NULL AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
@@ -39,7 +39,7 @@ extension PostgresStore {
     /// System scope: refunds and captures still open that were listed for review, oldest first.
     public func operationsForReview(tenant: UUID?, limit: Int) async throws -> [OperationForReview] {
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT * FROM (
                     SELECT 'refund' AS kind, id, tenant_id, payment_id, amount, status, review_reason, sync_count,

@@ -18,7 +18,7 @@ extension PostgresStore {
                 parameters.append(.uuid(id))
             }
             guard
-                let row = try c.query(
+                let row = try await c.query(
                     """
                     SELECT r.*, v.rules FROM routing_rollouts r
                     JOIN routing_versions v ON v.tenant_id = r.tenant_id AND v.version = r.draft_version
@@ -32,11 +32,16 @@ extension PostgresStore {
             let endedAt = row.optionalDate("ended_at")
             let end = endedAt ?? now
             // An ended rollout shows the figures that decided it; a running one its figures now.
-            let figures =
-                try row.optionalString("figures").map { try StoreJSON.decode(RolloutDecision.Figures.self, $0) }
-                ?? Self.decision(c, tenant: tenant, rollout: rollout, now: end).figures
+            let figures: RolloutDecision.Figures
+            if let stored = try row.optionalString("figures").map({
+                try StoreJSON.decode(RolloutDecision.Figures.self, $0)
+            }) {
+                figures = stored
+            } else {
+                figures = try await Self.decision(c, tenant: tenant, rollout: rollout, now: end).figures
+            }
             let width = RolloutSeries.bucketSeconds(elapsed: end.timeIntervalSince(rollout.startedAt), buckets: buckets)
-            let counts = try c.query(
+            let counts = try await c.query(
                 """
                 SELECT arm, floor(extract(epoch FROM decided_at - $3::timestamptz) / $4::bigint)::bigint AS bucket,
                     count(*) AS samples, count(*) FILTER (WHERE approved) AS approved

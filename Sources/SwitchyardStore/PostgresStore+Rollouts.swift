@@ -11,10 +11,10 @@ extension PostgresStore: RolloutRepository {
         let now = clock()
         defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
-            try Self.lockRouting(c, tenant: tenant, expectedVersion: expectedVersion)
-            let version = try Self.writeRoutingVersion(
+            try await Self.lockRouting(c, tenant: tenant, expectedVersion: expectedVersion)
+            let version = try await Self.writeRoutingVersion(
                 c, tenant: tenant, rules: rules, actor: actor, draft: true, at: now)
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO routing_rollouts (id, tenant_id, draft_version, share, guardrail, min_samples,
                     max_duration_seconds, alpha, status, actor, started_at)
@@ -26,7 +26,7 @@ extension PostgresStore: RolloutRepository {
                     .double(settings.guardrail), .int(Int64(settings.minSamples)),
                     .int(Int64(settings.maxDuration)), .double(settings.alpha), .text(actor), .timestamp(now),
                 ])
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "routing.rollout.start", target: id.uuidString.lowercased(),
                 details: [
                     "draft_version": String(version), "share": String(settings.share),
@@ -41,20 +41,19 @@ extension PostgresStore: RolloutRepository {
     public func runningRollout(tenant: UUID) async throws -> (rollout: RoutingRollout, decision: RolloutDecision)? {
         let now = clock()
         return try await tenantScoped(tenant) { c in
-            try Self.runningRollout(c, tenant: tenant).map {
-                ($0, try Self.decision(c, tenant: tenant, rollout: $0, now: now))
-            }
+            guard let rollout = try await Self.runningRollout(c, tenant: tenant) else { return nil }
+            return (rollout, try await Self.decision(c, tenant: tenant, rollout: rollout, now: now))
         }
     }
 
     public func stopRollout(tenant: UUID, actor: String, at now: Date) async throws -> RolloutEnd {
         defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
-            guard let rollout = try Self.runningRollout(c, tenant: tenant, lock: true) else {
+            guard let rollout = try await Self.runningRollout(c, tenant: tenant, lock: true) else {
                 throw CoreError(.notFound, "no guarded rollout of the routing is running")
             }
-            let decision = try Self.decision(c, tenant: tenant, rollout: rollout, now: now)
-            return try self.end(
+            let decision = try await Self.decision(c, tenant: tenant, rollout: rollout, now: now)
+            return try await self.end(
                 c, tenant: tenant, rollout: rollout, decision: decision, status: .stopped, reason: "stopped",
                 actor: actor, at: now)
         }
@@ -62,7 +61,7 @@ extension PostgresStore: RolloutRepository {
 
     public func runningRollouts(after: UUID?, limit: Int) async throws -> [(tenant: UUID, rollout: UUID)] {
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT id, tenant_id FROM routing_rollouts
                 WHERE status = 'running' AND ($2::uuid IS NULL OR id > $2::uuid)
@@ -74,23 +73,23 @@ extension PostgresStore: RolloutRepository {
 
     public func decideRollout(tenant: UUID, id: UUID, now: Date) async throws -> RolloutEnd? {
         let ended: RolloutEnd? = try await system { c in
-            let busy = try c.query(
+            let busy = try await c.query(
                 """
                 SELECT 1 FROM routing_rollouts WHERE id = $1::uuid AND tenant_id = $2::uuid AND status = 'running'
                 FOR UPDATE SKIP LOCKED
                 """, [.uuid(id), .uuid(tenant)]
             ).rows.isEmpty
-            guard !busy, let rollout = try Self.runningRollout(c, tenant: tenant), rollout.id == id else {
+            guard !busy, let rollout = try await Self.runningRollout(c, tenant: tenant), rollout.id == id else {
                 return nil
             }
-            let decision = try Self.decision(c, tenant: tenant, rollout: rollout, now: now)
+            let decision = try await Self.decision(c, tenant: tenant, rollout: rollout, now: now)
             let (status, reason): (RolloutStatus, RolloutDecision.Reason)
             switch decision.action {
             case .continue: return nil
             case .promote(let why): (status, reason) = (.promoted, why)
             case .rollBack(let why): (status, reason) = (.rolledBack, why)
             }
-            return try self.end(
+            return try await self.end(
                 c, tenant: tenant, rollout: rollout, decision: decision, status: status, reason: reason.rawValue,
                 actor: "rollout", at: now)
         }
@@ -103,17 +102,17 @@ extension PostgresStore: RolloutRepository {
     func end(
         _ c: PGConnection, tenant: UUID, rollout: RoutingRollout, decision: RolloutDecision, status: RolloutStatus,
         reason: String, actor: String, at now: Date
-    ) throws -> RolloutEnd {
-        try Self.queueRoutingWriters(c, tenant: tenant)
-        var live = try Self.liveRoutingVersion(c, tenant: tenant)
+    ) async throws -> RolloutEnd {
+        try await Self.queueRoutingWriters(c, tenant: tenant)
+        var live = try await Self.liveRoutingVersion(c, tenant: tenant)
         if status == .promoted {
-            live = try Self.writeRoutingVersion(
+            live = try await Self.writeRoutingVersion(
                 c, tenant: tenant, rules: rollout.draftRules, actor: actor, draft: false, at: now)
         }
         let ended = RolloutEnd(
             tenant: tenant, rollout: rollout, status: status, reason: reason, figures: decision.figures,
             liveVersion: live)
-        try c.query(
+        try await c.query(
             """
             UPDATE routing_rollouts SET status = $2, reason = $3, figures = $4::jsonb, ended_at = $5::timestamptz
             WHERE id = $1::uuid
@@ -123,7 +122,7 @@ extension PostgresStore: RolloutRepository {
                 .timestamp(now),
             ])
         let figures = decision.figures
-        try Self.audit(
+        try await Self.audit(
             c, tenant: tenant, actor: actor, action: "routing.rollout.\(status.rawValue)",
             target: rollout.id.uuidString.lowercased(),
             details: [
@@ -141,16 +140,16 @@ extension PostgresStore: RolloutRepository {
             if let event = try WebhookEvent.statusChanged(
                 from: RolloutStatus.running.rawValue, to: announced, id: Self.eventIds.make("evt"), at: now)
             {
-                try Self.enqueue(event, on: c)
+                try await Self.enqueue(event, on: c)
             }
         }
         return ended
     }
 
     /// The tenant's running rollout with its draft's rules, optionally locking its row.
-    static func runningRollout(_ c: PGConnection, tenant: UUID, lock: Bool = false) throws -> RoutingRollout? {
+    static func runningRollout(_ c: PGConnection, tenant: UUID, lock: Bool = false) async throws -> RoutingRollout? {
         guard
-            let row = try c.query(
+            let row = try await c.query(
                 """
                 SELECT r.*, v.rules FROM routing_rollouts r
                 JOIN routing_versions v ON v.tenant_id = r.tenant_id AND v.version = r.draft_version
@@ -176,11 +175,11 @@ extension PostgresStore: RolloutRepository {
 
     /// The decision of `rollout` as of `now`, from the answers of the payments routed under it (served by
     /// `routing_outcomes_rollout`): a payment of an earlier rollout answered during this one does not count.
-    static func decision(_ c: PGConnection, tenant: UUID, rollout: RoutingRollout, now: Date) throws
+    static func decision(_ c: PGConnection, tenant: UUID, rollout: RoutingRollout, now: Date) async throws
         -> RolloutDecision
     {
         var decision = RolloutDecision(settings: rollout.settings, startedAt: rollout.startedAt, now: now)
-        let rows = try c.query(
+        let rows = try await c.query(
             """
             SELECT arm, count(*) AS samples, count(*) FILTER (WHERE approved) AS approved FROM routing_outcomes
             WHERE tenant_id = $1::uuid AND rollout_id = $2::uuid AND arm IS NOT NULL GROUP BY arm

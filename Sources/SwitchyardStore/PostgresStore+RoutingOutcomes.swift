@@ -40,7 +40,7 @@ extension PostgresStore {
     /// replica's janitor is deleting; returns how many (served by `routing_outcomes_age`).
     public func pruneRoutingOutcomes(before cutoff: Date, limit: Int) async throws -> Int {
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 DELETE FROM routing_outcomes WHERE attempt_id IN (
                     SELECT attempt_id FROM routing_outcomes WHERE decided_at < $1::timestamptz

@@ -18,7 +18,7 @@ extension PostgresStore: RoutingReplayRepository {
 
     public func loggedDecisions(tenant: UUID, window: ReplayWindow, limit: Int) async throws -> [LoggedDecision] {
         let rows = try await tenantScoped(tenant) { c in
-            try c.query(
+            try await c.query(
                 Self.loggedDecisionsQuery,
                 [
                     .uuid(tenant), window.from.map { .timestamp($0) } ?? .null,

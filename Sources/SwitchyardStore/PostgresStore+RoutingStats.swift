@@ -27,7 +27,7 @@ extension PostgresStore: RoutingStatsRepository {
         -> [AuthorizationStats]
     {
         let rows = try await tenantScoped(tenant) { c in
-            try c.query(
+            try await c.query(
                 Self.authorizationStatsQuery,
                 [.uuid(tenant), .timestamp(window.since), .int(Int64(max(0, window.attempts)))]
             ).rows

@@ -9,7 +9,7 @@ extension PostgresStore: SettlementRepository {
         // passed and the payment was not synced since it. Marking the sync at `now` is the claim.
         let shares = try StoreJSON.encode(hold.shares)
         let rows = try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 UPDATE payments SET hold_synced_at = $1::timestamptz WHERE id IN (
                     SELECT p.id FROM payments p
@@ -42,7 +42,7 @@ extension PostgresStore: SettlementRepository {
         let limit = Int64(max(0, limit))
         let params: [PGValue] = [.timestamp(now), .double(firstDelay), .timestamp(leaseUntil), .int(limit)]
         return try await system { c in
-            let refunds = try c.query(
+            let refunds = try await c.query(
                 """
                 UPDATE refunds SET next_sync_at = $3::timestamptz WHERE id IN (
                     SELECT id FROM refunds WHERE status IN ('pending', 'unknown') AND \(due)
@@ -50,7 +50,7 @@ extension PostgresStore: SettlementRepository {
                 RETURNING tenant_id, payment_id, id, sync_count, created_at
                 """, params
             ).rows.map { try Self.openOperation(.refund, $0) }
-            let captures = try c.query(
+            let captures = try await c.query(
                 """
                 UPDATE payment_operations SET next_sync_at = $3::timestamptz WHERE id IN (
                     SELECT id FROM payment_operations
@@ -68,7 +68,7 @@ extension PostgresStore: SettlementRepository {
     ) async throws {
         let table = operation.kind == .refund ? "refunds" : "payment_operations"
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 UPDATE \(table) SET sync_count = $2::integer, next_sync_at = $3::timestamptz,
                     review_reason = COALESCE($4, review_reason)

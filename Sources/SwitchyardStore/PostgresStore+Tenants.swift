@@ -8,10 +8,10 @@ extension PostgresStore {
     public func createTenant(name: String, actor: String) async throws -> Tenant {
         let tenant = Tenant(id: UUID(), name: name, createdAt: clock())
         try await system { c in
-            try c.query(
+            try await c.query(
                 "INSERT INTO tenants (id, name, created_at) VALUES ($1::uuid, $2, $3::timestamptz)",
                 [.uuid(tenant.id), .text(name), .timestamp(tenant.createdAt)])
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant.id, actor: actor, action: "tenant.create", target: tenant.id.uuidString,
                 details: ["name": name], at: tenant.createdAt)
         }
@@ -20,19 +20,19 @@ extension PostgresStore {
 
     public func tenants() async throws -> [Tenant] {
         try await system { c in
-            try c.query("SELECT id, name, created_at, api_version FROM tenants ORDER BY created_at, id").rows.map(
+            try await c.query("SELECT id, name, created_at, api_version FROM tenants ORDER BY created_at, id").rows.map(
                 Self.tenant)
         }
     }
 
     /// The rows of `page` of every tenant.
     public func tenants(page: PageRequest) async throws -> [Tenant] {
-        try await system { c in try Self.tenantPages.rows(c, page).map(Self.tenant) }
+        try await system { c in try await Self.tenantPages.rows(c, page).map(Self.tenant) }
     }
 
     public func tenant(id: UUID) async throws -> Tenant? {
         try await system { c in
-            try c.query(
+            try await c.query(
                 "SELECT id, name, created_at, api_version FROM tenants WHERE id = $1::uuid", [.uuid(id)]
             ).rows.first.map(Self.tenant)
         }
@@ -58,7 +58,7 @@ extension PostgresStore {
         // A tenant's first key pins it to the current version; a tenant that already has keys keeps its
         // version (NULL, the oldest, for keys made before versions existed).
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 UPDATE tenants SET api_version = $2
                 WHERE id = $1::uuid AND api_version IS NULL
@@ -66,8 +66,8 @@ extension PostgresStore {
                 """, [.uuid(tenant), .text(APIVersion.current.name)])
         }
         try await tenantScoped(tenant) { c in
-            try Self.insert(key, hash: hash, into: c)
-            try Self.audit(
+            try await Self.insert(key, hash: hash, into: c)
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "api_key.create", target: key.id.uuidString,
                 details: ["prefix": key.prefix, "livemode": "\(key.livemode)"], at: key.createdAt)
         }
@@ -76,13 +76,13 @@ extension PostgresStore {
 
     public func apiKeys(tenant: UUID) async throws -> [APIKey] {
         try await tenantScoped(tenant) { c in
-            try c.query("SELECT * FROM api_keys ORDER BY created_at, id").rows.map(Self.apiKey)
+            try await c.query("SELECT * FROM api_keys ORDER BY created_at, id").rows.map(Self.apiKey)
         }
     }
 
     /// The rows of `page` of the tenant's keys (row-level security keeps them to the tenant).
     public func apiKeys(tenant: UUID, page: PageRequest) async throws -> [APIKey] {
-        try await tenantScoped(tenant) { c in try Self.keyPages.rows(c, page).map(Self.apiKey) }
+        try await tenantScoped(tenant) { c in try await Self.keyPages.rows(c, page).map(Self.apiKey) }
     }
 
     /// Revokes a key of this tenant; false if there is none.
@@ -90,11 +90,11 @@ extension PostgresStore {
         let now = clock()
         defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
-            let result = try c.query(
+            let result = try await c.query(
                 "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2::timestamptz) WHERE id = $1::uuid",
                 [.uuid(id), .timestamp(now)])
             guard result.affectedRows == 1 else { return false }
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "api_key.revoke", target: id.uuidString, details: [:], at: now)
             return true
         }
@@ -112,7 +112,7 @@ extension PostgresStore {
         defer { configurationChanges.changed(tenant: tenant) }
         return try await tenantScoped(tenant) { c in
             guard
-                let old = try c.query("SELECT * FROM api_keys WHERE id = $1::uuid FOR UPDATE", [.uuid(id)]).first
+                let old = try await c.query("SELECT * FROM api_keys WHERE id = $1::uuid FOR UPDATE", [.uuid(id)]).first
                     .map(Self.apiKey)
             else { return nil }
             guard old.isUsable(at: now) else {
@@ -122,12 +122,12 @@ extension PostgresStore {
             let key = APIKey(
                 id: UUID(), tenantId: tenant, prefix: APIKey.shownPrefix(of: secret, livemode: old.livemode),
                 name: old.name, scopes: old.scopes, createdAt: now, expiresAt: expiresAt, livemode: old.livemode)
-            try Self.insert(key, hash: Self.hashKey(secret), into: c)
+            try await Self.insert(key, hash: Self.hashKey(secret), into: c)
             let oldExpiry = min(old.expiresAt ?? graceUntil, graceUntil)
-            try c.query(
+            try await c.query(
                 "UPDATE api_keys SET expires_at = $2::timestamptz WHERE id = $1::uuid",
                 [.uuid(id), .timestamp(oldExpiry)])
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "api_key.rotate", target: id.uuidString,
                 details: ["new_key": key.id.uuidString, "prefix": key.prefix], at: now)
             return CreatedAPIKey(key: key, secret: secret)
@@ -147,13 +147,13 @@ extension PostgresStore {
         }
         let ticket = apiKeys.ticket(tenant: nil)
         let key = try await system { c in
-            try c.query("SELECT * FROM api_keys WHERE key_hash = $1", [.text(hash)]).rows.first.map(Self.apiKey)
+            try await c.query("SELECT * FROM api_keys WHERE key_hash = $1", [.text(hash)]).rows.first.map(Self.apiKey)
         }
         guard let key else { return nil }
         if let ticket { apiKeys.insert(key, hash: hash, usedAt: now, ticket: ticket) }
         guard key.isUsable(at: now) else { return nil }
         try await system { c in
-            try c.query(
+            try await c.query(
                 "UPDATE api_keys SET last_used_at = $2::timestamptz WHERE id = $1::uuid AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')",
                 [.uuid(key.id), .timestamp(now)])
         }
@@ -161,8 +161,8 @@ extension PostgresStore {
     }
 
     /// Stores a new key (its secret only as `hash`).
-    static func insert(_ key: APIKey, hash: String, into c: PGConnection) throws {
-        try c.query(
+    static func insert(_ key: APIKey, hash: String, into c: PGConnection) async throws {
+        try await c.query(
             """
             INSERT INTO api_keys (id, tenant_id, prefix, key_hash, name, scopes, created_at, expires_at, livemode)
             VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::text[], $7::timestamptz, $8::timestamptz, $9::boolean)
@@ -194,8 +194,8 @@ extension PostgresStore {
     static func audit(
         _ c: PGConnection, tenant: UUID?, actor: String, action: String, target: String, details: [String: String],
         at: Date
-    ) throws {
-        try c.query(
+    ) async throws {
+        try await c.query(
             "INSERT INTO audit_log (tenant_id, actor, action, target, details, at) VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6::timestamptz)",
             [
                 tenant.pg, .text(actor), .text(action), .text(target), .json(try StoreJSON.encode(details)),
@@ -208,9 +208,9 @@ extension PostgresStore {
         try await system { c in
             let rows =
                 if let tenant {
-                    try Self.auditPages.rows(c, page, scope: ["tenant_id = $1::uuid"], params: [.uuid(tenant)])
+                    try await Self.auditPages.rows(c, page, scope: ["tenant_id = $1::uuid"], params: [.uuid(tenant)])
                 } else {
-                    try Self.auditPages.rows(c, page)
+                    try await Self.auditPages.rows(c, page)
                 }
             return try rows.map { row in
                 AuditEntry(
@@ -234,7 +234,7 @@ extension PostgresStore {
     public func tenantPolicy(tenant: UUID) async throws -> TenantPolicy {
         try await system { c in
             guard
-                let text = try c.query("SELECT policy FROM tenants WHERE id = $1::uuid", [.uuid(tenant)]).first?
+                let text = try await c.query("SELECT policy FROM tenants WHERE id = $1::uuid", [.uuid(tenant)]).first?
                     .optionalString("policy")
             else { return TenantPolicy() }
             return try StoreJSON.decode(TenantPolicy.self, text)
@@ -246,8 +246,9 @@ extension PostgresStore {
         let now = clock()
         let encoded = try StoreJSON.encode(policy)
         try await system { c in
-            try c.query("UPDATE tenants SET policy = $2::jsonb WHERE id = $1::uuid", [.uuid(tenant), .json(encoded)])
-            try Self.audit(
+            try await c.query(
+                "UPDATE tenants SET policy = $2::jsonb WHERE id = $1::uuid", [.uuid(tenant), .json(encoded)])
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "tenant.policy", target: tenant.uuidString,
                 details: ["policy": encoded], at: now)
         }

@@ -45,7 +45,7 @@ extension PostgresStore {
     /// Takes the lock row for `holder` unless another holder's lease is still running.
     private func takeTokenLock(accountId: UUID, kind: String, holder: String, leaseMs: Int64) async throws -> Bool {
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO provider_token_locks (account_id, kind, holder, expires_at)
                 VALUES ($1::uuid, $2, $3, clock_timestamp() + $4::bigint * interval '1 millisecond')
@@ -61,7 +61,7 @@ extension PostgresStore {
     /// Deletes the lock row if `holder` still holds it.
     private func releaseTokenLock(accountId: UUID, kind: String, holder: String) async throws {
         try await system { c in
-            try c.query(
+            try await c.query(
                 "DELETE FROM provider_token_locks WHERE account_id = $1::uuid AND kind = $2 AND holder = $3",
                 [.uuid(accountId), .text(kind), .text(holder)])
         }

@@ -6,7 +6,7 @@ extension PostgresStore: AccessTokenStore {
     /// The stored token for an account and kind, if any.
     public func accessToken(accountId: UUID, kind: String) async throws -> (token: String, expiresAt: Date)? {
         let row = try await system { c in
-            try c.query(
+            try await c.query(
                 "SELECT token_encrypted, expires_at FROM provider_tokens WHERE account_id = $1::uuid AND kind = $2",
                 [.uuid(accountId), .text(kind)]
             ).first
@@ -22,7 +22,7 @@ extension PostgresStore: AccessTokenStore {
         let sealed = try secrets.seal(token, context: SealContext.token(accountId, kind: kind))
         let now = clock()
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO provider_tokens (account_id, kind, token_encrypted, expires_at, updated_at)
                 VALUES ($1::uuid, $2, $3, $4::timestamptz, $5::timestamptz)

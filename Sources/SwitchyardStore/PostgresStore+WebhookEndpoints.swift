@@ -12,13 +12,13 @@ extension PostgresStore {
     ) async throws -> WebhookEndpoint? {
         let now = clock()
         return try await tenantScoped(tenant) { c in
-            guard try c.query("SELECT 1 FROM webhook_endpoints WHERE id = $1", [.text(id)]).first != nil else {
+            guard try await c.query("SELECT 1 FROM webhook_endpoints WHERE id = $1", [.text(id)]).first != nil else {
                 return nil
             }
             if update.enabled == true {
-                try Self.lockWebhookQuota(c, tenant: tenant, "endpoints")
+                try await Self.lockWebhookQuota(c, tenant: tenant, "endpoints")
                 let others =
-                    try c.query(
+                    try await c.query(
                         "SELECT count(*) AS n FROM webhook_endpoints WHERE enabled AND id <> $1", [.text(id)]
                     ).first?.int64("n") ?? 0
                 guard others < Int64(maxEnabled) else {
@@ -28,7 +28,7 @@ extension PostgresStore {
                 }
             }
             guard
-                let row = try c.query(
+                let row = try await c.query(
                     """
                     UPDATE webhook_endpoints SET url = coalesce($2, url), description = coalesce($3, description),
                         event_types = coalesce($4::jsonb, event_types), enabled = coalesce($5::boolean, enabled),
@@ -42,12 +42,12 @@ extension PostgresStore {
                     ]
                 ).first
             else { return nil }
-            if update.enabled == false { try Self.cancelPendingDeliveries(c, endpoint: id, at: now) }
+            if update.enabled == false { try await Self.cancelPendingDeliveries(c, endpoint: id, at: now) }
             var details: [String: String] = [:]
             if let url = update.url { details["url"] = url }
             if let types = update.eventTypes { details["event_types"] = types.joined(separator: ",") }
             if let enabled = update.enabled { details["enabled"] = "\(enabled)" }
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.update", target: id, details: details,
                 at: now)
             return try Self.endpoint(row)
@@ -64,7 +64,7 @@ extension PostgresStore {
         let sealed = try secrets.seal(secret, context: SealContext.webhook(id))
         let endpoint: WebhookEndpoint? = try await tenantScoped(tenant) { c in
             guard
-                let row = try c.query(
+                let row = try await c.query(
                     """
                     UPDATE webhook_endpoints SET
                         previous_secret_encrypted = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE secret_encrypted END,
@@ -75,7 +75,7 @@ extension PostgresStore {
                     [.text(id), .text(sealed), rotation.previousExpiresAt.pg, .timestamp(now)]
                 ).first
             else { return nil }
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.rotate_secret", target: id,
                 details: ["previous_expires_at": rotation.previousExpiresAt.map { "\($0)" } ?? "now"], at: now)
             return try Self.endpoint(row)
@@ -89,15 +89,16 @@ extension PostgresStore {
         let now = clock()
         return try await tenantScoped(tenant) { c in
             guard
-                let row = try c.query("SELECT * FROM webhook_endpoints WHERE id = $1 FOR KEY SHARE", [.text(id)]).first
+                let row = try await c.query("SELECT * FROM webhook_endpoints WHERE id = $1 FOR KEY SHARE", [.text(id)])
+                    .first
             else { return nil }
             let endpoint = try Self.endpoint(row)
             guard endpoint.enabled else {
                 throw CoreError(.invalidState, "the webhook endpoint is disabled; enable it to test it")
             }
             let event = try WebhookEvent.ping(endpoint: endpoint, id: Self.eventIds.make("evt"), at: now)
-            try c.pipeline([Self.storing(event)])
-            let delivery = try c.query(
+            try await c.pipeline([Self.storing(event)])
+            let delivery = try await c.query(
                 """
                 INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
                     created_at, updated_at)
@@ -107,7 +108,7 @@ extension PostgresStore {
                 """,
                 [.uuid(tenant), .text(event.id), .text(id), .timestamp(now)]
             ).first
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.test", target: id,
                 details: ["event": event.id], at: now)
             return try delivery.map(Self.delivery)
@@ -115,8 +116,8 @@ extension PostgresStore {
     }
 
     /// Cancels the endpoint's pending deliveries (it was disabled).
-    static func cancelPendingDeliveries(_ c: PGConnection, endpoint id: String, at now: Date) throws {
-        try c.query(
+    static func cancelPendingDeliveries(_ c: PGConnection, endpoint id: String, at now: Date) async throws {
+        try await c.query(
             """
             UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL, updated_at = $2::timestamptz
             WHERE endpoint_id = $1 AND status = 'pending'

@@ -16,7 +16,7 @@ extension PostgresStore {
             // that claims never count the same endpoint's leases at once. A claim waits for another's rather
             // than skipping its endpoints: skipping would leave a freed slot idle until the next poll. The
             // lock does not block the key-share locks of transactions adding deliveries to the endpoint.
-            let endpoints = try c.query(
+            let endpoints = try await c.query(
                 """
                 SELECT e.id FROM webhook_endpoints e
                 WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id
@@ -27,7 +27,7 @@ extension PostgresStore {
             ).rows.map { try $0.string("id") }
             if endpoints.isEmpty { return [PGRow]() }
             // A new statement sees every lease committed before the locks were taken.
-            return try c.query(
+            return try await c.query(
                 """
                 WITH endpoint AS (
                     SELECT e.id, e.tenant_id FROM webhook_endpoints e
@@ -99,7 +99,7 @@ extension PostgresStore {
         if !canceled.isEmpty {
             try await system { [canceled] c in
                 for id in canceled {
-                    try c.query(
+                    try await c.query(
                         """
                         UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL, leased_until = NULL
                         WHERE id = $1
@@ -119,7 +119,7 @@ extension PostgresStore {
         let now = clock()
         let status: WebhookDelivery.Status = attempt.succeeded ? .succeeded : (retryAt == nil ? .dead : .pending)
         try await system { c in
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO webhook_attempts (tenant_id, delivery_id, number, started_at, status_code, latency_ms,
                     error, worker)
@@ -130,7 +130,7 @@ extension PostgresStore {
                     attempt.statusCode.map { .int(Int64($0)) } ?? .null, .int(Int64(attempt.latencyMs)),
                     attempt.error.pg, .text(attempt.worker),
                 ])
-            try c.query(
+            try await c.query(
                 """
                 UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3::timestamptz, leased_until = NULL,
                     last_status_code = $4::integer, last_error = $5, updated_at = $6::timestamptz,

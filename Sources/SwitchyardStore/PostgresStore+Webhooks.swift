@@ -22,15 +22,15 @@ extension PostgresStore {
         let secret = "whsec_" + SecureRandom.token(bytes: 32)
         let sealed = try secrets.seal(secret, context: SealContext.webhook(endpoint.id))
         try await tenantScoped(tenant) { c in
-            try Self.lockWebhookQuota(c, tenant: tenant, "endpoints")
+            try await Self.lockWebhookQuota(c, tenant: tenant, "endpoints")
             let enabled =
-                try c.query("SELECT count(*) AS n FROM webhook_endpoints WHERE enabled").first?.int64("n") ?? 0
+                try await c.query("SELECT count(*) AS n FROM webhook_endpoints WHERE enabled").first?.int64("n") ?? 0
             guard enabled < Int64(maxEnabled) else {
                 throw CoreError(
                     .endpointQuotaExceeded,
                     "at most \(maxEnabled) enabled webhook endpoints per tenant; disable one to add another")
             }
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO webhook_endpoints (id, tenant_id, url, description, event_types, secret_encrypted, enabled,
                     created_at, updated_at, metadata, livemode)
@@ -42,7 +42,7 @@ extension PostgresStore {
                     .json(try StoreJSON.encode(eventTypes)), .text(sealed), .timestamp(now),
                     .json(try StoreJSON.encode(metadata)), .bool(livemode),
                 ])
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.create", target: endpoint.id,
                 details: ["url": url], at: now)
         }
@@ -53,14 +53,14 @@ extension PostgresStore {
     /// `disabled`).
     public func webhookEndpoints(tenant: UUID, page: PageRequest) async throws -> [WebhookEndpoint] {
         try await tenantScoped(tenant) { c in
-            try Self.endpointPages.rows(c, page).map(Self.endpoint)
+            try await Self.endpointPages.rows(c, page).map(Self.endpoint)
         }
     }
 
     /// One endpoint of the tenant.
     public func webhookEndpoint(tenant: UUID, id: String) async throws -> WebhookEndpoint? {
         try await tenantScoped(tenant) { c in
-            try c.query("SELECT * FROM webhook_endpoints WHERE id = $1", [.text(id)]).first.map(Self.endpoint)
+            try await c.query("SELECT * FROM webhook_endpoints WHERE id = $1", [.text(id)]).first.map(Self.endpoint)
         }
     }
 
@@ -69,13 +69,13 @@ extension PostgresStore {
         let now = clock()
         return try await tenantScoped(tenant) { c in
             guard
-                let row = try c.query(
+                let row = try await c.query(
                     "UPDATE webhook_endpoints SET enabled = false, updated_at = $2::timestamptz WHERE id = $1 RETURNING *",
                     [.text(id), .timestamp(now)]
                 ).first
             else { return nil }
-            try Self.cancelPendingDeliveries(c, endpoint: id, at: now)
-            try Self.audit(
+            try await Self.cancelPendingDeliveries(c, endpoint: id, at: now)
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.disable", target: id, details: [:], at: now)
             return try Self.endpoint(row)
         }
@@ -93,14 +93,14 @@ extension PostgresStore {
                 params.append(.text(value))
                 scope.append("\(column) = $\(params.count)")
             }
-            return try Self.eventPages.rows(c, page, scope: scope, params: params).map(Self.event)
+            return try await Self.eventPages.rows(c, page, scope: scope, params: params).map(Self.event)
         }
     }
 
     /// One event of the tenant.
     public func webhookEvent(tenant: UUID, id: String) async throws -> WebhookEvent? {
         try await tenantScoped(tenant) { c in
-            try c.query("SELECT * FROM webhook_events WHERE id = $1", [.text(id)]).first.map(Self.event)
+            try await c.query("SELECT * FROM webhook_events WHERE id = $1", [.text(id)]).first.map(Self.event)
         }
     }
 
@@ -112,17 +112,19 @@ extension PostgresStore {
         try await tenantSnapshot(tenant) { c in
             let rows =
                 if let eventId {
-                    try Self.deliveryPages.rows(c, page, scope: ["event_id = $1"], params: [.text(eventId)])
+                    try await Self.deliveryPages.rows(c, page, scope: ["event_id = $1"], params: [.text(eventId)])
                 } else {
-                    try Self.deliveryPages.rows(c, page)
+                    try await Self.deliveryPages.rows(c, page)
                 }
-            return try rows.map { row in
+            var deliveries: [WebhookDelivery] = []
+            for row in rows {
                 var delivery = try Self.delivery(row)
-                delivery.attempts = try c.query(
+                delivery.attempts = try await c.query(
                     "SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY number, id", [.text(delivery.id)]
                 ).rows.map(Self.webhookAttempt)
-                return delivery
+                deliveries.append(delivery)
             }
+            return deliveries
         }
     }
 
@@ -144,24 +146,25 @@ extension PostgresStore {
         let now = clock()
         let windowStart = now.addingTimeInterval(-window)
         return try await tenantScoped(tenant) { c in
-            try Self.lockWebhookQuota(c, tenant: tenant, "replays")
+            try await Self.lockWebhookQuota(c, tenant: tenant, "replays")
             let earlier =
-                try c.query(
+                try await c.query(
                     "SELECT count(*) AS n FROM webhook_deliveries WHERE replay AND created_at > $1::timestamptz",
                     [.timestamp(windowStart)]
                 ).first?.int64("n") ?? 0
             if earlier >= Int64(limit) {
-                throw try Self.replayQuotaExceeded(c, excess: earlier - Int64(limit) + 1, since: windowStart, now: now)
+                throw try await Self.replayQuotaExceeded(
+                    c, excess: earlier - Int64(limit) + 1, since: windowStart, now: now)
             }
             // Held until the deliveries are stored, so retention cannot delete the event in between (it skips
             // a locked event; an event it deleted first is not found).
             guard
-                let type = try c.query(
+                let type = try await c.query(
                     "SELECT type FROM webhook_events WHERE id = $1 FOR KEY SHARE", [.text(eventId)]
                 ).first
             else { throw CoreError.notFound("event") }
             let eventType = try type.string("type")
-            let rows = try c.query(
+            let rows = try await c.query(
                 """
                 INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
                     replay_of, created_at, updated_at, replay)
@@ -182,10 +185,10 @@ extension PostgresStore {
                 ]
             ).rows
             if earlier + Int64(rows.count) > Int64(limit) {
-                throw try Self.replayQuotaExceeded(
+                throw try await Self.replayQuotaExceeded(
                     c, excess: earlier + Int64(rows.count) - Int64(limit), since: windowStart, now: now)
             }
-            try Self.audit(
+            try await Self.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_event.replay", target: eventId,
                 details: ["deliveries": "\(rows.count)"], at: now)
             return try rows.map(Self.delivery)
@@ -193,17 +196,17 @@ extension PostgresStore {
     }
 
     /// Serialises the quota checks of one tenant's transactions (until the transaction ends).
-    static func lockWebhookQuota(_ c: PGConnection, tenant: UUID, _ quota: String) throws {
-        try c.query(
+    static func lockWebhookQuota(_ c: PGConnection, tenant: UUID, _ quota: String) async throws {
+        try await c.query(
             "SELECT pg_advisory_xact_lock(hashtextextended($1, 0)) IS NULL AS locked",
             [.text("webhook-\(quota):\(tenant.uuidString.lowercased())")])
     }
 
     /// The quota error, with the time until `excess` earlier replays have left the window.
-    static func replayQuotaExceeded(_ c: PGConnection, excess: Int64, since windowStart: Date, now: Date) throws
+    static func replayQuotaExceeded(_ c: PGConnection, excess: Int64, since windowStart: Date, now: Date) async throws
         -> WebhookReplayQuotaExceeded
     {
-        let leaving = try c.query(
+        let leaving = try await c.query(
             """
             SELECT created_at FROM webhook_deliveries WHERE replay AND created_at > $1::timestamptz
             ORDER BY created_at LIMIT 1 OFFSET $2::bigint

@@ -60,7 +60,7 @@ public final class PostgresStore: Sendable {
 
     private func grantSystemRightsIfOwner() async throws {
         let owner = try await pool.withConnection { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT pg_get_userbyid(relowner) = current_user AND NOT pg_has_role(current_user, $1, 'MEMBER')
                     AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS legacy
@@ -72,13 +72,13 @@ public final class PostgresStore: Sendable {
         logger.warning(
             "serving as the owner of the tables; connect as a role that does not own them (see switchyard migrate)")
         try await pool.withConnection { c in
-            try c.execute("DO $$ BEGIN EXECUTE format('GRANT \(Schema.systemRole) TO %I', current_user); END $$")
+            try await c.execute("DO $$ BEGIN EXECUTE format('GRANT \(Schema.systemRole) TO %I', current_user); END $$")
         }
     }
 
     /// Runs `body` in a transaction where row-level security restricts every tenant table to `tenant`.
     @discardableResult
-    func tenantScoped<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) throws -> T)
+    func tenantScoped<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) async throws -> T)
         async throws -> T
     {
         try await pool.transaction(
@@ -87,7 +87,7 @@ public final class PostgresStore: Sendable {
 
     /// Runs `body` like ``tenantScoped(_:_:)`` in a read-only transaction whose statements all read one
     /// snapshot: for reads of several statements that must agree (a row and its children).
-    func tenantSnapshot<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) throws -> T)
+    func tenantSnapshot<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) async throws -> T)
         async throws -> T
     {
         try await pool.transaction(
@@ -98,13 +98,13 @@ public final class PostgresStore: Sendable {
     /// Runs `body` in a transaction with the system's own rights (operator actions, workers, lookups by
     /// provider reference). Callers must scope their queries themselves.
     @discardableResult
-    func system<T: Sendable>(_ body: @escaping @Sendable (PGConnection) throws -> T) async throws -> T {
+    func system<T: Sendable>(_ body: @escaping @Sendable (PGConnection) async throws -> T) async throws -> T {
         try await pool.transaction(body)
     }
 
     /// Whether the database answers.
     public func ping() async -> Bool {
-        (try? await pool.withConnection { try $0.query("SELECT 1 AS one").rows.count == 1 }) ?? false
+        (try? await pool.withConnection { try await $0.query("SELECT 1 AS one").rows.count == 1 }) ?? false
     }
 }
 

@@ -28,12 +28,10 @@ public enum TestPostgres {
     {
         let adminURL = cluster.connectionString(database: name)
         let roles = TestDatabase.roles
-        try await BlockingThread.run {
-            // Roles belong to the whole cluster: provisioning two databases at once would update them
-            // concurrently, which PostgreSQL refuses.
-            try TestDatabase.provisioning.withLock {
-                try roles.provision(adminConnectionString: adminURL, database: name, logger: TestClusterSetup.logger)
-            }
+        // Roles belong to the whole cluster: provisioning two databases at once would update them
+        // concurrently, which PostgreSQL refuses.
+        try await TestDatabase.provisioning.run {
+            try await roles.provision(adminConnectionString: adminURL, database: name, logger: TestClusterSetup.logger)
         }
         let database = TestDatabase(
             adminURL: adminURL,
@@ -48,7 +46,7 @@ public enum TestPostgres {
     private static func freshDatabaseName() async throws -> (cluster: PostgresCluster, name: String, url: String) {
         let cluster = try await SharedTestCluster.shared.cluster()
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try await BlockingThread.run { try cluster.createDatabase(name) }
+        try await cluster.createDatabase(name)
         return (cluster, name, cluster.connectionString(database: name))
     }
 }
@@ -59,7 +57,7 @@ public struct TestDatabase: Sendable {
     static let roles = DatabaseRoles(
         ownerPassword: "o" + UUID().uuidString.replacingOccurrences(of: "-", with: ""),
         appPassword: "a" + UUID().uuidString.replacingOccurrences(of: "-", with: ""))
-    static let provisioning = NSLock()
+    static let provisioning = AsyncSerialGate()
 
     /// As the cluster's superuser.
     public let adminURL: String

@@ -75,7 +75,7 @@ public struct TestReplicatedPostgres: Sendable {
         try await PGPool.scoped(connectionString: primary.connectionString, logger: TestClusterSetup.logger) { pool in
             while Date() < deadline {
                 state = try await pool.withConnection { connection in
-                    let rows = try connection.query(
+                    let rows = try await connection.query(
                         "SELECT sync_state FROM pg_stat_replication WHERE application_name = $1",
                         [.text(Self.standbyName)])
                     return rows.first?.optionalString("sync_state") ?? "none"
@@ -95,7 +95,7 @@ public struct TestReplicatedPostgres: Sendable {
     public func switchyardDatabase() async throws -> (name: String, appURL: String, ownerURL: String) {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let primary = self.primary
-        try await BlockingThread.run { try primary.createDatabase(name) }
+        try await primary.createDatabase(name)
         let database = try await TestPostgres.switchyardDatabase(on: primary, named: name)
         let single = "host=127.0.0.1 port=\(primary.port) "
         let both = "host=127.0.0.1,127.0.0.1 port=\(primary.port),\(standby.port) "

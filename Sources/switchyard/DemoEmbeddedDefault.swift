@@ -16,8 +16,8 @@ struct DemoEmbeddedDefault: EmbeddedDefault {
         try DevelopmentPolicy.write(dataDirectory: dataDirectory, logger: logger)
     }
 
-    func startDatabase(dataDirectory: String, logger: Logger) throws -> any EmbeddedDatabaseHandle {
-        try EmbeddedDatabase.start(dataDirectory: dataDirectory, logger: logger)
+    func startDatabase(dataDirectory: String, logger: Logger) async throws -> any EmbeddedDatabaseHandle {
+        try await EmbeddedDatabase.start(dataDirectory: dataDirectory, logger: logger)
     }
 
     func services(

@@ -20,7 +20,7 @@ struct EmbeddedDatabase: EmbeddedDatabaseHandle {
     let appURL: String
 
     /// Initialises (first time) and starts the cluster, creates the `switchyard` database and its roles.
-    static func start(dataDirectory: String, logger: Logger) throws -> EmbeddedDatabase {
+    static func start(dataDirectory: String, logger: Logger) async throws -> EmbeddedDatabase {
         guard let bin = PostgresCluster.findBinDirectory() else {
             throw ValidationError(
                 "PostgreSQL server binaries not found; install the 'postgresql' package or pass --database-url")
@@ -33,7 +33,7 @@ struct EmbeddedDatabase: EmbeddedDatabaseHandle {
             logger: logger)
         try cluster.initializeIfNeeded()
         try cluster.start()
-        try cluster.createDatabase(databaseName)
+        try await cluster.createDatabase(databaseName)
         let roles = DatabaseRoles(
             ownerPassword: try StateFile.secret(at: dataDirectory + "/postgres-owner.password") {
                 SecureRandom.token(bytes: 24)
@@ -41,7 +41,7 @@ struct EmbeddedDatabase: EmbeddedDatabaseHandle {
             appPassword: try StateFile.secret(at: dataDirectory + "/postgres-app.password") {
                 SecureRandom.token(bytes: 24)
             })
-        try roles.provision(
+        try await roles.provision(
             adminConnectionString: cluster.connectionString(database: databaseName), database: databaseName,
             logger: logger)
         logger.info(
@@ -61,7 +61,8 @@ struct EmbeddedDatabase: EmbeddedDatabaseHandle {
         let applied = try await CommandSupport.migrate(url: ownerURL, logger: logger)
         let legacy = try await PGPool.scoped(connectionString: cluster.connectionString, logger: logger) { pool in
             try await pool.withConnection { c in
-                try c.query("SELECT to_regclass('public.schema_migrations') IS NOT NULL AS present").first?["present"]
+                try await c.query("SELECT to_regclass('public.schema_migrations') IS NOT NULL AS present").first?[
+                    "present"]
             }
         }
         if legacy == "t" {

@@ -29,8 +29,8 @@ struct PluginCheckCommandTests {
     /// no pipe can fill up).
     static func switchyard(_ arguments: [String]) throws -> Run {
         let base = NSTemporaryDirectory() + "/switchyard-run-" + UUID().uuidString
-        FileManager.default.createFile(atPath: base + ".out", contents: nil)
-        FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: base + ".out")
             try? FileManager.default.removeItem(atPath: base + ".err")

@@ -51,7 +51,7 @@ struct PluginKitCommandTests {
         #expect(files.contains("scenario.json") && files.contains("README.md"))
         for file in files where !file.contains("__") {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: dir + "/" + file, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: dir + "/" + file, isDirectory: &isDirectory)
             if isDirectory.boolValue { continue }
             let text = String(decoding: FileManager.default.contents(atPath: dir + "/" + file) ?? Data(), as: UTF8.self)
             #expect(!text.contains("__Name__") && !text.contains("__name__") && !text.contains("__id__"), "\(file)")

@@ -28,7 +28,7 @@ import Testing
     static func unpin(_ stack: TestStack, tenant: String) async throws {
         try await PGPool.scoped(connectionString: stack.databaseURL, logger: Logger(label: "test")) { pool in
             try await pool.withConnection { c in
-                _ = try c.query("UPDATE tenants SET api_version = NULL WHERE id = $1::uuid", [.text(tenant)])
+                _ = try await c.query("UPDATE tenants SET api_version = NULL WHERE id = $1::uuid", [.text(tenant)])
             }
         }
     }

@@ -91,7 +91,7 @@ import Testing
     /// Refresh locks held (lease rows present) in the replicas' database.
     static func tokenLocksHeld(_ pool: PGPool) async throws -> Int64 {
         try await pool.withConnection { connection in
-            try #require(try connection.query("SELECT count(*) AS n FROM provider_token_locks").first).int64("n")
+            try #require(try await connection.query("SELECT count(*) AS n FROM provider_token_locks").first).int64("n")
         }
     }
 
@@ -110,7 +110,7 @@ import Testing
             #expect(try await Self.tokenLocksHeld(a.pool) == 0)
             // Encrypted at rest.
             let raw = try await a.pool.withConnection { connection in
-                try #require(try connection.query("SELECT token_encrypted FROM provider_tokens").first)
+                try #require(try await connection.query("SELECT token_encrypted FROM provider_tokens").first)
                     .string("token_encrypted")
             }
             #expect(!raw.contains("tok-1"))

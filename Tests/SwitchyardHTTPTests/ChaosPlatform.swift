@@ -219,7 +219,9 @@ final class ChaosPlatform: Sendable {
             PostgresConfiguration(connectionString: databaseURL, poolSize: 1), logger: Logger(label: "chaos"))
         defer { Task { await pool.shutdown() } }
         return try await pool.withConnection { c in
-            try c.query("SELECT key FROM idempotency_keys WHERE completed_at IS NULL").rows.map { try $0.string("key") }
+            try await c.query("SELECT key FROM idempotency_keys WHERE completed_at IS NULL").rows.map {
+                try $0.string("key")
+            }
         }
     }
 

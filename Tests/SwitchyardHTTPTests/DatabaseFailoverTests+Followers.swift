@@ -56,7 +56,7 @@ extension DatabaseFailoverTests {
         while true {
             let listening = try await PGPool.scoped(connectionString: adminURL, logger: logger) { pool in
                 try await pool.withConnection { connection in
-                    try connection.query(
+                    try await connection.query(
                         "SELECT count(*) AS n FROM pg_stat_activity WHERE query = $1",
                         [.text("LISTEN \(ConfigurationListener.channel)")]
                     ).first.map { Int(try $0.int64("n")) } ?? 0

@@ -33,17 +33,18 @@ struct StoreSnapshot: Sendable {
         try await PGPool.scoped(connectionString: url, logger: DatabaseFailoverTests.logger) { pool in
             try await pool.withConnection { connection in
                 var snapshot = StoreSnapshot()
-                snapshot.inRecovery = try connection.query("SELECT pg_is_in_recovery() AS r").first?.bool("r") ?? true
-                for row in try connection.query("SELECT id, status FROM payments").rows {
+                snapshot.inRecovery =
+                    try await connection.query("SELECT pg_is_in_recovery() AS r").first?.bool("r") ?? true
+                for row in try await connection.query("SELECT id, status FROM payments").rows {
                     snapshot.payments[try row.string("id")] = try row.string("status")
                 }
-                for row in try connection.query("SELECT id, status FROM refunds").rows {
+                for row in try await connection.query("SELECT id, status FROM refunds").rows {
                     snapshot.refunds[try row.string("id")] = try row.string("status")
                 }
-                snapshot.paymentsRefundedTwice = try connection.query(
+                snapshot.paymentsRefundedTwice = try await connection.query(
                     "SELECT payment_id FROM refunds GROUP BY payment_id HAVING count(*) > 1"
                 ).rows.map { try $0.string("payment_id") }
-                snapshot.keysInProgress = try connection.query(
+                snapshot.keysInProgress = try await connection.query(
                     "SELECT key FROM idempotency_keys WHERE completed_at IS NULL"
                 ).rows.map { try $0.string("key") }
                 return snapshot

@@ -86,7 +86,7 @@ struct EmbeddedDefaultTests {
                 logger: Logger(label: "test"))
             defer { Task { await pool.shutdown() } }
             return try await pool.withConnection { c in
-                try c.query(
+                try await c.query(
                     "SELECT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE oid = to_regclass('public.payments')"
                 ).first?["owner"]
             }

@@ -11,7 +11,7 @@ struct InboundNotificationTests {
     /// The stored notifications of an account: (verified, failure reason, raw body).
     func stored(_ stack: TestStack, account: String) async throws -> [(Bool, String?, String)] {
         try await stack.runtime.pool.withConnection { c in
-            try c.query(
+            try await c.query(
                 "SELECT verified, failure_reason, body FROM notifications WHERE account_id = $1::uuid ORDER BY id",
                 [.text(account)]
             ).rows.map { row in

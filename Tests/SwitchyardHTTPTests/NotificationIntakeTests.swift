@@ -37,7 +37,7 @@ struct NotificationIntakeTests {
 
     static func count(_ stack: TestStack, _ sql: String, _ account: String) async throws -> Int {
         try await stack.runtime.pool.withConnection { c in
-            Int(try c.query(sql, [.text(account)]).rows.first?.int64("n") ?? -1)
+            Int(try await c.query(sql, [.text(account)]).rows.first?.int64("n") ?? -1)
         }
     }
 

@@ -45,7 +45,7 @@ struct NotificationReplayTests {
     /// The verified notifications of an account: (applied, raw body).
     static func verified(_ stack: TestStack, account: String) async throws -> [(Bool, String)] {
         try await stack.runtime.pool.withConnection { c in
-            try c.query(
+            try await c.query(
                 "SELECT applied_at, body FROM notifications WHERE account_id = $1::uuid AND verified ORDER BY id",
                 [.text(account)]
             ).rows.map { ($0.optionalDate("applied_at") != nil, String(decoding: try $0.bytes("body"), as: UTF8.self)) }
@@ -81,13 +81,13 @@ struct NotificationReplayTests {
             // Grants belong to the tables' owner, not to the server's role.
             try await PGPool.scoped(connectionString: stack.ownerURL, logger: Logger(label: "test")) { owner in
                 try await owner.withConnection { c in
-                    _ = try c.query("REVOKE UPDATE ON payments FROM \(Schema.tenantRole)", [])
+                    _ = try await c.query("REVOKE UPDATE ON payments FROM \(Schema.tenantRole)", [])
                 }
             }
             let failed = try await Self.post(stack, m, body)
             try await PGPool.scoped(connectionString: stack.ownerURL, logger: Logger(label: "test")) { owner in
                 try await owner.withConnection { c in
-                    _ = try c.query("GRANT UPDATE ON payments TO \(Schema.tenantRole)", [])
+                    _ = try await c.query("GRANT UPDATE ON payments TO \(Schema.tenantRole)", [])
                 }
             }
             #expect(failed.status == 503, "the provider is told to send it again")

@@ -9,7 +9,7 @@ struct NotificationSecrecyTests {
     /// The raw bodies of an account's verified notifications.
     static func bodies(_ stack: TestStack, account: String) async throws -> [String] {
         try await stack.runtime.pool.withConnection { c in
-            try c.query(
+            try await c.query(
                 "SELECT body FROM notifications WHERE account_id = $1::uuid AND verified ORDER BY id",
                 [.text(account)]
             ).rows.map { String(decoding: try $0.bytes("body"), as: UTF8.self) }

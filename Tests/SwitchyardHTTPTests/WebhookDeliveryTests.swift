@@ -65,7 +65,7 @@ struct WebhookDeliveryTests {
         /// Each attempt's error, by delivery status.
         func attempts() async throws -> [(status: String, error: String?, code: Int?)] {
             try await pool.withConnection { c in
-                try c.query(
+                try await c.query(
                     """
                     SELECT d.status, a.error, a.status_code FROM webhook_attempts a
                     JOIN webhook_deliveries d ON d.id = a.delivery_id ORDER BY a.id
@@ -138,7 +138,7 @@ struct WebhookDeliveryTests {
                     try await hole.wait(seconds: 5) { $0.count >= 2 }
                     try await Task.sleep(for: .milliseconds(300))
                     let pending = try await harness.pool.withConnection { c in
-                        try c.query(
+                        try await c.query(
                             """
                             SELECT count(*) AS n FROM webhook_deliveries
                             WHERE tenant_id = $1::uuid AND status = 'pending'
@@ -207,7 +207,7 @@ struct WebhookDeliveryTests {
             #expect(try await harness.attempts().map { $0.status } == ["succeeded"], "finished, not cut short")
             #expect(try await harness.attempts().map { $0.code } == [200])
             let pending = try await harness.pool.withConnection { c in
-                try c.query(
+                try await c.query(
                     "SELECT count(*) AS n FROM webhook_deliveries WHERE tenant_id = $1::uuid AND status = 'pending'",
                     [.uuid(tenant.id)]
                 ).first?.int64("n") ?? -1

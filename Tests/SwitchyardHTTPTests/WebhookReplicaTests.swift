@@ -91,12 +91,12 @@ struct WebhookReplicaTests {
             #expect(all.allSatisfy { $0.verifies(secret: secret) })
 
             let workers = try await pool.withConnection { c in
-                try c.query("SELECT worker, count(*) AS n FROM webhook_attempts GROUP BY worker").rows.map {
+                try await c.query("SELECT worker, count(*) AS n FROM webhook_attempts GROUP BY worker").rows.map {
                     (try $0.string("worker"), try $0.int64("n"))
                 }
             }
             let pending = try await pool.withConnection { c in
-                try c.query("SELECT count(*) AS n FROM webhook_deliveries WHERE status <> 'succeeded'").first?
+                try await c.query("SELECT count(*) AS n FROM webhook_deliveries WHERE status <> 'succeeded'").first?
                     .int64("n") ?? -1
             }
             #expect(pending == 0)

@@ -142,7 +142,7 @@ import Testing
                 card: WorldlineDirectCardInput(cardNumber: WorldlineDirectTestCard.authorised, expiryDate: "1230"))
             // Our record of the session's expiry is what decides; move it into the past.
             _ = try await stack.runtime.pool.withConnection { connection in
-                try connection.query(
+                try await connection.query(
                     "UPDATE payments SET next_action = jsonb_set(next_action, '{expiresAt}', '1577836800') WHERE id = $1",
                     [.text(id)])
             }

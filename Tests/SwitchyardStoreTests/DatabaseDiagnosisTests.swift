@@ -48,8 +48,8 @@ struct DatabaseDiagnosisTests {
         #expect(try await diagnose(database.ownerURL, key: key).ownsTables == true)
         try await PGPool.scoped(connectionString: database.ownerURL, logger: Self.logger) { pool in
             try await pool.withConnection { c in
-                try c.execute("ALTER TABLE payments NO FORCE ROW LEVEL SECURITY")
-                try c.execute(
+                try await c.execute("ALTER TABLE payments NO FORCE ROW LEVEL SECURITY")
+                try await c.execute(
                     "DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)")
             }
         }

@@ -71,7 +71,7 @@ struct KeyRotationTests {
     /// A webhook endpoint's signing secret as stored, opened with `box`.
     static func webhookSecret(_ store: PostgresStore, _ id: String, box: SecretBox) async throws -> String {
         let sealed = try await store.system { c in
-            try c.query("SELECT secret_encrypted FROM webhook_endpoints WHERE id = $1", [.text(id)]).first?
+            try await c.query("SELECT secret_encrypted FROM webhook_endpoints WHERE id = $1", [.text(id)]).first?
                 .string("secret_encrypted") ?? ""
         }
         return try box.open(sealed, context: "webhook/\(id)")
@@ -88,7 +88,7 @@ struct KeyRotationTests {
             let legacy = try SecretBoxKeyringTests.legacySeal(
                 "whsec_legacy", key: a, context: "webhook/\(seeded.endpoints[2])")
             try await old.system { c in
-                try c.query(
+                try await c.query(
                     "UPDATE webhook_endpoints SET secret_encrypted = $1 WHERE id = $2",
                     [.text(legacy), .text(seeded.endpoints[2])])
             }
@@ -140,10 +140,10 @@ struct KeyRotationTests {
             let held = Batches()
             let writer = Task {
                 try await store.system { c in
-                    try c.query("SELECT id FROM webhook_endpoints WHERE id = $1 FOR UPDATE", [.text(written)])
+                    try await c.query("SELECT id FROM webhook_endpoints WHERE id = $1 FOR UPDATE", [.text(written)])
                     held.record("held", 1)
-                    try c.query("SELECT pg_sleep(2)")
-                    try c.query(
+                    try await c.query("SELECT pg_sleep(2)")
+                    try await c.query(
                         "UPDATE webhook_endpoints SET secret_encrypted = $1 WHERE id = $2",
                         [.text(fresh), .text(written)])
                 }

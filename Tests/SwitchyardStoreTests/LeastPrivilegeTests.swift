@@ -26,7 +26,7 @@ struct LeastPrivilegeTests {
     func expectDenied(_ pool: PGPool, _ sql: String, role: String? = nil, tenant: UUID? = nil) async {
         let settings = tenant.map { [Schema.tenantSetting: $0.uuidString.lowercased()] } ?? [:]
         await #expect {
-            try await pool.transaction(role: role, settings: settings) { c in try c.execute(sql) }
+            try await pool.transaction(role: role, settings: settings) { c in try await c.execute(sql) }
         } throws: { error in
             (error as? PGError)?.sqlState == "42501"
         }
@@ -40,7 +40,7 @@ struct LeastPrivilegeTests {
         await expectDenied(app, "CREATE TABLE intruder (id integer)")
         await expectDenied(app, "INSERT INTO schema_migrations (version, name) VALUES (999, 'forged')")
         let flags = try await app.withConnection { c in
-            try c.query(
+            try await c.query(
                 """
                 SELECT r.rolsuper, r.rolbypassrls, pg_get_userbyid(c.relowner) = current_user AS owns
                 FROM pg_roles r, pg_class c WHERE r.rolname = current_user AND c.oid = 'payments'::regclass
@@ -58,7 +58,7 @@ struct LeastPrivilegeTests {
         let visible = try await app.transaction(
             role: Schema.tenantRole, settings: [Schema.tenantSetting: a.uuidString.lowercased()]
         ) { c in
-            try c.query("SELECT id FROM tenants").rows.compactMap { $0["id"] }
+            try await c.query("SELECT id FROM tenants").rows.compactMap { $0["id"] }
         }
         #expect(visible == [a.uuidString.lowercased()])
         await expectDenied(
@@ -69,14 +69,14 @@ struct LeastPrivilegeTests {
         let ownAudit = try await app.transaction(
             role: Schema.tenantRole, settings: [Schema.tenantSetting: a.uuidString.lowercased()]
         ) { c in
-            try c.execute(
+            try await c.execute(
                 "INSERT INTO audit_log (tenant_id, actor, action, target, details, at) "
                     + "VALUES ('\(a.uuidString.lowercased())', 'x', 'own', 'x', '{}', now())")
-            return try c.query("SELECT DISTINCT tenant_id FROM audit_log").rows.compactMap { $0["tenant_id"] }
+            return try await c.query("SELECT DISTINCT tenant_id FROM audit_log").rows.compactMap { $0["tenant_id"] }
         }
         #expect(ownAudit == [a.uuidString.lowercased()])
         // The system (the application role itself) still sees every tenant.
-        let all = try await app.transaction { c in try c.query("SELECT id FROM tenants").rows.count }
+        let all = try await app.transaction { c in try await c.query("SELECT id FROM tenants").rows.count }
         #expect(all == 2)
     }
 
@@ -88,9 +88,9 @@ struct LeastPrivilegeTests {
         defer { Task { await owner.shutdown() } }
         let seen = try await owner.transaction { c in
             (
-                tenants: try c.query("SELECT count(*)::bigint AS n FROM tenants").first?.int64("n"),
-                audit: try c.query("SELECT count(*)::bigint AS n FROM audit_log").first?.int64("n"),
-                unforced: try c.query(
+                tenants: try await c.query("SELECT count(*)::bigint AS n FROM tenants").first?.int64("n"),
+                audit: try await c.query("SELECT count(*)::bigint AS n FROM audit_log").first?.int64("n"),
+                unforced: try await c.query(
                     """
                     SELECT count(*)::bigint AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                     WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relrowsecurity AND NOT c.relforcerowsecurity
@@ -119,9 +119,9 @@ struct LeastPrivilegeTests {
         }
         // The system writes and reads every tenant's rows; a tenant only its own.
         let counts = try await app.transaction { c in
-            try c.execute("INSERT INTO later_things VALUES (1, '\(a.uuidString.lowercased())')")
-            try c.execute("INSERT INTO later_things VALUES (2, '\(b.uuidString.lowercased())')")
-            return try c.query(
+            try await c.execute("INSERT INTO later_things VALUES (1, '\(a.uuidString.lowercased())')")
+            try await c.execute("INSERT INTO later_things VALUES (2, '\(b.uuidString.lowercased())')")
+            return try await c.query(
                 """
                 SELECT count(*)::bigint AS n, bool_and(c.relforcerowsecurity) AS forced
                 FROM later_things, pg_class c WHERE c.oid = 'later_things'::regclass
@@ -132,7 +132,7 @@ struct LeastPrivilegeTests {
         #expect(counts?["forced"] == "t")
         let seenByA = try await app.transaction(
             role: Schema.tenantRole, settings: [Schema.tenantSetting: a.uuidString.lowercased()]
-        ) { c in try c.query("SELECT id FROM later_things").rows.compactMap { $0["id"] } }
+        ) { c in try await c.query("SELECT id FROM later_things").rows.compactMap { $0["id"] } }
         #expect(seenByA == ["1"])
     }
 
@@ -143,7 +143,7 @@ struct LeastPrivilegeTests {
         let role = "legacy_" + Hex.encode(SecureRandom.bytes(6))
         try await PGPool.scoped(connectionString: adminURL, logger: Self.logger) { admin in
             try await admin.withConnection { c in
-                try c.execute(
+                try await c.execute(
                     """
                     CREATE ROLE \(role) LOGIN CREATEROLE PASSWORD 'legacy';
                     DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO \(role)', current_database()); END $$;

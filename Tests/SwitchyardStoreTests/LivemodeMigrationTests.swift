@@ -61,10 +61,10 @@ struct LivemodeMigrationTests {
     @Test func existingRowsTakeTheModeOfTheirAccountsEnvironment() async throws {
         let database = try await TestPostgres.freshSwitchyardDatabase()
         try await PGPool.scoped(connectionString: database.ownerURL, logger: Self.logger) { owner in
-            try await owner.transaction { c in try c.execute(Self.before) }
+            try await owner.transaction { c in try await c.execute(Self.before) }
         }
         try await PGPool.scoped(connectionString: database.adminURL, logger: Self.logger) { admin in
-            try await admin.transaction { c in try c.execute(Self.rows) }
+            try await admin.transaction { c in try await c.execute(Self.rows) }
         }
         // Migrated again as the owner, whom row-level security binds.
         try await PGPool.scoped(connectionString: database.ownerURL, logger: Self.logger) { owner in
@@ -73,11 +73,13 @@ struct LivemodeMigrationTests {
         }
         try await PGPool.scoped(connectionString: database.adminURL, logger: Self.logger) { admin in
             let modes = try await admin.transaction { c in
-                try Self.tables.flatMap { table in
-                    try c.query("SELECT id::text AS id, livemode FROM \(table)").rows.map {
+                var modes: [(String, Bool)] = []
+                for table in Self.tables {
+                    modes += try await c.query("SELECT id::text AS id, livemode FROM \(table)").rows.map {
                         ("\(table):\(try $0.string("id"))", try $0.bool("livemode"))
                     }
                 }
+                return modes
             }
             let live = Set(modes.filter { $0.1 }.map { $0.0 })
             #expect(
@@ -87,7 +89,7 @@ struct LivemodeMigrationTests {
                 ])
             #expect(modes.count == 13)
             let unforced = try await admin.transaction { c in
-                try c.query(
+                try await c.query(
                     """
                     SELECT count(*)::bigint AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                     WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relrowsecurity AND NOT c.relforcerowsecurity

@@ -13,7 +13,7 @@ extension PostgresStoreTests {
     ) async throws {
         let now = Date()
         try await store.tenantScoped(tenant) { c in
-            try c.query(
+            try await c.query(
                 """
                 INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at, owner, locked_until,
                     resource_id, response_status, response_body, completed_at)

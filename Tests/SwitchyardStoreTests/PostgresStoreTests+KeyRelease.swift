@@ -117,10 +117,11 @@ extension PostgresStoreTests {
     @Test func theExpiredKeysAreFoundThroughTheirIndex() async throws {
         let store = try await makeStore()
         let plan = try await store.pool.withConnection { c in
-            _ = try c.query("SET enable_seqscan = off")
-            defer { _ = try? c.query("RESET enable_seqscan") }
-            return try c.query("EXPLAIN " + PostgresStore.expiredKeys, [.timestamp(Date()), .int(100)]).rows
+            _ = try await c.query("SET enable_seqscan = off")
+            let plan = try await c.query("EXPLAIN " + PostgresStore.expiredKeys, [.timestamp(Date()), .int(100)]).rows
                 .map { $0.optionalString("QUERY PLAN") ?? "" }.joined(separator: "\n")
+            _ = try await c.query("RESET enable_seqscan")
+            return plan
         }
         #expect(plan.contains("idempotency_keys_in_progress"), "\(plan)")
     }

@@ -9,13 +9,13 @@ import Testing
 extension PostgresStoreTests {
     /// Runs `sql` on a connection of `store`'s pool (the system's rights: every tenant's rows).
     func run(_ store: PostgresStore, _ sql: String, _ params: [PGValue] = []) async throws {
-        try await store.pool.withConnection { c in _ = try c.query(sql, params) }
+        try await store.pool.withConnection { c in _ = try await c.query(sql, params) }
     }
 
     /// The values of `column` in `table`, sorted.
     func column(_ store: PostgresStore, _ column: String, of table: String) async throws -> [String] {
         try await store.pool.withConnection { c in
-            try c.query("SELECT \(column)::text AS v FROM \(table) ORDER BY 1").rows.map { try $0.string("v") }
+            try await c.query("SELECT \(column)::text AS v FROM \(table) ORDER BY 1").rows.map { try $0.string("v") }
         }
     }
 
@@ -152,11 +152,12 @@ extension PostgresStoreTests {
         for kind in RetentionKind.allCases {
             let plan = try await store.pool.withConnection { c in
                 // Tables this small are read whole by choice; the question is whether the index can serve.
-                _ = try c.query("SET enable_seqscan = off")
-                defer { _ = try? c.query("RESET enable_seqscan") }
-                return try c.query(
+                _ = try await c.query("SET enable_seqscan = off")
+                let plan = try await c.query(
                     "EXPLAIN " + PostgresStore.retentionSelection(kind), [.timestamp(Self.cutoff), .int(100)]
                 ).rows.map { try $0.string("QUERY PLAN") }.joined(separator: "\n")
+                _ = try await c.query("RESET enable_seqscan")
+                return plan
             }
             #expect(plan.contains(indexes[kind] ?? "?"), "\(kind): \(plan)")
         }

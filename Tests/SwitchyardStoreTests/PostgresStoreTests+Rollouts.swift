@@ -28,19 +28,19 @@ extension PostgresStoreTests {
             try await admin.withConnection { c in
                 // The rows as written before migration 24: strategy only in the version snapshot (written as
                 // the superuser, whom row-level security does not hold).
-                try c.execute("ALTER TABLE routing_rules DROP COLUMN strategy, DROP COLUMN max_rate_loss")
+                try await c.execute("ALTER TABLE routing_rules DROP COLUMN strategy, DROP COLUMN max_rate_loss")
                 let match = try StoreJSON.encode(RoutingRule.Match())
                 for (position, id, weights) in [(0, adaptive, "NULL"), (1, weighted, "'[1]'"), (2, plain, "NULL")] {
-                    try c.query(
+                    try await c.query(
                         """
                         INSERT INTO routing_rules (id, tenant_id, position, name, match, accounts, weights, created_at)
                         VALUES ('\(id.uuidString)', '\(t)', \(position), 'r', $1::jsonb, '[]', \(weights), now())
                         """, [.json(match)])
                 }
-                try c.query(
+                try await c.query(
                     "INSERT INTO routing_versions (tenant_id, version, rules, actor, created_at) "
                         + "VALUES ($1::uuid, 1, $2::jsonb, 'test', now())", [.uuid(tenant), .json(snapshot)])
-                try c.execute(Schema.ruleStrategyColumns)
+                try await c.execute(Schema.ruleStrategyColumns)
             }
         }
         let rules = try await store.routingConfiguration(tenant: tenant).rules
@@ -79,7 +79,7 @@ extension PostgresStoreTests {
         #expect(try await store.routingConfiguration(tenant: tenant).rollout == nil)
         #expect(try await store.runningRollouts(after: nil, limit: 10).isEmpty)
         let events = try await store.pool.withConnection { c in
-            try c.query("SELECT type, livemode FROM webhook_events ORDER BY livemode").rows.map {
+            try await c.query("SELECT type, livemode FROM webhook_events ORDER BY livemode").rows.map {
                 "\(try $0.string("type")) \(try $0.bool("livemode") ? "live" : "test")"
             }
         }
@@ -113,12 +113,13 @@ extension PostgresStoreTests {
         let due = Date().addingTimeInterval(120)
         let held = started[0]
         // Another replica's transaction holds the first rollout's row.
-        let other = try PGConnection.open(
+        let other = try await PGConnection.open(
             connectionString: url, connectTimeoutSeconds: 5, logger: Logger(label: "test"))
-        try other.execute("BEGIN")
-        _ = try other.query("SELECT 1 FROM routing_rollouts WHERE id = $1::uuid FOR UPDATE", [.uuid(held.rollout)])
+        try await other.execute("BEGIN")
+        _ = try await other.query(
+            "SELECT 1 FROM routing_rollouts WHERE id = $1::uuid FOR UPDATE", [.uuid(held.rollout)])
         let busy = try await store.decideRollout(tenant: held.tenant, id: held.rollout, now: due)
-        try other.execute("ROLLBACK")
+        try await other.execute("ROLLBACK")
         other.close()
         #expect(busy == nil, "a rollout another replica is deciding is skipped, not waited for")
         for item in started {

@@ -24,7 +24,7 @@ extension PostgresStoreTests {
             try await group.waitForAll()
         }
         let rows = try await store.pool.withConnection { c in
-            try c.query("SELECT count(*) AS n FROM routing_outcomes WHERE attempt_id = 'att_1'").rows
+            try await c.query("SELECT count(*) AS n FROM routing_outcomes WHERE attempt_id = 'att_1'").rows
         }
         #expect(try rows.first?.int64("n") == 1)
         let stats = try await store.authorizationStats(

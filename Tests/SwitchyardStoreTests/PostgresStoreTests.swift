@@ -36,7 +36,9 @@ struct PostgresStoreTests {
         let store = try await makeStore()
         #expect(try await store.migrate().isEmpty)
         let versions = try await store.pool.withConnection { c in
-            try c.query("SELECT version FROM schema_migrations ORDER BY version").rows.map { try $0.int64("version") }
+            try await c.query("SELECT version FROM schema_migrations ORDER BY version").rows.map {
+                try $0.int64("version")
+            }
         }
         #expect(versions == Schema.migrations.map { Int64($0.version) })
     }
@@ -49,17 +51,17 @@ struct PostgresStoreTests {
         try await store.commit(PaymentChanges(payment: payment(b.id, id: "pay_b")))
         // Even a query with no tenant filter sees only the scoped tenant's rows.
         let seenByA = try await store.tenantScoped(a.id) { c in
-            try c.query("SELECT id FROM payments ORDER BY id").rows.map { try $0.string("id") }
+            try await c.query("SELECT id FROM payments ORDER BY id").rows.map { try $0.string("id") }
         }
         #expect(seenByA == ["pay_a"])
         let seenByB = try await store.tenantScoped(b.id) { c in
-            try c.query("SELECT id FROM payments WHERE id = 'pay_a'").rows.count
+            try await c.query("SELECT id FROM payments WHERE id = 'pay_a'").rows.count
         }
         #expect(seenByB == 0)
         // Writing a row for another tenant from inside a tenant scope is refused by the policy.
         await #expect(throws: PGError.self) {
             try await store.tenantScoped(a.id) { c in
-                try c.query(
+                try await c.query(
                     PostgresStore.upsertPayment, try PostgresStore.paymentParameters(self.payment(b.id, id: "pay_x")))
             }
         }
@@ -78,10 +80,10 @@ struct PostgresStoreTests {
                 secretFields: ["private_key"], enabled: true, createdAt: Date()),
             actor: "test")
         let raw = try await store.pool.withConnection { c in
-            try c.query("SELECT credentials::text AS p, secret_credentials::text AS s FROM provider_accounts").rows.map
-            {
-                (try $0.string("p"), try $0.string("s"))
-            }
+            try await c.query("SELECT credentials::text AS p, secret_credentials::text AS s FROM provider_accounts")
+                .rows.map {
+                    (try $0.string("p"), try $0.string("s"))
+                }
         }
         #expect(raw.count == 1)
         #expect(!raw[0].0.contains(secret))
@@ -94,7 +96,9 @@ struct PostgresStoreTests {
         let key = try await store.createAPIKey(
             tenant: tenant.id, name: "k", scopes: [.payments], expiresAt: nil, actor: "test")
         let keyColumns = try await store.pool.withConnection { c in
-            try c.query("SELECT row_to_json(api_keys)::text AS row FROM api_keys").rows.map { try $0.string("row") }
+            try await c.query("SELECT row_to_json(api_keys)::text AS row FROM api_keys").rows.map {
+                try $0.string("row")
+            }
         }
         #expect(keyColumns.count == 1)
         #expect(!keyColumns[0].contains(key.secret))
@@ -223,7 +227,8 @@ struct PostgresStoreTests {
         let kept = try #require(try await store.record(tenant: tenant.id, paymentId: "pay_r"))
         #expect(kept.operations.first?.replayData == operation.replayData)
         let raw = try await store.pool.withConnection { c in
-            try c.query("SELECT replay FROM payment_operations WHERE id = 'cmp_r'").first?.optionalString("replay")
+            try await c.query("SELECT replay FROM payment_operations WHERE id = 'cmp_r'").first?.optionalString(
+                "replay")
         }
         #expect(raw?.hasPrefix("v2:") == true)
         #expect(raw?.contains("secret-part") == false)
@@ -265,7 +270,7 @@ struct PostgresStoreTests {
             at: Date())
         try await store.saveCredential(credential)
         let raw = try await store.pool.withConnection { c in
-            try c.query("SELECT token, token_digest FROM stored_credentials WHERE id = 'pm_1'").first
+            try await c.query("SELECT token, token_digest FROM stored_credentials WHERE id = 'pm_1'").first
         }
         #expect(raw?.optionalString("token")?.hasPrefix("v2:") == true)
         #expect(raw?.optionalString("token")?.contains("SECRET") == false)
@@ -294,18 +299,19 @@ struct PostgresStoreTests {
             PostgresConfiguration(connectionString: try await TestPostgres.freshDatabase(), poolSize: 1),
             logger: Logger(label: "test"))
         async let holder: Void = first.transaction { c in
-            try c.execute(Schema.createRole(role))
-            Thread.sleep(forTimeInterval: 1.0)
+            try await c.execute(Schema.createRole(role))
+            try await Task.sleep(for: .seconds(1))
         }
         try await Task.sleep(for: .milliseconds(300))
-        try await second.withConnection { c in try c.execute(Schema.createRole(role)) }
+        try await second.withConnection { c in try await c.execute(Schema.createRole(role)) }
         try await holder
         let count = try await second.withConnection { c in
-            try c.query("SELECT count(*)::bigint AS n FROM pg_roles WHERE rolname = $1", [.text(role)]).first?.int64(
-                "n")
+            try await c.query("SELECT count(*)::bigint AS n FROM pg_roles WHERE rolname = $1", [.text(role)]).first?
+                .int64(
+                    "n")
         }
         #expect(count == 1)
-        try await second.withConnection { c in try c.execute("DROP ROLE \(role)") }
+        try await second.withConnection { c in try await c.execute("DROP ROLE \(role)") }
         await first.shutdown()
         await second.shutdown()
     }

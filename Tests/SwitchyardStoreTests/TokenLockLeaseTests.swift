@@ -32,7 +32,7 @@ struct TokenLockLeaseTests {
 
     static func locksHeld(_ store: PostgresStore) async throws -> Int64 {
         try await store.pool.withConnection { connection in
-            try #require(try connection.query("SELECT count(*) AS n FROM provider_token_locks").first).int64("n")
+            try #require(try await connection.query("SELECT count(*) AS n FROM provider_token_locks").first).int64("n")
         }
     }
 
@@ -74,7 +74,7 @@ struct TokenLockLeaseTests {
                         #expect(key == nil)
                     } else {
                         let value = try await store.pool.withConnection { connection in
-                            try #require(try connection.query("SELECT $1::int AS v", [.int(Int64(index))]).first)
+                            try #require(try await connection.query("SELECT $1::int AS v", [.int(Int64(index))]).first)
                                 .int64("v")
                         }
                         #expect(value == Int64(index))

@@ -22,8 +22,8 @@ public enum Migrator {
         }
         if try await pending(pool, migrations: ordered).isEmpty { return [] }
         try await pool.transaction { connection in
-            try lock(connection)
-            try connection.execute(
+            try await lock(connection)
+            try await connection.execute(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version integer PRIMARY KEY,
@@ -35,12 +35,12 @@ public enum Migrator {
         var applied: [Int] = []
         for migration in ordered {
             let didApply = try await pool.transaction { connection in
-                try lock(connection)
-                let existing = try connection.query(
+                try await lock(connection)
+                let existing = try await connection.query(
                     "SELECT 1 FROM schema_migrations WHERE version = $1", [.int(Int64(migration.version))])
                 guard existing.rows.isEmpty else { return false }
-                try connection.execute(migration.sql)
-                try connection.query(
+                try await connection.execute(migration.sql)
+                try await connection.query(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())",
                     [.int(Int64(migration.version)), .text(migration.name)])
                 return true
@@ -59,17 +59,19 @@ public enum Migrator {
     /// that may not change the schema can still find out that there is nothing to do.
     public static func pending(_ pool: PGPool, migrations: [Migration]) async throws -> [Int] {
         let recorded: Set<Int64> = try await pool.withConnection { connection in
-            let table = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+            let table = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
             guard table.first?["present"] == "t" else { return [] }
             return Set(
-                try connection.query("SELECT version FROM schema_migrations").rows.map { try $0.int64("version") })
+                try await connection.query("SELECT version FROM schema_migrations").rows.map {
+                    try $0.int64("version")
+                })
         }
         return migrations.map(\.version).filter { !recorded.contains(Int64($0)) }.sorted()
     }
 
-    private static func lock(_ connection: PGConnection) throws {
+    private static func lock(_ connection: PGConnection) async throws {
         // A migration may rewrite large tables or wait for another process's: no session timeout applies.
-        try connection.execute("SET LOCAL statement_timeout TO 0; SET LOCAL lock_timeout TO 0")
-        try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [.int(lockKey)])
+        try await connection.execute("SET LOCAL statement_timeout TO 0; SET LOCAL lock_timeout TO 0")
+        try await connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [.int(lockKey)])
     }
 }

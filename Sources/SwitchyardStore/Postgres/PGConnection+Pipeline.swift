@@ -13,62 +13,69 @@ public struct PGStatement: Sendable {
 }
 
 extension PGConnection {
-    /// The most parameter bytes one pipeline sends. libpq's pipeline runs here in blocking mode, which is
-    /// safe only while what is sent fits in the sockets' buffers; a larger batch runs one statement at a
-    /// time instead.
-    public static let pipelineByteLimit = 64 << 10
-
     /// Runs `statements` in order in one round trip (libpq's pipeline mode) and returns their results.
     ///
     /// Each statement is prepared as ``query(_:_:)`` prepares it (the first use of a text on a session costs
     /// a round trip of its own). Inside a transaction the statements behave as if run one after another:
     /// the first error is thrown once every result was read, and the statements after it did not run (the
     /// transaction is aborted, as it would be after that error anyway). Outside a transaction the pipeline
-    /// is one implicit transaction.
+    /// is one implicit transaction. The connection is non-blocking, so a pipeline of any size is sent while
+    /// its first answers are read.
     @discardableResult
-    public func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
-        guard statements.count > 1 else { return try statements.map { try query($0.sql, $0.params) } }
+    public func pipeline(_ statements: [PGStatement]) async throws -> [PGResult] {
+        guard statements.count > 1 else { return try await sequentially(statements) }
         let encoded = try statements.map { statement in
             try statement.params.enumerated().map { try $1.encoded(position: $0 + 1) }
         }
-        let bytes = encoded.reduce(0) { total, values in
-            values.reduce(total) { $0 &+ ($1?.utf8.count ?? 0) }
-        }
-        guard bytes <= Self.pipelineByteLimit else {
-            return try statements.map { try query($0.sql, $0.params) }
-        }
         let conn = try liveHandle()
-        let names = try statements.map { try statementName(for: $0.sql, on: conn) }
-        guard PQenterPipelineMode(conn) == 1 else {
-            return try statements.map { try query($0.sql, $0.params) }
-        }
-        // A connection that cannot leave pipeline mode (results left unread after a failure) is closed, so
-        // the next user reconnects rather than finding it unusable.
-        defer { if PQexitPipelineMode(conn) != 1 { close() } }
-        for (name, values) in zip(names, encoded) {
-            let sent = PGCStrings.withArray(values) { pointers in
-                PQsendQueryPrepared(conn, name, Int32(pointers.count), pointers, nil, nil, 0)
+        var names: [String] = []
+        names.reserveCapacity(statements.count)
+        for statement in statements { names.append(try await statementName(for: statement.sql, on: conn)) }
+        guard PQenterPipelineMode(conn) == 1 else { return try await sequentially(statements) }
+        let raw: [OpaquePointer?]
+        do {
+            raw = try await exchange(until: .pipelineSync) { conn in
+                for (name, values) in zip(names, encoded) {
+                    let sent = PGCStrings.withArray(values) { pointers in
+                        PQsendQueryPrepared(conn, name, Int32(pointers.count), pointers, nil, nil, 0)
+                    }
+                    guard sent == 1 else { return 0 }
+                }
+                return PQpipelineSync(conn)
             }
-            guard sent == 1 else {
-                throw PGError(code: .connectionFailed, message: Self.connectionErrorMessage(conn))
-            }
+        } catch {
+            // A failed exchange closed the session; one still open is left out of pipeline mode.
+            if handle == conn, PQexitPipelineMode(conn) != 1 { close() }
+            throw error
         }
-        guard PQpipelineSync(conn) == 1 else {
-            throw PGError(code: .connectionFailed, message: Self.connectionErrorMessage(conn))
-        }
+        // A connection that cannot leave pipeline mode (results left unread) is closed, so the next user
+        // reconnects rather than finding it unusable.
+        defer { if handle == conn, PQexitPipelineMode(conn) != 1 { close() } }
         counters.statements += statements.count
-        return try collect(statements, on: conn)
+        return try collect(statements, from: raw, on: conn)
     }
 
-    /// Reads the results of the pipelined `statements` and the pipeline's sync.
-    private func collect(_ statements: [PGStatement], on conn: OpaquePointer) throws -> [PGResult] {
+    private func sequentially(_ statements: [PGStatement]) async throws -> [PGResult] {
+        var results: [PGResult] = []
+        for statement in statements { results.append(try await query(statement.sql, statement.params)) }
+        return results
+    }
+
+    /// Turns the pipelined results into one ``PGResult`` per statement: each statement's results end with
+    /// a `NULL`, and the pipeline's sync comes last. Every libpq result is cleared.
+    private func collect(_ statements: [PGStatement], from raw: [OpaquePointer?], on conn: OpaquePointer) throws
+        -> [PGResult]
+    {
         var results: [PGResult] = []
         results.reserveCapacity(statements.count)
         var failure: (any Error)?
+        var index = 0
         for statement in statements {
-            guard let result = PQgetResult(conn) else {
-                throw PGError(code: .connectionFailed, message: Self.connectionErrorMessage(conn))
+            guard index < raw.count, let result = raw[index] else {
+                failure = failure ?? PGError(code: .connectionFailed, message: "a pipelined statement had no result")
+                break
             }
+            index += 1
             if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
                 PQclear(result)
                 failure =
@@ -85,14 +92,17 @@ extension PGConnection {
                     failure = failure ?? error
                 }
             }
-            // Each statement's results end with a NULL.
-            while let extra = PQgetResult(conn) { PQclear(extra) }
+            // Anything else of this statement, up to its NULL.
+            while index < raw.count, let extra = raw[index] {
+                PQclear(extra)
+                index += 1
+            }
+            index += 1
         }
-        // The sync's own result.
-        while let result = PQgetResult(conn) {
-            let status = PQresultStatus(result)
-            PQclear(result)
-            if status == PGRES_PIPELINE_SYNC { break }
+        // The sync's own result, and anything unread.
+        while index < raw.count {
+            if let result = raw[index] { PQclear(result) }
+            index += 1
         }
         if let failure { throw failure }
         return results

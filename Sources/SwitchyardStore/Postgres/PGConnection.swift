@@ -2,18 +2,24 @@ import CLibPQ
 import Foundation
 import Logging
 
-/// One libpq connection.
+/// One libpq connection, driven without blocking by its ``PGEventLoop``.
 ///
-/// A connection is handed to a closure by ``PGPool`` and runs on that pool's dedicated thread for the
-/// duration of the closure; it must not escape it. Calls block that thread, never a Swift concurrency
-/// thread.
-public final class PGConnection {
+/// A connection is handed to a closure by ``PGPool`` (or a ``PGLease``) and used by one task at a time; it
+/// must not escape the closure. Its calls queue a request in libpq, then wait for the socket on the loop
+/// (see ``PGConnectionMachine`` for the steps), so no thread blocks in libpq and no connection owns a
+/// thread. The pool runs the closure on the connection's loop, where the task's sends, waits and reads
+/// stay on one thread.
+public final class PGConnection: @unchecked Sendable {
     private let connectionString: String
     private let connectTimeoutSeconds: Int
     private let keepalive: PostgresConfiguration.Keepalive
     /// `SET` statements for the server-side timeouts, run on every new session (nil: server defaults).
     private let timeoutSetup: String?
     let logger: Logger
+    /// The loop that waits on this connection's socket and runs the work of its users.
+    let loop: PGEventLoop
+    /// Where the current request stands.
+    var machine = PGConnectionMachine()
     private(set) var handle: OpaquePointer?
     /// SQL text to the name of its server-side prepared statement on the current session.
     private var preparedStatements: [String: String] = [:]
@@ -42,8 +48,10 @@ public final class PGConnection {
     init(
         connectionString: String, connectTimeoutSeconds: Int,
         sessionTimeouts: PostgresConfiguration.SessionTimeouts? = nil,
-        keepalive: PostgresConfiguration.Keepalive = PostgresConfiguration.Keepalive(), logger: Logger
+        keepalive: PostgresConfiguration.Keepalive = PostgresConfiguration.Keepalive(), logger: Logger,
+        loop: PGEventLoop = PGEventLoopGroup.shared.nextLoop()
     ) {
+        self.loop = loop
         self.connectionString = connectionString
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.keepalive = keepalive
@@ -55,20 +63,22 @@ public final class PGConnection {
 
     /// Runs a statement with parameters, preparing it on first use on this session.
     ///
-    /// Each distinct SQL text is prepared once per session (`PQprepare`, cached by text) and then run
-    /// with `PQexecPrepared`; parameters are sent as text. The text must hold a single statement.
+    /// Each distinct SQL text is prepared once per session (`PQsendPrepare`, cached by text) and then run
+    /// with `PQsendQueryPrepared`; parameters are sent as text. The text must hold a single statement.
     @discardableResult
-    public func query(_ sql: String, _ params: [PGValue] = []) throws -> PGResult {
+    public func query(_ sql: String, _ params: [PGValue] = []) async throws -> PGResult {
         let encoded = try params.enumerated().map { try $1.encoded(position: $0 + 1) }
         let conn = try liveHandle()
-        let name = try statementName(for: sql, on: conn)
-        let result = PGCStrings.withArray(encoded) { values in
-            PQexecPrepared(conn, name, Int32(values.count), values, nil, nil, 0)
+        let name = try await statementName(for: sql, on: conn)
+        let results = try await exchange { conn in
+            PGCStrings.withArray(encoded) { values in
+                PQsendQueryPrepared(conn, name, Int32(values.count), values, nil, nil, 0)
+            }
         }
         counters.statements += 1
-        if let result, Self.writes(result) { wroteSinceBegin = true }
+        if let result = results.first, let result, Self.writes(result) { wroteSinceBegin = true }
         do {
-            return try Self.makeResult(result, connection: conn)
+            return try Self.single(results, connection: conn)
         } catch {
             forgetStalePlan(of: sql, after: error)
             throw error
@@ -83,12 +93,13 @@ public final class PGConnection {
         preparedStatements[sql] = nil
     }
 
-    /// Runs simple SQL text without parameters (`PQexec`); it may hold several statements.
+    /// Runs simple SQL text without parameters (`PQsendQuery`); it may hold several statements.
     ///
     /// Meant for migrations, `SET` and transaction control.
-    public func execute(_ sql: String) throws {
+    public func execute(_ sql: String) async throws {
         let conn = try liveHandle()
-        _ = try Self.makeResult(PQexec(conn, sql), connection: conn)
+        let results = try await exchange { PQsendQuery($0, sql) }
+        _ = try Self.every(results, connection: conn)
     }
 
     /// Starts a transaction: `BEGIN`, then `setup` (simple SQL, may be empty) in the same round trip.
@@ -96,15 +107,15 @@ public final class PGConnection {
     /// When the connection turns out broken at `BEGIN` (it idled through a server restart or failover),
     /// nothing of the transaction was applied: the connection is reopened (following a multi-host
     /// connection string to the current primary) and `BEGIN` sent once more.
-    func begin(then setup: String = "") throws {
+    func begin(then setup: String = "") async throws {
         let sql = setup.isEmpty ? "BEGIN" : "BEGIN; " + setup
         do {
-            try execute(sql)
+            try await execute(sql)
         } catch let error as PGError where error.isUnavailable && mayReopenAtBegin {
             logger.info("reopening PostgreSQL connection lost before BEGIN", metadata: ["db.error": "\(error.code)"])
             close()
-            try connect()
-            try execute(sql)
+            try await connect()
+            try await execute(sql)
         }
         wroteSinceBegin = false
     }
@@ -116,38 +127,36 @@ public final class PGConnection {
         return first == UInt8(ascii: "I") || first == UInt8(ascii: "U") || first == UInt8(ascii: "D")
     }
 
-    // MARK: Session management (on the owning thread only)
+    // MARK: Session management
 
     /// Opens the session if needed, or reopens it when it is broken or the server closed it while it was
     /// idle (see ``closedWhileIdle(_:)``), so a connection that idled through a restart or a failover is
     /// not handed out.
-    func ensureReady() throws {
-        guard let conn = handle else { return try connect() }
-        if PQstatus(conn) == CONNECTION_OK && !Self.closedWhileIdle(conn) { return }
+    func ensureReady() async throws {
+        guard let conn = handle else { return try await connect() }
+        if PQstatus(conn) == CONNECTION_OK && machine.state == .idle && !Self.closedWhileIdle(conn) { return }
         logger.info("reopening broken PostgreSQL connection")
         close()
-        try connect()
+        try await connect()
     }
 
     /// Rolls back a transaction left open (or failed) by the last user of the connection.
-    func cleanUpAfterUse() {
+    func cleanUpAfterUse() async {
         guard let conn = handle else { return }
+        guard machine.state == .idle else { return close() }
         let status = PQtransactionStatus(conn)
         if status == PQTRANS_INTRANS || status == PQTRANS_INERROR {
             logger.debug("rolling back transaction left open")
-            PQclear(PQexec(conn, "ROLLBACK"))
+            await rollbackQuietly()
         }
     }
 
     /// Commits, and reports a transaction the server rolled back instead (it had failed earlier).
-    func commit() throws {
+    func commit() async throws {
         let conn = try liveHandle()
-        guard let result = PQexec(conn, "COMMIT") else {
-            _ = try Self.makeResult(nil, connection: conn)
-            return
-        }
-        let status = PQcmdStatus(result).map { String(cString: $0) }
-        _ = try Self.makeResult(result, connection: conn)
+        let results = try await exchange { PQsendQuery($0, "COMMIT") }
+        let status = results.first.flatMap { $0 }.flatMap { PQcmdStatus($0) }.map { String(cString: $0) }
+        _ = try Self.single(results, connection: conn)
         if status == "ROLLBACK" {
             throw PGError(
                 code: .transactionAborted, sqlState: "25P02",
@@ -156,23 +165,28 @@ public final class PGConnection {
     }
 
     /// Rolls back the current transaction, ignoring any error (the connection may be broken).
-    func rollbackQuietly() {
+    func rollbackQuietly() async {
         guard let conn = handle else { return }
-        PQclear(PQexec(conn, "ROLLBACK"))
+        guard machine.state == .idle else { return close() }
+        if let results = try? await exchange({ PQsendQuery($0, "ROLLBACK") }) {
+            _ = try? Self.every(results, connection: conn)
+        }
     }
 
     /// Closes the session.
     func close() {
         if let conn = handle { PQfinish(conn) }
         handle = nil
+        machine.closed()
         preparedStatements = [:]
     }
 
-    /// Opens a connection now (blocking the calling thread) and returns it ready for use.
-    static func open(connectionString: String, connectTimeoutSeconds: Int, logger: Logger) throws -> PGConnection {
+    /// Opens a connection now and returns it ready for use.
+    static func open(connectionString: String, connectTimeoutSeconds: Int, logger: Logger) async throws -> PGConnection
+    {
         let connection = PGConnection(
             connectionString: connectionString, connectTimeoutSeconds: connectTimeoutSeconds, logger: logger)
-        try connection.ensureReady()
+        try await connection.ensureReady()
         return connection
     }
 
@@ -185,28 +199,58 @@ public final class PGConnection {
         return conn
     }
 
-    private func connect() throws {
+    /// Opens a session without blocking: `PQconnectStartParams`, then `PQconnectPoll` whenever the socket
+    /// is ready, within the connect deadline; then the session's settings.
+    private func connect() async throws {
         let parameters = Self.connectParameters(
             connectionString: connectionString, connectTimeoutSeconds: connectTimeoutSeconds, keepalive: keepalive)
         let conn = PGCStrings.withArray(parameters.map(\.0)) { keywords in
             PGCStrings.withArray(parameters.map(\.1)) { values in
-                PQconnectdbParams(keywords + [nil], values + [nil], 1)
+                PQconnectStartParams(keywords + [nil], values + [nil], 1)
             }
         }
         guard let conn else {
             throw PGError(code: .connectionFailed, message: "could not allocate a PostgreSQL connection")
         }
-        guard PQstatus(conn) == CONNECTION_OK else {
-            let message = Self.connectionErrorMessage(conn)
-            PQfinish(conn)
-            throw PGError(code: .connectionFailed, message: "could not connect to PostgreSQL: \(message)")
+        var machine = PGConnectionMachine()
+        var action =
+            PQstatus(conn) == CONNECTION_BAD
+            ? .fail(.connectFailed)
+            : machine.startConnect(
+                now: .now,
+                timeout: Self.connectTimeout(connectionString: connectionString, seconds: connectTimeoutSeconds))
+        connecting: while true {
+            switch action {
+            case .wait(let interest, let deadline):
+                let socket = PQsocket(conn)
+                let wake =
+                    socket < 0
+                    ? PGEventLoop.Wake.ready(readable: true, writable: true)
+                    : await loop.wait(for: socket, interest, until: deadline)
+                action = machine.woke(wake, now: .now)
+            case .pollConnect:
+                action = machine.connectPolled(PGConnectionMachine.ConnectPoll(PQconnectPoll(conn)))
+            case .connected:
+                break connecting
+            case .fail(let failure):
+                let message =
+                    failure == .connectTimedOut ? "timeout expired" : Self.connectionErrorMessage(conn)
+                PQfinish(conn)
+                throw PGError(code: .connectionFailed, message: "could not connect to PostgreSQL: \(message)")
+            case .flush, .consumeInput, .readResult, .finished:
+                PQfinish(conn)
+                throw PGError(code: .connectionFailed, message: "could not connect to PostgreSQL: unexpected state")
+            }
         }
+        PQsetnonblocking(conn, 1)
         cpq_silence_notices(conn)
         handle = conn
+        self.machine = machine
         sessionNumber += 1
         preparedStatements = [:]
         do {
-            try setUpSession(conn)
+            try await execute(Self.sessionSetup)
+            if let timeoutSetup { try await execute(timeoutSetup) }
         } catch {
             close()
             throw error
@@ -214,21 +258,14 @@ public final class PGConnection {
         logger.debug("PostgreSQL connection opened")
     }
 
-    private func setUpSession(_ conn: OpaquePointer) throws {
-        _ = try Self.makeResult(PQexec(conn, Self.sessionSetup), connection: conn)
-        if let timeoutSetup { _ = try Self.makeResult(PQexec(conn, timeoutSetup), connection: conn) }
-    }
-
-    func statementName(for sql: String, on conn: OpaquePointer) throws -> String {
+    func statementName(for sql: String, on conn: OpaquePointer) async throws -> String {
         if let name = preparedStatements[sql] { return name }
         statementCounter += 1
         let name = "sy_\(statementCounter)"
-        _ = try Self.makeResult(PQprepare(conn, name, sql, 0, nil), connection: conn)
+        let results = try await exchange { PQsendPrepare($0, name, sql, 0, nil) }
+        _ = try Self.single(results, connection: conn)
         counters.prepares += 1
         preparedStatements[sql] = name
         return name
     }
 }
-
-@available(*, unavailable)
-extension PGConnection: Sendable {}

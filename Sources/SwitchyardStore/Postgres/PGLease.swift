@@ -17,6 +17,9 @@ public final class PGLease: Sendable {
         var drained: CheckedContinuation<Void, Never>?
         /// The session the lease's first call ran on; a later call finding another one fails.
         var session: Int?
+        /// Whether a call is on the connection now; the others wait in `queue`, in arrival order.
+        var busy = false
+        var queue: [CheckedContinuation<Void, Never>] = []
     }
 
     /// A value produced on the leased connection (a wrapper, so that an optional `T` stays unambiguous).
@@ -25,28 +28,28 @@ public final class PGLease: Sendable {
     }
 
     let pool: PGPool
-    private let worker: PGWorker
+    private let connection: PGConnection
     private let state = PGLock(State())
 
-    init(pool: PGPool, worker: PGWorker) {
+    init(pool: PGPool, connection: PGConnection) {
         self.pool = pool
-        self.worker = worker
+        self.connection = connection
     }
 
-    /// Runs `body` on the leased connection's own thread, suspending the caller meanwhile.
+    /// Runs `body` on the leased connection (on its loop), after any call of the lease still running.
     ///
     /// A transaction the body leaves open is rolled back afterwards; session state is kept.
     ///
     /// - Throws: ``PGError`` with code ``PGError/Code/leaseEnded`` once the lease's scope is over, or
     ///   whatever `body` throws.
     @discardableResult
-    public func run<T: Sendable>(_ body: @escaping @Sendable (PGConnection) throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ body: (PGConnection) async throws -> T) async throws -> T {
         guard let ran = try await runIfActive(body) else { throw PGError.leaseEndedError }
         return ran.value
     }
 
     /// Runs `body` on the leased connection, or returns nil when the lease has ended.
-    func runIfActive<T: Sendable>(_ body: @escaping @Sendable (PGConnection) throws -> T) async throws -> Ran<T>? {
+    func runIfActive<T: Sendable>(_ body: (PGConnection) async throws -> T) async throws -> Ran<T>? {
         let admitted = state.withLock { state in
             guard state.active else { return false }
             state.running += 1
@@ -54,15 +57,17 @@ public final class PGLease: Sendable {
         }
         guard admitted else { return nil }
         defer { finishRun() }
+        await takeTurn()
+        defer { passTurn() }
         let session = state.withLock { $0.session }
-        let (value, ranOn) = try await worker.run { connection in
+        let (value, ranOn) = try await connection.use { connection in
             // Session state (an advisory lock) does not survive a reconnect: fail rather than go on without it.
             if let session, connection.sessionNumber != session {
                 throw PGError(code: .connectionFailed, message: "the leased session was lost")
             }
             connection.mayReopenAtBegin = false
             defer { connection.mayReopenAtBegin = true }
-            return (try body(connection), connection.sessionNumber)
+            return (try await body(connection), connection.sessionNumber)
         }
         state.withLock { state in
             if state.session == nil { state.session = ranOn }
@@ -81,6 +86,33 @@ public final class PGLease: Sendable {
             }
             if ready { continuation.resume() }
         }
+    }
+
+    /// Waits until no other call of the lease is on the connection (calls from child tasks take turns).
+    private func takeTurn() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state in
+                guard state.busy else {
+                    state.busy = true
+                    return true
+                }
+                state.queue.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Hands the connection to the next waiting call, if any.
+    private func passTurn() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.queue.isEmpty else {
+                state.busy = false
+                return nil
+            }
+            return state.queue.removeFirst()
+        }
+        next?.resume()
     }
 
     private func finishRun() {
@@ -102,8 +134,8 @@ extension PGPool {
     /// session across awaits, such as holding a session-level advisory lock; keep such scopes short,
     /// since the connection serves no one else meanwhile.
     public func withLease<T: Sendable>(_ body: @Sendable (PGLease) async throws -> T) async throws -> T {
-        let worker = try await acquire()
-        let lease = PGLease(pool: self, worker: worker)
+        let connection = try await acquire()
+        let lease = PGLease(pool: self, connection: connection)
         let result: Result<T, any Error>
         do {
             result = .success(try await PGLease.$current.withValue(lease) { try await body(lease) })
@@ -111,7 +143,7 @@ extension PGPool {
             result = .failure(error)
         }
         await lease.end()
-        release(worker)
+        release(connection)
         return try result.get()
     }
 }

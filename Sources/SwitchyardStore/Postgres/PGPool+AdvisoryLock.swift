@@ -24,7 +24,7 @@ extension PGPool {
         let ran: PGLease.Ran<T>? = try await PGPolling.retry(for: wait) {
             try await withLease { lease in
                 let locked = try await lease.run { connection in
-                    try connection.query("SELECT pg_try_advisory_lock($1::bigint) AS locked", [.int(key)]).first?
+                    try await connection.query("SELECT pg_try_advisory_lock($1::bigint) AS locked", [.int(key)]).first?
                         .bool("locked") ?? false
                 }
                 guard locked else { return nil }
@@ -44,7 +44,7 @@ extension PGPool {
     /// Releases `key` on the leased connection, or closes the session when that cannot be confirmed.
     private func unlock(_ key: Int64, on lease: PGLease) async {
         let released = try? await lease.run { connection in
-            try connection.query("SELECT pg_advisory_unlock($1::bigint) AS released", [.int(key)]).first?
+            try await connection.query("SELECT pg_advisory_unlock($1::bigint) AS released", [.int(key)]).first?
                 .bool("released")
         }
         guard released != true else { return }

@@ -21,7 +21,7 @@ extension PGPool {
         role: String? = nil,
         settings: [String: String] = [:],
         snapshot: Bool = false,
-        _ body: @escaping @Sendable (PGConnection) throws -> T
+        _ body: (PGConnection) async throws -> T
     ) async throws -> T {
         try await withSpan("db.transaction", ofKind: .client) { span in
             span.attributes["db.system"] = "postgresql"
@@ -31,21 +31,21 @@ extension PGPool {
 
     private func transactionUntraced<T: Sendable>(
         role: String?, settings: [String: String], snapshot: Bool,
-        _ body: @escaping @Sendable (PGConnection) throws -> T
+        _ body: (PGConnection) async throws -> T
     ) async throws -> T {
         try await withConnection { connection in
             do {
-                try connection.begin(
+                try await connection.begin(
                     then: try Self.transactionSetup(role: role, settings: settings, snapshot: snapshot))
                 let before = connection.counters.statements
-                let result = try body(connection)
-                try connection.commit()
+                let result = try await body(connection)
+                try await connection.commit()
                 self.noteCommit(
                     settings: settings, statements: connection.counters.statements - before,
                     wrote: connection.wroteSinceBegin)
                 return result
             } catch {
-                connection.rollbackQuietly()
+                await connection.rollbackQuietly()
                 throw error
             }
         }

@@ -4,9 +4,9 @@ import Logging
 import Metrics
 import SwitchyardObservability
 
-/// A fixed set of PostgreSQL connections, each owned by its own thread.
+/// A fixed set of PostgreSQL connections, driven without blocking by the process's ``PGEventLoopGroup``.
 ///
-/// Callers borrow a connection for the duration of a closure that runs on that connection's thread;
+/// Callers borrow a connection for the duration of a closure that runs on that connection's loop;
 /// callers beyond the pool size wait without blocking any thread, in arrival order, for at most the
 /// configuration's `acquireTimeout` (then ``PGError/Code/poolTimeout`` is thrown). Connections open
 /// lazily on first use, so an unreachable database surfaces as a ``PGError`` with code
@@ -15,24 +15,28 @@ import SwitchyardObservability
 public final class PGPool: Sendable {
     private struct Waiter {
         var id: UInt64
-        var continuation: CheckedContinuation<PGWorker, any Error>
+        var continuation: CheckedContinuation<PGConnection, any Error>
     }
 
     private struct State {
-        var idle: [PGWorker]
+        var idle: [PGConnection]
         var waiters: [Waiter] = []
         var nextWaiterID: UInt64 = 0
         var closed = false
+        /// Callers of ``shutdown()`` waiting for the connections still in use.
+        var drained: [CheckedContinuation<Void, Never>] = []
+        /// Connections closed since shutdown began (the idle ones at once, the others when given back).
+        var closedCount = 0
     }
 
     private enum Acquisition {
-        case ready(PGWorker)
+        case ready(PGConnection)
         case queued
         case closed
         case cancelled
     }
 
-    private let workers: [PGWorker]
+    private let connections: [PGConnection]
     private let state: PGLock<State>
     private let acquireTimeout: Duration?
     /// Probes counting transactions (see ``watch(setting:value:)``).
@@ -48,23 +52,25 @@ public final class PGPool: Sendable {
             throw PGError(code: .invalidConfiguration, message: "the pool size must be at least 1")
         }
         try Self.validate(connectionString: configuration.connectionString)
-        let workers = (0..<configuration.poolSize).map {
-            PGWorker(index: $0, configuration: configuration, logger: logger)
+        let connections = (0..<configuration.poolSize).map { index in
+            var connectionLogger = logger
+            connectionLogger[metadataKey: "db.connection"] = "\(index)"
+            return PGConnection(
+                connectionString: configuration.connectionString,
+                connectTimeoutSeconds: configuration.connectTimeoutSeconds,
+                sessionTimeouts: configuration.sessionTimeouts, keepalive: configuration.keepalive,
+                logger: connectionLogger)
         }
-        self.workers = workers
-        self.state = PGLock(State(idle: workers.reversed()))
+        self.connections = connections
+        self.state = PGLock(State(idle: connections.reversed()))
         self.acquireTimeout = configuration.acquireTimeout
         self.logger = logger
     }
 
-    deinit {
-        for worker in workers { worker.requestStop() }
-    }
-
     /// The number of connections.
-    public var size: Int { workers.count }
+    public var size: Int { connections.count }
 
-    /// Borrows a connection and runs `body` with it on the connection's own thread.
+    /// Borrows a connection and runs `body` with it on the connection's loop.
     ///
     /// Inside the scope of ``withLease(_:)`` on this pool, the leased connection is used instead of
     /// borrowing another one. A transaction that `body` leaves open is rolled back. Waiting for a free
@@ -72,52 +78,65 @@ public final class PGPool: Sendable {
     /// ``PGError/Code/poolTimeout`` after the acquire timeout; a running body is not interrupted.
     @discardableResult
     public func withConnection<T: Sendable>(
-        _ body: @escaping @Sendable (PGConnection) throws -> T
+        _ body: (PGConnection) async throws -> T
     ) async throws -> T {
         if let lease = PGLease.current, lease.pool === self, let result = try await lease.runIfActive(body) {
             return result.value
         }
         let waitStarted = ContinuousClock.now
-        let worker = try await acquire()
+        let connection = try await acquire()
         Metrics.Timer(label: MetricName.dbPoolWait).recordInterval(since: waitStarted)
-        defer { release(worker) }
-        return try await worker.run(body)
+        defer { release(connection) }
+        return try await connection.use(body)
     }
 
     /// Opens (or checks) a connection with `SELECT 1`.
     public func ping() async throws {
-        try await withConnection { connection in _ = try connection.query("SELECT 1") }
+        try await withConnection { connection in _ = try await connection.query("SELECT 1") }
     }
 
-    /// Fails waiting callers, then closes every connection once its current work is done.
+    /// Fails waiting callers, closes the idle connections, and waits for those in use to come back, which
+    /// are closed then.
     public func shutdown() async {
-        let waiters = state.withLock { state in
+        let (waiters, idle) = state.withLock { state in
             state.closed = true
-            defer { state.waiters = [] }
-            return state.waiters
+            state.closedCount += state.idle.count
+            defer {
+                state.waiters = []
+                state.idle = []
+            }
+            return (state.waiters, state.idle)
         }
         for waiter in waiters { waiter.continuation.resume(throwing: PGError.poolClosedError) }
-        for worker in workers { await worker.stop() }
+        for connection in idle { connection.close() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state in
+                guard state.closedCount < connections.count else { return true }
+                state.drained.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
         logger.debug("PostgreSQL pool shut down")
     }
 
-    func acquire() async throws -> PGWorker {
+    func acquire() async throws -> PGConnection {
         let id = state.withLock { state in
             state.nextWaiterID += 1
             return state.nextWaiterID
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PGWorker, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PGConnection, any Error>) in
                 let acquisition: Acquisition = state.withLock { state in
                     if state.closed { return .closed }
-                    if let worker = state.idle.popLast() { return .ready(worker) }
+                    if let connection = state.idle.popLast() { return .ready(connection) }
                     if Task.isCancelled { return .cancelled }
                     state.waiters.append(Waiter(id: id, continuation: continuation))
                     return .queued
                 }
                 recordUsage()
                 switch acquisition {
-                case .ready(let worker): continuation.resume(returning: worker)
+                case .ready(let connection): continuation.resume(returning: connection)
                 case .closed: continuation.resume(throwing: PGError.poolClosedError)
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 case .queued: expire(id, after: acquireTimeout)
@@ -135,7 +154,7 @@ public final class PGPool: Sendable {
     /// served, cancelled or released by shutdown before.
     private func expire(_ id: UInt64, after timeout: Duration?) {
         guard let timeout else { return }
-        Task { [state, logger, size = workers.count] in
+        Task { [state, logger, size = connections.count] in
             try? await Task.sleep(for: timeout)
             let waiter = state.withLock { state in
                 state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
@@ -146,20 +165,38 @@ public final class PGPool: Sendable {
         }
     }
 
-    func release(_ worker: PGWorker) {
-        let waiter = state.withLock { state -> Waiter? in
-            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
-            state.idle.append(worker)
-            return nil
+    func release(_ connection: PGConnection) {
+        enum Next {
+            case serve(Waiter)
+            case idle
+            case close([CheckedContinuation<Void, Never>])
+        }
+        let next = state.withLock { state -> Next in
+            if state.closed {
+                state.closedCount += 1
+                guard state.closedCount >= connections.count else { return .close([]) }
+                defer { state.drained = [] }
+                return .close(state.drained)
+            }
+            if !state.waiters.isEmpty { return .serve(state.waiters.removeFirst()) }
+            state.idle.append(connection)
+            return .idle
         }
         recordUsage()
-        waiter?.continuation.resume(returning: worker)
+        switch next {
+        case .serve(let waiter): waiter.continuation.resume(returning: connection)
+        case .idle: break
+        case .close(let drained):
+            // Nobody else holds the connection: closing it here is safe from any thread.
+            connection.close()
+            for continuation in drained { continuation.resume() }
+        }
     }
 
     /// Sets the pool gauges: connections in use and callers waiting (summed over the process's pools
     /// would need a label per pool; the last pool to change wins, which is the serving pool in practice).
     private func recordUsage() {
-        let (inUse, waiting) = state.withLock { ($0.closed ? 0 : workers.count - $0.idle.count, $0.waiters.count) }
+        let (inUse, waiting) = state.withLock { ($0.closed ? 0 : connections.count - $0.idle.count, $0.waiters.count) }
         Gauge(label: MetricName.dbPoolInUse).record(inUse)
         Gauge(label: MetricName.dbPoolWaiting).record(waiting)
     }

@@ -55,15 +55,15 @@ public struct PostgresCluster: Sendable {
     /// The server log, inside the data directory.
     public var logFile: String { dataDirectory + "/server.log" }
 
-    /// Creates a database unless it exists (blocking).
-    public func createDatabase(_ name: String) throws {
-        let connection = try PGConnection.open(
+    /// Creates a database unless it exists.
+    public func createDatabase(_ name: String) async throws {
+        let connection = try await PGConnection.open(
             connectionString: connectionString, connectTimeoutSeconds: 10, logger: logger)
         defer { connection.close() }
-        let existing = try connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [.text(name)])
+        let existing = try await connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [.text(name)])
         guard existing.rows.isEmpty else { return }
         do {
-            try connection.execute("CREATE DATABASE \(try PGPool.quoteIdentifier(name))")
+            try await connection.execute("CREATE DATABASE \(try PGPool.quoteIdentifier(name))")
             logger.debug("database created", metadata: ["db.name": "\(name)"])
         } catch let error as PGError where error.sqlState == "42P04" || error.isUniqueViolation {
             // Created concurrently by someone else.

@@ -33,7 +33,7 @@ struct PGAdvisoryLockTests {
 
     static func advisoryLocksHeld(_ pool: PGPool) async throws -> Int64 {
         try await pool.withConnection { connection in
-            try connection.query(Self.countLocks).first.driverUnwrap().int64("n")
+            try await connection.query(Self.countLocks).first.driverUnwrap().int64("n")
         }
     }
 
@@ -164,11 +164,11 @@ struct PGAdvisoryLockTests {
                 // Work on the pool inside the scope runs on the lock's connection, which drops its lock
                 // here behind the pool's back: the pool's own release then finds nothing to release.
                 try await a.withConnection { connection in
-                    try connection.query("SELECT pg_advisory_unlock_all()")
-                    return try PGLeaseTests.pid(connection)
+                    try await connection.query("SELECT pg_advisory_unlock_all()")
+                    return try await PGLeaseTests.pid(connection)
                 }
             }
-            let after = try await a.withConnection { try PGLeaseTests.pid($0) }
+            let after = try await a.withConnection { try await PGLeaseTests.pid($0) }
             #expect(holderPID != nil)
             #expect(after != holderPID, "the session was closed and a new one opened")
             #expect(try await Self.advisoryLocksHeld(b) == 0)

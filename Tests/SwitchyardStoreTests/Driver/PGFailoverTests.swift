@@ -12,28 +12,30 @@ import Testing
 struct PGFailoverTests {
     /// Terminates backend `pid` from `admin` and waits until it is gone.
     static func terminate(_ pid: Int64, via admin: PGPool) async throws {
-        try await admin.withConnection { _ = try $0.query("SELECT pg_terminate_backend($1::int)", [.int(pid)]) }
+        try await admin.withConnection { _ = try await $0.query("SELECT pg_terminate_backend($1::int)", [.int(pid)]) }
         for _ in 0..<200 {
             let alive = try await admin.withConnection { connection in
-                try connection.query("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1::int", [.int(pid)])
-                    .first.driverUnwrap().int64("n")
+                try await connection.query(
+                    "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1::int", [.int(pid)]
+                )
+                .first.driverUnwrap().int64("n")
             }
             if alive == 0 { return }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 
-    static func backendPID(_ connection: PGConnection) throws -> Int64 {
-        try connection.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
+    static func backendPID(_ connection: PGConnection) async throws -> Int64 {
+        try await connection.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
     }
 
     @Test func aTransactionAfterTheBackendWasTerminatedRunsOnAFreshSession() async throws {
         let url = try await TestPostgres.freshDatabase()
         try await PGPool.scoped(connectionString: url, size: 1, logger: DriverFixture.logger) { admin in
             try await PGPool.scoped(connectionString: url, size: 1, logger: DriverFixture.logger) { pool in
-                let first = try await pool.transaction { try Self.backendPID($0) }
+                let first = try await pool.transaction { try await Self.backendPID($0) }
                 try await Self.terminate(first, via: admin)
-                let second = try await pool.transaction { try Self.backendPID($0) }
+                let second = try await pool.transaction { try await Self.backendPID($0) }
                 #expect(second != first)
             }
         }
@@ -42,34 +44,34 @@ struct PGFailoverTests {
     @Test func aBeginOnABrokenConnectionReopensItOnce() async throws {
         let url = try await TestPostgres.freshDatabase()
         try await PGPool.scoped(connectionString: url, size: 1, logger: DriverFixture.logger) { admin in
-            let connection = try PGConnection.open(
+            let connection = try await PGConnection.open(
                 connectionString: url, connectTimeoutSeconds: 5, logger: DriverFixture.logger)
-            let first = try Self.backendPID(connection)
+            let first = try await Self.backendPID(connection)
             try await Self.terminate(first, via: admin)
             // Straight to BEGIN, without the pool's check before use.
-            try connection.begin()
-            let second = try Self.backendPID(connection)
-            try connection.commit()
+            try await connection.begin()
+            let second = try await Self.backendPID(connection)
+            try await connection.commit()
             #expect(second != first)
         }
     }
 
     @Test func aTransactionThatLosesItsConnectionAfterWritingIsNotRetried() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
-            try await pool.withConnection { try $0.execute("CREATE TABLE written (n int)") }
+            try await pool.withConnection { try await $0.execute("CREATE TABLE written (n int)") }
             let runs = PGLock(0)
             let error = await #expect(throws: PGError.self) {
                 try await pool.transaction { connection in
                     runs.withLock { $0 += 1 }
-                    try connection.query("INSERT INTO written VALUES (1)")
-                    try connection.query("SELECT pg_terminate_backend(pg_backend_pid())")
+                    try await connection.query("INSERT INTO written VALUES (1)")
+                    try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())")
                 }
             }
             #expect(error?.isUnavailable == true, "\(String(describing: error))")
             #expect((error as (any Error)?)?.isStorageUnavailable == true)
             #expect(runs.withLock { $0 } == 1)
             let rows = try await pool.withConnection { connection in
-                try connection.query("SELECT count(*) AS n FROM written").first.driverUnwrap().int64("n")
+                try await connection.query("SELECT count(*) AS n FROM written").first.driverUnwrap().int64("n")
             }
             #expect(rows == 0)
         }
@@ -85,14 +87,14 @@ struct PGFailoverTests {
         }
         let anyServer = readOnly + " target_session_attrs=any"
         try await PGPool.scoped(connectionString: anyServer, size: 1, logger: DriverFixture.logger) { pool in
-            let refused = try await pool.withConnection { try Self.backendPID($0) }
+            let refused = try await pool.withConnection { try await Self.backendPID($0) }
             let error = await #expect(throws: PGError.self) {
-                try await pool.transaction { try $0.execute("CREATE TABLE refused (n int)") }
+                try await pool.transaction { try await $0.execute("CREATE TABLE refused (n int)") }
             }
             #expect(error?.sqlState == "25006")
             #expect(error?.isUnavailable == true)
             // The session that refused the write is not used again: the next caller gets a new one.
-            let next = try await pool.withConnection { try Self.backendPID($0) }
+            let next = try await pool.withConnection { try await Self.backendPID($0) }
             #expect(next != refused)
         }
     }
@@ -116,7 +118,7 @@ struct PGFailoverTests {
         // The configuration listener's own connection carries the same keepalives.
         let listener = ConfigurationListener.connection(
             PostgresConfiguration(connectionString: url, keepalive: keepalive), logger: DriverFixture.logger)
-        try listener.ensureReady()
+        try await listener.ensureReady()
         let listening = listener.effectiveParameters
         listener.close()
         #expect(listening["keepalives_idle"] == "9")
@@ -125,7 +127,7 @@ struct PGFailoverTests {
         #expect(listening["tcp_user_timeout"] == "7000")
         #expect(listening["target_session_attrs"] == "read-write")
 
-        let connection = try PGConnection.open(
+        let connection = try await PGConnection.open(
             connectionString: url + " keepalives_idle=17 tcp_user_timeout=1234", connectTimeoutSeconds: 5,
             logger: DriverFixture.logger)
         let operators = connection.effectiveParameters
@@ -147,12 +149,12 @@ struct PGFailoverTests {
         let pool = try PGPool(
             PostgresConfiguration(connectionString: configured.connectionString(database: "postgres"), poolSize: 2),
             logger: DriverFixture.logger)
-        let before = try await pool.transaction { try Self.backendPID($0) }
+        let before = try await pool.transaction { try await Self.backendPID($0) }
         try await DriverFixture.blocking { try configured.stop() }
-        let error = await #expect(throws: PGError.self) { try await pool.transaction { try Self.backendPID($0) } }
+        let error = await #expect(throws: PGError.self) { try await pool.transaction { try await Self.backendPID($0) } }
         #expect(error?.isUnavailable == true)
         try await DriverFixture.blocking { try configured.start() }
-        let after = try await pool.transaction { try Self.backendPID($0) }
+        let after = try await pool.transaction { try await Self.backendPID($0) }
         #expect(after != before)
         await pool.shutdown()
     }

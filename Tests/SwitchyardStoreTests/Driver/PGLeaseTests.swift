@@ -5,27 +5,28 @@ import Testing
 
 @Suite("Connection leases")
 struct PGLeaseTests {
-    static func pid(_ connection: PGConnection) throws -> Int64 {
-        try connection.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
+    static func pid(_ connection: PGConnection) async throws -> Int64 {
+        try await connection.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
     }
 
     @Test func oneSessionServesTheWholeScopeAcrossAwaits() async throws {
         try await DriverFixture.withPool(size: 3) { pool in
             let seen = try await pool.withLease { lease in
                 let first = try await lease.run { connection in
-                    try connection.execute("SET application_name TO 'leased'")
-                    return try Self.pid(connection)
+                    try await connection.execute("SET application_name TO 'leased'")
+                    return try await Self.pid(connection)
                 }
                 try await Task.sleep(for: .milliseconds(20))
                 let setting = try await lease.run { connection in
-                    try connection.query("SELECT current_setting('application_name') AS name").first.driverUnwrap()
+                    try await connection.query("SELECT current_setting('application_name') AS name").first
+                        .driverUnwrap()
                         .string("name")
                 }
                 // The pool's own entry points, from the scope and from its child tasks, use the lease too.
-                let viaPool = try await pool.withConnection { try Self.pid($0) }
-                let viaTransaction = try await pool.transaction { try Self.pid($0) }
+                let viaPool = try await pool.withConnection { try await Self.pid($0) }
+                let viaTransaction = try await pool.transaction { try await Self.pid($0) }
                 let viaChildren = try await withThrowingTaskGroup(of: Int64.self) { group in
-                    for _ in 0..<5 { group.addTask { try await pool.withConnection { try Self.pid($0) } } }
+                    for _ in 0..<5 { group.addTask { try await pool.withConnection { try await Self.pid($0) } } }
                     return try await group.reduce(into: Set<Int64>()) { $0.insert($1) }
                 }
                 return (first, setting, viaPool, viaTransaction, viaChildren)
@@ -41,7 +42,7 @@ struct PGLeaseTests {
         try await DriverFixture.withPool(size: 1) { pool in
             let value = try await pool.withLease { _ in
                 try await pool.withConnection { connection in
-                    try connection.query("SELECT 41 + 1 AS n").first.driverUnwrap().int64("n")
+                    try await connection.query("SELECT 41 + 1 AS n").first.driverUnwrap().int64("n")
                 }
             }
             #expect(value == 42)
@@ -53,7 +54,7 @@ struct PGLeaseTests {
         try await DriverFixture.withPool(size: 1) { (pool: PGPool) async throws in
             await #expect(throws: DriverTestError.self) {
                 try await pool.withLease { lease in
-                    try await lease.run { try $0.execute("SELECT 1") }
+                    try await lease.run { try await $0.execute("SELECT 1") }
                     throw DriverTestError()
                 }
             }
@@ -74,7 +75,7 @@ struct PGLeaseTests {
             let clock = ContinuousClock()
             let start = clock.now
             let straggler = try await pool.withLease { lease in
-                let task = Task { try await lease.run { try $0.query("SELECT pg_sleep(0.4)") } }
+                let task = Task { try await lease.run { try await $0.query("SELECT pg_sleep(0.4)") } }
                 try await Task.sleep(for: .milliseconds(50))
                 return task
             }

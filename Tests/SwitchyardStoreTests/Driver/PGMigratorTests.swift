@@ -14,7 +14,7 @@ struct PGMigratorTests {
 
     private static func versions(_ pool: PGPool) async throws -> [Int64] {
         try await pool.withConnection { connection in
-            try connection.query("SELECT version FROM schema_migrations ORDER BY version").rows.map {
+            try await connection.query("SELECT version FROM schema_migrations ORDER BY version").rows.map {
                 try $0.int64("version")
             }
         }
@@ -34,9 +34,10 @@ struct PGMigratorTests {
             #expect(third == [3])
             #expect(try await Self.versions(pool) == [1, 2, 3])
             let (accounts, recorded) = try await pool.withConnection { connection in
-                let accounts = try connection.query("SELECT count(*) AS n FROM accounts").first.driverUnwrap().int64(
-                    "n")
-                let row = try connection.query(
+                let accounts = try await connection.query("SELECT count(*) AS n FROM accounts").first.driverUnwrap()
+                    .int64(
+                        "n")
+                let row = try await connection.query(
                     "SELECT name, applied_at FROM schema_migrations WHERE version = $1", [.int(2)]
                 ).first.driverUnwrap()
                 return (accounts, (try row.string("name"), try row.date("applied_at")))
@@ -64,7 +65,7 @@ struct PGMigratorTests {
         #expect((a + b).sorted() == [1, 2, 3])
         #expect(Set(a).isDisjoint(with: b))
         let logged = try await pools[0].withConnection { connection in
-            try connection.query("SELECT version FROM log ORDER BY version").rows.map { try $0.int64("version") }
+            try await connection.query("SELECT version FROM log ORDER BY version").rows.map { try $0.int64("version") }
         }
         #expect(logged == [2, 3])
         #expect(try await Self.versions(pools[0]) == [1, 2, 3])
@@ -84,7 +85,7 @@ struct PGMigratorTests {
             #expect(error?.sqlState == "42P01")
             #expect(try await Self.versions(pool) == [1])
             let tables = try await pool.withConnection { connection in
-                try connection.query(
+                try await connection.query(
                     "SELECT to_regclass('half') IS NULL AS no_half, to_regclass('after_broken') IS NULL AS no_after"
                 ).first.driverUnwrap()
             }

@@ -9,12 +9,14 @@ struct PGPoolTests {
         try await DriverFixture.withPool(size: 1) { pool in
             let sql = "SELECT $1::bigint * 2 AS doubled"
             let (results, prepared, others) = try await pool.withConnection { connection in
-                let results = try (1...5).map {
-                    try connection.query(sql, [.int(Int64($0))]).first.driverUnwrap().int64("doubled")
+                var results: [Int64] = []
+                for value in 1...5 {
+                    results.append(
+                        try await connection.query(sql, [.int(Int64(value))]).first.driverUnwrap().int64("doubled"))
                 }
                 let count = "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1"
-                let prepared = try connection.query(count, [.text(sql)]).first.driverUnwrap().int64("n")
-                let total = try connection.query("SELECT count(*) AS n FROM pg_prepared_statements").first
+                let prepared = try await connection.query(count, [.text(sql)]).first.driverUnwrap().int64("n")
+                let total = try await connection.query("SELECT count(*) AS n FROM pg_prepared_statements").first
                     .driverUnwrap()
                 return (results, prepared, try total.int64("n"))
             }
@@ -23,8 +25,8 @@ struct PGPoolTests {
             // Exactly the three distinct statements above, nothing per call.
             #expect(others == 3)
             let again = try await pool.withConnection { connection in
-                _ = try connection.query(sql, [.int(1)])
-                return try connection.query(
+                _ = try await connection.query(sql, [.int(1)])
+                return try await connection.query(
                     "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1", [.text(sql)]
                 ).first.driverUnwrap().int64("n")
             }
@@ -38,7 +40,7 @@ struct PGPoolTests {
                 for value in 0..<200 {
                     group.addTask {
                         try await pool.withConnection { connection in
-                            let row = try connection.query(
+                            let row = try await connection.query(
                                 "SELECT $1::bigint + 1 AS next, pg_backend_pid() AS pid", [.int(Int64(value))]
                             ).first.driverUnwrap()
                             return (Int64(value), try row.int64("next"), try row.int64("pid"))
@@ -59,7 +61,7 @@ struct PGPoolTests {
 
     @Test func cancellingAWaitingCallerThrowsCancellationError() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
-            let holder = Task { try await pool.withConnection { try $0.query("SELECT pg_sleep(1.5)") } }
+            let holder = Task { try await pool.withConnection { try await $0.query("SELECT pg_sleep(1.5)") } }
             try await Task.sleep(for: .milliseconds(200))
             let clock = ContinuousClock()
             let start = clock.now
@@ -114,16 +116,17 @@ struct PGPoolTests {
         let admin = try PGPool(
             PostgresConfiguration(connectionString: connectionString, poolSize: 1), logger: DriverFixture.logger)
         let pid = try await pool.withConnection {
-            try $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
+            try await $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
         }
         let terminated = try await admin.withConnection {
-            try $0.query("SELECT pg_terminate_backend($1::int) AS ok", [.int(pid)]).first.driverUnwrap().bool("ok")
+            try await $0.query("SELECT pg_terminate_backend($1::int) AS ok", [.int(pid)]).first.driverUnwrap().bool(
+                "ok")
         }
         #expect(terminated)
         try await Task.sleep(for: .milliseconds(100))
         // The session the server closed while it idled is reopened before use: the next caller never sees it.
         let newPID = try await pool.withConnection {
-            try $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
+            try await $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
         }
         #expect(newPID != pid)
         await pool.shutdown()
@@ -132,13 +135,13 @@ struct PGPoolTests {
 
     @Test func transactionLeftOpenIsRolledBackBeforeReuse() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
-            try await pool.withConnection { try $0.execute("CREATE TABLE marks (id int)") }
+            try await pool.withConnection { try await $0.execute("CREATE TABLE marks (id int)") }
             try await pool.withConnection { connection in
-                try connection.execute("BEGIN")
-                try connection.query("INSERT INTO marks VALUES ($1)", [.int(1)])
+                try await connection.execute("BEGIN")
+                try await connection.query("INSERT INTO marks VALUES ($1)", [.int(1)])
             }
             let count = try await pool.withConnection {
-                try $0.query("SELECT count(*) AS n FROM marks").first.driverUnwrap().int64("n")
+                try await $0.query("SELECT count(*) AS n FROM marks").first.driverUnwrap().int64("n")
             }
             #expect(count == 0)
         }
@@ -155,7 +158,7 @@ struct PGPoolTests {
 
     @Test func callersWaitingAtShutdownAreReleased() async throws {
         let pool = try await DriverFixture.pool(size: 1)
-        let holder = Task { try await pool.withConnection { try $0.query("SELECT pg_sleep(0.5)") } }
+        let holder = Task { try await pool.withConnection { try await $0.query("SELECT pg_sleep(0.5)") } }
         try await Task.sleep(for: .milliseconds(150))
         let waiter = Task { try await pool.withConnection { _ in 1 } }
         try await Task.sleep(for: .milliseconds(100))
@@ -168,9 +171,9 @@ struct PGPoolTests {
     @Test func noticesAndWarningsDoNotDisturbResults() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
             let value = try await pool.withConnection { connection in
-                try connection.execute("DO $$ BEGIN RAISE NOTICE 'n'; RAISE WARNING 'w'; END $$")
-                try connection.execute("DROP TABLE IF EXISTS never_existed")  // emits a NOTICE
-                return try connection.query("SELECT $1::int AS v", [.int(5)]).first.driverUnwrap().int64("v")
+                try await connection.execute("DO $$ BEGIN RAISE NOTICE 'n'; RAISE WARNING 'w'; END $$")
+                try await connection.execute("DROP TABLE IF EXISTS never_existed")  // emits a NOTICE
+                return try await connection.query("SELECT $1::int AS v", [.int(5)]).first.driverUnwrap().int64("v")
             }
             #expect(value == 5)
         }

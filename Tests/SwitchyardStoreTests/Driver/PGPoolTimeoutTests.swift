@@ -40,7 +40,7 @@ struct PGPoolTimeoutTests {
 
     @Test func aWaiterServedInTimeIsNotFailedLater() async throws {
         let pool = try await Self.pool(size: 1, acquireTimeout: .milliseconds(400))
-        let holder = Task { try await pool.withConnection { try $0.query("SELECT pg_sleep(0.1)") } }
+        let holder = Task { try await pool.withConnection { try await $0.query("SELECT pg_sleep(0.1)") } }
         let value = try await pool.withConnection { _ in 5 }
         _ = try await holder.value
         #expect(value == 5)
@@ -53,19 +53,19 @@ struct PGPoolTimeoutTests {
     @Test func aStatementOutlastingTheTimeoutFailsTypedAndTheConnectionStaysUsable() async throws {
         let pool = try await Self.pool(size: 1, timeouts: .init(statementMs: 300))
         let pid = try await pool.withConnection {
-            try $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
+            try await $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
         }
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: PGError.self) {
-            try await pool.withConnection { try $0.query("SELECT pg_sleep(5)") }
+            try await pool.withConnection { try await $0.query("SELECT pg_sleep(5)") }
         }
         #expect(clock.now - start < .seconds(3))
         #expect(error?.code == .timedOut)
         #expect(error?.sqlState == "57014")
         #expect(error?.isBusy == true)
         let (again, setting) = try await pool.withConnection { connection in
-            let row = try connection.query(
+            let row = try await connection.query(
                 "SELECT pg_backend_pid() AS pid, current_setting('statement_timeout') AS timeout"
             ).first.driverUnwrap()
             return (try row.int64("pid"), try row.string("timeout"))
@@ -78,7 +78,7 @@ struct PGPoolTimeoutTests {
         let pool = try await Self.pool(
             size: 1, timeouts: .init(statementMs: 30_000, lockMs: 2_000, idleInTransactionMs: 60_000))
         let (statement, lock, idle) = try await pool.withConnection { connection in
-            let row = try connection.query(
+            let row = try await connection.query(
                 """
                 SELECT current_setting('statement_timeout') AS s, current_setting('lock_timeout') AS l,
                     current_setting('idle_in_transaction_session_timeout') AS i

@@ -1,20 +1,23 @@
 import Foundation
 import SwitchyardStore
+import Synchronization
 import Testing
 
 @Suite("Transactions")
 struct PGTransactionTests {
     private static func count(_ pool: PGPool, _ table: String) async throws -> Int64 {
         try await pool.withConnection {
-            try $0.query("SELECT count(*) AS n FROM \(table)").first.driverUnwrap().int64("n")
+            try await $0.query("SELECT count(*) AS n FROM \(table)").first.driverUnwrap().int64("n")
         }
     }
 
     @Test func committedWorkIsKeptAndThrownWorkIsRolledBack() async throws {
         try await DriverFixture.withPool(size: 2) { pool in
-            try await pool.withConnection { try $0.execute("CREATE TABLE ledger (id int PRIMARY KEY, amount bigint)") }
+            try await pool.withConnection {
+                try await $0.execute("CREATE TABLE ledger (id int PRIMARY KEY, amount bigint)")
+            }
             let value = try await pool.transaction { connection in
-                try connection.query("INSERT INTO ledger VALUES ($1, $2)", [.int(1), .int(500)])
+                try await connection.query("INSERT INTO ledger VALUES ($1, $2)", [.int(1), .int(500)])
                 return 42
             }
             #expect(value == 42)
@@ -22,7 +25,7 @@ struct PGTransactionTests {
 
             await #expect(throws: DriverTestError.self) {
                 try await pool.transaction { connection in
-                    try connection.query("INSERT INTO ledger VALUES ($1, $2)", [.int(2), .int(700)])
+                    try await connection.query("INSERT INTO ledger VALUES ($1, $2)", [.int(2), .int(700)])
                     throw DriverTestError()
                 }
             }
@@ -33,12 +36,12 @@ struct PGTransactionTests {
     @Test func uniqueViolationCarriesSQLStateAndConstraintButNotTheValue() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
             try await pool.withConnection {
-                try $0.execute("CREATE TABLE keys (k text CONSTRAINT keys_k_unique UNIQUE)")
-                try $0.query("INSERT INTO keys VALUES ($1)", [.text("sk_live_duplicate")])
+                try await $0.execute("CREATE TABLE keys (k text CONSTRAINT keys_k_unique UNIQUE)")
+                try await $0.query("INSERT INTO keys VALUES ($1)", [.text("sk_live_duplicate")])
             }
             let error = await #expect(throws: PGError.self) {
                 try await pool.transaction { connection in
-                    try connection.query("INSERT INTO keys VALUES ($1)", [.text("sk_live_duplicate")])
+                    try await connection.query("INSERT INTO keys VALUES ($1)", [.text("sk_live_duplicate")])
                 }
             }
             #expect(error?.sqlState == "23505")
@@ -52,9 +55,9 @@ struct PGTransactionTests {
 
     @Test func aSnapshotReadsOneSnapshotAndCannotWrite() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
-            try await pool.withConnection { try $0.execute("CREATE TABLE snap (id int PRIMARY KEY)") }
+            try await pool.withConnection { try await $0.execute("CREATE TABLE snap (id int PRIMARY KEY)") }
             let modes = try await pool.transaction(settings: ["app.tenant_id": "t-1"], snapshot: true) { c in
-                let row = try c.query(
+                let row = try await c.query(
                     "SELECT current_setting('transaction_isolation') AS iso, "
                         + "current_setting('transaction_read_only') AS ro, current_setting('app.tenant_id') AS t"
                 ).first.driverUnwrap()
@@ -62,12 +65,12 @@ struct PGTransactionTests {
             }
             #expect(modes == ["repeatable read", "on", "t-1"])
             let refused = await #expect(throws: PGError.self) {
-                try await pool.transaction(snapshot: true) { c in try c.query("INSERT INTO snap VALUES (1)") }
+                try await pool.transaction(snapshot: true) { c in try await c.query("INSERT INTO snap VALUES (1)") }
             }
             #expect(refused?.sqlState == "25006", "a read-only transaction")
             #expect(try await Self.count(pool, "snap") == 0)
             let plain = try await pool.transaction { c in
-                try c.query("SELECT current_setting('transaction_isolation') AS iso").first.driverUnwrap()["iso"]
+                try await c.query("SELECT current_setting('transaction_isolation') AS iso").first.driverUnwrap()["iso"]
             }
             #expect(plain == "read committed", "the next transaction on the connection is an ordinary one")
         }
@@ -77,11 +80,12 @@ struct PGTransactionTests {
         try await DriverFixture.withPool(size: 1) { pool in
             let role = DriverFixture.uniqueName("tenant \"role\"")
             try await pool.withConnection { connection in
-                try connection.execute("CREATE ROLE \"\(role.replacingOccurrences(of: "\"", with: "\"\""))\" NOLOGIN")
+                try await connection.execute(
+                    "CREATE ROLE \"\(role.replacingOccurrences(of: "\"", with: "\"\""))\" NOLOGIN")
             }
             let inside = try await pool.transaction(role: role, settings: ["app.tenant_id": "t-123", "x.y": "it's"]) {
                 connection in
-                let row = try connection.query(
+                let row = try await connection.query(
                     "SELECT current_user AS who, current_setting('app.tenant_id', true) AS tenant, "
                         + "current_setting('x.y', true) AS xy"
                 ).first.driverUnwrap()
@@ -90,7 +94,7 @@ struct PGTransactionTests {
             #expect(inside == [role, "t-123", "it's"])
 
             let after = try await pool.transaction { connection in
-                let row = try connection.query(
+                let row = try await connection.query(
                     "SELECT current_user AS who, current_setting('app.tenant_id', true) AS tenant, "
                         + "current_setting('x.y', true) AS xy"
                 ).first.driverUnwrap()
@@ -107,7 +111,7 @@ struct PGTransactionTests {
                 }
             }
             let plain = try await pool.withConnection { connection in
-                let row = try connection.query(
+                let row = try await connection.query(
                     "SELECT current_user AS who, current_setting('app.tenant_id', true) AS tenant"
                 ).first.driverUnwrap()
                 return [row["who"], row["tenant"]]
@@ -121,7 +125,7 @@ struct PGTransactionTests {
         try await DriverFixture.withPool(size: 2) { pool in
             let role = DriverFixture.uniqueName("app")
             try await pool.withConnection { connection in
-                try connection.execute(
+                try await connection.execute(
                     """
                     CREATE ROLE \(role) NOLOGIN;
                     CREATE TABLE items (tenant text, name text);
@@ -133,7 +137,7 @@ struct PGTransactionTests {
             }
             for (tenant, expected) in [("a", 2), ("b", 1), ("c", 0)] {
                 let seen = try await pool.transaction(role: role, settings: ["app.tenant_id": tenant]) {
-                    try $0.query("SELECT name FROM items").rows.count
+                    try await $0.query("SELECT name FROM items").rows.count
                 }
                 #expect(seen == expected, "tenant \(tenant)")
             }
@@ -142,19 +146,19 @@ struct PGTransactionTests {
 
     @Test func commitOfAFailedTransactionIsReported() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
-            try await pool.withConnection { try $0.execute("CREATE TABLE t (id int PRIMARY KEY)") }
+            try await pool.withConnection { try await $0.execute("CREATE TABLE t (id int PRIMARY KEY)") }
             let error = await #expect(throws: PGError.self) {
                 try await pool.transaction { connection in
-                    try connection.query("INSERT INTO t VALUES ($1)", [.int(1)])
+                    try await connection.query("INSERT INTO t VALUES ($1)", [.int(1)])
                     // A swallowed failure leaves the transaction aborted.
-                    _ = try? connection.query("INSERT INTO t VALUES ($1)", [.int(1)])
+                    _ = try? await connection.query("INSERT INTO t VALUES ($1)", [.int(1)])
                     return 0
                 }
             }
             #expect(error?.code == .transactionAborted)
             #expect(try await Self.count(pool, "t") == 0)
             // The connection is usable afterwards.
-            try await pool.transaction { try $0.query("INSERT INTO t VALUES ($1)", [.int(2)]) }
+            try await pool.transaction { try await $0.query("INSERT INTO t VALUES ($1)", [.int(2)]) }
             #expect(try await Self.count(pool, "t") == 1)
         }
     }
@@ -162,25 +166,26 @@ struct PGTransactionTests {
     @Test func serializationFailureIsRecognised() async throws {
         try await DriverFixture.withPool(size: 2) { pool in
             try await pool.withConnection {
-                try $0.execute("CREATE TABLE counters (id int PRIMARY KEY, n int); INSERT INTO counters VALUES (1, 0)")
+                try await $0.execute(
+                    "CREATE TABLE counters (id int PRIMARY KEY, n int); INSERT INTO counters VALUES (1, 0)")
             }
             // Two serializable transactions read then write the same row; the second to commit fails.
             let gate = DriverGate()
             async let first: Void = pool.withConnection { connection in
-                try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-                _ = try connection.query("SELECT n FROM counters WHERE id = $1", [.int(1)])
+                try await connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                _ = try await connection.query("SELECT n FROM counters WHERE id = $1", [.int(1)])
                 gate.arrive()
-                gate.waitForAll(2)
-                try connection.query("UPDATE counters SET n = n + 1 WHERE id = $1", [.int(1)])
-                try connection.execute("COMMIT")
+                await gate.waitForAll(2)
+                try await connection.query("UPDATE counters SET n = n + 1 WHERE id = $1", [.int(1)])
+                try await connection.execute("COMMIT")
             }
             async let second: Void = pool.withConnection { connection in
-                try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-                _ = try connection.query("SELECT n FROM counters WHERE id = $1", [.int(1)])
+                try await connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                _ = try await connection.query("SELECT n FROM counters WHERE id = $1", [.int(1)])
                 gate.arrive()
-                gate.waitForAll(2)
-                try connection.query("UPDATE counters SET n = n + 1 WHERE id = $1", [.int(1)])
-                try connection.execute("COMMIT")
+                await gate.waitForAll(2)
+                try await connection.query("UPDATE counters SET n = n + 1 WHERE id = $1", [.int(1)])
+                try await connection.execute("COMMIT")
             }
             var failures: [PGError] = []
             do { try await first } catch let error as PGError { failures.append(error) }
@@ -191,21 +196,34 @@ struct PGTransactionTests {
     }
 }
 
-/// A barrier for the pool's threads (the connection closures run outside Swift concurrency).
-final class DriverGate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var arrived = 0
-
-    func arrive() {
-        condition.lock()
-        arrived += 1
-        condition.broadcast()
-        condition.unlock()
+/// A barrier for the connection closures: each waits, without blocking its loop, until all have arrived.
+final class DriverGate: Sendable {
+    private struct State {
+        var arrived = 0
+        var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    func waitForAll(_ count: Int) {
-        condition.lock()
-        while arrived < count { condition.wait() }
-        condition.unlock()
+    private let state = Mutex(State())
+
+    func arrive() {
+        let ready = state.withLock { state in
+            state.arrived += 1
+            let arrived = state.arrived
+            let ready = state.waiting.filter { $0.count <= arrived }.map(\.continuation)
+            state.waiting.removeAll { $0.count <= arrived }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    func waitForAll(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state in
+                guard state.arrived < count else { return true }
+                state.waiting.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 }

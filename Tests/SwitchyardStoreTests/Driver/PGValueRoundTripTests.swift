@@ -8,10 +8,10 @@ struct PGValueRoundTripTests {
         try await DriverFixture.withPool(size: 1) { pool in
             let hostile = "Robert'); DROP TABLE notes; -- \\ \" $1 ☃️"
             let (inserted, rows) = try await pool.withConnection { connection in
-                try connection.execute("CREATE TABLE notes (id int PRIMARY KEY, body text, extra text)")
-                let insert = try connection.query(
+                try await connection.execute("CREATE TABLE notes (id int PRIMARY KEY, body text, extra text)")
+                let insert = try await connection.query(
                     "INSERT INTO notes (id, body, extra) VALUES ($1, $2, $3)", [.int(1), .text(hostile), .null])
-                return (insert.affectedRows, try connection.query("SELECT id, body, extra FROM notes").rows)
+                return (insert.affectedRows, try await connection.query("SELECT id, body, extra FROM notes").rows)
             }
             #expect(inserted == 1)
             let row = try #require(rows.first)
@@ -22,7 +22,7 @@ struct PGValueRoundTripTests {
             #expect(row.optionalString("extra") == nil)
             #expect(throws: PGError.self) { try row.string("extra") }
             let isNull = try await pool.withConnection { connection in
-                try connection.query("SELECT $1::text IS NULL AS n", [.null]).first?.bool("n")
+                try await connection.query("SELECT $1::text IS NULL AS n", [.null]).first?.bool("n")
             }
             #expect(isNull == true)
         }
@@ -35,19 +35,19 @@ struct PGValueRoundTripTests {
             let bytes = (0...255).map(UInt8.init)
             let json = #"{"b": [true, null], "a": 1, "s": "x\"y"}"#
             let row = try await pool.withConnection { connection in
-                try connection.execute(
+                try await connection.execute(
                     """
                     CREATE TABLE kinds (u uuid, ts timestamptz, j jsonb, b bytea, flag bool, i bigint,
                                         d double precision, t text)
                     """)
-                try connection.query(
+                try await connection.query(
                     "INSERT INTO kinds VALUES ($1::uuid, $2::timestamptz, $3::jsonb, $4::bytea, $5, $6, $7, $8)",
                     [
                         .uuid(id), .timestamp(instant), .json(json), .bytea(bytes), .bool(true), .int(.min),
                         .double(0.1),
                         .text("héllo"),
                     ])
-                return try connection.query("SELECT * FROM kinds").first
+                return try await connection.query("SELECT * FROM kinds").first
             }.driverUnwrap()
             #expect(try row.uuid("u") == id)
             #expect(try row.date("ts") == instant)
@@ -66,7 +66,7 @@ struct PGValueRoundTripTests {
     @Test func serverSeesTheIntendedValues() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
             let row = try await pool.withConnection { connection in
-                try connection.query(
+                try await connection.query(
                     """
                     SELECT $1::timestamptz = '2023-11-14 22:13:20.123456+00'::timestamptz AS ts_ok,
                            $2::jsonb = '{"a": 1, "b": [true, null]}'::jsonb AS json_ok,
@@ -98,21 +98,24 @@ struct PGValueRoundTripTests {
                 Date(timeIntervalSince1970: 4_102_444_800.999999),
             ]
             let read = try await pool.withConnection { connection in
-                try instants.map { instant in
-                    try connection.query("SELECT $1::timestamptz AS ts", [.timestamp(instant)]).first.driverUnwrap()
-                        .date("ts")
+                var read: [Date] = []
+                for instant in instants {
+                    read.append(
+                        try await connection.query("SELECT $1::timestamptz AS ts", [.timestamp(instant)]).first
+                            .driverUnwrap().date("ts"))
                 }
+                return read
             }
             for (written, back) in zip(instants, read) {
                 #expect(abs(written.timeIntervalSince(back)) < 0.000_000_5, "\(written) vs \(back)")
             }
             // Output in a non-UTC session zone is parsed with its offset.
             let shifted = try await pool.withConnection { connection in
-                try connection.execute("BEGIN; SET LOCAL TimeZone TO 'Asia/Kolkata'")
-                let row = try connection.query(
+                try await connection.execute("BEGIN; SET LOCAL TimeZone TO 'Asia/Kolkata'")
+                let row = try await connection.query(
                     "SELECT $1::timestamptz AS ts, $1::timestamptz::text AS raw", [.timestamp(instants[0])]
                 ).first.driverUnwrap()
-                try connection.execute("COMMIT")
+                try await connection.execute("COMMIT")
                 return (try row.date("ts"), try row.string("raw"))
             }
             #expect(shifted.1.hasSuffix("+05:30"))
@@ -124,7 +127,7 @@ struct PGValueRoundTripTests {
         try await DriverFixture.withPool(size: 1) { pool in
             let error = await #expect(throws: PGError.self) {
                 try await pool.withConnection { connection in
-                    try connection.query("SELECT $1::text", [.int(1), .text("secret\u{0}value")])
+                    try await connection.query("SELECT $1::text", [.int(1), .text("secret\u{0}value")])
                 }
             }
             #expect(error?.code == .invalidParameter)
@@ -137,7 +140,7 @@ struct PGValueRoundTripTests {
         try await DriverFixture.withPool(size: 1) { pool in
             let error = await #expect(throws: PGError.self) {
                 try await pool.withConnection { connection in
-                    try connection.query("SELECT $1::uuid", [.text("4111111111111111")])
+                    try await connection.query("SELECT $1::uuid", [.text("4111111111111111")])
                 }
             }
             #expect(error?.sqlState == "22P02")
@@ -150,7 +153,7 @@ struct PGValueRoundTripTests {
     @Test func typedAccessorsRejectWrongContent() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
             let row = try await pool.withConnection { connection in
-                try connection.query("SELECT 'abc' AS t, NULL::int AS n, 42 AS i").first.driverUnwrap()
+                try await connection.query("SELECT 'abc' AS t, NULL::int AS n, 42 AS i").first.driverUnwrap()
             }
             #expect(row.columns == ["t", "n", "i"])
             #expect(throws: PGError.self) { try row.int64("t") }

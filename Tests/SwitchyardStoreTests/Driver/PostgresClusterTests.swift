@@ -45,16 +45,16 @@ struct PostgresClusterTests {
             try configured.initializeIfNeeded()  // already there: no-op
             try configured.start()
             try configured.start()  // already running on this port: no-op
-            try configured.createDatabase("shop")
-            try configured.createDatabase("shop")  // idempotent
         }
+        try await configured.createDatabase("shop")
+        try await configured.createDatabase("shop")  // idempotent
         #expect(FileManager.default.fileExists(atPath: configured.logFile))
         let pool = try PGPool(
             PostgresConfiguration(connectionString: configured.connectionString(database: "shop"), poolSize: 1),
             logger: DriverFixture.logger)
         #expect(
             try await pool.withConnection {
-                try $0.query("SELECT current_database() AS db").first.driverUnwrap().string("db")
+                try await $0.query("SELECT current_database() AS db").first.driverUnwrap().string("db")
             } == "shop")
         await pool.shutdown()
 

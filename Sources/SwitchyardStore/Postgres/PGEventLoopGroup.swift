@@ -1,0 +1,28 @@
+import Foundation
+import Synchronization
+
+/// The process's PostgreSQL I/O drivers: one ``PGEventLoop`` per core, shared by every pool and listener.
+///
+/// Connections are spread over the loops in turn when they are created; a connection keeps its loop for
+/// life. The loops start with the first pool and live as long as the process.
+final class PGEventLoopGroup: Sendable {
+    /// The loops every pool of the process uses.
+    static let shared = PGEventLoopGroup(count: ProcessInfo.processInfo.activeProcessorCount)
+
+    let loops: [PGEventLoop]
+    private let next = Mutex(0)
+
+    /// Starts `count` loops (at least one).
+    init(count: Int) {
+        loops = (0..<max(1, count)).map { PGEventLoop(name: "switchyard.pg.loop.\($0)") }
+    }
+
+    /// The loop the next connection is bound to.
+    func nextLoop() -> PGEventLoop {
+        let index = next.withLock { next in
+            defer { next = (next + 1) % loops.count }
+            return next
+        }
+        return loops[index]
+    }
+}
