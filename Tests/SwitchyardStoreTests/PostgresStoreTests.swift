@@ -298,13 +298,33 @@ struct PostgresStoreTests {
         let second = try PGPool(
             PostgresConfiguration(connectionString: try await TestPostgres.freshDatabase(), poolSize: 1),
             logger: Logger(label: "test"))
+        let watcher = try PGPool(
+            PostgresConfiguration(connectionString: try await TestPostgres.freshDatabase(), poolSize: 1),
+            logger: Logger(label: "test"))
+        let (created, createdContinuation) = AsyncStream<Void>.makeStream()
+        let (gate, opening) = AsyncStream<Void>.makeStream()
         async let holder: Void = first.transaction { c in
+            defer { createdContinuation.finish() }
             try await c.execute(Schema.createRole(role))
-            try await Task.sleep(for: .seconds(1))
+            createdContinuation.yield()
+            for await _ in gate {}
         }
-        try await Task.sleep(for: .milliseconds(300))
-        try await second.withConnection { c in try await c.execute(Schema.createRole(role)) }
+        for await _ in created { break }
+        async let concurrent: Void = second.withConnection { c in try await c.execute(Schema.createRole(role)) }
+        // The event to wait for: the second creator's statement blocked on the first's uncommitted row.
+        var blocked = false
+        for _ in 0..<20_000 where !blocked {
+            blocked = try await watcher.withConnection { c in
+                try await c.query(
+                    "SELECT count(*)::bigint AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
+                    [.text("%CREATE ROLE \(role) %")]
+                ).first?.int64("n") == 1
+            }
+        }
+        #expect(blocked)
+        opening.finish()
         try await holder
+        try await concurrent
         let count = try await second.withConnection { c in
             try await c.query("SELECT count(*)::bigint AS n FROM pg_roles WHERE rolname = $1", [.text(role)]).first?
                 .int64(
@@ -314,5 +334,6 @@ struct PostgresStoreTests {
         try await second.withConnection { c in try await c.execute("DROP ROLE \(role)") }
         await first.shutdown()
         await second.shutdown()
+        await watcher.shutdown()
     }
 }
