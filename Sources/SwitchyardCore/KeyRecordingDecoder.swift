@@ -1,28 +1,36 @@
 import Foundation
 import ProviderKit
 
-/// The keys each object of a JSON document was asked for while a type decoded it.
+/// The keys each object of a JSON document was asked for while a type decoded it, and how the decoding
+/// reads what `JSONDecoder`'s options decide.
 final class KeyRecorder {
     /// Object path (``UnknownKeys/render(_:)``) → the keys a decoder asked that object for.
     var asked: [String: Set<String>] = [:]
     /// Objects read as a whole (a dictionary's `allKeys`): every key in them is known.
     var wholeObjects: Set<String> = []
+    /// What the decoders hand the types they decode.
+    let userInfo: [CodingUserInfoKey: Any]
+    /// Dates are ISO 8601 text only, as `JSONDecoder`'s `.iso8601` strategy reads them; else ISO 8601 text
+    /// or seconds since 2001.
+    let iso8601Dates: Bool
+
+    init(userInfo: [CodingUserInfoKey: Any] = [:], iso8601Dates: Bool = false) {
+        self.userInfo = userInfo
+        self.iso8601Dates = iso8601Dates
+    }
 
     func ask(_ key: String, at path: [any CodingKey]) {
         asked[UnknownKeys.render(path), default: []].insert(key)
     }
 }
 
-/// A `Decoder` over a parsed JSON document that decodes as `JSONDecoder` does (without key or date
-/// strategies) and records, in a ``KeyRecorder``, every key a type asks an object for.
-///
-/// It does not decide what is valid: the document is decoded by `JSONDecoder` first, and this pass only
-/// learns which keys the types know.
+/// A `Decoder` over a parsed JSON document that decodes as `JSONDecoder` does (without a key strategy),
+/// with its errors, and records, in a ``KeyRecorder``, every key a type asks an object for.
 struct KeyRecordingDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let recorder: KeyRecorder
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { recorder.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: JSONValue].self) }
@@ -54,25 +62,36 @@ struct KeyRecordingDecoder: Decoder {
             return text as! T
         }
         if T.self == URL.self {
-            guard case .string(let text) = value, let url = URL(string: text) else { throw mismatch(type) }
+            guard case .string(let text) = value else { throw mismatch(type) }
+            guard let url = URL(string: text) else { throw corrupted("Invalid URL string.") }
             return url as! T
         }
         if T.self == Date.self {
-            // As the API's decoders read dates: ISO 8601 text (seconds since 2001 for a number).
+            // As the API's decoders read dates: ISO 8601 text (also seconds since 2001 for a number, unless
+            // dates are ISO 8601 only).
             switch value {
             case .string(let text):
-                guard let date = ISO8601DateFormatter().date(from: text) else { throw mismatch(type) }
+                guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+                    throw corrupted("Expected date string to be ISO8601-formatted.")
+                }
                 return date as! T
-            case .number(let seconds): return Date(timeIntervalSinceReferenceDate: seconds) as! T
-            case .integer(let seconds): return Date(timeIntervalSinceReferenceDate: Double(seconds)) as! T
-            default: throw mismatch(type)
+            case .number(let seconds) where !recorder.iso8601Dates:
+                return Date(timeIntervalSinceReferenceDate: seconds) as! T
+            case .integer(let seconds) where !recorder.iso8601Dates:
+                return Date(timeIntervalSinceReferenceDate: Double(seconds)) as! T
+            default: throw mismatch(recorder.iso8601Dates ? String.self : type)
             }
         }
         if let integer = T.self as? any FixedWidthInteger.Type {
-            guard let whole = value.integerValue, let converted = integer.init(exactly: whole) else {
-                throw mismatch(type)
+            switch value {
+            case .integer, .number:
+                // A number the type cannot hold is corrupt, as `JSONDecoder` says, not of the wrong type.
+                guard let whole = value.integerValue, let converted = integer.init(exactly: whole) else {
+                    throw corrupted("Parsed JSON number does not fit in \(type).")
+                }
+                return converted as! T
+            default: throw mismatch(type)
             }
-            return converted as! T
         }
         if let floating = T.self as? any BinaryFloatingPoint.Type {
             switch value {
@@ -82,6 +101,10 @@ struct KeyRecordingDecoder: Decoder {
             }
         }
         return try T(from: self)
+    }
+
+    func corrupted(_ description: String) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: description))
     }
 
     func mismatch(_ type: Any.Type) -> DecodingError {

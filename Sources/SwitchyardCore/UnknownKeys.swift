@@ -39,6 +39,20 @@ public enum UnknownKeys {
         return unknown
     }
 
+    /// Decodes `type` from `document` as `JSONDecoder` with ISO 8601 dates does (with its errors), handing
+    /// the types `userInfo`: the value, and the keys of `document` it never asked for when
+    /// `findingUnknown` (else none). One pass over the document decodes and learns the known keys.
+    public static func decode<T: Decodable>(
+        _ type: T.Type, from document: JSONValue, userInfo: [CodingUserInfoKey: Any], findingUnknown: Bool
+    ) throws -> (value: T, unknown: [UnknownKey]) {
+        let recorder = KeyRecorder(userInfo: userInfo, iso8601Dates: true)
+        let value = try KeyRecordingDecoder(value: document, codingPath: [], recorder: recorder).unbox(type)
+        guard findingUnknown else { return (value, []) }
+        var unknown: [UnknownKey] = []
+        collect(document, at: [], recorder: recorder, into: &unknown)
+        return (value, unknown)
+    }
+
     /// Walks the document, reporting the keys of each object its readers did not ask for (and not
     /// descending into them).
     private static func collect(

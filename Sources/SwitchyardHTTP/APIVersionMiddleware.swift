@@ -5,8 +5,8 @@ import SwitchyardCore
 
 /// Chooses the merchant API version of an authenticated `/v1` request: the `Switchyard-Version` header
 /// when given (`400 invalid_api_version` for a name no version has), else the version the tenant is pinned
-/// to. The version is put in the context and in ``RequestVersion/current`` for the request's handler, and
-/// answered in the response's `Switchyard-Version` header.
+/// to. The version is put in the context (``AppContext/apiVersion``), which the handler reads its body
+/// with (``JSONIO/body(_:_:limit:)``), and answered in the response's `Switchyard-Version` header.
 struct APIVersionMiddleware: RouterMiddleware {
     typealias Context = AppContext
 
@@ -22,7 +22,7 @@ struct APIVersionMiddleware: RouterMiddleware {
         let version = try await Self.version(request, pinned: { try await versions.value(try context.tenant) })
         var context = context
         context.apiVersion = version
-        var response = try await RequestVersion.$current.withValue(version) { try await next(request, context) }
+        var response = try await next(request, context)
         response.headers[Self.header] = version.name
         return response
     }

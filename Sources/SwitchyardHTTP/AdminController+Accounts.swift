@@ -7,8 +7,7 @@ extension AdminController {
     func registerAccounts(on admin: RouterGroup<AppContext>) {
         admin.post("tenants/:tenant/provider-accounts") { request, context in
             let tenant = try await tenant(context)
-            let body = try JSONIO.decode(
-                AdminBodies.CreateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.CreateAccount.self)
             let created = try await accounts.create(
                 tenant: tenant.id,
                 .init(
@@ -28,8 +27,7 @@ extension AdminController {
         }
         admin.patch("tenants/:tenant/provider-accounts/:account") { request, context in
             let account = try await account(context)
-            let body = try JSONIO.decode(
-                AdminBodies.UpdateAccount.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.UpdateAccount.self)
             let updated = try await accounts.update(
                 account,
                 .init(

@@ -18,9 +18,8 @@ struct AdminController: Sendable {
 
     /// Registers the routes on `admin`, the operator's `/admin/v1` group.
     func register(on admin: RouterGroup<AppContext>) {
-        admin.post("tenants") { request, _ in
-            let body = try JSONIO.decode(
-                AdminBodies.CreateTenant.self, from: try await JSONIO.body(request, limit: bodyLimit))
+        admin.post("tenants") { request, context in
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.CreateTenant.self)
             let tenant = try await tenants.createTenant(name: body.name, actor: Self.actor)
             return JSONIO.response(.created, AdminBodies.TenantBody(tenant))
         }
@@ -35,8 +34,7 @@ struct AdminController: Sendable {
         }
         admin.post("tenants/:tenant/api-keys") { request, context in
             let tenant = try await tenant(context)
-            let body = try JSONIO.decode(
-                AdminBodies.CreateKey.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.CreateKey.self)
             let created = try await tenants.createAPIKey(
                 tenant: tenant.id, name: body.name, scopes: body.scopes, expiresAt: body.expiresAt,
                 livemode: body.livemode ?? false, actor: Self.actor)
@@ -56,9 +54,9 @@ struct AdminController: Sendable {
         }
         admin.post("tenants/:tenant/api-keys/:key/rotate") { request, context in
             let tenant = try await tenant(context)
-            let data = try await JSONIO.body(request, limit: bodyLimit)
+            let json = try await JSONIO.body(request, context, limit: bodyLimit)
             let body =
-                data.isEmpty ? AdminBodies.RotateKey() : try JSONIO.decode(AdminBodies.RotateKey.self, from: data)
+                json.data.isEmpty ? AdminBodies.RotateKey() : try json.decode(AdminBodies.RotateKey.self)
             let created = try await tenants.rotateAPIKey(
                 tenant: tenant.id, id: Self.uuid(context, "key"), graceSeconds: body.graceSeconds,
                 expiresAt: body.expiresAt, actor: Self.actor)

@@ -52,7 +52,7 @@ struct CustomersController: Sendable {
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("payment-methods/:pm/sync") { request, context in
-            try await JSONIO.noFields(request, limit: bodyLimit)
+            try await JSONIO.noFields(request, context, limit: bodyLimit)
             let key = try context.apiKey
             let method = try await service.syncPaymentMethod(
                 tenant: key.tenantId, customerId: try customer(context), id: try paymentMethod(context),
@@ -60,8 +60,8 @@ struct CustomersController: Sendable {
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("vaulting-sessions") { request, context in
-            try await idempotency.run(request, context, resume: .fresh) { data, _ in
-                let body = data.isEmpty ? VaultingBody() : try JSONIO.decode(VaultingBody.self, from: data)
+            try await idempotency.run(request, context, resume: .fresh) { json, _ in
+                let body = json.data.isEmpty ? VaultingBody() : try json.decode(VaultingBody.self)
                 if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
                 let key = try context.apiKey
                 let method = try await service.createVaultingSession(

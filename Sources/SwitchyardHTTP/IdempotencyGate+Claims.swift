@@ -118,21 +118,6 @@ extension IdempotencyGate {
         return "\(method.rawValue) /\(components.joined(separator: "/")) \(key)"
     }
 
-    /// The hash that decides whether two requests with one key are "the same": over the JSON in a canonical
-    /// form (sorted keys, no insignificant white space), so key order does not matter; raw bytes otherwise
-    /// (also for bodies ``StrictJSON`` refuses, which are never decoded here).
-    static func requestHash(_ data: Data) -> String {
-        let canonical: Data
-        if (try? StrictJSON.scan(data)) != nil, let value = try? JSONDecoder().decode(JSONValue.self, from: data) {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            canonical = (try? encoder.encode(value)) ?? data
-        } else {
-            canonical = data
-        }
-        return Hex.encode(SHA2.sha256([UInt8](canonical)))
-    }
-
     /// The replay of a stored outcome: the resource rendered from its current record, or the error (quoting
     /// the replaying request's id); a response stored by an earlier version as it was (a payment or payment
     /// method rendered again).

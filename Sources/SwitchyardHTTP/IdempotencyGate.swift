@@ -13,7 +13,7 @@ import SwitchyardCore
 /// ``scopedKey(method:route:parameters:key:)``), so every spelling of a path (`/v1/payments/`,
 /// `//v1/payments`) shares one key.
 ///
-/// The gate reads the body once (within the body limit) and hands it to the route with the request's
+/// The gate reads the body once (within the body limit, as a ``JSONBody``) and hands it to the route with the request's
 /// ``IdempotencyScope``; the route passes the scope to the Core operation that honours it and answers an
 /// ``IdempotentReply``: the response, rendered once, and the domain outcome stored for the key (the
 /// resource's kind and id, or the error's code). A replay renders the stored outcome again from the
@@ -33,15 +33,15 @@ struct IdempotencyGate: Sendable {
     /// the key over answers as `resume` says instead.
     func run(
         _ request: Request, _ context: AppContext, resume: IdempotentResume,
-        _ route: (Data, IdempotencyScope?) async throws -> IdempotentReply
+        _ route: (JSONBody, IdempotencyScope?) async throws -> IdempotentReply
     ) async throws -> Response {
         let tenant = try context.tenant
-        let data = try await JSONIO.body(request, limit: bodyLimit)
-        guard let scope = try scope(request, context, tenant: tenant, body: data) else {
-            return try await route(data, nil).response.response
+        let body = try await JSONIO.body(request, context, limit: bodyLimit)
+        guard let scope = try scope(request, context, tenant: tenant, body: body) else {
+            return try await route(body, nil).response.response
         }
         let claimed = try await claim(scope)
-        return try await answered(claimed, scope, context, resume: resume) { try await route(data, scope) }
+        return try await answered(claimed, scope, context, resume: resume) { try await route(body, scope) }
     }
 
     /// A payment create: the body decoded by `decode`, the created payment rendered by `created`. Under a
@@ -50,17 +50,17 @@ struct IdempotencyGate: Sendable {
     /// owner) is answered as a claim of the gate's own would be, and an error before anything was stored is
     /// stored for the key like any other answer.
     func create(
-        _ request: Request, _ context: AppContext, decode: (Data) throws -> NewPayment,
+        _ request: Request, _ context: AppContext, decode: (JSONBody) throws -> NewPayment,
         created: (PaymentRecord) throws -> Encoded
     ) async throws -> Response {
         let tenant = try context.tenant
-        let data = try await JSONIO.body(request, limit: bodyLimit)
-        guard let scope = try scope(request, context, tenant: tenant, body: data) else {
-            return try created(try await service.create(tenant: tenant, try decode(data))).response
+        let body = try await JSONIO.body(request, context, limit: bodyLimit)
+        guard let scope = try scope(request, context, tenant: tenant, body: body) else {
+            return try created(try await service.create(tenant: tenant, try decode(body))).response
         }
         let creation: IdempotentCreation
         do {
-            creation = await service.create(tenant: tenant, try decode(data), idempotency: scope)
+            creation = await service.create(tenant: tenant, try decode(body), idempotency: scope)
         } catch {
             creation = .unclaimed(error)
         }
@@ -137,7 +137,7 @@ struct IdempotencyGate: Sendable {
     }
 
     /// The request's ``IdempotencyScope``: nil without an `Idempotency-Key`; a 400 for a malformed one.
-    private func scope(_ request: Request, _ context: AppContext, tenant: UUID, body: Data) throws
+    private func scope(_ request: Request, _ context: AppContext, tenant: UUID, body: JSONBody) throws
         -> IdempotencyScope?
     {
         guard let idempotencyKey = request.headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
@@ -157,7 +157,7 @@ struct IdempotencyGate: Sendable {
                 + Self.scopedKey(
                     method: request.method, route: context.endpointPath, parameters: context.parameters,
                     key: idempotencyKey),
-            requestHash: Self.requestHash(body), owner: instance?.newOwner() ?? UUID().uuidString.lowercased(),
+            requestHash: body.requestHash, owner: instance?.newOwner() ?? UUID().uuidString.lowercased(),
             lease: service.policy.platform.idempotency.lease)
     }
 }

@@ -24,55 +24,25 @@ public enum JSONIO {
         }
     }
 
-    /// Decodes a JSON body; an empty body decodes as `{}`. The body is first read by ``StrictJSON``, which
-    /// refuses duplicate keys, NUL characters and deep nesting, and tells integer fields how numbers were
-    /// written. In an API version that refuses unknown fields (``APIVersion/Change/unknownFieldsRefused``),
-    /// a field `T` does not read is `400 unknown_parameter`.
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let data = data.isEmpty ? Data("{}".utf8) : data
-        let report = try StrictJSON.scan(data)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        decoder.userInfo[StrictJSON.reportKey] = report
-        do {
-            let value = try decoder.decode(type, from: data)
-            if RequestVersion.has(.unknownFieldsRefused) { try refuseUnknownFields(type, in: data) }
-            return value
-        } catch let error as DecodingError {
-            throw describe(error)
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError(.invalidJSON, "the body is not valid JSON")
-        }
+    /// Reads the whole body within `limit` bytes (as ``body(_:limit:)``) as the JSON body of a request
+    /// answered in `context`'s API version.
+    static func body(_ request: Request, _ context: AppContext, limit: Int) async throws -> JSONBody {
+        JSONBody(try await body(request, limit: limit), version: context.apiVersion)
     }
 
-    /// Reads the body of an operation that takes no fields: ignored, except that an API version refusing
-    /// unknown fields refuses any field in it (`400 unknown_parameter`) and a body that is not JSON.
-    static func noFields(_ data: Data) throws {
-        guard RequestVersion.has(.unknownFieldsRefused) else { return }
-        _ = try decode(NoFields.self, from: data)
+    /// Decodes `data` as a ``JSONBody`` of a request answered in `version` would.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, version: APIVersion? = nil) throws -> T {
+        try JSONBody(data, version: version).decode(type)
     }
 
     /// Reads the body of an operation that takes no fields, within `limit` bytes, and checks it as
-    /// ``noFields(_:)`` does: for the body-less operations that do not go through the `Idempotency-Key` gate.
-    static func noFields(_ request: Request, limit: Int) async throws {
-        try noFields(try await body(request, limit: limit))
+    /// ``JSONBody/noFields()`` does: for the body-less operations that do not go through the
+    /// `Idempotency-Key` gate.
+    static func noFields(_ request: Request, _ context: AppContext, limit: Int) async throws {
+        try await body(request, context, limit: limit).noFields()
     }
 
-    /// A body without fields.
-    private struct NoFields: Decodable {}
-
-    /// Throws `400 unknown_parameter`, naming the field by its JSON path, for the first field of `data`
-    /// (in path order) that `type` never reads.
-    static func refuseUnknownFields<T: Decodable>(_ type: T.Type, in data: Data) throws {
-        guard let unknown = try UnknownKeys.find(in: data, readBy: [type]).first else { return }
-        let hint = unknown.suggestion.map { " (did you mean '\($0)'?)" } ?? ""
-        throw APIError(
-            .unknownParameter, "the field '\(unknown.path.prefix(100))' is not known to this endpoint\(hint)",
-            param: unknown.path)
-    }
-
+    /// A ``DecodingError`` as the 400 that names its field.
     static func describe(_ error: DecodingError) -> APIError {
         func field(_ path: [any CodingKey]) -> String {
             path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")

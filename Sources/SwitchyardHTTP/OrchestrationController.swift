@@ -90,7 +90,7 @@ struct OrchestrationController: Sendable {
         }
         admin.put("tenants/:tenant/policy") { request, context in
             let tenant = try await tenantId(context)
-            let policy = try JSONIO.decode(TenantPolicy.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let policy = try await JSONIO.body(request, context, limit: bodyLimit).decode(TenantPolicy.self)
             try await tenants.setTenantPolicy(
                 tenant: tenant, policy: policy, platform: service.policy.platform, actor: "operator")
             return JSONIO.response(.ok, try await policyBody(tenant: tenant))

@@ -19,7 +19,7 @@ struct PaymentOptionsController: Sendable {
     /// Registers the route on `merchant`, the `/v1` group of keys with the `payments` scope.
     func register(on merchant: RouterGroup<AppContext>) {
         merchant.post("payment-options") { request, context in
-            let query = try Self.query(try await JSONIO.body(request, limit: bodyLimit))
+            let query = try Self.query(try await JSONIO.body(request, context, limit: bodyLimit))
             let key = try context.apiKey
             let options = try await service.paymentOptions(tenant: key.tenantId, query, livemode: key.livemode)
             return JSONIO.response(.ok, PaymentOptionsResource(options, query: query))
@@ -27,8 +27,8 @@ struct PaymentOptionsController: Sendable {
     }
 
     /// A body decoded and validated like a payment's fields; throws a 4xx ``APIError`` or ``CoreError``.
-    static func query(_ data: Data) throws -> PaymentOptionsQuery {
-        let body = try JSONIO.decode(QueryBody.self, from: data)
+    static func query(_ json: JSONBody) throws -> PaymentOptionsQuery {
+        let body = try json.decode(QueryBody.self)
         return try PaymentOptionsQuery(
             amount: body.amount.value, currency: body.currency, country: body.country, customerId: body.customer)
     }

@@ -63,7 +63,7 @@ struct PaymentsController: Sendable {
         let group = merchant.group("payments")
         group.post { request, context in
             let livemode = try context.apiKey.livemode
-            let decode = { (data: Data) in try Self.newPayment(data, livemode: livemode) }
+            let decode = { (body: JSONBody) in try Self.newPayment(body, livemode: livemode) }
             return try await idempotency.create(request, context, decode: decode) { record in
                 PaymentMetrics.created(
                     plugin: record.lastAttempt?.pluginId, outcome: record.lastAttempt?.outcome?.rawValue,
@@ -79,31 +79,31 @@ struct PaymentsController: Sendable {
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
         group.post(":id/capture") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { data, _ in
-                let body = try JSONIO.decode(AmountBody.self, from: data)
+            try await idempotency.run(request, context, resume: .paymentState) { json, _ in
+                let body = try json.decode(AmountBody.self)
                 return try reply(
                     try await service.capture(
                         tenant: try context.tenant, paymentId: try await id(context), amount: body.amount?.value))
             }
         }
         group.post(":id/complete") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { data, _ in
-                let body = try JSONIO.decode(CompleteBody.self, from: data)
+            try await idempotency.run(request, context, resume: .paymentState) { json, _ in
+                let body = try json.decode(CompleteBody.self)
                 return try reply(
                     try await service.complete(
                         tenant: try context.tenant, paymentId: try await id(context), paymentData: body.paymentData))
             }
         }
         group.post(":id/cancel") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { data, _ in
-                try JSONIO.noFields(data)
+            try await idempotency.run(request, context, resume: .paymentState) { json, _ in
+                try json.noFields()
                 return try reply(try await service.cancel(tenant: try context.tenant, paymentId: try await id(context)))
             }
         }
         group.post(":id/refunds") { request, context in
-            try await idempotency.run(request, context, resume: .createdRefund) { data, scope in
+            try await idempotency.run(request, context, resume: .createdRefund) { json, scope in
                 let tenant = try context.tenant
-                let body = try JSONIO.decode(RefundBody.self, from: data)
+                let body = try json.decode(RefundBody.self)
                 let refund = try await service.refund(
                     tenant: tenant, paymentId: try await id(context), amount: body.amount?.value, reason: body.reason,
                     idempotency: scope, metadata: try Metadata(body.metadata ?? [:]), description: body.description)
@@ -116,14 +116,14 @@ struct PaymentsController: Sendable {
             return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
         }
         group.post(":id/session") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { data, _ in
-                try JSONIO.noFields(data)
+            try await idempotency.run(request, context, resume: .paymentState) { json, _ in
+                try json.noFields()
                 return try reply(
                     try await service.renewSession(tenant: try context.tenant, paymentId: try await id(context)))
             }
         }
         group.post(":id/sync") { request, context in
-            try await JSONIO.noFields(request, limit: bodyLimit)
+            try await JSONIO.noFields(request, context, limit: bodyLimit)
             let record = try await service.sync(tenant: try context.tenant, paymentId: try await id(context))
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
@@ -154,8 +154,8 @@ struct PaymentsController: Sendable {
 
     /// A create body, decoded and validated, for a key of mode `livemode`; throws a 4xx ``APIError`` or
     /// ``CoreError``.
-    static func newPayment(_ data: Data, livemode: Bool = false) throws -> NewPayment {
-        let body = try JSONIO.decode(CreateBody.self, from: data)
+    static func newPayment(_ json: JSONBody, livemode: Bool = false) throws -> NewPayment {
+        let body = try json.decode(CreateBody.self)
         var payment = try NewPayment(
             amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
             reference: body.reference, captureMode: body.captureMode ?? .automatic, customerId: body.customer,

@@ -28,11 +28,11 @@ extension RoutingController {
     static let maximumChangesLimit = 100
     static let defaultChangesLimit = 20
 
-    func replay(tenant: UUID, request: Request) async throws -> Response {
+    func replay(tenant: UUID, json: JSONBody) async throws -> Response {
         guard let replay else {
             throw APIError(.notSupported, "routing replay is not available on this server")
         }
-        let body = try JSONIO.decode(ReplayRequest.self, from: try await JSONIO.body(request, limit: bodyLimit))
+        let body = try json.decode(ReplayRequest.self)
         let limit = body.changesLimit ?? Self.defaultChangesLimit
         guard (1...Self.maximumChangesLimit).contains(limit) else {
             throw APIError(

@@ -45,7 +45,8 @@ struct RoutingController: Sendable {
             }
             group.put(RouterPath(path)) { request, context in
                 let (tenant, actor) = try await resolve(request, context)
-                return try await replace(tenant: tenant, actor: actor, request: request)
+                return try await replace(
+                    tenant: tenant, actor: actor, json: try await JSONIO.body(request, context, limit: bodyLimit))
             }
             group.get(RouterPath(path + "/versions")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
@@ -60,7 +61,7 @@ struct RoutingController: Sendable {
                     })
             }
             group.post(RouterPath(path + "/rollout/stop")) { request, context in
-                try await JSONIO.noFields(request, limit: bodyLimit)
+                try await JSONIO.noFields(request, context, limit: bodyLimit)
                 let (tenant, actor) = try await resolve(request, context)
                 return try await stopRollout(tenant: tenant, actor: actor)
             }
@@ -73,17 +74,18 @@ struct RoutingController: Sendable {
                 // A key simulates among the accounts of its own mode, as its payments route; the operator
                 // among all.
                 let livemode: Bool? = if case .tenant(let key) = context.principal { key.livemode } else { nil }
-                return try await simulate(tenant: tenant, livemode: livemode, request: request)
+                return try await simulate(
+                    tenant: tenant, livemode: livemode, json: try await JSONIO.body(request, context, limit: bodyLimit))
             }
             group.post(RouterPath(path + "/replay")) { request, context in
                 let (tenant, _) = try await resolve(request, context)
-                return try await replay(tenant: tenant, request: request)
+                return try await replay(tenant: tenant, json: try await JSONIO.body(request, context, limit: bodyLimit))
             }
         }
     }
 
-    private func replace(tenant: UUID, actor: String, request: Request) async throws -> Response {
-        let body = try JSONIO.decode(AdminBodies.Routing.self, from: try await JSONIO.body(request, limit: bodyLimit))
+    private func replace(tenant: UUID, actor: String, json: JSONBody) async throws -> Response {
+        let body = try json.decode(AdminBodies.Routing.self)
         if let rollout = body.rollout {
             return try await startRollout(tenant: tenant, actor: actor, body: body, rollout: rollout)
         }
@@ -119,8 +121,8 @@ struct RoutingController: Sendable {
 
     /// The payment a simulate body describes, decoded and validated, with its reference; throws a 4xx
     /// error otherwise.
-    static func simulatedPayment(_ data: Data) throws -> (description: PaymentDescription, reference: String) {
-        let body = try JSONIO.decode(SimulateBody.self, from: data)
+    static func simulatedPayment(_ json: JSONBody) throws -> (description: PaymentDescription, reference: String) {
+        let body = try json.decode(SimulateBody.self)
         let payment = try NewPayment(
             amount: body.amount.value, currency: body.currency, country: body.country, method: body.method,
             reference: body.reference ?? "simulation")
@@ -129,8 +131,8 @@ struct RoutingController: Sendable {
         return (description, payment.reference)
     }
 
-    private func simulate(tenant: UUID, livemode: Bool?, request: Request) async throws -> Response {
-        let (description, reference) = try Self.simulatedPayment(try await JSONIO.body(request, limit: bodyLimit))
+    private func simulate(tenant: UUID, livemode: Bool?, json: JSONBody) async throws -> Response {
+        let (description, reference) = try Self.simulatedPayment(json)
         let key = PaymentRouter.routingKey(
             tenant: tenant, reference: reference, amount: description.amount, currency: description.currency)
         let explanation = try await service.explainRoute(

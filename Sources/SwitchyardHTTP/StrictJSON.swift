@@ -1,12 +1,16 @@
 import Foundation
+import ProviderKit
 
-/// A strict reading of a JSON request body, run before it is decoded.
+/// The one strict reading of a JSON request body: it validates the body and builds the document that the
+/// body's type is decoded from, its idempotency hash computed and its unknown keys found.
 ///
 /// `JSONDecoder` accepts what the API must refuse: a key given twice in one object (one of the values
 /// silently wins), a NUL character in a string (PostgreSQL cannot store it), nesting deep enough to exhaust
 /// the stack of the decoding task; and it forgets how a number was written, so `12.0` and `1e3` read as
 /// integers. The scan refuses the first three with a 400 naming the field, and records where numbers
 /// written with a fraction or an exponent are, so that integer-only fields (amounts) can refuse them.
+/// Every value is read as `JSONDecoder` reads it into a ``JSONValue``: a number written as an integer
+/// that fits an `Int64` directly, any other through `JSONDecoder` itself, so both readings agree.
 enum StrictJSON {
     /// The deepest nesting of objects and arrays accepted.
     static let maximumDepth = 32
@@ -18,21 +22,27 @@ enum StrictJSON {
         var nonIntegerNumbers: Set<String> = []
     }
 
-    /// The key under which ``JSONIO`` hands the report to `Decodable` types through `userInfo`.
+    /// A body the scan accepted: its value, and what the scan learnt about how it was written.
+    struct Document: Sendable, Equatable {
+        var value: JSONValue
+        var report: Report
+    }
+
+    /// The key under which ``JSONBody`` hands the report to `Decodable` types through `userInfo`.
     static let reportKey = CodingUserInfoKey(rawValue: "switchyard.strictJSON.report")!
 
     /// Scans `data` as one JSON text; throws a 400 ``APIError`` (`invalid_json`, `duplicate_key` or
     /// `invalid_text`) for the first problem.
-    static func scan(_ data: Data) throws(APIError) -> Report {
+    static func scan(_ data: Data) throws(APIError) -> Document {
         let bytes = [UInt8](data)
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw APIError(.invalidJSON, "the body is not valid UTF-8")
         }
         var scanner = Scanner(bytes: bytes)
-        try scanner.value(depth: 0)
+        let value = try scanner.value(depth: 0)
         scanner.skipSpace()
         guard scanner.index == bytes.count else { throw scanner.syntaxError() }
-        return scanner.report
+        return Document(value: value, report: scanner.report)
     }
 
     /// A field's name as API errors show it: keys and array positions joined by dots (`rules.0.weights`).
@@ -76,37 +86,44 @@ enum StrictJSON {
             self.bytes = bytes
         }
 
-        mutating func value(depth: Int) throws(APIError) {
+        mutating func value(depth: Int) throws(APIError) -> JSONValue {
             skipSpace()
             guard index < bytes.count else { throw syntaxError() }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                try object(depth: depth + 1)
+                return try object(depth: depth + 1)
             case UInt8(ascii: "["):
-                try array(depth: depth + 1)
+                return try array(depth: depth + 1)
             case UInt8(ascii: "\""):
-                if try string().containsNUL { throw nulError(path) }
+                let text = try string()
+                if text.containsNUL { throw nulError(path) }
+                return .string(String(decoding: text.bytes, as: UTF8.self))
             case UInt8(ascii: "t"):
                 try literal("true")
+                return .bool(true)
             case UInt8(ascii: "f"):
                 try literal("false")
+                return .bool(false)
             case UInt8(ascii: "n"):
                 try literal("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                try number()
+                return try number()
             default:
                 throw syntaxError()
             }
         }
 
-        private mutating func object(depth: Int) throws(APIError) {
+        /// Reads an object. Two keys are the same when their texts are (as Swift compares them, so also
+        /// two spellings of one accented letter): `JSONDecoder` would keep only one of their values.
+        private mutating func object(depth: Int) throws(APIError) -> JSONValue {
             try enter(depth)
             index += 1
-            var keys = Set<[UInt8]>()
+            var members: [String: JSONValue] = [:]
             skipSpace()
             if peek == UInt8(ascii: "}") {
                 index += 1
-                return
+                return .object(members)
             }
             while true {
                 skipSpace()
@@ -114,7 +131,7 @@ enum StrictJSON {
                 let key = try string()
                 let name = String(decoding: key.bytes, as: UTF8.self)
                 if key.containsNUL { throw nulError(path, inKey: true) }
-                guard keys.insert(key.bytes).inserted else {
+                guard members[name] == nil else {
                     throw APIError(
                         .duplicateKey,
                         "the field '\(StrictJSON.shown(path + [name]))' appears more than once")
@@ -123,7 +140,7 @@ enum StrictJSON {
                 guard peek == UInt8(ascii: ":") else { throw syntaxError() }
                 index += 1
                 path.append(name)
-                try value(depth: depth)
+                members[name] = try value(depth: depth)
                 path.removeLast()
                 skipSpace()
                 switch peek {
@@ -131,34 +148,33 @@ enum StrictJSON {
                     index += 1
                 case UInt8(ascii: "}"):
                     index += 1
-                    return
+                    return .object(members)
                 default:
                     throw syntaxError()
                 }
             }
         }
 
-        private mutating func array(depth: Int) throws(APIError) {
+        private mutating func array(depth: Int) throws(APIError) -> JSONValue {
             try enter(depth)
             index += 1
+            var elements: [JSONValue] = []
             skipSpace()
             if peek == UInt8(ascii: "]") {
                 index += 1
-                return
+                return .array(elements)
             }
-            var position = 0
             while true {
-                path.append(String(position))
-                try value(depth: depth)
+                path.append(String(elements.count))
+                elements.append(try value(depth: depth))
                 path.removeLast()
-                position += 1
                 skipSpace()
                 switch peek {
                 case UInt8(ascii: ","):
                     index += 1
                 case UInt8(ascii: "]"):
                     index += 1
-                    return
+                    return .array(elements)
                 default:
                     throw syntaxError()
                 }
@@ -253,8 +269,12 @@ enum StrictJSON {
             return value
         }
 
-        /// Reads a number; records its field when it is written with a fraction or an exponent.
-        private mutating func number() throws(APIError) {
+        /// Reads a number; records its field when it is written with a fraction or an exponent. An integer
+        /// within `Int64` is read directly; any other number as `JSONDecoder` reads it into a ``JSONValue``
+        /// (an integer when it is a whole number an `Int64` holds, else a `Double`), and one it cannot read
+        /// (beyond a `Double`'s range) is `invalid_json`.
+        private mutating func number() throws(APIError) -> JSONValue {
+            let start = index
             if peek == UInt8(ascii: "-") { index += 1 }
             if peek == UInt8(ascii: "0") {
                 index += 1
@@ -274,6 +294,11 @@ enum StrictJSON {
                 integral = false
             }
             if !integral { report.nonIntegerNumbers.insert(StrictJSON.field(path)) }
+            let text = bytes[start..<index]
+            if integral, let whole = Int64(String(decoding: text, as: UTF8.self)) { return .integer(whole) }
+            let unreadable = APIError(.invalidJSON, "the body has a number no field can hold (at byte \(start))")
+            guard let read = try? JSONDecoder().decode(JSONValue.self, from: Data(text)) else { throw unreadable }
+            return read
         }
 
         private mutating func digits() -> Int {

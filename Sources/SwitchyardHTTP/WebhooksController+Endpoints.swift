@@ -29,8 +29,7 @@ extension WebhooksController {
     func registerEndpointChanges(on v1: RouterGroup<AppContext>) {
         v1.post("webhook-endpoints/:endpoint") { request, context in
             let key = try context.apiKey
-            let body = try JSONIO.decode(
-                EndpointUpdateBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(EndpointUpdateBody.self)
             let endpoint = try await endpoints.update(
                 tenant: key.tenantId, id: try await endpointId(context),
                 update: WebhookEndpointUpdate(
@@ -41,14 +40,14 @@ extension WebhooksController {
         }
         v1.post("webhook-endpoints/:endpoint/rotate-secret") { request, context in
             let key = try context.apiKey
-            let body = try JSONIO.decode(RotateSecretBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(RotateSecretBody.self)
             let (endpoint, secret) = try await endpoints.rotateSecret(
                 tenant: key.tenantId, id: try await endpointId(context), expiresInSeconds: body.expiresInSeconds,
                 actor: "api_key:\(key.prefix)")
             return JSONIO.response(.ok, WebhookEndpointResource(endpoint, secret: secret))
         }
         v1.post("webhook-endpoints/:endpoint/test") { request, context in
-            try await JSONIO.noFields(request, limit: bodyLimit)
+            try await JSONIO.noFields(request, context, limit: bodyLimit)
             let key = try context.apiKey
             let delivery = try await endpoints.ping(
                 tenant: key.tenantId, id: try await endpointId(context), actor: "api_key:\(key.prefix)")

@@ -10,8 +10,8 @@ extension WebhooksController {
         events: WebhookEventService, tenant: UUID, eventId: String, actor: String,
         bodyLimit: Int, request: Request, context: AppContext
     ) async throws -> Response {
-        let data = try await JSONIO.body(request, limit: bodyLimit)
-        let body = data.isEmpty ? ReplayBody() : try JSONIO.decode(ReplayBody.self, from: data)
+        let json = try await JSONIO.body(request, context, limit: bodyLimit)
+        let body = json.data.isEmpty ? ReplayBody() : try json.decode(ReplayBody.self)
         switch try await events.replay(tenant: tenant, eventId: eventId, endpointId: body.endpoint, actor: actor) {
         case .delivered(let deliveries):
             return JSONIO.response(

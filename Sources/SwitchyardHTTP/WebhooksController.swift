@@ -28,7 +28,7 @@ struct WebhooksController: Sendable {
     func register(on v1: RouterGroup<AppContext>) {
         v1.post("webhook-endpoints") { request, context in
             let key = try context.apiKey
-            let body = try JSONIO.decode(EndpointBody.self, from: try await JSONIO.body(request, limit: bodyLimit))
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(EndpointBody.self)
             let (endpoint, secret) = try await endpoints.create(
                 tenant: key.tenantId, url: body.url, description: body.description,
                 metadata: try Metadata(body.metadata ?? [:]), eventTypes: body.eventTypes, livemode: key.livemode,

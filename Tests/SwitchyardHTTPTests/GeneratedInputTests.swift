@@ -33,7 +33,7 @@ import Testing
                     ("save_payment_method", .literal("true")),
                 ])
             },
-            handle: { _ = try PaymentsController.newPayment($0) }),
+            handle: { _ = try PaymentsController.newPayment(JSONBody($0)) }),
         Target(
             name: "refund or capture",
             template: { .object([("amount", .literal("500")), ("reason", .string("damaged"))]) },
@@ -80,7 +80,7 @@ import Testing
                     ("method", .string("alipay")), ("reference", .string("r")),
                 ])
             },
-            handle: { _ = try RoutingController.simulatedPayment($0) }),
+            handle: { _ = try RoutingController.simulatedPayment(JSONBody($0)) }),
         Target(
             name: "payment options",
             template: {
@@ -89,7 +89,7 @@ import Testing
                     ("customer", .string("alice")),
                 ])
             },
-            handle: { _ = try PaymentOptionsController.query($0) }),
+            handle: { _ = try PaymentOptionsController.query(JSONBody($0)) }),
         Target(
             name: "webhook endpoint",
             template: {

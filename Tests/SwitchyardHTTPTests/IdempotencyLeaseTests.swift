@@ -18,7 +18,7 @@ import Testing
     /// The stored key of a payment create under `key`, and the hash of `body` as the server computes it.
     static func createKey(_ key: String, _ body: [String: Any]) throws -> (scoped: String, hash: String) {
         let scoped = IdempotencyGate.scopedKey(method: .post, route: "/v1/payments", parameters: [:], key: key)
-        return (scoped, IdempotencyGate.requestHash(try JSONSerialization.data(withJSONObject: body)))
+        return (scoped, JSONBody(try JSONSerialization.data(withJSONObject: body)).requestHash)
     }
 
     static func withLeaseStack(_ body: @Sendable (TestStack, TestClock) async throws -> Void) async throws {
@@ -64,7 +64,8 @@ import Testing
             let (m, tenant, scoped, body) = (first.m, first.tenant, first.scoped, first.body)
             #expect(first.claim == .proceed)
             let created = try await stack.runtime.service.create(
-                tenant: tenant, try PaymentsController.newPayment(try JSONSerialization.data(withJSONObject: body)))
+                tenant: tenant,
+                try PaymentsController.newPayment(JSONBody(try JSONSerialization.data(withJSONObject: body))))
             let paymentId = created.payment.id
             #expect(
                 try await store.linkIdempotent(

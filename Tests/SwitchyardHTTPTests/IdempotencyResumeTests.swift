@@ -14,7 +14,7 @@ import Testing
     static func key(_ route: String, _ id: String, _ key: String, _ body: [String: Any]) throws -> (String, String) {
         let scoped = IdempotencyGate.scopedKey(
             method: .post, route: route, parameters: ["id": Substring(id)], key: key)
-        return (scoped, IdempotencyGate.requestHash(try JSONSerialization.data(withJSONObject: body)))
+        return (scoped, JSONBody(try JSONSerialization.data(withJSONObject: body)).requestHash)
     }
 
     /// A Citcon payment paid by the app, in `expected` status.

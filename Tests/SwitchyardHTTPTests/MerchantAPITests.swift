@@ -152,10 +152,9 @@ import Testing
 
 struct RequestHashTests {
     @Test func keyOrderAndWhiteSpaceDoNotChangeTheHash() {
-        let a = IdempotencyGate.requestHash(Data(#"{"amount":1234,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
-        let b = IdempotencyGate.requestHash(
-            Data(#"{ "nested": {"a": 2, "b": 1}, "currency": "USD", "amount": 1234 }"#.utf8))
-        let c = IdempotencyGate.requestHash(Data(#"{"amount":1235,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8))
+        let a = JSONBody(Data(#"{"amount":1234,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8)).requestHash
+        let b = JSONBody(Data(#"{ "nested": {"a": 2, "b": 1}, "currency": "USD", "amount": 1234 }"#.utf8)).requestHash
+        let c = JSONBody(Data(#"{"amount":1235,"currency":"USD","nested":{"b":1,"a":2}}"#.utf8)).requestHash
         #expect(a == b)
         #expect(a != c)
     }

@@ -26,7 +26,7 @@ struct UnknownBodyFieldTests {
     }
 
     static func decode(_ json: String, in version: APIVersion?) throws -> Body {
-        try RequestVersion.$current.withValue(version) { try JSONIO.decode(Body.self, from: Data(json.utf8)) }
+        try JSONBody(Data(json.utf8), version: version).decode(Body.self)
     }
 
     static func refusal(_ json: String) -> APIError? {
@@ -75,10 +75,10 @@ struct UnknownBodyFieldTests {
 
     @Test func anOperationWithoutFieldsRefusesAnyInTheNewVersionOnly() throws {
         let body = Data(#"{"reason": "x"}"#.utf8)
-        #expect(throws: APIError.self) {
-            try RequestVersion.$current.withValue(.v2026_12_01) { try JSONIO.noFields(body) }
-        }
-        try RequestVersion.$current.withValue(.v2026_12_01) { try JSONIO.noFields(Data()) }
-        try RequestVersion.$current.withValue(.v2026_06_01) { try JSONIO.noFields(body) }
+        #expect(throws: APIError.self) { try JSONBody(body, version: .v2026_12_01).noFields() }
+        try JSONBody(Data(), version: .v2026_12_01).noFields()
+        try JSONBody(body, version: .v2026_06_01).noFields()
+        try JSONBody(Data("not json".utf8), version: .v2026_06_01).noFields()
+        #expect(throws: APIError.self) { try JSONBody(Data("not json".utf8), version: .v2026_12_01).noFields() }
     }
 }
