@@ -6,14 +6,12 @@ import ProviderKit
 final class InProcessInstance: PluginInstance, @unchecked Sendable {
     private let handle: PluginInstanceHandle
     private let threads: PluginThreads
-    private let deadline: Duration
-    private let grace: Duration
+    private let settings: PluginRunSettings
 
     init(handle: PluginInstanceHandle, pluginID: String, settings: PluginRunSettings) {
         self.handle = handle
         threads = PluginThreads(count: settings.inProcessThreads, name: pluginID)
-        deadline = settings.callDeadline
-        grace = settings.cancelGrace
+        self.settings = settings
     }
 
     deinit {
@@ -25,83 +23,17 @@ final class InProcessInstance: PluginInstance, @unchecked Sendable {
     func invoke(method: String, payload: Data) async -> Result<Data, PluginCallError> {
         let handle = self.handle
         let threads = self.threads
-        let callID = handle.makeCallID()
-        let state = QueuedCall()
-        return await PluginCallSlot.run(
-            deadline: deadline, grace: grace, ledger: handle.sends,
-            start: { slot in
+        let calls = PluginCalls.shared
+        return await calls.call(
+            deadline: settings.callDeadline, grace: settings.cancelGrace, timer: settings.timer, ledger: handle.sends,
+            owner: PluginCalls.inProcessOwner,
+            start: { id in
                 threads.submit {
-                    guard state.begin() else { return }
-                    handle.start(callID, method: method, payload: payload) { slot.finish(.success($0)) }
-                    if state.invoked() {
-                        handle.cancel(callID)
-                    }
+                    guard calls.begin(id) else { return }
+                    handle.start(id, method: method, payload: payload)
+                    calls.invokeReturned(id)
                 }
             },
-            cancel: { slot, reason in
-                switch state.cancel() {
-                case .skipped:
-                    let code: PluginResultCode = reason == .deadline ? .deadlineBeforeSend : .cancelled
-                    slot.finish(.failure(PluginCallError(code, message: "the call never started")))
-                case .afterInvoke:
-                    break
-                case .now:
-                    threads.submit { handle.cancel(callID) }
-                }
-            })
-    }
-}
-
-/// Where a call is between its queue and the plugin, so a cancellation skips it, waits for its
-/// `invoke` to return, or goes to the plugin at once.
-private final class QueuedCall: @unchecked Sendable {
-    enum Cancellation {
-        /// The call had not started: it never will.
-        case skipped
-        /// `invoke` is running: the thread that called it cancels once it returns.
-        case afterInvoke
-        /// `invoke` returned: cancel now.
-        case now
-    }
-
-    private enum Stage {
-        case queued, invoking, invoked, skipped
-    }
-
-    private let lock = NSLock()
-    private var stage = Stage.queued
-    private var cancelPending = false
-
-    /// Marks the call started; false if it was skipped.
-    func begin() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard stage == .queued else { return false }
-        stage = .invoking
-        return true
-    }
-
-    /// Marks `invoke` returned; true if a cancellation arrived meanwhile.
-    func invoked() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        stage = .invoked
-        return cancelPending
-    }
-
-    /// Records a cancellation and says what to do about it.
-    func cancel() -> Cancellation {
-        lock.lock()
-        defer { lock.unlock() }
-        switch stage {
-        case .queued, .skipped:
-            stage = .skipped
-            return .skipped
-        case .invoking:
-            cancelPending = true
-            return .afterInvoke
-        case .invoked:
-            return .now
-        }
+            cancel: { id, _ in threads.submit { handle.cancel(id) } })
     }
 }

@@ -12,8 +12,6 @@ final class PluginInstanceHandle: @unchecked Sendable {
     private let invokeFunction: InvokeFunction
     private let cancelFunction: CancelFunction?
     private let destroyFunction: DestroyFunction
-    private let lock = NSLock()
-    private var nextCallID: UInt64 = 1
 
     typealias InvokeFunction = PluginInvokeFunction
     typealias CancelFunction = PluginCancelFunction
@@ -35,19 +33,16 @@ final class PluginInstanceHandle: @unchecked Sendable {
         destroyFunction(instance)
     }
 
-    /// Starts the call `callID` of `method` with `payload` on the calling thread; `handler` receives the
-    /// plugin's completion (at most once; never after the call was forgotten).
-    func start(
-        _ callID: UInt64, method: String, payload: Data, handler: @escaping @Sendable (Data) -> Void
-    ) {
-        let context = PendingCalls.shared.register(handler)
+    /// Starts the call `callID` (a ``PluginCalls`` id, also the completion's context) of `method` with
+    /// `payload` on the calling thread.
+    func start(_ callID: UInt64, method: String, payload: Data) {
         var bytes = payload
         bytes.append(0)
         bytes.withUnsafeBytes { raw in
             method.withCString { methodPointer in
                 invokeFunction(
                     instance, callID, methodPointer, raw.baseAddress?.assumingMemoryBound(to: CChar.self),
-                    payload.count, PendingCalls.completion, context
+                    payload.count, PluginCalls.completion, UnsafeMutableRawPointer(bitPattern: UInt(callID))
                 )
             }
         }
@@ -60,12 +55,4 @@ final class PluginInstanceHandle: @unchecked Sendable {
 
     /// The instance's host services (their send ledger tells whether a call may have reached the provider).
     var sends: SendLedger { bridge.sends }
-
-    func makeCallID() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        let id = nextCallID
-        nextCallID &+= 1
-        return id
-    }
 }

@@ -21,6 +21,8 @@ public struct PluginRunSettings: Sendable {
     public var restartBackoff: Duration = .milliseconds(200)
     /// Threads running one in-process plugin's calls.
     public var inProcessThreads = 4
+    /// The clock of call deadlines, the cancel grace and worker restarts.
+    var timer: any PluginTimer = EventLoopPluginTimer()
 
     public init(executable: PluginExecutable? = nil) {
         self.executable = executable

@@ -18,9 +18,8 @@ final class WorkerConnection: @unchecked Sendable {
     private let bridge: HostServicesBridge
     private let lock = NSLock()
     private var channel: (any Channel)?
-    /// The one table of calls in flight, keyed by the call id their frames carry.
-    private var calls: [UInt64: PluginCallSlot] = [:]
-    private var nextCallID: UInt64 = 1
+    /// The owner of this worker's calls in ``PluginCalls`` (their ids are the ids its frames carry).
+    let owner = PluginCalls.shared.makeOwner()
     private var handshake: HandshakeState = .waiting
     private var exited = false
     private let handshakeDone = DispatchSemaphore(value: 0)
@@ -73,22 +72,23 @@ final class WorkerConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends the call of `method` to the worker, with the server's clock; its answer goes to `slot`.
-    func start(method: String, payload: Data, slot: PluginCallSlot) {
-        lock.lock()
-        guard !exited, let channel else {
-            lock.unlock()
-            slot.finish(.failure(PluginCallError(.workerLostBeforeSend, message: "the plugin worker ended")))
+    /// Sends the call `id` of `method` to the worker, with the server's clock.
+    func start(_ id: UInt64, method: String, payload: Data) {
+        let calls = PluginCalls.shared
+        guard calls.begin(id) else { return }
+        guard let channel = lock.withLock({ exited ? nil : channel }) else {
+            calls.fail(id, PluginCallError(.workerLostBeforeSend, message: "the plugin worker ended"))
             return
         }
-        let id = nextCallID
-        nextCallID &+= 1
-        calls[id] = slot
-        lock.unlock()
-        slot.setCancel { channel.writeAndFlush(WorkerFrame.cancel(id: id), promise: nil) }
         channel.writeAndFlush(
             WorkerFrame.invoke(id: id, method: method, clockMs: bridge.nowMilliseconds(), request: payload),
             promise: nil)
+        calls.invokeReturned(id)
+    }
+
+    /// Asks the worker to stop the call `id`.
+    func cancel(_ id: UInt64) {
+        lock.withLock { channel }?.writeAndFlush(WorkerFrame.cancel(id: id), promise: nil)
     }
 
     /// Kills the worker (the end of its stream then reaps it and answers the calls in flight).
@@ -113,8 +113,7 @@ final class WorkerConnection: @unchecked Sendable {
         case .failed(let reason):
             settleHandshake(.failed(reason))
         case .reply(let id, let json):
-            let slot = lock.withLock { calls.removeValue(forKey: id) }
-            if slot?.finish(.success(json)) != true {
+            if !PluginCalls.shared.complete(id, json, owner: owner) {
                 // A second completion of one call, or one after the host answered it: the ABI's
                 // exactly-once rule broken. Ignored, and said (`switchyard plugins check` counts these).
                 bridge.log(
@@ -151,17 +150,13 @@ final class WorkerConnection: @unchecked Sendable {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         exited = true
         let description = Self.describe(status)
-        let lost = calls
-        calls = [:]
         if case .waiting = handshake {
             handshake = .failed("the plugin worker \(description) before creating an instance")
         }
         lock.unlock()
         handshakeDone.signal()
-        for slot in lost.values {
-            slot.abandon(
-                sentCode: .workerLost, unsentCode: .workerLostBeforeSend, "the plugin worker \(description)")
-        }
+        PluginCalls.shared.lose(
+            owner: owner, sentCode: .workerLost, unsentCode: .workerLostBeforeSend, "the plugin worker \(description)")
         onExit?(self, description)
     }
 
