@@ -77,8 +77,14 @@ let package = Package(
         // What a plugin author imports.
         .target(name: "ProviderKit", dependencies: ["CSwitchyardPlugin", "SwitchyardCrypto"]),
         // The plugin worker process (its frame protocol with the server, the host services it forwards)
-        // and the small executable that runs it: no server code, so a worker costs little memory.
-        .target(name: "PluginWorkerCore", dependencies: ["CSwitchyardPlugin", "ProviderKit"]),
+        // and the small executable that runs it: no server code, so a worker costs little memory. The
+        // frame codec is NIOCore's decoder and encoder shapes, the same on both ends of the socket; the
+        // worker restricts itself with the scanner's seccomp filter.
+        .target(
+            name: "PluginWorkerCore",
+            dependencies: [
+                "CSwitchyardPlugin", "CPluginSandbox", "ProviderKit", .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .executableTarget(name: "SwitchyardPluginWorker", dependencies: ["PluginWorkerCore"]),
         // The domain: pure logic over ports.
         .target(
@@ -246,6 +252,7 @@ let package = Package(
                 "PluginHost", "PluginWorkerCore", "ProviderKit", "CSwitchyardPlugin", "SwitchyardCore",
                 "SwitchyardTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOExtras
 import NIOPosix
 import PluginWorkerCore
 
@@ -28,17 +27,15 @@ final class WorkerConnectionHandler: ChannelInboundHandler {
     }
 
     /// A channel on the server's end `fd` of a worker's socket pair (the channel owns `fd`), framed by
-    /// length and carrying ``WorkerFrame``s to and from `connection`.
+    /// ``WorkerFrameDecoder`` and ``WorkerFrameEncoder`` (the worker's own codec) and carrying ``WorkerFrame``s to and from `connection`.
     static func channel(fd: Int32, connection: WorkerConnection) throws -> any Channel {
         try ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers(
                         ByteToMessageHandler(
-                            LengthFieldBasedFrameDecoder(lengthFieldBitLength: .fourBytes),
-                            maximumBufferSize: WorkerFrame.prefixBytes + WorkerFrame.maximumBytes),
-                        LengthFieldPrepender(lengthFieldBitLength: .fourBytes),
-                        WorkerFrameCodec(),
+                            WorkerFrameDecoder(), maximumBufferSize: WorkerFrame.prefixBytes + WorkerFrame.maximumBytes),
+                        MessageToByteHandler(WorkerFrameEncoder()),
                         WorkerConnectionHandler(connection: connection))
                 }
             }

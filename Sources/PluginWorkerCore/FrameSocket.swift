@@ -1,14 +1,18 @@
 import Foundation
+import NIOCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A connected stream socket carrying ``WorkerFrame``s with blocking reads; writes are serialised and
-/// never raise SIGPIPE. The worker process's side of its connection to the server.
+/// The worker process's side of its connection to the server: a connected stream socket carrying
+/// ``WorkerFrame``s in the codec the server's channel uses (``WorkerFrameDecoder``,
+/// ``WorkerFrameEncoder``). One thread reads (the worker has one socket and nothing else to wait for);
+/// writes are serialised and never raise SIGPIPE.
 final class FrameSocket: @unchecked Sendable {
     let fd: Int32
     private let writeLock = NSLock()
+    private static let readChunk = 16 << 10
 
     init(fd: Int32) {
         self.fd = fd
@@ -22,10 +26,11 @@ final class FrameSocket: @unchecked Sendable {
     /// Sends `frame`; false when the peer is gone or the frame is too large.
     @discardableResult
     func send(_ frame: WorkerFrame) -> Bool {
-        guard let bytes = try? frame.framed() else { return false }
+        var buffer = ByteBufferAllocator().buffer(capacity: 256)
+        guard (try? WorkerFrameEncoder().encode(data: frame, out: &buffer)) != nil else { return false }
         writeLock.lock()
         defer { writeLock.unlock() }
-        return bytes.withUnsafeBytes { raw in
+        return buffer.withUnsafeReadableBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
@@ -39,29 +44,26 @@ final class FrameSocket: @unchecked Sendable {
         }
     }
 
-    /// The next frame; `nil` at end of stream, on a read error, or on a frame that is too large or does
-    /// not decode.
-    func receive() -> WorkerFrame? {
-        var prefix = [UInt8](repeating: 0, count: WorkerFrame.prefixBytes)
-        guard readExactly(&prefix) else { return nil }
-        let length = prefix.reduce(0) { $0 << 8 | Int($1) }
-        guard length <= WorkerFrame.maximumBytes else { return nil }
-        var body = [UInt8](repeating: 0, count: length)
-        guard readExactly(&body) else { return nil }
-        return try? WorkerFrame.decode(body)
-    }
-
-    private func readExactly(_ buffer: inout [UInt8]) -> Bool {
-        var offset = 0
-        let count = buffer.count
-        return buffer.withUnsafeMutableBytes { raw in
-            while offset < count {
-                let got = Glibc.read(fd, raw.baseAddress! + offset, count - offset)
-                if got < 0 && errno == EINTR { continue }
-                if got <= 0 { return false }
-                offset += got
+    /// Hands each frame read to `handle` until the stream ends, a read fails, or bytes arrive that are not
+    /// a frame (or one that is too large).
+    func readFrames(_ handle: (WorkerFrame) -> Void) {
+        let processor = NIOSingleStepByteToMessageProcessor(
+            WorkerFrameDecoder(), maximumBufferSize: WorkerFrame.prefixBytes + WorkerFrame.maximumBytes)
+        let allocator = ByteBufferAllocator()
+        while true {
+            // A new buffer each read: the processor may keep the previous one's bytes.
+            var chunk = allocator.buffer(capacity: Self.readChunk)
+            let got = chunk.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.readChunk) { raw in
+                var count: Int
+                repeat { count = Glibc.read(fd, raw.baseAddress!, raw.count) } while count < 0 && errno == EINTR
+                return max(count, 0)
             }
-            return true
+            guard got > 0 else { return }
+            do {
+                try processor.process(buffer: chunk) { handle($0) }
+            } catch {
+                return
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import CPluginSandbox
 import CSwitchyardPlugin
 import Foundation
 import ProviderKit
@@ -13,12 +14,24 @@ import ProviderKit
 /// Calls and their completions run on a concurrent queue, never on the thread reading the socket, so
 /// a plugin that blocks never stops the worker from reading. `now_ms` is answered in the worker from
 /// the clock the server's frames carry (``WorkerClock``).
+///
+/// Before the image is opened the worker installs the scanner's seccomp filter on itself: the plugin's
+/// code cannot open sockets, write files or start programs, so `http_send` (under the server's egress
+/// rules, redaction and recording) is its only way out. A kernel that refuses the filter is reported to
+/// the server as a warning and the worker serves unrestricted.
 public enum PluginWorker {
     /// Serves the plugin image at `file` on the connected socket `fd`; returns the exit status.
     public static func serve(file: String, fd: Int32) -> Int32 {
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
         let socket = FrameSocket(fd: fd)
+        if sy_sandbox_restrict() != 0 {
+            let problem = String(cString: strerror(errno))
+            socket.send(
+                .log(
+                    level: PluginLogLevel.warning.rawValue, message: "plugin worker runs without its seccomp filter",
+                    metadata: #"{"plugin.sandbox.problem":"\#(problem)"}"#))
+        }
         let table: PluginTable
         do throws(PluginImageError) {
             table = try PluginImageFile.open(file)

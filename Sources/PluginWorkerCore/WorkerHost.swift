@@ -45,7 +45,7 @@ final class WorkerHost: @unchecked Sendable {
     }
 
     func readLoop() {
-        while let frame = socket.receive() {
+        socket.readFrames { frame in
             switch frame {
             case .invoke(_, _, let clockMs, _), .sendResult(_, let clockMs, _):
                 clock.update(clockMs)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 @testable import PluginWorkerCore
@@ -29,6 +30,34 @@ struct WorkerFrameTests {
         #expect(Array(framed.dropFirst(WorkerFrame.prefixBytes)) == body)
         let length = framed.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         #expect(length == body.count)
+    }
+
+    /// The codec both ends use cuts the same frames from a stream however its reads split it.
+    @Test func theDecoderCutsFramesFromAStreamSplitAnywhere() throws {
+        let stream = try Self.frames.flatMap { try $0.framed() }
+        for cut in [1, 2, 3, 5, 21, 64, stream.count] {
+            let processor = NIOSingleStepByteToMessageProcessor(WorkerFrameDecoder())
+            var decoded: [WorkerFrame] = []
+            for start in stride(from: 0, to: stream.count, by: cut) {
+                let piece = ByteBuffer(bytes: stream[start..<min(start + cut, stream.count)])
+                try processor.process(buffer: piece) { decoded.append($0) }
+            }
+            #expect(decoded == Self.frames, "reads of \(cut) bytes")
+        }
+        var encoded = ByteBuffer()
+        try WorkerFrameEncoder().encode(data: Self.frames[0], out: &encoded)
+        #expect(Array(encoded.readableBytesView) == (try Self.frames[0].framed()))
+    }
+
+    @Test func aLengthPastTheLimitEndsTheStreamBeforeItsBytesArrive() throws {
+        var decoder = WorkerFrameDecoder()
+        var buffer = ByteBuffer()
+        buffer.writeInteger(UInt32(WorkerFrame.maximumBytes + 1))
+        #expect(throws: WorkerFrameError.oversized(WorkerFrame.maximumBytes + 1)) {
+            try decoder.decode(buffer: &buffer)
+        }
+        var garbage = ByteBuffer(bytes: [0, 0, 0, 21] + [UInt8](repeating: 0xee, count: 21))
+        #expect(throws: WorkerFrameError.unknownKind(0xee)) { try decoder.decode(buffer: &garbage) }
     }
 
     @Test func payloadIsCarriedRawAfterTheHeader() throws {

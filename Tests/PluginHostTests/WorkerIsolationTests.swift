@@ -190,6 +190,25 @@ struct WorkerIsolationTests {
         await blocked.value
     }
 
+    /// A plugin in a worker cannot open a socket or a file for writing: `http_send`, under the server's
+    /// egress rules, is its only way out. In process (a trusted plugin) the same calls succeed.
+    @Test(arguments: [PluginIsolation.process, .inProcess])
+    func aWorkersPluginReachesNeitherTheNetworkNorTheFiles(_ isolation: PluginIsolation) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try install(["FAULT_ESCAPE"], in: directory, as: "escape.so")
+        var policy = PluginPolicy(mode: .development, allowed: [.init(id: "faulty")])
+        policy.allowed[0].isolation = isolation
+        let services = RecordingHostServices()
+        let registry = registry(directory, policy: policy, services: services)
+        await registry.reload()
+        let plugin = try #require(await registry.plugin(id: "faulty"))
+        let outcome = try await plugin.authorize(.test, account: .test)
+        let expected = isolation == .process ? "socket=\(EPERM) file=\(EPERM)" : "socket=0 file=0"
+        #expect(outcome.providerStatus == expected)
+        #expect(!services.logs.contains { $0.message.contains("without its seccomp filter") })
+    }
+
     @Test func workerInheritsOnlyStdioAndItsSocket() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -12,12 +12,19 @@
  *  FAULT_HANG             - authorize asks the host to send, then never completes (the HTTP result
  *                           is dropped) and ignores `cancel`;
  *  FAULT_BLOCK            - authorize sleeps FAULT_BLOCK_SECONDS (default 5) inside `invoke` itself,
- *                           then proceeds as normal.
+ *                           then proceeds as normal;
+ *  FAULT_ESCAPE           - authorize tries to reach the network and the file system itself, and answers
+ *                           `declined` with providerStatus "socket=S file=F", each 0 when it succeeded and
+ *                           the errno otherwise.
  * FIXTURE_ID sets the plugin id (default "faulty"), FIXTURE_VERSION its version (default "1.0.0").
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "switchyard_plugin.h"
@@ -92,6 +99,21 @@ static void fault_invoke(void *pointer, uint64_t call_id, const char *method, co
     (void)request_json;
     (void)request_length;
     if (strcmp(method, "authorize") == 0) {
+#ifdef FAULT_ESCAPE
+        int socket_error = 0, file_error = 0;
+        int sock = socket(AF_INET, SOCK_STREAM, 0);
+        if (sock < 0) socket_error = errno; else close(sock);
+        char path[64];
+        snprintf(path, sizeof(path), "/tmp/fault-plugin-escape-%d", (int)getpid());
+        int file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (file < 0) file_error = errno; else { close(file); unlink(path); }
+        char reply[160];
+        snprintf(reply, sizeof(reply),
+                 "{\"result\":{\"kind\":\"declined\",\"providerStatus\":\"socket=%d file=%d\"}}", socket_error,
+                 file_error);
+        complete(completion, completion_context, reply);
+        return;
+#endif
 #ifdef FAULT_BLOCK
         sleep(FAULT_BLOCK_SECONDS);
 #endif
