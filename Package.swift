@@ -77,14 +77,10 @@ let package = Package(
         // What a plugin author imports.
         .target(name: "ProviderKit", dependencies: ["CSwitchyardPlugin", "SwitchyardCrypto"]),
         // The plugin worker process (its frame protocol with the server, the host services it forwards)
-        // and the small executable that runs it: no server code, so a worker costs little memory. The
-        // frame codec is NIOCore's decoder and encoder shapes, the same on both ends of the socket; the
-        // worker restricts itself with the scanner's seccomp filter.
-        .target(
-            name: "PluginWorkerCore",
-            dependencies: [
-                "CSwitchyardPlugin", "CPluginSandbox", "ProviderKit", .product(name: "NIOCore", package: "swift-nio"),
-            ]),
+        // and the small executable that runs it: no server code and no NIO, so a worker costs little
+        // memory. Its framing is the one the server's channel uses; the worker restricts itself with the
+        // scanner's seccomp filter.
+        .target(name: "PluginWorkerCore", dependencies: ["CSwitchyardPlugin", "CPluginSandbox", "ProviderKit"]),
         .executableTarget(name: "SwitchyardPluginWorker", dependencies: ["PluginWorkerCore"]),
         // The domain: pure logic over ports.
         .target(

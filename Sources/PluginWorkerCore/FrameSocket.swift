@@ -1,13 +1,12 @@
 import Foundation
-import NIOCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// The worker process's side of its connection to the server: a connected stream socket carrying
-/// ``WorkerFrame``s in the codec the server's channel uses (``WorkerFrameDecoder``,
-/// ``WorkerFrameEncoder``). One thread reads (the worker has one socket and nothing else to wait for);
+/// ``WorkerFrame``s in the framing the server's channel uses (``WorkerFrame/cut(_:)`` through
+/// ``WorkerFrameReader``, ``WorkerFrame/framed()``). One thread reads (the worker has one socket and nothing else to wait for);
 /// writes are serialised and never raise SIGPIPE.
 final class FrameSocket: @unchecked Sendable {
     let fd: Int32
@@ -26,11 +25,10 @@ final class FrameSocket: @unchecked Sendable {
     /// Sends `frame`; false when the peer is gone or the frame is too large.
     @discardableResult
     func send(_ frame: WorkerFrame) -> Bool {
-        var buffer = ByteBufferAllocator().buffer(capacity: 256)
-        guard (try? WorkerFrameEncoder().encode(data: frame, out: &buffer)) != nil else { return false }
+        guard let bytes = try? frame.framed() else { return false }
         writeLock.lock()
         defer { writeLock.unlock() }
-        return buffer.withUnsafeReadableBytes { raw in
+        return bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
@@ -47,20 +45,18 @@ final class FrameSocket: @unchecked Sendable {
     /// Hands each frame read to `handle` until the stream ends, a read fails, or bytes arrive that are not
     /// a frame (or one that is too large).
     func readFrames(_ handle: (WorkerFrame) -> Void) {
-        let processor = NIOSingleStepByteToMessageProcessor(
-            WorkerFrameDecoder(), maximumBufferSize: WorkerFrame.prefixBytes + WorkerFrame.maximumBytes)
-        let allocator = ByteBufferAllocator()
+        var reader = WorkerFrameReader()
+        var chunk = [UInt8](repeating: 0, count: Self.readChunk)
         while true {
-            // A new buffer each read: the processor may keep the previous one's bytes.
-            var chunk = allocator.buffer(capacity: Self.readChunk)
-            let got = chunk.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.readChunk) { raw in
+            let got = chunk.withUnsafeMutableBytes { raw in
                 var count: Int
                 repeat { count = Glibc.read(fd, raw.baseAddress!, raw.count) } while count < 0 && errno == EINTR
-                return max(count, 0)
+                return count
             }
             guard got > 0 else { return }
-            do {
-                try processor.process(buffer: chunk) { handle($0) }
+            chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[..<got])) }
+            do throws(WorkerFrameError) {
+                while let frame = try reader.next() { handle(frame) }
             } catch {
                 return
             }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import PluginHost
 @testable import PluginWorkerCore
 
 /// The binary frames between the server and its plugin workers.
@@ -32,17 +33,23 @@ struct WorkerFrameTests {
         #expect(length == body.count)
     }
 
-    /// The codec both ends use cuts the same frames from a stream however its reads split it.
-    @Test func theDecoderCutsFramesFromAStreamSplitAnywhere() throws {
+    /// The framing both ends use cuts the same frames from a stream however its reads split it: the
+    /// worker's reader and the server's NIO decoder.
+    @Test func bothEndsCutTheSameFramesFromAStreamSplitAnywhere() throws {
         let stream = try Self.frames.flatMap { try $0.framed() }
         for cut in [1, 2, 3, 5, 21, 64, stream.count] {
+            var reader = WorkerFrameReader()
             let processor = NIOSingleStepByteToMessageProcessor(WorkerFrameDecoder())
+            var read: [WorkerFrame] = []
             var decoded: [WorkerFrame] = []
             for start in stride(from: 0, to: stream.count, by: cut) {
-                let piece = ByteBuffer(bytes: stream[start..<min(start + cut, stream.count)])
-                try processor.process(buffer: piece) { decoded.append($0) }
+                let piece = Array(stream[start..<min(start + cut, stream.count)])
+                piece.withUnsafeBytes { reader.append($0) }
+                while let frame = try reader.next() { read.append(frame) }
+                try processor.process(buffer: ByteBuffer(bytes: piece)) { decoded.append($0) }
             }
-            #expect(decoded == Self.frames, "reads of \(cut) bytes")
+            #expect(read == Self.frames, "the worker's reader, reads of \(cut) bytes")
+            #expect(decoded == Self.frames, "the server's decoder, reads of \(cut) bytes")
         }
         var encoded = ByteBuffer()
         try WorkerFrameEncoder().encode(data: Self.frames[0], out: &encoded)
@@ -50,6 +57,10 @@ struct WorkerFrameTests {
     }
 
     @Test func aLengthPastTheLimitEndsTheStreamBeforeItsBytesArrive() throws {
+        var reader = WorkerFrameReader()
+        let tooLong = UInt32(WorkerFrame.maximumBytes + 1).bigEndian
+        withUnsafeBytes(of: tooLong) { reader.append($0) }
+        #expect(throws: WorkerFrameError.oversized(WorkerFrame.maximumBytes + 1)) { try reader.next() }
         var decoder = WorkerFrameDecoder()
         var buffer = ByteBuffer()
         buffer.writeInteger(UInt32(WorkerFrame.maximumBytes + 1))
