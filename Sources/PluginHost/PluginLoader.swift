@@ -62,7 +62,7 @@ public struct PluginLoader: Sendable {
         }
         let candidate = try await examine(
             file: path, contents: contents, sha256: FileDigest.sha256Hex(contents), policy: policy)
-        return try open(candidate, hostServices: hostServices, now: now)
+        return try await open(candidate, hostServices: hostServices, now: now)
     }
 
     /// Examines, checks and opens the plugin file at `path` to run under `settings` (its worker executable,
@@ -131,28 +131,30 @@ public struct PluginLoader: Sendable {
         }
     }
 
-    /// The last step of a load, for a candidate whose id the caller decided to serve: opens the copy
-    /// and creates the instance.
-    func open(_ candidate: PluginCandidate, hostServices: any HostServices, now: Date) throws(PluginRefusal)
+    /// The last step of a load, for a candidate whose id the caller decided to serve, under the current run
+    /// settings: starts its worker (which opens the copy), or opens the copy and creates the instance here,
+    /// on a thread of its own (the plugin's `create` must never hold a thread of the cooperative pool).
+    func open(_ candidate: PluginCandidate, hostServices: any HostServices, now: Date) async throws(PluginRefusal)
         -> LoadedPlugin
     {
+        let settings = PluginRunSettings.current ?? PluginRunSettings()
         do throws(PluginRefusal) {
             let plugin: LoadedPlugin
-            if Self.isolation(of: candidate.id) == .process {
+            if settings.isolation(for: candidate.id) == .process {
                 // The worker process opens the copy: the server never maps the plugin's code.
-                plugin = try instantiate(
-                    table: nil, manifest: candidate.manifest, file: candidate.file, copy: candidate.copy,
-                    sha256: candidate.sha256, hostServices: hostServices, now: now)
+                plugin = try await instantiateInWorker(
+                    manifest: candidate.manifest, file: candidate.file, copy: candidate.copy,
+                    sha256: candidate.sha256, hostServices: hostServices, now: now, settings: settings)
             } else {
-                let table = try PluginImage.open(candidate.copy)
-                guard try PluginImage.manifest(of: table) == candidate.manifest else {
-                    throw PluginRefusal(.badManifest, "the plugin's manifest differs from the one its scan reported")
+                let opened: Result<LoadedPlugin, PluginRefusal> = await PluginThreads.run { [self] in
+                    do throws(PluginRefusal) {
+                        return .success(
+                            try openInProcess(candidate, hostServices: hostServices, now: now, settings: settings))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
-                plugin = try withUnsafePointer(to: table.entries) { (entries) throws(PluginRefusal) in
-                    try instantiate(
-                        table: entries, manifest: candidate.manifest, file: candidate.file, copy: candidate.copy,
-                        sha256: candidate.sha256, hostServices: hostServices, now: now)
-                }
+                plugin = try opened.get()
             }
             logger.info(
                 "plugin loaded",
@@ -166,6 +168,21 @@ public struct PluginLoader: Sendable {
             // The image (if any) stays mapped but idle; its copy is no longer needed.
             discard(candidate)
             throw refused(candidate.file, error)
+        }
+    }
+
+    /// Opens the copy of `candidate` in this process and creates its instance on the calling thread.
+    private func openInProcess(
+        _ candidate: PluginCandidate, hostServices: any HostServices, now: Date, settings: PluginRunSettings
+    ) throws(PluginRefusal) -> LoadedPlugin {
+        let table = try PluginImage.open(candidate.copy)
+        guard try PluginImage.manifest(of: table) == candidate.manifest else {
+            throw PluginRefusal(.badManifest, "the plugin's manifest differs from the one its scan reported")
+        }
+        return try withUnsafePointer(to: table.entries) { (entries) throws(PluginRefusal) in
+            try instantiateInProcess(
+                table: entries, manifest: candidate.manifest, file: candidate.file, sha256: candidate.sha256,
+                hostServices: hostServices, now: now, settings: settings)
         }
     }
 

@@ -207,20 +207,18 @@ extension PluginRegistry {
         }
     }
 
-    /// Opens a candidate under the registry's run settings, on a thread of its own: starting a worker
-    /// waits for the plugin's `create`, which must never hold a thread of the cooperative pool.
+    /// Opens a candidate under the registry's run settings (a worker's handshake is awaited, an in-process
+    /// `create` runs on a thread of its own).
     private func open(_ candidate: PluginCandidate, loader: PluginLoader) async throws(PluginRefusal) -> LoadedPlugin {
         var settings = runSettings
         settings.executable = executable
         settings.policy = policy
-        let (hostServices, loadSettings) = (hostServices, settings)
-        let outcome: Result<LoadedPlugin, PluginRefusal> = await PluginThreads.run {
-            PluginRunSettings.$current.withValue(loadSettings) {
-                do throws(PluginRefusal) {
-                    return .success(try loader.open(candidate, hostServices: hostServices, now: hostServices.now()))
-                } catch {
-                    return .failure(error)
-                }
+        let hostServices = hostServices
+        let outcome: Result<LoadedPlugin, PluginRefusal> = await PluginRunSettings.$current.withValue(settings) {
+            do throws(PluginRefusal) {
+                return .success(try await loader.open(candidate, hostServices: hostServices, now: hostServices.now()))
+            } catch {
+                return .failure(error)
             }
         }
         return try outcome.get()

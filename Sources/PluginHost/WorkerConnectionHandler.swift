@@ -28,8 +28,8 @@ final class WorkerConnectionHandler: ChannelInboundHandler {
 
     /// A channel on the server's end `fd` of a worker's socket pair (the channel owns `fd`), framed by
     /// ``WorkerFrameDecoder`` and ``WorkerFrameEncoder`` (the worker's own codec) and carrying ``WorkerFrame``s to and from `connection`.
-    static func channel(fd: Int32, connection: WorkerConnection) throws -> any Channel {
-        try ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    static func channel(fd: Int32, connection: WorkerConnection) async throws -> any Channel {
+        try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers(
@@ -40,6 +40,6 @@ final class WorkerConnectionHandler: ChannelInboundHandler {
                 }
             }
             .withConnectedSocket(fd)
-            .wait()
+            .get()
     }
 }

@@ -10,8 +10,12 @@ import Testing
 struct WorkerLatencyBenchmarkTests {
     static let calls = 500
 
+    /// One call without an outbound send (`sync`: the invocation and the reply cross) and one with a send
+    /// (`authorize`: the send and its result cross too), in a worker and in process. The difference between
+    /// the two flows in a worker, less the same difference in process, is what relaying one `http_send`
+    /// through the server costs against a worker that would send itself.
     @Test(arguments: [PluginIsolation.process, .inProcess])
-    func echoSyncLatency(_ isolation: PluginIsolation) async throws {
+    func echoCallLatency(_ isolation: PluginIsolation) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "echo.so")
@@ -22,20 +26,32 @@ struct WorkerLatencyBenchmarkTests {
             executable: PluginExecutable(path: BuiltProducts.switchyard))
         await registry.reload()
         let plugin = try #require(await registry.plugin(id: "echo"))
-        for _ in 0..<20 {
-            _ = try await plugin.sync(.test, account: .test)
+        let flows: [(String, @Sendable () async throws -> Outcome)] = [
+            ("sync", { try await plugin.sync(.test, account: .test) }),
+            ("authorize", { try await plugin.authorize(.test, account: .test) }),
+        ]
+        var medians: [String: Duration] = [:]
+        for (name, call) in flows {
+            for _ in 0..<20 {
+                _ = try await call()
+            }
+            var samples: [Duration] = []
+            samples.reserveCapacity(Self.calls)
+            for _ in 0..<Self.calls {
+                let started = ContinuousClock.now
+                _ = try await call()
+                samples.append(ContinuousClock.now - started)
+            }
+            samples.sort()
+            let p50 = samples[samples.count / 2]
+            let p99 = samples[samples.count * 99 / 100]
+            medians[name] = p50
+            print(
+                "plugin call latency (\(isolation.rawValue), \(Self.calls) echo \(name) calls): p50 \(p50), p99 \(p99)")
+            #expect(samples.count == Self.calls)
         }
-        var samples: [Duration] = []
-        samples.reserveCapacity(Self.calls)
-        for _ in 0..<Self.calls {
-            let started = ContinuousClock.now
-            _ = try await plugin.sync(.test, account: .test)
-            samples.append(ContinuousClock.now - started)
+        if let sync = medians["sync"], let authorize = medians["authorize"] {
+            print("one http_send adds (\(isolation.rawValue)): p50 \(authorize - sync)")
         }
-        samples.sort()
-        let p50 = samples[samples.count / 2]
-        let p99 = samples[samples.count * 99 / 100]
-        print("plugin call latency (\(isolation.rawValue), \(Self.calls) echo sync calls): p50 \(p50), p99 \(p99)")
-        #expect(samples.count == Self.calls)
     }
 }

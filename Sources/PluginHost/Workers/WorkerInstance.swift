@@ -8,7 +8,7 @@ import Synchronization
 /// calls arriving while none runs are answered `worker_unavailable` (nothing sent). The crash limit
 /// within the window quarantines the instance: it answers every call `worker_unavailable` and the
 /// registry stops serving it, until a new file replaces it. The decisions are ``WorkerSupervision``'s;
-/// the restart is a wake-up of the settings' ``PluginTimer``.
+/// the restart is a wake-up of the settings' ``PluginTimer``, and no thread waits for a worker's handshake.
 final class WorkerInstance: PluginInstance, Sendable {
     private let executable: PluginExecutable
     private let file: String
@@ -23,10 +23,7 @@ final class WorkerInstance: PluginInstance, Sendable {
 
     private let state: Mutex<State>
 
-    /// Starts the first worker for the image at `file` (a private copy) and waits for its instance.
-    init(executable: PluginExecutable, file: String, bridge: HostServicesBridge, settings: PluginRunSettings)
-        throws(PluginRefusal)
-    {
+    private init(executable: PluginExecutable, file: String, bridge: HostServicesBridge, settings: PluginRunSettings) {
         self.executable = executable
         self.file = file
         self.bridge = bridge
@@ -36,8 +33,16 @@ final class WorkerInstance: PluginInstance, Sendable {
                 supervision: WorkerSupervision(
                     crashLimit: settings.crashLimit, crashWindow: settings.crashWindow,
                     restartBackoff: settings.restartBackoff)))
-        let first = try launch()
-        state.withLock { $0.connection = first }
+    }
+
+    /// Starts the first worker for the image at `file` (a private copy) and waits for its instance.
+    static func start(
+        executable: PluginExecutable, file: String, bridge: HostServicesBridge, settings: PluginRunSettings
+    ) async throws(PluginRefusal) -> WorkerInstance {
+        let instance = WorkerInstance(executable: executable, file: file, bridge: bridge, settings: settings)
+        let first = try await instance.launch()
+        instance.state.withLock { $0.connection = first }
+        return instance
     }
 
     deinit {
@@ -72,9 +77,9 @@ final class WorkerInstance: PluginInstance, Sendable {
             cancel: { id, _ in current.cancel(id) })
     }
 
-    private func launch() throws(PluginRefusal) -> WorkerConnection {
-        try WorkerConnection.launch(
-            executable: executable, file: file, bridge: bridge, timeout: settings.callDeadline,
+    private func launch() async throws(PluginRefusal) -> WorkerConnection {
+        try await WorkerConnection.launch(
+            executable: executable, file: file, bridge: bridge, timeout: settings.callDeadline, timer: settings.timer,
             onExit: { [weak self] connection, description in self?.ended(connection, description) })
     }
 
@@ -109,19 +114,18 @@ final class WorkerInstance: PluginInstance, Sendable {
                     "plugin.worker.deaths": "\(deaths)", "plugin.reason": description,
                     "plugin.restart_ms": "\(Int(delay.seconds * 1000))",
                 ])
-            // The launch waits for the new worker's handshake: off the event loop that woke us.
             _ = timer.wake(at: at) { [weak self] in
                 guard let self else { return }
-                DispatchQueue.global().async { self.restart() }
+                Task { await self.restart() }
             }
         }
     }
 
-    private func restart() {
+    private func restart() async {
         let now = settings.timer.now
         guard state.withLock({ $0.connection == nil && $0.supervision.shouldStart(at: now) }) else { return }
         do throws(PluginRefusal) {
-            let started = try launch()
+            let started = try await launch()
             let kept = state.withLock { state in
                 guard state.supervision.state != .stopped else { return false }
                 state.connection = started
