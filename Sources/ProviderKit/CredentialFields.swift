@@ -15,16 +15,25 @@ public protocol CredentialFields: CaseIterable, Sendable, RawRepresentable where
     var isSecret: Bool { get }
     /// Whether an account must supply it; true unless the plugin says otherwise.
     var isRequired: Bool { get }
+    /// The values the provider publishes for this field on its test system (none unless the plugin
+    /// lists them); a live account may not use them (``CredentialField/publicTestValues``).
+    var publicTestValues: [String] { get }
 }
 
 extension CredentialFields {
     public var isRequired: Bool { true }
 
+    public var publicTestValues: [String] { [] }
+
     /// The field's name, e.g. `private_key`.
     public var name: String { rawValue }
 
     /// The field as the manifest declares it.
-    public var field: CredentialField { CredentialField(name: rawValue, secret: isSecret, required: isRequired) }
+    public var field: CredentialField {
+        CredentialField(
+            name: rawValue, secret: isSecret, required: isRequired,
+            publicTestValues: publicTestValues.isEmpty ? nil : publicTestValues)
+    }
 
     /// Every field, in declaration order, for ``PluginManifest/credentials``.
     public static var manifestFields: [CredentialField] { allCases.map(\.field) }

@@ -54,10 +54,15 @@ public struct CredentialField: Codable, Sendable, Equatable {
     public var secret: Bool
     /// Whether an account must supply it.
     public var required: Bool
+    /// Values of this field that the provider publishes for its test system (a shared test merchant, its
+    /// documented key): anyone knows them, so the host refuses them in an account whose environment moves
+    /// real money (`credential_is_public_test_value`). Absent in manifests built before it existed.
+    public var publicTestValues: [String]?
 
-    public init(name: String, secret: Bool, required: Bool = true) {
+    public init(name: String, secret: Bool, required: Bool = true, publicTestValues: [String]? = nil) {
         self.name = name
         self.secret = secret
         self.required = required
+        self.publicTestValues = publicTestValues
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PluginHost
+import ProviderKit
 import SwitchyardCore
 import SwitchyardStore
 
@@ -115,6 +116,39 @@ enum Doctor {
                 fix: "install the plugin .so files there, or pass --plugins-dir")
         }
         return .ok("plugins", "\(scanned.count) pinned: " + scanned.map(\.id).sorted().joined(separator: ", "))
+    }
+
+    /// No live account uses a credential value its plugin declares published for the provider's test
+    /// system (``PublicTestCredentials``): with it anyone could sign the provider's notifications. Accounts
+    /// of plugins that were not scanned are counted as not checked.
+    static func testCredentials(_ accounts: [ProviderAccount], manifests: [PluginManifest]) -> DoctorCheck {
+        let byID = Dictionary(manifests.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var found: [String] = []
+        var unchecked = 0
+        for account in accounts {
+            guard let manifest = byID[account.pluginId] else {
+                unchecked += 1
+                continue
+            }
+            if let field = PublicTestCredentials.field(in: account.credentials, manifest: manifest) {
+                found.append("\(account.id) (tenant \(account.tenantId), \(account.pluginId), \(field))")
+            }
+        }
+        guard found.isEmpty else {
+            return .fail(
+                "test-credentials",
+                "live accounts with a provider's published test credential: " + found.joined(separator: ", "),
+                fix: "give each account the credentials the provider issued to the merchant "
+                    + "(PATCH /admin/v1/tenants/{tenant}/provider-accounts/{account}), or disable it")
+        }
+        let checked = accounts.count - unchecked
+        let detail = "\(checked) live account(s) checked, none uses a published test credential"
+        guard unchecked == 0 else {
+            return DoctorCheck(
+                name: "test-credentials", status: .warn,
+                detail: detail + "; \(unchecked) not checked (their plugins were not scanned)")
+        }
+        return .ok("test-credentials", detail)
     }
 
     private static func list(_ versions: [Int]) -> String {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PluginHost
+import ProviderKit
 import SwitchyardCrypto
 import SwitchyardHTTP
 import SwitchyardStore
@@ -35,12 +36,14 @@ struct DoctorCommand: AsyncParsableCommand {
         checks.append(Doctor.publicURL(publicURL ?? ProcessInfo.processInfo.environment["SWITCHYARD_PUBLIC_URL"]))
         let policy = Self.policy(database.policy)
         checks.append(policy.check)
-        checks += await databaseChecks(logger: logger)
-        if let plugins = policy.plugins {
+        var plugins: (check: DoctorCheck, manifests: [PluginManifest])?
+        if let pluginPolicy = policy.plugins {
             let directory = CommandSupport.absolute(
                 pluginsDir ?? CommandSupport.absolute(database.dataDir) + "/plugins")
-            checks.append(await Self.plugins(directory: directory, policy: plugins, logger: logger))
+            plugins = await Self.plugins(directory: directory, policy: pluginPolicy, logger: logger)
         }
+        checks += await databaseChecks(manifests: plugins?.manifests ?? [], logger: logger)
+        if let plugins { checks.append(plugins.check) }
         for check in checks { print(check.text) }
         let failed = checks.filter { $0.status == .fail }.count
         print(failed == 0 ? "doctor: every check passed" : "doctor: \(failed) check(s) failed")
@@ -67,8 +70,9 @@ struct DoctorCommand: AsyncParsableCommand {
         }
     }
 
-    /// The database, role, migration and key checks, through the server's own connection.
-    func databaseChecks(logger: Logger) async -> [DoctorCheck] {
+    /// The database, role, migration and key checks, through the server's own connection, and the live
+    /// accounts' credentials against the published test values of the scanned plugins' `manifests`.
+    func databaseChecks(manifests: [PluginManifest], logger: Logger) async -> [DoctorCheck] {
         guard let url = database.databaseURL else {
             return [
                 .fail(
@@ -91,18 +95,22 @@ struct DoctorCommand: AsyncParsableCommand {
             checks.append(.fail("kek", "no key-encryption key", fix: "set SWITCHYARD_KEK or pass --kek-file"))
         }
         do {
-            let diagnosis = try await PGPool.scoped(connectionString: url, logger: logger) { pool in
+            let (diagnosis, live) = try await PGPool.scoped(connectionString: url, logger: logger) { pool in
                 // Without a usable key, a random one still lets the other checks run.
                 let store = PostgresStore(
                     pool: pool, secrets: try key ?? SecretBox(key: SecureRandom.bytes(32)), clock: { Date() },
                     logger: logger)
-                return try await store.diagnose()
+                let diagnosis = try await store.diagnose()
+                // Credentials open only with the right key (the kek check reports a wrong one).
+                let readable = key != nil && !diagnosis.appliedMigrations.isEmpty
+                return (diagnosis, readable ? try? await store.liveAccounts() : nil)
             }
             checks.insert(.ok("database", "connected as \(diagnosis.role)"), at: 0)
             checks.append(Doctor.roles(diagnosis))
             checks.append(
                 Doctor.migrations(applied: diagnosis.appliedMigrations, known: Schema.migrations.map(\.version)))
             if key != nil { checks.append(Doctor.keyEncryptionKey(opens: diagnosis.keyOpensStoredSecret)) }
+            if let live { checks.append(Doctor.testCredentials(live, manifests: manifests)) }
         } catch {
             checks.insert(
                 .fail(
@@ -115,32 +123,42 @@ struct DoctorCommand: AsyncParsableCommand {
 
     /// Every `.so` file of `directory`: a file whose digest no pinned entry lists is never opened (as the
     /// server would not); the others are examined by the scanner process for their id.
-    static func plugins(directory: String, policy: PluginPolicy, logger: Logger) async -> DoctorCheck {
+    /// Answers the check and the manifests of the plugins it scanned.
+    static func plugins(directory: String, policy: PluginPolicy, logger: Logger) async
+        -> (check: DoctorCheck, manifests: [PluginManifest])
+    {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            return .fail("plugins", "cannot list \(directory)", fix: "pass --plugins-dir with the server's plugins")
+            return (
+                .fail("plugins", "cannot list \(directory)", fix: "pass --plugins-dir with the server's plugins"), []
+            )
         }
         guard let executable = PluginExecutable.current() else {
-            return .fail(
-                "plugins", "the plugin scanner needs the switchyard executable itself",
-                fix: "run the installed switchyard")
+            return (
+                .fail(
+                    "plugins", "the plugin scanner needs the switchyard executable itself",
+                    fix: "run the installed switchyard"), []
+            )
         }
         let scanner = PluginScanner(executable: executable, logger: logger)
         var scanned: [Doctor.ScannedPlugin] = []
+        var manifests: [PluginManifest] = []
         for name in names.sorted() where name.hasSuffix(".so") {
             let path = (directory as NSString).appendingPathComponent(name)
             guard let digest = try? PluginPin.digest(of: path) else {
-                return .fail("plugins", "cannot read \(path)", fix: "check the file's permissions")
+                return (.fail("plugins", "cannot read \(path)", fix: "check the file's permissions"), manifests)
             }
             var id = "not examined: digest not pinned"
             if policy.mayOpen(sha256: digest) {
                 do {
-                    id = try await scanner.scan(path).manifest?.id ?? "no manifest"
+                    let manifest = try await scanner.scan(path).manifest
+                    id = manifest?.id ?? "no manifest"
+                    if let manifest { manifests.append(manifest) }
                 } catch {
                     id = "refused by the scanner: \(error.code.rawValue)"
                 }
             }
             scanned.append(Doctor.ScannedPlugin(file: name, id: id, sha256: digest))
         }
-        return Doctor.plugins(scanned, policy: policy, directory: directory)
+        return (Doctor.plugins(scanned, policy: policy, directory: directory), manifests)
     }
 }

@@ -8,6 +8,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case badRequest = "bad_request"
     /// The request body is larger than the server accepts.
     case bodyTooLarge = "body_too_large"
+    /// A live provider account names a credential value the provider publishes for its test system.
+    case credentialIsPublicTestValue = "credential_is_public_test_value"
     /// No database connection became free in time, or a statement timed out; retry shortly.
     case databaseBusy = "database_busy"
     /// The database cannot be reached just now (restarting or failing over); retry shortly.

@@ -77,7 +77,8 @@ public struct ProviderAccountService: Sendable {
     /// Creates an account of `tenant`: `422 unknown_plugin` when its plugin is not loaded,
     /// `400 missing_credential` / `400 unknown_credential` for credentials that are not the plugin's,
     /// `400 invalid_base_url`, `400 invalid_currency` / `400 invalid_field` for fees out of bounds,
-    /// `400 invalid_environment` for an environment that is neither test nor live (``Livemode``).
+    /// `400 invalid_environment` for an environment that is neither test nor live (``Livemode``),
+    /// `422 credential_is_public_test_value` for a live account with a provider's published test credential.
     public func create(tenant: UUID, _ new: NewAccount, actor: String) async throws -> ProviderAccount {
         guard let manifest = await manifest(new.plugin) else {
             throw CoreError(.unknownPlugin, "no plugin with id '\(new.plugin)' is loaded")
@@ -93,6 +94,8 @@ public struct ProviderAccountService: Sendable {
         try Self.validateBaseURL(new.baseURL)
         try Self.validateFees(new.fees ?? [:])
         if let environment = new.environment { try Livemode.validate(environment: environment) }
+        try PublicTestCredentials.refuse(
+            environment: new.environment ?? "sandbox", credentials: credentials, manifest: manifest)
         var account = ProviderAccount(
             id: UUID(), tenantId: tenant, name: new.name ?? manifest.provider, pluginId: manifest.id,
             environment: new.environment ?? "sandbox", baseURL: new.baseURL, credentials: credentials,
@@ -124,7 +127,8 @@ public struct ProviderAccountService: Sendable {
 
     /// Applies `changes` to `account` and stores it, recording which fields changed: `400 invalid_base_url`,
     /// `400 unknown_credential` for a credential its plugin does not have (or, when the plugin is not
-    /// loaded, that the account does not have), `400 invalid_currency` / `400 invalid_field` for fees.
+    /// loaded, that the account does not have), `400 invalid_currency` / `400 invalid_field` for fees,
+    /// `422 credential_is_public_test_value` when the account would be live with a published test credential.
     public func update(_ account: ProviderAccount, _ changes: AccountChanges, actor: String) async throws
         -> ProviderAccount
     {
@@ -168,6 +172,10 @@ public struct ProviderAccountService: Sendable {
                 changed.append("credentials.\(name)")
             }
             if let manifest { account.secretFields = manifest.credentials.filter(\.secret).map(\.name) }
+        }
+        if changes.environment != nil || changes.credentials != nil, let manifest = await manifest(account.pluginId) {
+            try PublicTestCredentials.refuse(
+                environment: account.environment, credentials: account.credentials, manifest: manifest)
         }
         try await accounts.updateAccount(account, actor: actor, changed: changed)
         return account

@@ -34,7 +34,8 @@ extension ErrorCode {
             return .contentTooLarge
         case .unsupportedMediaType:
             return .unsupportedMediaType
-        case .invalidRouting, .noAccountForMode, .noRoute, .paymentMethodUnusable, .policyLoosened,
+        case .credentialIsPublicTestValue, .invalidRouting, .noAccountForMode, .noRoute, .paymentMethodUnusable,
+            .policyLoosened,
             .refundExceedsCaptured, .replayWindowTooLarge, .returnURLRequired, .unknownPlugin:
             return .unprocessableContent
         case .rateLimited, .replayQuotaExceeded, .tooManyConcurrentRequests:

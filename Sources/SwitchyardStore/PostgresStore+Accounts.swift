@@ -262,6 +262,19 @@ extension PostgresStore: ConfigurationRepository {
 }
 
 extension PostgresStore {
+    /// System scope: every tenant's accounts whose environment moves real money (``Livemode``), credentials
+    /// opened, for `switchyard doctor`'s check against the plugins' published test values. Fails with a
+    /// ``StoreError`` when the key-encryption key cannot open one.
+    public func liveAccounts() async throws -> [ProviderAccount] {
+        let environments = Livemode.liveEnvironments.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        let rows = try await system { c in
+            try await c.query(
+                "SELECT * FROM provider_accounts WHERE environment IN (\(environments)) ORDER BY tenant_id, id"
+            ).rows
+        }
+        return try rows.map(openAccount)
+    }
+
     /// System scope: every tenant's accounts, without their credentials.
     public func accountSummaries() async throws -> [AccountSummary] {
         try await system { c in

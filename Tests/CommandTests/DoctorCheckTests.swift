@@ -1,5 +1,7 @@
 import Foundation
 import PluginHost
+import ProviderKit
+import SwitchyardCore
 import SwitchyardStore
 import Testing
 
@@ -66,6 +68,32 @@ struct DoctorCheckTests {
         for bad in [nil, "", "not a url", "http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080"] {
             #expect(Doctor.publicURL(bad).status == .fail, "\(bad ?? "nil")")
         }
+    }
+
+    @Test func aStoredLiveAccountWithAPublishedTestCredentialFailsNamingTheAccountNotTheValue() {
+        let sips = PluginManifest(
+            id: "worldline-sips", version: "1", provider: "Worldline Sips", abiVersion: 1, flows: [], methods: [],
+            countries: [], currencies: [], honoursIdempotencyKey: false, usesAccessToken: false,
+            credentials: [
+                CredentialField(name: "merchant_id", secret: false, publicTestValues: ["002001000000001"]),
+                CredentialField(name: "secret_key", secret: true, publicTestValues: ["002001000000001_KEY1"]),
+            ])
+        func account(_ plugin: String, _ merchant: String, _ key: String) -> ProviderAccount {
+            ProviderAccount(
+                id: UUID(), tenantId: UUID(), name: "a", pluginId: plugin, environment: "production",
+                baseURL: "https://sips.example", credentials: ["merchant_id": merchant, "secret_key": key],
+                secretFields: ["secret_key"], enabled: true, createdAt: Date())
+        }
+        let own = account("worldline-sips", "211000000000001", "own-key")
+        let simu = account("worldline-sips", "211000000000002", "002001000000001_KEY1")
+        #expect(Doctor.testCredentials([own], manifests: [sips]).status == .ok)
+        #expect(Doctor.testCredentials([], manifests: []).status == .ok)
+        let failed = Doctor.testCredentials([own, simu], manifests: [sips])
+        #expect(failed.status == .fail)
+        #expect(failed.detail.contains(simu.id.uuidString) && failed.detail.contains("secret_key"))
+        #expect(!failed.detail.contains(own.id.uuidString) && !failed.text.contains("002001000000001_KEY1"))
+        // An account whose plugin was not scanned cannot be checked: a warning, not a pass.
+        #expect(Doctor.testCredentials([own, account("other", "x", "y")], manifests: [sips]).status == .warn)
     }
 
     @Test func aFailedCheckPrintsItsFixOnTheNextLine() {

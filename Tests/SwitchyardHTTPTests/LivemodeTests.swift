@@ -176,6 +176,37 @@ struct LivemodeTests {
         }
     }
 
+    @Test func aProductionAccountWithTheProvidersPublicTestMerchantIsRefusedByName() async throws {
+        try await TestStack.with { stack in
+            let merchant = try await stack.sipsMerchant()
+            let simu = TestStack.sipsMerchant
+            var live: [String: Any] = [
+                "plugin": "worldline-sips", "base_url": stack.sandboxURL + "/sips", "environment": "production",
+                "credentials": ["merchant_id": "211000000000001", "secret_key": simu.secretKey],
+            ]
+            let accounts = "/admin/v1/tenants/\(merchant.tenantId)/provider-accounts"
+            let refused = try await stack.send(.POST, accounts, token: stack.operatorToken, json: live)
+            #expect(refused.status == 422)
+            #expect(refused.errorCode == "credential_is_public_test_value")
+            #expect((refused.json["error"] as? [String: Any])?["param"] as? String == "credentials.secret_key")
+            #expect(!String(decoding: refused.body, as: UTF8.self).contains(simu.secretKey))
+
+            // The sandbox account of the same merchant may not become live either; its own key can.
+            let moved = try await stack.send(
+                .PATCH, accounts + "/\(merchant.accountId)", token: stack.operatorToken,
+                json: ["environment": "production"])
+            #expect(moved.status == 422)
+            #expect(moved.errorCode == "credential_is_public_test_value")
+            live["credentials"] = ["merchant_id": "211000000000001", "secret_key": "the merchant's own key"]
+            #expect(try await stack.send(.POST, accounts, token: stack.operatorToken, json: live).status == 201)
+            let listed = try await stack.send(.GET, accounts, token: stack.operatorToken)
+            let environments = ((listed.json["data"] as? [[String: Any]]) ?? []).compactMap {
+                $0["environment"] as? String
+            }
+            #expect(environments.sorted() == ["production", "sandbox"])
+        }
+    }
+
     @Test func anEndpointReceivesOnlyTheEventsOfTheModeOfItsKey() async throws {
         try await TestStack.with(policy: WebhookTests.trustLoopback) { stack in
             let shop = try await Self.shop(stack)

@@ -108,6 +108,25 @@ struct PostgresStoreTests {
         #expect(try await store.authenticate(secret: key.secret) == nil)
     }
 
+    @Test func theLiveAccountsOfEveryTenantAreReadWithTheirCredentialsOpened() async throws {
+        let store = try await makeStore()
+        var made: [UUID: String] = [:]
+        for (name, environment) in [("A", "production"), ("B", "sandbox"), ("C", "live")] {
+            let tenant = try await store.createTenant(name: name, actor: "test")
+            let account = try await store.createAccount(
+                ProviderAccount(
+                    id: UUID(), tenantId: tenant.id, name: name, pluginId: "worldline-sips", environment: environment,
+                    baseURL: "http://127.0.0.1:1",
+                    credentials: ["merchant_id": "002001000000001", "secret_key": "002001000000001_KEY1"],
+                    secretFields: ["secret_key"], enabled: true, createdAt: Date()),
+                actor: "test")
+            made[account.id] = environment
+        }
+        let live = try await store.liveAccounts()
+        #expect(Set(live.map(\.id)) == Set(made.filter { $0.value != "sandbox" }.keys))
+        #expect(live.allSatisfy { $0.credentials["secret_key"] == "002001000000001_KEY1" })
+    }
+
     @Test func aSealedSecretCannotMoveToAnotherRow() throws {
         let box = try SecretBox(key: SecureRandom.bytes(32))
         let sealed = try box.seal("value", context: "account-1/private_key")

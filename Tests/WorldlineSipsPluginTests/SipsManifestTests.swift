@@ -23,8 +23,12 @@ import Testing
         #expect(!manifest.honoursIdempotencyKey && !manifest.usesAccessToken)
         #expect(
             manifest.credentials == [
-                CredentialField(name: "merchant_id", secret: false),
-                CredentialField(name: "secret_key", secret: true),
+                CredentialField(
+                    name: "merchant_id", secret: false,
+                    publicTestValues: ["002001000000001", "002001000000002", "002001000000003"]),
+                CredentialField(
+                    name: "secret_key", secret: true,
+                    publicTestValues: ["002001000000001_KEY1", "002001000000002_KEY1", "002001000000003_KEY1"]),
                 CredentialField(name: "key_version", secret: false, required: false),
             ])
     }
