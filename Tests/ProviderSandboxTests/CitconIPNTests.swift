@@ -55,6 +55,10 @@ import Testing
                 _ = try await sandbox.citcon.paidCharge(token: token, reference: "ipn-retry", amount: 700, ipn: ipnURL)
                 try await eventually("IPN acknowledged") { await inbox.messages.count == 1 }
                 #expect(await inbox.hits == 3)
+                // The receiver holds the message before the sandbox has read its 200 and recorded the attempt.
+                try await eventually("acknowledgement recorded") {
+                    await sandbox.server.citcon.notificationAttempts().contains { $0.acknowledged }
+                }
                 let attempts = await sandbox.server.citcon.notificationAttempts()
                 #expect(attempts.map(\.attempt) == [1, 2, 3])
                 #expect(attempts.map(\.statusCode) == [500, 500, 200])

@@ -70,7 +70,8 @@ struct AdaptiveRoutingExperimentTests {
             let report = try await Self.runBench(
                 stack,
                 [
-                    "--phase-payments", "200", "--window", "40", "--recovery-limit", "600", "--max-rate-loss", "10",
+                    "--experiments", "adaptive", "--phase-payments", "200", "--window", "40", "--recovery-limit", "600",
+                    "--max-rate-loss", "10",
                     "--in-flight", "4", "--fee-decline-a", "0.05",
                 ])
             let ordered = try Self.phase(report, "ordered")

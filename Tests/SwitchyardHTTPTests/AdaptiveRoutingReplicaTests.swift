@@ -44,7 +44,11 @@ struct AdaptiveRoutingReplicaTests {
         try await TestStack.with(policy: policy) { stack in
             // Statistics for both accounts, written through the first replica.
             let report = try await AdaptiveRoutingExperimentTests.runBench(
-                stack, ["--phase-payments", "60", "--window", "20", "--recovery-limit", "20", "--in-flight", "2"])
+                stack,
+                [
+                    "--experiments", "adaptive", "--phase-payments", "60", "--window", "20", "--recovery-limit", "20",
+                    "--in-flight", "2",
+                ])
             let tenant = try #require(report["tenant_id"] as? String)
             let simulate: @Sendable (String, String) async throws -> [String: Any] = { base, reference in
                 try await Self.simulate(stack, tenant: tenant, base: base, reference: reference)
