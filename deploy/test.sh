@@ -4,22 +4,33 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash deploy/install-deps.sh
 started=$(date +%s)
+stages=()
+# stage NAME COMMAND...: runs COMMAND, keeps its status, and records its wall time for the summary below.
+stage() {
+    local name=$1 begun rc=0
+    shift
+    begun=$(date +%s)
+    "$@" || rc=$?
+    stages+=("$name: $(( $(date +%s) - begun )) s")
+    if [ "$rc" -ne 0 ]; then status=$rc; fi
+}
+status=0
 # Every product, so the plugin .so files the end-to-end tests dlopen exist.
 swift build
-built=$(date +%s)
-echo "build: $((built - started)) s"
-status=0
-swift test --no-parallel 2>&1 | tee .build/test-output.txt || status=$?
-.build/debug/switchyard bench --payments 50 --concurrency 4 || status=$?  # smoke: `switchyard bench` keeps working
-echo "tests: $(( $(date +%s) - built )) s"
+stages+=("build: $(( $(date +%s) - started )) s")
+swift_tests() { swift test --no-parallel 2>&1 | tee .build/test-output.txt; }
+stage "swift test" swift_tests
+stage "bench smoke" .build/debug/switchyard bench --payments 50 --concurrency 4  # `switchyard bench` keeps working
 # The sandboxes driven by the providers' official SDKs.
-bash Tests/Conformance/run.sh || status=$?
+stage conformance bash Tests/Conformance/run.sh
 # The operator console in headless Chromium.
-bash Tests/Console/run.sh || status=$?
+stage console bash Tests/Console/run.sh
 # The deployment files and the README walkthroughs.
-bash Tests/Deploy/run.sh || status=$?
+stage deploy bash Tests/Deploy/run.sh
 # The release build users run: walkthroughs, Idempotency-Keys and the bench smoke against it.
-bash Tests/Release/run.sh || status=$?
+stage release bash Tests/Release/run.sh
+echo "wall time by stage:"
+printf '  %s\n' "${stages[@]}"
 echo "total: $(( $(date +%s) - started )) s"
 # The suite's own closing lines again, last: the checks above build and test plugin packages of their own,
 # whose runners print closing lines too.
