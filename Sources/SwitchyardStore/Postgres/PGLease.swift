@@ -36,6 +36,9 @@ public final class PGLease: Sendable {
         self.connection = connection
     }
 
+    /// Calls of the lease running or waiting for their turn now: a probe for tests and diagnostics.
+    public var callsRunning: Int { state.withLock { $0.running } }
+
     /// Runs `body` on the leased connection (on its loop), after any call of the lease still running.
     ///
     /// A transaction the body leaves open is rolled back afterwards; session state is kept.

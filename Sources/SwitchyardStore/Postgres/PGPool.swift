@@ -27,6 +27,27 @@ public final class PGPool: Sendable {
         var drained: [CheckedContinuation<Void, Never>] = []
         /// Connections closed since shutdown began (the idle ones at once, the others when given back).
         var closedCount = 0
+        /// Connections handed to callers since the pool was made.
+        var handedOut: UInt64 = 0
+    }
+
+    /// What the pool is doing now: a probe for tests and diagnostics.
+    public struct Usage: Sendable, Equatable {
+        /// Connections lent to callers now.
+        public var inUse: Int
+        /// Callers waiting for a connection now.
+        public var waiting: Int
+        /// Connections handed to callers since the pool was made (a caller served twice counts twice).
+        public var handedOut: UInt64
+    }
+
+    /// The pool's usage at this moment.
+    public var usage: Usage {
+        state.withLock { state in
+            Usage(
+                inUse: state.closed ? 0 : connections.count - state.idle.count, waiting: state.waiters.count,
+                handedOut: state.handedOut)
+        }
     }
 
     private enum Acquisition {
@@ -129,7 +150,10 @@ public final class PGPool: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PGConnection, any Error>) in
                 let acquisition: Acquisition = state.withLock { state in
                     if state.closed { return .closed }
-                    if let connection = state.idle.popLast() { return .ready(connection) }
+                    if let connection = state.idle.popLast() {
+                        state.handedOut &+= 1
+                        return .ready(connection)
+                    }
                     if Task.isCancelled { return .cancelled }
                     state.waiters.append(Waiter(id: id, continuation: continuation))
                     return .queued
@@ -178,7 +202,10 @@ public final class PGPool: Sendable {
                 defer { state.drained = [] }
                 return .close(state.drained)
             }
-            if !state.waiters.isEmpty { return .serve(state.waiters.removeFirst()) }
+            if !state.waiters.isEmpty {
+                state.handedOut &+= 1
+                return .serve(state.waiters.removeFirst())
+            }
             state.idle.append(connection)
             return .idle
         }
@@ -196,9 +223,9 @@ public final class PGPool: Sendable {
     /// Sets the pool gauges: connections in use and callers waiting (summed over the process's pools
     /// would need a label per pool; the last pool to change wins, which is the serving pool in practice).
     private func recordUsage() {
-        let (inUse, waiting) = state.withLock { ($0.closed ? 0 : connections.count - $0.idle.count, $0.waiters.count) }
-        Gauge(label: MetricName.dbPoolInUse).record(inUse)
-        Gauge(label: MetricName.dbPoolWaiting).record(waiting)
+        let now = usage
+        Gauge(label: MetricName.dbPoolInUse).record(now.inUse)
+        Gauge(label: MetricName.dbPoolWaiting).record(now.waiting)
     }
 
     private static func validate(connectionString: String) throws {

@@ -4,7 +4,7 @@
  *  - authorize: asks the host to send one HTTP request, then answers `authorized` with
  *    providerStatus "host-ok" when the host reported a response (proving host services work);
  *  - sync: answers `succeeded` at once, with the plugin version as providerStatus;
- *  - refund: parks the call until the host cancels it, then answers the error `cancelled`;
+ *  - refund: parks the call (logging "refund parked") until the host cancels it, then answers the error `cancelled`;
  *  - anything else: the error `not_supported`.
  *
  * Build knobs: FIXTURE_ABI (ABI version in the table and manifest), FIXTURE_ID, FIXTURE_VERSION,
@@ -122,6 +122,9 @@ static void echo_invoke(void *pointer, uint64_t call_id, const char *method, con
         pthread_mutex_unlock(&instance->lock);
         if (busy) {
             complete(completion, completion_context, "{\"error\":{\"code\":\"busy\",\"message\":\"one refund at a time\"}}");
+        } else if (instance->host.log != NULL) {
+            /* Tests await this line: the call is parked. */
+            instance->host.log(instance->host.host_context, SY_LOG_INFO, "refund parked", "{}");
         }
     } else {
         complete(completion, completion_context, "{\"error\":{\"code\":\"not_supported\",\"message\":\"unknown method\"}}");
