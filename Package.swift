@@ -226,11 +226,13 @@ let package = Package(
             name: "SwitchyardTestSupport",
             dependencies: ["SwitchyardStore", .product(name: "Logging", package: "swift-log")]
         ),
+        // Waiting for events in tests: change notifications, process exits, bounded polls and deadlines.
+        .target(name: "TestWaiting"),
         // The scripted host plugin unit tests share.
         .target(name: "ProviderTestSupport", dependencies: ["ProviderKit"]),
 
         .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto", "ProviderTestSupport"]),
-        .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
+        .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit", "TestWaiting"]),
         .testTarget(
             name: "SwitchyardCoreTests",
             dependencies: ["SwitchyardCore", "SwitchyardDomainTestSupport"]
@@ -239,14 +241,14 @@ let package = Package(
             name: "SwitchyardStoreTests",
             dependencies: [
                 "SwitchyardStore", "SwitchyardTestSupport", "SwitchyardCore", "SwitchyardCrypto", "ProviderKit",
-                .product(name: "Logging", package: "swift-log"),
+                "TestWaiting", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "PluginHostTests",
             dependencies: [
                 "PluginHost", "PluginWorkerCore", "ProviderKit", "CSwitchyardPlugin", "SwitchyardCore",
-                "SwitchyardTestSupport",
+                "SwitchyardTestSupport", "TestWaiting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -254,7 +256,7 @@ let package = Package(
         .testTarget(
             name: "ProviderSandboxTests",
             dependencies: [
-                "ProviderSandbox", "SwitchyardCrypto",
+                "ProviderSandbox", "SwitchyardCrypto", "TestWaiting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -264,7 +266,7 @@ let package = Package(
             name: "SwitchyardHTTPTests",
             dependencies: [
                 "SwitchyardHTTP", "SwitchyardStore", "SwitchyardTestSupport", "PluginHost", "ProviderSandbox",
-                "SwitchyardCore", "SwitchyardCrypto", "SwitchyardApp",
+                "SwitchyardCore", "SwitchyardCrypto", "SwitchyardApp", "TestWaiting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -290,7 +292,7 @@ package.targets += [
     .testTarget(
         name: "SwitchyardDomainTests",
         dependencies: [
-            "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport",
+            "SwitchyardCore", "ProviderKit", "SwitchyardDomainTestSupport", "TestWaiting",
             .product(name: "Logging", package: "swift-log"),
         ]
     ),

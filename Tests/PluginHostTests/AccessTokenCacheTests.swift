@@ -50,6 +50,7 @@ struct AccessTokenCacheTests {
             let n = fetches.withLock {
                 $0 += 1; return $0
             }
+            // The provider's latency is the subject: callers arriving during the fetch share it.
             try? await Task.sleep(for: .milliseconds(50))
             return AccessTokenResult(
                 token: AccessToken(token: "t\(n)", expiresAt: clock.read().addingTimeInterval(3600)))

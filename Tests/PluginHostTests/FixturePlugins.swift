@@ -1,6 +1,7 @@
 import Foundation
 import PluginHost
 import SwitchyardTestSupport
+import TestWaiting
 
 /// A fresh temporary directory, removed by ``remove()``.
 struct TemporaryDirectory {
@@ -30,13 +31,7 @@ func sha256OfFile(_ path: String) throws -> String {
 
 /// Polls `condition` until it holds or `timeout` passes.
 func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(50))
-    }
-    return await condition()
+    (try? await Poll.until("condition", within: timeout) { await condition() }) != nil
 }
 
 /// The built `switchyard`, which runs the plugin scanner processes.

@@ -3,6 +3,7 @@ import Logging
 import PluginHost
 import ProviderKit
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 @Suite("PluginLoader")
@@ -24,6 +25,13 @@ struct PluginLoaderTests {
     private func loadEcho() async throws -> LoadedPlugin {
         try await scanningLoader().load(
             file: try FixturePlugins.echo(), policy: development, hostServices: RecordingHostServices())
+    }
+
+    /// Waits until the echo plugin has parked `count` refunds in all (it logs each one it parks).
+    private func parked(_ services: RecordingHostServices, count: Int) async throws {
+        try await Poll.until("\(count) refunds parked", within: .seconds(10), every: .milliseconds(5)) {
+            services.logs.filter { $0.message == "refund parked" }.count >= count
+        }
     }
 
     @Test func validPluginLoadsAndUsesHostServices() async throws {
@@ -125,16 +133,19 @@ struct PluginLoaderTests {
     }
 
     @Test func cancellingTheCallerCancelsThePluginCall() async throws {
-        let plugin = try await loadEcho()
+        let services = RecordingHostServices()
+        let plugin = try await scanningLoader().load(
+            file: try FixturePlugins.echo(), policy: development, hostServices: services)
         let call = Task { try await plugin.refund(.test, account: .test) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await parked(services, count: 1)
         call.cancel()
         await #expect(throws: CancellationError.self) {
             _ = try await call.value
         }
         // The plugin is free again: the parked call was really cancelled and completed.
         let second = Task { try await plugin.refund(.test, account: .test) }
-        try await Task.sleep(for: .milliseconds(100))
+        // A plugin still holding the first would answer `busy` instead of parking this one.
+        try await parked(services, count: 2)
         second.cancel()
         await #expect(throws: CancellationError.self) {
             _ = try await second.value

@@ -100,7 +100,10 @@ final class RawTCPServer: @unchecked Sendable {
             }
             fillers.append(filler)
         }
-        usleep(100_000)
+        // The first filler's handshake completing (its socket turning writable) is the event that the
+        // queue is full; the others then stay pending.
+        var first = pollfd(fd: fillers[0], events: Int16(POLLOUT), revents: 0)
+        _ = poll(&first, 1, 5_000)
         let descriptors = fillers + [listener]
         return (port, { for descriptor in descriptors { close(descriptor) } })
     }

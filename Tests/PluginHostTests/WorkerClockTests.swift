@@ -22,6 +22,7 @@ struct WorkerClockTests {
     @Test func itAdvancesWithElapsedTimeAndFollowsTheLatestFrame() throws {
         let clock = WorkerClock()
         clock.update(5_000)
+        // Time is the subject: the clock must move with real elapsed time between frames.
         Thread.sleep(forTimeInterval: 0.05)
         #expect(clock.nowMilliseconds() >= 5_050)
         // The server's clock went back (a test clock, say): the worker follows it.

@@ -3,6 +3,7 @@ import Logging
 import PluginHost
 import ProviderKit
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// Plugins in worker processes: crashes, hangs and blocking calls cost the plugin's calls, never the host.
@@ -156,7 +157,10 @@ struct WorkerIsolationTests {
         let errors = await [first, second]
         #expect(errors.map { $0?.code } == [.deadlineBeforeSend, .deadlineBeforeSend])
         // Only the call that reached the plugin ever sends (after its block); the queued one never ran.
-        try await Task.sleep(for: .seconds(3))
+        try await Poll.until("the blocked call's send", within: .seconds(10)) { services.sent.count >= 1 }
+        // Absence is the subject: the queued call would have run once the thread was free, and a call
+        // that never runs has no event; it is given the block's length (2 s) again to show.
+        try await Task.sleep(for: .seconds(2))
         #expect(services.sent.count == 1)
     }
 
@@ -181,6 +185,8 @@ struct WorkerIsolationTests {
                 }
             }
         }
+        // The blocked calls have no event of their own before they end: they are given a moment to reach
+        // their plugin, which is what makes the echo call below meaningful.
         try await Task.sleep(for: .milliseconds(300))
         let started = ContinuousClock.now
         #expect(try await echo.sync(.test, account: .test).kind == .succeeded)
@@ -314,12 +320,9 @@ struct WorkerIsolationTests {
 
 /// Waits up to ten seconds for `condition`.
 func eventually(_ condition: () async -> Bool) async throws {
-    let limit = ContinuousClock.now + .seconds(10)
-    while !(await condition()) {
-        guard ContinuousClock.now < limit else {
-            Issue.record("condition not met within 10 s")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(20))
+    do {
+        try await Poll.until("condition", within: .seconds(10), every: .milliseconds(20)) { await condition() }
+    } catch is WaitTimedOut {
+        Issue.record("condition not met within 10 s")
     }
 }

@@ -105,7 +105,8 @@ struct PluginExportTests {
                 group.addTask { _ = await call.wait() }
             }
         }
-        // Give a stray second completion time to show up.
+        // Absence is the subject: a stray second completion has no event of its own, so it is given a
+        // window in which to show up.
         try await Task.sleep(for: .milliseconds(100))
         #expect(calls.allSatisfy { $0.completionCount == 1 })
         for call in calls {
@@ -123,12 +124,13 @@ struct PluginExportTests {
         let clock = ContinuousClock()
         let started = clock.now
         let call = driver.start(11, method: "sync", json: json)
-        try await Task.sleep(for: .milliseconds(50))
         #expect(call.completionCount == 0)
         driver.cancel(11)
+        // The provider never answers by itself, so a `cancelled` reply is the cancel's doing.
         let reply = try PluginJSON.decoder().decode(PluginReply<Outcome>.self, from: await call.wait())
         #expect(reply.error?.code == "cancelled")
         #expect(clock.now - started < .seconds(10))
+        // Absence is the subject: the flow's own late reply, dropped, has no event to await.
         try await Task.sleep(for: .milliseconds(50))
         #expect(call.completionCount == 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderKit
+import TestWaiting
 
 /// A provider whose flows exercise the export adapter: plain results, errors, a long call and host services.
 struct EchoTestProvider: Provider {
@@ -30,7 +31,8 @@ struct EchoTestProvider: Provider {
     }
 
     func sync(_ request: SyncRequest, account: AccountContext) async throws -> Outcome {
-        try await Task.sleep(for: .seconds(60))
+        // A provider that never answers: only a cancel ends the call.
+        try await Hold.untilCancelled()
         return Outcome(kind: .succeeded)
     }
 

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ProviderSandbox
+import TestWaiting
 
 /// A sandbox server running on a free loopback port for the duration of one test.
 struct SandboxHarness {
@@ -122,12 +123,11 @@ func eventually(
     timeout: Duration = .seconds(5),
     _ condition: () async throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
+    do {
+        try await Poll.until(what, within: timeout, every: .milliseconds(20), condition)
+    } catch is WaitTimedOut {
+        throw HarnessError.timedOut(what)
     }
-    throw HarnessError.timedOut(what)
 }
 
 // MARK: - HTTP

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SwitchyardCore
 import SwitchyardDomainTestSupport
+import TestWaiting
 import Testing
 
 /// The heartbeat and the silence after which the janitor frees a dead incarnation's keys follow the policy
@@ -59,8 +60,9 @@ struct JanitorSilentInstanceTests {
             interval: { 0.02 }, logger: Self.logger)
         let running = Task { await heartbeat.run() }
         defer { running.cancel() }
-        let deadline = Date().addingTimeInterval(1.5)
-        while registry.heartbeats < 4 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(registry.heartbeats >= 4, "four beats 20 ms apart within 1.5 s")
+        let beat = try await Poll.holds("four heartbeats", within: .seconds(1.5), every: .milliseconds(10)) {
+            registry.heartbeats >= 4
+        }
+        #expect(beat, "four beats 20 ms apart within 1.5 s")
     }
 }

@@ -7,6 +7,7 @@ import SwitchyardCrypto
 import SwitchyardStore
 import SwitchyardTestSupport
 import Synchronization
+import TestWaiting
 import Testing
 
 /// Two replicas (a pool, a store and a token cache each) on one database refresh a token once between
@@ -32,6 +33,7 @@ import Testing
                     $0 += 1
                     return $0
                 }
+                // The provider's latency is the subject: what other replicas do while a fetch is slow.
                 try? await Task.sleep(for: self.delay)
                 if self.failing.withLock({ $0 }) {
                     return AccessTokenResult(failure: Outcome(kind: .declined, code: "4010", message: "bad key"))
@@ -154,7 +156,7 @@ import Testing
             let account = UUID()
             let holder = Task { await a.cache.token(account: account, kind: "server", fetch: slow.fetch) }
             // Wait until replica A holds the lock and is inside its slow fetch.
-            for _ in 0..<200 where slow.count == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await Poll.until("replica A's fetch", within: .seconds(2), every: .milliseconds(10)) { slow.count > 0 }
             try #require(slow.count == 1)
             let other = Provider()
             let busy = await b.cache.token(account: account, kind: "server", fetch: other.fetch)

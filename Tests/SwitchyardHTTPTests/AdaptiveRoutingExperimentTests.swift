@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardCore
+import TestWaiting
 import Testing
 
 /// The adaptive-routing experiment, scaled down: `switchyard bench routing` against a test stack, with
@@ -37,11 +38,10 @@ struct AdaptiveRoutingExperimentTests {
             ] + arguments
         process.standardOutput = handle
         process.standardError = handle
+        let exit = ProcessExit(process)
         try process.run()
         // Generous bound so a hang fails the test instead of blocking the suite.
-        let deadline = Date().addingTimeInterval(600)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
-        if process.isRunning {
+        if try await exit.status(within: .seconds(600)) == nil {
             process.terminate()
             throw TestFailure("switchyard bench routing did not finish within 600 s")
         }

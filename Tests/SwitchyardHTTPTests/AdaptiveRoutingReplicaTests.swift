@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardCore
+import TestWaiting
 import Testing
 
 /// Two replicas on one database decide adaptive routing from the same shared statistics: once both
@@ -56,13 +57,12 @@ struct AdaptiveRoutingReplicaTests {
             try await ConfigurationCacheReplicaTests.withSecondReplica(stack) { _, replicaURL in
                 // Poll until both replicas' caches hold the statistics written last (bounded, not a sleep
                 // standing in for an assertion).
-                let deadline = Date().addingTimeInterval(30)
-                var first = try await simulate(stack.baseURL, "same-payment")
-                var second = try await simulate(replicaURL, "same-payment")
-                while Self.decision(first) != Self.decision(second) && Date() < deadline {
-                    try await Task.sleep(for: .milliseconds(100))
+                var first: [String: Any] = [:]
+                var second: [String: Any] = [:]
+                try await Poll.holds("both replicas deciding alike", within: .seconds(30), every: .milliseconds(100)) {
                     first = try await simulate(stack.baseURL, "same-payment")
                     second = try await simulate(replicaURL, "same-payment")
+                    return Self.decision(first) == Self.decision(second)
                 }
                 #expect(Self.decision(first) == Self.decision(second))
                 let ranked = Self.ranking(first)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOHTTP1
 import SwitchyardHTTP
+import TestWaiting
 import Testing
 
 @Suite(.serialized) struct AdminAPITests {
@@ -99,11 +100,11 @@ import Testing
             try FileManager.default.copyItem(atPath: source, toPath: temporary)
             try FileManager.default.moveItem(atPath: temporary, toPath: stack.pluginsDirectory + "/libCitconPlugin.so")
             var loaded = false
-            for _ in 0..<100 where !loaded {
+            try await Poll.until("the plugin loaded", within: .seconds(10), every: .milliseconds(100)) {
                 #expect(try await stack.send(.GET, "/health").status == 200)
                 let plugins = try await stack.send(.GET, "/admin/v1/plugins", token: stack.operatorToken).json
                 loaded = (plugins["loaded"] as? [[String: Any]])?.contains { $0["id"] as? String == "citcon" } == true
-                if !loaded { try await Task.sleep(for: .milliseconds(100)) }
+                return loaded
             }
             #expect(loaded)
             #expect(try await stack.send(.GET, "/ready").status == 200)

@@ -3,6 +3,7 @@ import NIOHTTP1
 import ProviderSandbox
 import SwitchyardCrypto
 import SwitchyardStore
+import TestWaiting
 import Testing
 
 /// The whole path for Antom: merchant API → dlopen-loaded plugin → sandbox (EasySafePay sessions, the
@@ -21,12 +22,14 @@ import Testing
     func waitForPaymentMethod(
         _ stack: TestStack, _ m: TestStack.Merchant, customer: String, id: String, status: String
     ) async throws -> [String: Any] {
-        for _ in 0..<100 {
-            let method = try await paymentMethod(stack, m, customer: customer, id: id)
-            if method["status"] as? String == status { return method }
-            try await Task.sleep(for: .milliseconds(100))
+        do {
+            return try await Poll.value("payment method \(id)", within: .seconds(10), every: .milliseconds(100)) {
+                let method = try await paymentMethod(stack, m, customer: customer, id: id)
+                return method["status"] as? String == status ? method : nil
+            }
+        } catch is WaitTimedOut {
+            throw TestFailure("payment method \(id) did not become \(status)")
         }
-        throw TestFailure("payment method \(id) did not become \(status)")
     }
 
     /// A first EasySafePay payment that sets up the agreement; returns the payment and the new `pm_…`.
@@ -139,6 +142,7 @@ import Testing
             let listed = try await stack.send(.GET, "/v1/customers/cust-9/payment-methods", token: m.apiKey)
             #expect((listed.json["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [pm])
 
+            let acknowledgedBefore = await stack.sandbox.antom.notificationAttempts().filter(\.acknowledged).count
             let paid = try await stack.createPayment(
                 m,
                 [
@@ -147,8 +151,11 @@ import Testing
                 ])
             let id = try #require(paid["id"] as? String)
             #expect(paid["status"] as? String == "authorized", "\(paid)")
-            // The payment result notification confirms the authorisation; it does not capture.
-            try await Task.sleep(for: .milliseconds(300))
+            // The payment result notification confirms the authorisation; it does not capture. Its
+            // acknowledgement, recorded by the sandbox, says Switchyard has taken it in.
+            try await Poll.until("the payment result notification acknowledged", within: .seconds(10)) {
+                await stack.sandbox.antom.notificationAttempts().filter(\.acknowledged).count > acknowledgedBefore
+            }
             let still = try await stack.send(.GET, "/v1/payments/\(id)", token: m.apiKey).json
             #expect(still["status"] as? String == "authorized")
             let captured = try await stack.send(.POST, "/v1/payments/\(id)/capture", token: m.apiKey, json: [:])

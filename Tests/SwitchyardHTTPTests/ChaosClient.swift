@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import ProviderSandbox
+import TestWaiting
 
 @testable import SwitchyardCore
 
@@ -49,31 +50,44 @@ struct ChaosClient: Sendable {
 
     /// Creates the order's payment; retries with the same key and body until a replica answers it.
     func create(_ order: inout ChaosOrder, within seconds: Double = 90) async -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let url = platform.replicaURL(order.index + order.tries) + "/v1/payments"
-            order.tries += 1
-            do {
-                // An impatient first try: a create held up by a provider timeout is retried elsewhere
-                // while the first request still runs.
-                let reply = try await platform.send(
-                    .POST, url, token: shop.apiKey, body: order.body, headers: ["Idempotency-Key": order.key],
-                    timeout: order.tries == 1 ? 2 : 8)
-                switch reply.status {
-                case 200, 201: return reply.json
-                case 409 where reply.errorCode == "idempotency_in_progress": order.heldReplies += 1
-                case 409, 429, 500..<600: break
-                default:
-                    order.refusal = "\(reply.status) \(reply.text)"
+        // The merchant's retries, 300 ms apart: `.some(json)` is an answer, `.some(nil)` a refusal.
+        let answer: [String: Any]??
+        do {
+            answer = try await Poll.value(
+                "order \(order.key) answered", within: .seconds(seconds), every: .milliseconds(300)
+            ) {
+                () async -> [String: Any]?? in
+                let url = platform.replicaURL(order.index + order.tries) + "/v1/payments"
+                order.tries += 1
+                do {
+                    // An impatient first try: a create held up by a provider timeout is retried elsewhere
+                    // while the first request still runs.
+                    let reply = try await platform.send(
+                        .POST, url, token: shop.apiKey, body: order.body, headers: ["Idempotency-Key": order.key],
+                        timeout: order.tries == 1 ? 2 : 8)
+                    switch reply.status {
+                    case 200, 201: return .some(reply.json)
+                    case 409 where reply.errorCode == "idempotency_in_progress":
+                        order.heldReplies += 1
+                        return nil
+                    case 409, 429, 500..<600: return nil
+                    default:
+                        order.refusal = "\(reply.status) \(reply.text)"
+                        return .some(nil)
+                    }
+                } catch {
+                    // A timeout, a reset or a killed replica: try again, elsewhere.
                     return nil
                 }
-            } catch {
-                // A timeout, a reset or a killed replica: try again, elsewhere.
             }
-            try? await Task.sleep(for: .milliseconds(300))
+        } catch {
+            answer = nil
         }
-        order.budgetSpent = true
-        return nil
+        guard let answer else {
+            order.budgetSpent = true
+            return nil
+        }
+        return answer
     }
 
     /// The same create again on another replica: the stored answer, never a second payment.
@@ -87,20 +101,27 @@ struct ChaosClient: Sendable {
     /// what the faults break. True when the charge is confirmed (now or before).
     func pay(clientToken: String, chargeToken: String) async -> Bool {
         let body = Data(#"{"payment":{"method":"alipay"}}"#.utf8)
-        for _ in 0..<8 {
-            if let reply = try? await platform.send(
-                .POST, platform.sandboxURL + "/citcon/v1/charges/\(chargeToken)", token: clientToken, body: body,
-                timeout: 4)
-            {
-                let status = reply.json["status"] as? String
-                let code = (reply.json["data"] as? [String: Any])?["code"] as? String
-                if reply.status == 200 && status == "success" { return true }
-                if code == "4101" { return true }
-                if let code, code != "5000" { return false }
-            }
-            try? await Task.sleep(for: .milliseconds(200))
+        var tries = 0
+        // The app's taps, 200 ms apart, eight at most.
+        let paid = try? await Poll.value(
+            "charge \(chargeToken) confirmed", within: .seconds(60), every: .milliseconds(200)
+        ) {
+            () async -> Bool? in
+            guard tries < 8 else { return false }
+            tries += 1
+            guard
+                let reply = try? await platform.send(
+                    .POST, platform.sandboxURL + "/citcon/v1/charges/\(chargeToken)", token: clientToken, body: body,
+                    timeout: 4)
+            else { return nil }
+            let status = reply.json["status"] as? String
+            let code = (reply.json["data"] as? [String: Any])?["code"] as? String
+            if reply.status == 200 && status == "success" { return true }
+            if code == "4101" { return true }
+            if let code, code != "5000" { return false }
+            return nil
         }
-        return false
+        return paid ?? false
     }
 
     /// Whether the sandbox should lose the next Citcon notification (the one this app payment causes, or

@@ -14,7 +14,7 @@ final class ChaosKills: Sendable {
     /// The number of kills so far.
     var count: Int { generations.withLock { $0.values.reduce(0, +) } }
 
-    /// Kills replica `index`, waits a second and starts it again; `done` orders had been done at the kill.
+    /// Kills replica `index` (returning once it has exited) and starts it again; `done` orders had been done at the kill.
     func killAndRestart(_ index: Int, after done: Int) async throws {
         platform.sigkill(index)
         let generation = generations.withLock { generations -> Int in
@@ -22,7 +22,6 @@ final class ChaosKills: Sendable {
             return generations[index, default: 0]
         }
         print("chaos: replica \(index) killed (SIGKILL) after \(done) orders")
-        try await Task.sleep(for: .seconds(1))
         try await platform.restart(index, generation: generation)
         print("chaos: replica \(index) restarted")
     }
@@ -33,6 +32,7 @@ final class ChaosKills: Sendable {
         var index = 0
         var last = ContinuousClock.now
         while done() < total {
+            // Time is the subject: the kills follow a schedule.
             try await Task.sleep(until: last + .seconds(max(1, seconds)))
             guard done() < total else { return }
             last = ContinuousClock.now

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderSandbox
+import TestWaiting
 
 /// The merchant of a chaos run: one tenant with a Citcon account (US dollars, the app's session flow) and an
 /// Antom account (Singapore dollars, card-on-file payments decided server to server), and a vaulted card.
@@ -70,15 +71,14 @@ extension ChaosPlatform {
             .POST, sandboxURL + "/_sandbox/antom/vaulting/\(try value(data, "vaultingSessionId"))/complete",
             json: ["cardNumber": AntomTestCard.visa, "expiryMonth": "12", "expiryYear": "30", "cvv": "123"])
         guard completed.status == 200 else { throw TestFailure("vaulting: \(completed.status) \(completed.text)") }
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        let active = try await Poll.holds("the vaulted card active", within: .seconds(30), every: .milliseconds(200)) {
             let method = try await send(
                 .GET, replicaURL(0) + "/v1/customers/\(shop.customer)/payment-methods/\(paymentMethod)",
                 token: shop.apiKey)
-            if method.json["status"] as? String == "active" { return paymentMethod }
-            try await Task.sleep(for: .milliseconds(200))
+            return method.json["status"] as? String == "active"
         }
-        throw TestFailure("the vaulted card did not become active")
+        guard active else { throw TestFailure("the vaulted card did not become active") }
+        return paymentMethod
     }
 
     private func value(_ json: [String: Any], _ name: String) throws -> String {

@@ -6,6 +6,7 @@ import NIOHTTP1
 import SwitchyardCrypto
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 
 /// A deployment for chaos runs, every part a process of its own: a standalone `switchyard sandbox`, one
 /// throwaway database and several `switchyard serve` replicas on it, which a test may kill and restart.
@@ -143,16 +144,18 @@ final class ChaosPlatform: Sendable {
     }
 
     private static func waitForPortFile(_ path: String, process: Process) async throws -> Int {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline && process.isRunning {
+        // Another process writes the file: asked again until it is there or the process has exited.
+        let port = try? await Poll.value("the sandbox's port file", within: .seconds(60), every: .milliseconds(100)) {
+            () -> Int?? in
             if let text = try? String(contentsOfFile: path, encoding: .utf8),
                 let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
             {
-                return port
+                return .some(port)
             }
-            try await Task.sleep(for: .milliseconds(100))
+            return process.isRunning ? nil : .some(nil)
         }
-        throw TestFailure("the sandbox did not start; see \(path)")
+        guard let port else { throw TestFailure("the sandbox did not start; see \(path)") }
+        return port
     }
 
     // MARK: Replicas
@@ -172,14 +175,16 @@ final class ChaosPlatform: Sendable {
 
     /// Waits until replica `index` answers `/ready` (database and plugins loaded).
     func waitUntilReady(_ index: Int) async throws {
-        let deadline = Date().addingTimeInterval(120)
         let server = servers.withLock { $0[index] }
-        while Date() < deadline && server.process.isRunning {
+        // Another process's readiness, read over HTTP: asked again until it answers or has exited.
+        let ready = try? await Poll.value("replica \(index) ready", within: .seconds(120), every: .milliseconds(200)) {
+            () -> Bool? in
             if let reply = try? await send(.GET, replicaURL(index) + "/ready", timeout: 2), reply.status == 200 {
-                return
+                return true
             }
-            try await Task.sleep(for: .milliseconds(200))
+            return server.process.isRunning ? nil : false
         }
+        if ready == true { return }
         throw TestFailure("replica \(index) is not ready: \(server.output.suffix(2000))")
     }
 

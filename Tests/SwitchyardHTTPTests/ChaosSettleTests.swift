@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import ProviderSandbox
+import TestWaiting
 import Testing
 
 @testable import SwitchyardCore
@@ -120,6 +121,7 @@ struct ChaosSettleTests {
         // one every `killEvery` seconds while the load lasts).
         let client = ChaosClient(platform: platform, shop: shop)
         let done = LockedState<[ChaosOrder]>([])
+        let finishedOrders = Changes()
         let next = LockedState(0)
         let kills = ChaosKills(platform: platform)
         let loadStarted = Date()
@@ -135,13 +137,14 @@ struct ChaosSettleTests {
                         guard let index else { return }
                         let order = try await Self.drive(plans[index], client: client)
                         done.withLock { $0.append(order) }
+                        finishedOrders.notify()
                     }
                 }
             }
             group.addTask {
                 guard let period = Self.killEvery else {
-                    while done.withLock({ $0.count }) < Self.orders * 2 / 5 {
-                        try await Task.sleep(for: .milliseconds(50))
+                    try await finishedOrders.wait("the first orders", within: .seconds(Self.settleBound * 4)) {
+                        done.withLock({ $0.count }) >= Self.orders * 2 / 5
                     }
                     try await kills.killAndRestart(1, after: done.withLock { $0.count })
                     return
@@ -156,9 +159,10 @@ struct ChaosSettleTests {
         // No merchant sync from here on: only reads, while the janitors work.
         let settleStarted = Date()
         var findings = try await snapshot(platform, shop, orders, history: false)
-        while !findings.settled && Date().timeIntervalSince(settleStarted) < Self.settleBound {
-            try await Task.sleep(for: .seconds(3))
+        // The janitors' progress is read through the API: there is no event to await.
+        try await Poll.holds("the run settled", within: .seconds(Self.settleBound), every: .seconds(3)) {
             findings = try await snapshot(platform, shop, orders, history: false)
+            return findings.settled
         }
         let settleSeconds = Date().timeIntervalSince(settleStarted)
         findings = try await snapshot(platform, shop, orders, history: true)
@@ -176,11 +180,10 @@ struct ChaosSettleTests {
 
         // No key is left in progress once the run has settled: a request the kill cut short had its key
         // freed by the restart, and any other by the janitors once its lease (10 s) had passed.
-        var keysInProgress = try await platform.keysInProgress()
-        let keysWaitStarted = Date()
-        while !keysInProgress.isEmpty && Date().timeIntervalSince(keysWaitStarted) < 15 {
-            try await Task.sleep(for: .seconds(1))
+        var keysInProgress: [String] = []
+        try await Poll.holds("no key in progress", within: .seconds(15), every: .seconds(1)) {
             keysInProgress = try await platform.keysInProgress()
+            return keysInProgress.isEmpty
         }
 
         let paid = orders.filter(\.appPaid).count

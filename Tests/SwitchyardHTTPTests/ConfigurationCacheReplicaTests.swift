@@ -4,6 +4,7 @@ import SwitchyardApp
 import SwitchyardCore
 import SwitchyardHTTP
 import SwitchyardStore
+import TestWaiting
 import Testing
 
 /// Two replicas (each a runtime with its own pool, caches, change listener and HTTP server) on one
@@ -134,9 +135,11 @@ struct ConfigurationCacheReplicaTests {
 
                 // Within a second on the other.
                 var status = 200
-                while status != 401, ContinuousClock.now - started < .seconds(1) {
+                try await Poll.holds(
+                    "401 on replica B", within: .seconds(1) - (ContinuousClock.now - started), every: .milliseconds(20)
+                ) {
                     status = try await stack.send(.GET, "/v1/payments", token: m.apiKey, base: replicaURL).status
-                    if status != 401 { try await Task.sleep(for: .milliseconds(20)) }
+                    return status == 401
                 }
                 let elapsed = ContinuousClock.now - started
                 #expect(status == 401, "replica B still accepts the revoked key after \(elapsed)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestWaiting
 import Testing
 
 /// A slowloris client (thousands of connections that never finish a request head) from one address
@@ -55,6 +56,7 @@ import Testing
             while !finished.isSet && clock.now - start < .seconds(120) {
                 #expect(try await Self.goodClientServed(stack, port: port, apiKey: merchant.apiKey, bound: .seconds(5)))
                 rounds += 1
+                // Time is the subject: a well-behaved client's pace (back to back, it would be a flood too).
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(rounds > 0)
@@ -64,11 +66,9 @@ import Testing
 
             // The refused connections are closed by the server; exactly the cap's worth are held.
             var open = connections.count
-            let deadline = clock.now + .seconds(20)
-            while clock.now < deadline {
+            try await Poll.holds("the refused connections closed", within: .seconds(20), every: .milliseconds(200)) {
                 open = connections.filter { !$0.isClosedByPeer }.count
-                if open <= Self.perAddress { break }
-                try await Task.sleep(for: .milliseconds(200))
+                return open <= Self.perAddress
             }
             #expect(open == Self.perAddress, "attacker connections left open: \(open)")
             // The attacker is still at its cap: a further connection from its address is closed at once,

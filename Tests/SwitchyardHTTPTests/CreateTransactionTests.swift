@@ -2,6 +2,7 @@ import Foundation
 import ProviderSandbox
 import SwitchyardCore
 import SwitchyardStore
+import TestWaiting
 import Testing
 
 /// The database cost of the payment API, counted per tenant with a ``PGWatch`` on the server's pool:
@@ -82,11 +83,10 @@ struct CreateTransactionTests {
             }
             // What the database holds while the provider has not answered is what a crash would leave.
             var inFlight: PaymentRecord?
-            let deadline = Date().addingTimeInterval(10)
-            while inFlight == nil, Date() < deadline {
+            try await Poll.until("the payment stored", within: .seconds(10), every: .milliseconds(20)) {
                 inFlight = try await store.records(tenant: tenant, reference: "crash-1", startingAfter: nil, limit: 1)
                     .first
-                if inFlight == nil { try await Task.sleep(for: .milliseconds(20)) }
+                return inFlight != nil
             }
             let record = try #require(inFlight, "the payment was never stored")
             #expect(watch.tally.writingTransactions == 1, "\(watch.tally)")

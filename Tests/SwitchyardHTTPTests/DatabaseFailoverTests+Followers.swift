@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 extension DatabaseFailoverTests {
@@ -39,10 +40,10 @@ extension DatabaseFailoverTests {
         let started = ContinuousClock.now
         for index in platform.ports.indices.dropFirst() {
             var status = 200
-            while status != 401, ContinuousClock.now - started < .seconds(10) {
+            try await Poll.holds("401 on replica \(index)", within: .seconds(10) - (ContinuousClock.now - started)) {
                 status = try await platform.send(.GET, platform.replicaURL(index) + "/v1/payments", token: secret)
                     .status
-                if status != 401 { try await Task.sleep(for: .milliseconds(50)) }
+                return status == 401
             }
             #expect(status == 401, "replica \(index) still accepts a key revoked after the promotion")
             print("failover: replica \(index) saw the revocation after \(ContinuousClock.now - started)")
@@ -52,9 +53,10 @@ extension DatabaseFailoverTests {
     /// The sessions listening for configuration changes on the node `adminURL` (a superuser's) reaches,
     /// polled for up to 15 s until there are `count`.
     static func listeners(on adminURL: String, atLeast count: Int) async throws -> Int {
-        let started = ContinuousClock.now
-        while true {
-            let listening = try await PGPool.scoped(connectionString: adminURL, logger: logger) { pool in
+        var listening = 0
+        // The database tells no one when a session starts listening: asked again until enough do.
+        try await Poll.holds("\(count) listeners", within: .seconds(15), every: .milliseconds(200)) {
+            listening = try await PGPool.scoped(connectionString: adminURL, logger: logger) { pool in
                 try await pool.withConnection { connection in
                     try await connection.query(
                         "SELECT count(*) AS n FROM pg_stat_activity WHERE query = $1",
@@ -62,9 +64,9 @@ extension DatabaseFailoverTests {
                     ).first.map { Int(try $0.int64("n")) } ?? 0
                 }
             }
-            if listening >= count || ContinuousClock.now - started > .seconds(15) { return listening }
-            try await Task.sleep(for: .milliseconds(200))
+            return listening >= count
         }
+        return listening
     }
 
     /// Runs `executable` with `arguments` to its end; its exit status and its output (both streams).

@@ -3,6 +3,7 @@ import Logging
 import NIOHTTP1
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// A PostgreSQL failover under load: three `switchyard serve` replicas on a multi-host URL
@@ -65,6 +66,7 @@ struct DatabaseFailoverTests {
         let load = FailoverLoad(platform: platform, shop: shop)
         let run = String(UUID().uuidString.prefix(6))
         let done = LockedState<[FailoverOrder]>([])
+        let finishedOrders = Changes()
         let next = LockedState(0)
         let started = Date()
         let ready = try await withThrowingTaskGroup(of: [Int: Double].self) { group in
@@ -78,15 +80,19 @@ struct DatabaseFailoverTests {
                         var order = try load.order(index, run: run)
                         try await load.drive(&order)
                         done.withLock { $0.append(order) }
+                        finishedOrders.notify()
                     }
                     return [:]
                 }
             }
             group.addTask {
-                while done.withLock({ $0.count }) < Self.crashAfter { try await Task.sleep(for: .milliseconds(50)) }
+                try await finishedOrders.wait("the orders before the crash", within: .seconds(300)) {
+                    done.withLock({ $0.count }) >= Self.crashAfter
+                }
                 try await pair.crashPrimary()
                 let crashed = Date()
                 print("failover: primary stopped (immediate) after \(done.withLock { $0.count }) orders")
+                // Time is the subject: the outage lasts this long before the standby is promoted.
                 try await Task.sleep(for: .seconds(Self.outageSeconds))
                 try await pair.promoteStandby()
                 let promoted = Date()
@@ -127,15 +133,17 @@ struct DatabaseFailoverTests {
 
         // No merchant action from here on: the payments settle on their own (read on the new primary).
         let admin = pair.standby.connectionString(database: database)
-        let settleStarted = Date()
         var store = try await StoreSnapshot.read(admin)
-        while !store.settled(orders) && Date().timeIntervalSince(settleStarted) < Self.settleBound {
-            try await Task.sleep(for: .seconds(2))
+        // The janitors' progress is read from the database: asked again until the store has settled.
+        try await Poll.holds("the store settled", within: .seconds(Self.settleBound), every: .seconds(2)) {
             store = try await StoreSnapshot.read(admin)
+            return store.settled(orders)
         }
-        // Past the lease of any key an interrupted request held.
-        try await Task.sleep(for: .milliseconds(Self.leaseMs + 500))
-        store = try await StoreSnapshot.read(admin)
+        // Any key an interrupted request held is freed once its lease has passed.
+        try await Poll.holds("the keys freed", within: .milliseconds(Self.leaseMs + 3_000), every: .milliseconds(250)) {
+            store = try await StoreSnapshot.read(admin)
+            return store.keysInProgress.isEmpty
+        }
         let (findings, refunds) = try await ledgers(platform, shop, orders)
         print(findings.table(label: "database failover"))
         let refundStatuses = Dictionary(grouping: store.refunds.values, by: { $0 }).mapValues(\.count)

@@ -5,6 +5,7 @@ import ProviderSandbox
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore
+import TestWaiting
 import Testing
 
 /// `switchyard serve` as a person trying it runs it, and the checks it makes before serving.
@@ -31,11 +32,9 @@ struct EmbeddedDefaultTests {
             arguments: ["--data-dir", data, "--kek-file", kekFile, "--port", "\(PostgresCluster.freePort())"],
             directory: root)
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(180)
-        while !FileManager.default.fileExists(atPath: data + "/demo.json") && server.process.isRunning
-            && Date() < deadline
-        {
-            try await Task.sleep(for: .milliseconds(200))
+        // The demo file the server writes once set up is its only word of being ready.
+        try await Poll.holds("the demo file", within: .seconds(180), every: .milliseconds(200)) {
+            FileManager.default.fileExists(atPath: data + "/demo.json") || !server.process.isRunning
         }
         try #require(FileManager.default.fileExists(atPath: data + "/demo.json"), "\(server.output)")
         // One demo account per registered emulator, recorded under the registration's key.

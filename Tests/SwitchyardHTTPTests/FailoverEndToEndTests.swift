@@ -2,6 +2,7 @@ import Foundation
 import ProviderSandbox
 import SwitchyardCore
 import SwitchyardStore
+import TestWaiting
 import Testing
 
 /// Routing, failover and outcome safety against the Antom sandbox with fault injection: two Antom
@@ -133,12 +134,10 @@ struct FailoverEndToEndTests {
             let created = try await Self.pay(stack, pair, reference: "review-1")
             let id = try #require(created["id"] as? String)
             var listed: [[String: Any]] = []
-            let deadline = Date().addingTimeInterval(15)
-            while Date() < deadline {
+            try await Poll.holds("a review item", within: .seconds(15), every: .milliseconds(200)) {
                 let review = try await stack.send(.GET, "/admin/v1/payments/review", token: stack.operatorToken)
                 listed = review.json["data"] as? [[String: Any]] ?? []
-                if !listed.isEmpty { break }
-                try await Task.sleep(for: .milliseconds(200))
+                return !listed.isEmpty
             }
             #expect(listed.map { $0["id"] as? String } == [id])
             #expect((listed.first?["syncs"] as? Int ?? 0) >= 2, "synced on the schedule before giving up")

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import TestWaiting
 
 /// One order of a failover run: a card payment, then a refund of part of it, each with its own
 /// Idempotency-Key, and what the merchant's server was told.
@@ -80,29 +81,32 @@ final class FailoverLoad: Sendable {
     /// Posts `body` with `key`, starting on replica `first`, until a replica answers other than with a
     /// 503, a 409 `idempotency_in_progress`, a 429 or a broken connection; nil after 120 s.
     func post(_ path: String, body: Data, key: String, from first: Int) async throws -> ChaosPlatform.Reply? {
-        let deadline = Date().addingTimeInterval(120)
         var tries = 0
-        while Date() < deadline {
-            let replica = (first + tries) % platform.ports.count
-            tries += 1
-            do {
-                let reply = try await platform.send(
-                    .POST, platform.replicaURL(replica) + path, token: shop.apiKey, body: body,
-                    headers: ["Idempotency-Key": key], timeout: 15)
-                statuses.withLock { $0[reply.status, default: 0] += 1 }
-                switch reply.status {
-                case 409 where reply.errorCode == "idempotency_in_progress": break
-                case 429, 500..<600: break
-                default:
-                    if [200, 201].contains(reply.status) { acknowledged(on: replica) }
-                    return reply
+        // The merchant's retries, 250 ms apart.
+        do {
+            return try await Poll.value("an answer to \(path)", within: .seconds(120), every: .milliseconds(250)) {
+                let replica = (first + tries) % platform.ports.count
+                tries += 1
+                do {
+                    let reply = try await platform.send(
+                        .POST, platform.replicaURL(replica) + path, token: shop.apiKey, body: body,
+                        headers: ["Idempotency-Key": key], timeout: 15)
+                    statuses.withLock { $0[reply.status, default: 0] += 1 }
+                    switch reply.status {
+                    case 409 where reply.errorCode == "idempotency_in_progress": return nil
+                    case 429, 500..<600: return nil
+                    default:
+                        if [200, 201].contains(reply.status) { acknowledged(on: replica) }
+                        return reply
+                    }
+                } catch {
+                    statuses.withLock { $0[0, default: 0] += 1 }
+                    return nil
                 }
-            } catch {
-                statuses.withLock { $0[0, default: 0] += 1 }
             }
-            try await Task.sleep(for: .milliseconds(250))
+        } catch is WaitTimedOut {
+            return nil
         }
-        return nil
     }
 
     private func acknowledged(on replica: Int) {
@@ -117,14 +121,13 @@ final class FailoverLoad: Sendable {
     /// Polls replica `index`'s `/ready` every 100 ms from now until it answers 200; the seconds that took,
     /// nil when it did not within `bound` seconds.
     func secondsUntilReady(_ index: Int, since start: Date, bound: Double) async -> Double? {
-        while Date().timeIntervalSince(start) < bound {
-            if let reply = try? await platform.send(.GET, platform.replicaURL(index) + "/ready", timeout: 2),
+        let remaining = bound - Date().timeIntervalSince(start)
+        guard remaining > 0 else { return nil }
+        return try? await Poll.value("replica \(index) ready", within: .seconds(remaining), every: .milliseconds(100)) {
+            guard let reply = try? await platform.send(.GET, platform.replicaURL(index) + "/ready", timeout: 2),
                 reply.status == 200
-            {
-                return Date().timeIntervalSince(start)
-            }
-            try? await Task.sleep(for: .milliseconds(100))
+            else { return nil }
+            return Date().timeIntervalSince(start)
         }
-        return nil
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderSandbox
+import TestWaiting
 import Testing
 
 /// SIGTERM drains a server: the listener closes, the payments in flight finish and are answered, and
@@ -62,11 +63,10 @@ struct GracefulShutdownTests {
             }
         }
         // Every payment is stored before its provider call, which the sandbox then holds: wait until all are.
-        let deadline = Date().addingTimeInterval(60)
         var stored = 0
-        while stored < Self.payments && Date() < deadline {
+        try await Poll.holds("every payment stored", within: .seconds(60)) {
             stored = (try? await Self.listDrainPayments(platform, base: base, key: shop.apiKey).count) ?? 0
-            if stored < Self.payments { try await Task.sleep(for: .milliseconds(50)) }
+            return stored >= Self.payments
         }
         try #require(stored == Self.payments, "only \(stored) payments were stored before the signal")
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import TestWaiting
 
 /// A minimal OTLP/HTTP (JSON encoding) trace receiver: records every span exported to `/v1/traces`.
 final class OTLPReceiver: Sendable {
@@ -13,22 +14,27 @@ final class OTLPReceiver: Sendable {
     }
 
     private let spans: LockedState<[Span]>
+    /// Told of every export, so waits wake on it.
+    private let changes: Changes
     /// The base URL to export to (OTEL_EXPORTER_OTLP_ENDPOINT).
     let endpoint: String
 
-    private init(endpoint: String, spans: LockedState<[Span]>) {
+    private init(endpoint: String, spans: LockedState<[Span]>, changes: Changes) {
         self.endpoint = endpoint
         self.spans = spans
+        self.changes = changes
     }
 
     /// Starts a receiver on a free loopback port, runs `body`, stops it.
     static func with<T: Sendable>(_ body: (OTLPReceiver) async throws -> T) async throws -> T {
         let spans = LockedState<[Span]>([])
+        let changes = Changes()
         let router = Router()
         router.post("v1/traces") { request, _ -> Response in
             let buffer = try await request.body.collect(upTo: 16 << 20)
             let found = Self.spans(in: Data(buffer: buffer))
             spans.withLock { $0.append(contentsOf: found) }
+            changes.notify()
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{}")))
@@ -43,21 +49,24 @@ final class OTLPReceiver: Sendable {
         defer { task.cancel() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("OTLP receiver did not start") }
-        return try await body(OTLPReceiver(endpoint: "http://127.0.0.1:\(port)", spans: spans))
+        return try await body(OTLPReceiver(endpoint: "http://127.0.0.1:\(port)", spans: spans, changes: changes))
     }
 
     /// Every span received so far.
     var received: [Span] { spans.withLock { $0 } }
 
     /// Waits (bounded) until the spans of trace `traceId` satisfy `condition`; returns them.
-    func wait(trace traceId: String, seconds: Double = 30, until condition: ([Span]) -> Bool) async throws -> [Span] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+    func wait(trace traceId: String, seconds: Double = 30, until condition: @escaping @Sendable ([Span]) -> Bool)
+        async throws -> [Span]
+    {
+        let satisfied = LockedState<[Span]?>(nil)
+        try? await changes.wait("spans of trace \(traceId)", within: .seconds(seconds)) { [self] in
             let mine = received.filter { $0.traceId == traceId }
-            if condition(mine) { return mine }
-            try await Task.sleep(for: .milliseconds(100))
+            guard condition(mine) else { return false }
+            satisfied.withLock { $0 = mine }
+            return true
         }
-        return received.filter { $0.traceId == traceId }
+        return satisfied.withLock { $0 } ?? received.filter { $0.traceId == traceId }
     }
 
     private static func spans(in body: Data) -> [Span] {

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import SwitchyardStore
+import TestWaiting
 import Testing
 
 /// `switchyard serve` as an operator watches it: `/metrics` after a card payment and a refund, the JSON
@@ -63,11 +64,9 @@ struct ObservabilityEndToEndTests {
                     "OTEL_BSP_SCHEDULE_DELAY": "100", "LOG_LEVEL": "debug",
                 ])
             defer { server.stopNow() }
-            let deadline = Date().addingTimeInterval(180)
-            while !FileManager.default.fileExists(atPath: data + "/demo.json") && server.process.isRunning
-                && Date() < deadline
-            {
-                try await Task.sleep(for: .milliseconds(200))
+            // The demo file the server writes once set up is its only word of being ready.
+            try await Poll.holds("the demo file", within: .seconds(180), every: .milliseconds(200)) {
+                FileManager.default.fileExists(atPath: data + "/demo.json") || !server.process.isRunning
             }
             let demoData = try #require(FileManager.default.contents(atPath: data + "/demo.json"), "\(server.output)")
             let demo = try #require(try JSONSerialization.jsonObject(with: demoData) as? [String: Any])

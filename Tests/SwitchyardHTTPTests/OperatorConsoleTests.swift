@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardCore
+import TestWaiting
 import Testing
 
 /// The operator console's page and the operator endpoints it relies on: payment search across tenants,
@@ -96,12 +97,12 @@ struct OperatorConsoleTests {
                 _ = try await WorldlineEndToEndTests().payment(stack, m)
                 try await receiver.wait { $0.count >= 3 }
                 var dead: [[String: Any]] = []
-                for _ in 0..<100 where dead.isEmpty {
+                try await Poll.until("a dead delivery", within: .seconds(5)) {
                     let listed = try await stack.send(
                         .GET, "/admin/v1/webhook-deliveries?status=dead", token: stack.operatorToken)
                     #expect(listed.status == 200)
                     dead = listed.json["data"] as? [[String: Any]] ?? []
-                    if dead.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                    return !dead.isEmpty
                 }
                 let hit = try #require(dead.first)
                 #expect(hit["tenant_id"] as? String == m.tenantId)

@@ -2,6 +2,7 @@ import Foundation
 import ProviderSandbox
 import SwitchyardCore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// Misbehaving plugins run in worker processes: the server stays up and fast, other plugins keep taking
@@ -33,14 +34,17 @@ struct PluginFaultEndToEndTests {
     static func waitForPlugins(_ stack: TestStack, until condition: ([String: Any]) -> Bool) async throws
         -> [String: Any]
     {
-        let limit = Date().addingTimeInterval(15)
         var last: [String: Any] = [:]
-        while Date() < limit {
-            last = try await plugins(stack)
-            if condition(last) { return last }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw TestFailure("plugins did not reach the expected state: \(last)")
+        // The server's plugin registry, read over HTTP: asked again until it matches.
+        guard
+            try await Poll.holds(
+                "the plugins' state", within: .seconds(15), every: .milliseconds(100),
+                {
+                    last = try await plugins(stack)
+                    return condition(last)
+                })
+        else { throw TestFailure("plugins did not reach the expected state: \(last)") }
+        return last
     }
 
     static func ids(_ list: Any?) -> [String] {
@@ -56,6 +60,15 @@ struct PluginFaultEndToEndTests {
                 "credentials": [String: String](),
             ],
             match: ["currencies": ["EUR"]])
+    }
+
+    /// Waits until the payment with `reference` is stored: it is stored before its provider call, so its
+    /// plugin call is then under way.
+    static func waitUntilStored(_ stack: TestStack, _ m: TestStack.Merchant, _ reference: String) async throws {
+        try await Poll.until("payment \(reference) stored", within: .seconds(10), every: .milliseconds(20)) {
+            let listed = try await stack.send(.GET, "/v1/payments?reference=\(reference)", token: m.apiKey).json
+            return (listed["data"] as? [[String: Any]])?.isEmpty == false
+        }
     }
 
     static func faultyPayment(_ stack: TestStack, _ m: TestStack.Merchant, _ reference: String) async throws
@@ -156,7 +169,7 @@ struct PluginFaultEndToEndTests {
             let citcon = try await stack.merchant()
             let started = ContinuousClock.now
             let pending = Task { try await Self.faultyPayment(stack, faulty, "hang-1") }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Self.waitUntilStored(stack, faulty, "hang-1")
             let latency = try await Self.otherPathsWork(stack, citcon)
             print("hang: GET /health took \(latency)")
             let reply = try await pending.value
@@ -182,7 +195,7 @@ struct PluginFaultEndToEndTests {
             let blocked = (1...2).map { index in
                 Task { try await Self.faultyPayment(stack, faulty, "block-\(index)") }
             }
-            try await Task.sleep(for: .milliseconds(200))
+            for index in 1...2 { try await Self.waitUntilStored(stack, faulty, "block-\(index)") }
             let latency = try await Self.otherPathsWork(stack, citcon)
             print("block in invoke: GET /health took \(latency)")
             for task in blocked {

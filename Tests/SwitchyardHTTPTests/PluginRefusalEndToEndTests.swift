@@ -1,6 +1,7 @@
 import Foundation
 import PluginHost
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// Hostile plugin files next to the real ones: each is refused with a stable code, none of their code
@@ -82,10 +83,10 @@ struct PluginRefusalEndToEndTests {
                 try Self.probe(["FIXTURE_CRASH_IN_ENTRY"]), in: stack.pluginsDirectory, as: "0-crash.so")
             try FixturePlugins.install(try Self.impostor(), in: stack.pluginsDirectory, as: "0-citcon.so")
             var refused: [String: String] = [:]
-            for _ in 0..<100 where refused.count < 2 {
+            try await Poll.until("both files refused", within: .seconds(10), every: .milliseconds(100)) {
                 try await Self.expectHealthy(stack)
                 refused = try await Self.plugins(stack).refused
-                if refused.count < 2 { try await Task.sleep(for: .milliseconds(100)) }
+                return refused.count >= 2
             }
             #expect(refused["0-crash.so"] == "scan_crashed")
             // The file serving Citcon keeps its id, whatever the newcomer's name.

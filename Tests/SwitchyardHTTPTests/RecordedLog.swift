@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TestWaiting
 
 /// The lines a test server logged (message and metadata), for tests of what it logs.
 final class RecordedLog: @unchecked Sendable {
@@ -10,6 +11,7 @@ final class RecordedLog: @unchecked Sendable {
 
     private let lock = NSLock()
     private var stored: [Line] = []
+    private let changes = Changes()
 
     /// Everything logged so far.
     var lines: [Line] { lock.withLock { stored } }
@@ -19,7 +21,18 @@ final class RecordedLog: @unchecked Sendable {
         Logger(label: "test") { _ in Handler(log: self) }
     }
 
-    fileprivate func append(_ line: Line) { lock.withLock { stored.append(line) } }
+    fileprivate func append(_ line: Line) {
+        lock.withLock { stored.append(line) }
+        changes.notify()
+    }
+
+    /// The first line with `message`, awaited for at most `timeout`; nil when none came.
+    func first(_ message: String, within timeout: Duration = .seconds(10)) async -> Line? {
+        try? await changes.wait("the log line \(message)", within: timeout) { [self] in
+            lines.contains { $0.message == message }
+        }
+        return lines.first { $0.message == message }
+    }
 
     private struct Handler: LogHandler {
         let log: RecordedLog

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchyardCore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// Guarded rollouts over the API: a draft routing takes its share of the payments by a stable hash of the
@@ -72,13 +73,14 @@ struct RoutingRolloutTests {
 
     /// Polls `GET /v1/routing` until no rollout runs.
     static func waitForEnd(_ stack: TestStack, _ shop: Shop, seconds: Double = 20) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let read = try await stack.send(.GET, "/v1/routing", token: shop.merchant.apiKey)
-            if read.json["rollout"] == nil { return read.json }
-            try await Task.sleep(for: .milliseconds(100))
+        do {
+            return try await Poll.value("the rollout's end", within: .seconds(seconds), every: .milliseconds(100)) {
+                let read = try await stack.send(.GET, "/v1/routing", token: shop.merchant.apiKey)
+                return read.json["rollout"] == nil ? read.json : nil
+            }
+        } catch is WaitTimedOut {
+            throw TestFailure("the rollout did not end")
         }
-        throw TestFailure("the rollout did not end")
     }
 
     @Test func aDecliningDraftTakesItsShareByKeyAndIsRolledBackWithTheFiguresThatDecided() async throws {

@@ -3,6 +3,7 @@ import Logging
 import SwitchyardCrypto
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// `serve` opens a stored secret with its keyring at start: a wrong key is refused at once, naming the
@@ -84,9 +85,9 @@ struct ServeKeyringTests {
         let rotating = try serve(
             ["SWITCHYARD_KEK": Data(b).base64EncodedString(), "SWITCHYARD_KEK_PREVIOUS": Hex.encode(a)],
             log: "rotating.log")
-        let deadline = Date().addingTimeInterval(60)
-        while !rotating.output.contains("switchyard listening") && Date() < deadline && rotating.process.isRunning {
-            try await Task.sleep(for: .milliseconds(100))
+        // The server's log file is the only word it gives of having started.
+        try await Poll.holds("the rotating server listening", within: .seconds(60), every: .milliseconds(100)) {
+            rotating.output.contains("switchyard listening") || !rotating.process.isRunning
         }
         try await rotating.stop()
         #expect(rotating.output.contains("switchyard listening"), "\(rotating.output)")

@@ -1,10 +1,13 @@
 import Foundation
+import TestWaiting
 
 /// A `switchyard serve` (or `switchyard-server serve`) process started from the build directory, its output
 /// in a log file.
 final class ServeProcess: Sendable {
     let process: Process
     let log: String
+    /// The process's exit, as an event.
+    private let exit: ProcessExit
 
     /// Starts `<executable> serve <arguments>` in `directory`, without the SWITCHYARD_* variables of the
     /// test's own environment, plus `environment`.
@@ -37,6 +40,7 @@ final class ServeProcess: Sendable {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = handle
         process.standardError = handle
+        exit = ProcessExit(process)
         try process.run()
         self.process = process
     }
@@ -45,9 +49,7 @@ final class ServeProcess: Sendable {
 
     /// Waits (bounded) until the process has exited; returns its status, or nil while it still runs.
     func exitStatus(within seconds: Double = 60) async throws -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        return process.isRunning ? nil : process.terminationStatus
+        try await exit.status(within: .seconds(seconds))
     }
 
     /// Asks the process to stop (SIGTERM) and waits for it; kills it when it does not stop in time.

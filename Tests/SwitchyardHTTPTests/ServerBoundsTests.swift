@@ -41,6 +41,7 @@ import Testing
                 for _ in 0..<200 where !Task.isCancelled {
                     _ = slowHead.send("a")
                     _ = slowBody.send("{")
+                    // Time is the subject: a slow client's pace.
                     try? await Task.sleep(for: .milliseconds(200))
                 }
             }
@@ -83,6 +84,7 @@ import Testing
                 // A kept-alive connection idle past the head timeout between two requests is still served.
                 keptAlive.send(Self.health)
                 let first = ok(keptAlive)
+                // Time is the subject: idle past the head timeout, then the second request.
                 Thread.sleep(forTimeInterval: 1.5)
                 keptAlive.send(Self.health)
                 let second = ok(keptAlive)
@@ -92,6 +94,7 @@ import Testing
                     "POST /notifications/\(UUID().uuidString) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                         + "Content-Length: 4\r\n\r\n")
                 for byte in ["{", "}", " ", " "] {
+                    // Time is the subject: a body slower in all than the head timeout.
                     Thread.sleep(forTimeInterval: 0.5)
                     slowBody.send(byte)
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import ProviderSandbox
 import SwitchyardStore
+import TestWaiting
 import Testing
 
 /// Client sessions of every provider, seen through one model: live until the provider's expiry (the
@@ -135,12 +136,11 @@ struct SessionLifecycleTests {
                 let expiresAt = try #require(ISO8601DateFormatter().date(from: expiresText))
                 clock.advance(by: expiresAt.timeIntervalSince(clock.now()) + 1)
                 var method: [String: Any] = [:]
-                for _ in 0..<100 {
+                try await Poll.holds("the method settled", within: .seconds(10), every: .milliseconds(100)) {
                     method = try await stack.send(
                         .GET, "/v1/customers/cust-v/payment-methods/\(pm)", token: merchant.apiKey
                     ).json
-                    if method["status"] as? String != "pending" { break }
-                    try await Task.sleep(for: .milliseconds(100))
+                    return method["status"] as? String != "pending"
                 }
                 // The sweeper asks the provider first: Antom reports the session's end itself
                 // (`VAULTING_SESSION_EXPIRED`); where the provider has nothing to say, it is marked expired.
@@ -176,13 +176,12 @@ struct SessionLifecycleTests {
             }
             #expect(FailoverEndToEndTests.attempts(done).map { $0["provider_account"] as? String } == [pair.a, pair.b])
             var atA: [String: Any] = [:]
-            for _ in 0..<60 {
+            try await Poll.holds("the method at A expired", within: .seconds(6), every: .milliseconds(100)) {
                 let listed = try await stack.send(
                     .GET, "/v1/customers/cust-f/payment-methods", token: pair.merchant.apiKey)
                 let methods = listed.json["data"] as? [[String: Any]] ?? []
                 atA = methods.first { $0["provider_account"] as? String == pair.a } ?? [:]
-                if atA["status"] as? String == "expired" { break }
-                try await Task.sleep(for: .milliseconds(100))
+                return atA["status"] as? String == "expired"
             }
             #expect(atA["status"] as? String == "expired", "\(atA)")
             #expect((atA["failure"] as? [String: Any])?["code"] as? String == "abandoned")

@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import ProviderSandbox
+import TestWaiting
 import Testing
 
 /// Per-tenant request rate and concurrency limits on the merchant API.
@@ -70,8 +71,8 @@ import Testing
                     json: ["amount": 1234, "currency": "USD", "country": "US", "method": "alipay", "reference": "slow"])
             }
             // Once the provider holds the slow request, the tenant's next request is over its cap.
-            for _ in 0..<250 where !(await stack.sandbox.citcon.faults.activeRules.isEmpty) {
-                try await Task.sleep(for: .milliseconds(20))
+            try await Poll.holds("the slow call started", within: .seconds(5), every: .milliseconds(20)) {
+                await stack.sandbox.citcon.faults.activeRules.isEmpty
             }
             try #require(await stack.sandbox.citcon.faults.activeRules.isEmpty, "the slow call did not start")
             let reply = try await stack.send(.GET, "/v1/payments/pay_missing", token: a.apiKey)

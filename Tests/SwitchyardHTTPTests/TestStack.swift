@@ -12,6 +12,7 @@ import SwitchyardCrypto
 import SwitchyardHTTP
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// A whole Switchyard for a test: a fresh database, the sandbox, the dlopen-loaded plugins and the HTTP
@@ -222,14 +223,17 @@ struct TestStack: Sendable {
     func waitForPayment(
         _ id: String, key: String, seconds: Double = 10, until condition: ([String: Any]) -> Bool
     ) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
         var last: [String: Any] = [:]
-        while Date() < deadline {
-            last = try await send(.GET, "/v1/payments/\(id)", token: key).json
-            if condition(last) { return last }
-            try await Task.sleep(for: .milliseconds(100))
+        do {
+            // The payment is the server's state, read over HTTP: no event reaches the test.
+            return try await Poll.value("payment \(id)", within: .seconds(seconds), every: .milliseconds(100)) {
+                last = try await send(.GET, "/v1/payments/\(id)", token: key).json
+                return condition(last) ? last : nil
+            }
+        } catch is WaitTimedOut {
+            let status = last["status"] ?? "-"
+            throw TestFailure("payment \(id) did not reach the expected state; last status \(status)")
         }
-        throw TestFailure("payment \(id) did not reach the expected state; last status \(last["status"] ?? "-")")
     }
 }
 

@@ -6,6 +6,7 @@ import SwitchyardCrypto
 import SwitchyardHTTP
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// The dispatcher against a real outbox, without the API in front: fair sharing between tenants and
@@ -136,6 +137,8 @@ struct WebhookDeliveryTests {
                     try await receiver.wait(seconds: 10) { $0.count >= 5 }
                     let elapsed = Date().timeIntervalSince(started)
                     try await hole.wait(seconds: 5) { $0.count >= 2 }
+                    // What the worker leaves pending is the subject, and leaving is no event: it is given a
+                    // moment past the held deliveries to claim more, which it must not.
                     try await Task.sleep(for: .milliseconds(300))
                     let pending = try await harness.pool.withConnection { c in
                         try await c.query(
@@ -189,21 +192,33 @@ struct WebhookDeliveryTests {
                 $0.webhooks.requireHTTPS = false
             }
             let stopping = LockedState(false)
-            let running = Task { await dispatcher.run(stopping: { stopping.withLock { $0 } }) }
-            // A bound, so a worker that never returns fails the test instead of hanging it.
-            let watchdog = Task {
-                try await Task.sleep(for: .seconds(20))
-                running.cancel()
+            // Set when the worker reads the flag as true: from then on it claims nothing.
+            let readStop = LockedState(false)
+            let changes = Changes()
+            let running = Task {
+                await dispatcher.run(stopping: {
+                    let stop = stopping.withLock { $0 }
+                    if stop {
+                        readStop.withLock { $0 = true }
+                        changes.notify()
+                    }
+                    return stop
+                })
             }
             try await receiver.wait(seconds: 10) { $0.count == 1 }
             // The delivery is under way (its answer comes in 1.5 s): the worker is told to stop, and an
             // event that becomes due now is left for the next worker.
             stopping.withLock { $0 = true }
-            // Past its next poll (20 ms) the worker has seen the flag.
-            try await Task.sleep(for: .milliseconds(200))
+            // The worker has read the flag (at its next poll) before the second event exists.
+            try await changes.wait("the worker reading the stop", within: .seconds(10)) { readStop.withLock { $0 } }
             try await harness.succeed(tenant.id, count: 1, prefix: "second")
-            await running.value
-            watchdog.cancel()
+            // A bound, so a worker that never returns fails the test instead of hanging it.
+            do {
+                try await Deadline.within(.seconds(20), "the stopping worker's return") { await running.value }
+            } catch {
+                running.cancel()
+                throw error
+            }
             #expect(try await harness.attempts().map { $0.status } == ["succeeded"], "finished, not cut short")
             #expect(try await harness.attempts().map { $0.code } == [200])
             let pending = try await harness.pool.withConnection { c in
@@ -254,8 +269,8 @@ struct WebhookDeliveryTests {
             try await harness.endpoint(tenant.id, url: "http://rebound.test:\(port)/hook")
             try await harness.succeed(tenant.id, count: 1, prefix: "probe")
             let dispatcher = harness.dispatcher(resolver: resolver) { $0.webhooks.requireHTTPS = false }
+            // The run ends once both attempts are recorded, so nothing of them can reach the receiver later.
             #expect(await dispatcher.runOnce() == 2)
-            try await Task.sleep(for: .milliseconds(300))
             #expect(receiver.deliveries.isEmpty, "nothing was sent to loopback")
             let attempts = try await harness.attempts()
             #expect(attempts.count == 2)

@@ -2,6 +2,7 @@ import Foundation
 import SwitchyardCore
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// What a tenant may do with webhook endpoints through the API: which addresses they may reach, how
@@ -51,12 +52,10 @@ struct WebhookEndpointPolicyTests {
 
                 _ = try await WorldlineEndToEndTests().payment(stack, m)
                 var deliveries: [[String: Any]] = []
-                for _ in 0..<100 {
+                try await Poll.holds("two attempted deliveries", within: .seconds(10), every: .milliseconds(100)) {
                     let listed = try await stack.send(.GET, "/v1/webhook-deliveries", token: m.apiKey)
                     deliveries = listed.json["data"] as? [[String: Any]] ?? []
-                    let attempted = deliveries.filter { ($0["attempts"] as? [Any])?.isEmpty == false }
-                    if attempted.count == 2 { break }
-                    try await Task.sleep(for: .milliseconds(100))
+                    return deliveries.filter { ($0["attempts"] as? [Any])?.isEmpty == false }.count == 2
                 }
                 #expect(receiver.deliveries.isEmpty, "nothing reached the loopback receiver")
                 let byEndpoint = Dictionary(

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import SwitchyardHTTP
+import TestWaiting
 
 /// A merchant's webhook endpoint for tests: records every delivery with its raw body and headers, and
 /// answers with the status the test chooses (by default 200).
@@ -39,18 +40,22 @@ final class WebhookReceiver: Sendable {
     }
 
     private let state: LockedState<State>
+    /// Told of every delivery and of the stop, so waits wake on the event.
+    private let changes: Changes
     let url: String
     private let task: Task<Void, any Error>
 
-    private init(url: String, task: Task<Void, any Error>, state: LockedState<State>) {
+    private init(url: String, task: Task<Void, any Error>, state: LockedState<State>, changes: Changes) {
         self.url = url
         self.task = task
         self.state = state
+        self.changes = changes
     }
 
     /// Starts a receiver on a free loopback port, runs `body`, stops it.
     static func with<T: Sendable>(_ body: (WebhookReceiver) async throws -> T) async throws -> T {
         let state = LockedState(State())
+        let changes = Changes()
         let router = Router()
         router.post("hook") { request, _ -> Response in
             let buffer = try await request.body.collect(upTo: 1 << 20)
@@ -63,12 +68,13 @@ final class WebhookReceiver: Sendable {
                 s.deliveries.append(Delivery(body: Data(buffer: buffer), headers: headers, status: status))
                 return (status, s.hangs)
             }
+            changes.notify()
             if hangs {
-                let deadline = ContinuousClock.now + .seconds(600)
-                while !state.withLock({ $0.stopping }), ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(20))
+                try? await changes.wait("the receiver's stop", within: .seconds(600)) {
+                    state.withLock { $0.stopping }
                 }
             }
+            // A slow endpoint is the behaviour under test: the delay is the answer's latency, not a wait.
             if let delay = state.withLock({ $0.delay }) { try await Task.sleep(for: delay) }
             return Response(status: .init(code: status))
         }
@@ -81,7 +87,8 @@ final class WebhookReceiver: Sendable {
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("receiver did not start") }
-        let receiver = WebhookReceiver(url: "http://127.0.0.1:\(port)/hook", task: task, state: state)
+        let receiver = WebhookReceiver(
+            url: "http://127.0.0.1:\(port)/hook", task: task, state: state, changes: changes)
         let result: Result<T, any Error>
         do { result = .success(try await body(receiver)) } catch { result = .failure(error) }
         await receiver.stop()
@@ -92,14 +99,10 @@ final class WebhookReceiver: Sendable {
     /// connection of this receiver outlives it into the next test.
     private func stop() async {
         state.withLock { $0.stopping = true }
+        changes.notify()
         task.cancel()
         let server = task
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { _ = await server.result }
-            group.addTask { try? await Task.sleep(for: .seconds(10)) }
-            await group.next()
-            group.cancelAll()
-        }
+        _ = try? await Deadline.within(.seconds(10), "the receiver's end") { _ = await server.result }
     }
 
     /// Answers the next requests with `statuses`, then always with `then`.
@@ -125,14 +128,21 @@ final class WebhookReceiver: Sendable {
 
     /// Waits until `condition` holds on the deliveries, or fails after `seconds`.
     @discardableResult
-    func wait(seconds: Double = 15, until condition: ([Delivery]) -> Bool) async throws -> [Delivery] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let now = deliveries
-            if condition(now) { return now }
-            try await Task.sleep(for: .milliseconds(50))
+    func wait(seconds: Double = 15, until condition: @escaping @Sendable ([Delivery]) -> Bool) async throws
+        -> [Delivery]
+    {
+        let satisfied = LockedState<[Delivery]?>(nil)
+        do {
+            try await changes.wait("webhook deliveries", within: .seconds(seconds)) { [self] in
+                let now = deliveries
+                guard condition(now) else { return false }
+                satisfied.withLock { $0 = now }
+                return true
+            }
+        } catch is WaitTimedOut {
+            throw TestFailure("webhook deliveries did not arrive; have \(deliveries.count)")
         }
-        throw TestFailure("webhook deliveries did not arrive; have \(deliveries.count)")
+        return satisfied.withLock { $0 } ?? deliveries
     }
 }
 

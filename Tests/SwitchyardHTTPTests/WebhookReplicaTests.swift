@@ -5,6 +5,7 @@ import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 /// Several `switchyard serve` processes on one database share the outbox: every event is delivered,
@@ -79,6 +80,8 @@ struct WebhookReplicaTests {
             let written = Date().timeIntervalSince(started)
             let received = try await receiver.wait(seconds: 120) { Set($0.map(\.eventId)).count >= 1000 }
             let elapsed = Date().timeIntervalSince(started)
+            // Absence is the subject: a duplicate delivery has no event before it arrives, so the receiver
+            // is given a second more to show one.
             try await Task.sleep(for: .seconds(1))
             let all = receiver.deliveries
             #expect(received.count >= 1000)
@@ -123,18 +126,21 @@ struct WebhookReplicaTests {
 
     private func waitUntilServing(_ replicas: [Replica], client: HTTPClient) async throws {
         for replica in replicas {
-            let deadline = Date().addingTimeInterval(60)
-            while true {
+            // Another process's readiness, read over HTTP: asked again until it answers or exits.
+            let serving = try await Poll.holds(
+                "replica \(replica.port) serving", within: .seconds(60), every: .milliseconds(100)
+            ) {
                 var request = HTTPClientRequest(url: "http://127.0.0.1:\(replica.port)/health")
                 request.method = .GET
                 if let response = try? await client.execute(request, timeout: .seconds(2)), response.status == .ok {
-                    break
+                    return true
                 }
-                guard replica.process.isRunning, Date() < deadline else {
-                    let log = (try? String(contentsOfFile: replica.log, encoding: .utf8)) ?? ""
-                    throw TestFailure("replica on \(replica.port) did not start: \(log.suffix(2000))")
-                }
-                try await Task.sleep(for: .milliseconds(100))
+                // An exited replica will not start: stop asking, and report its log below.
+                return !replica.process.isRunning
+            }
+            if !serving || !replica.process.isRunning {
+                let log = (try? String(contentsOfFile: replica.log, encoding: .utf8)) ?? ""
+                throw TestFailure("replica on \(replica.port) did not start: \(log.suffix(2000))")
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardCore
+import TestWaiting
 import Testing
 
 /// Endpoints changed after registration: updates and re-enabling, secret rotation with an overlap, and
@@ -63,11 +64,11 @@ extension WebhookTests {
 
                 // Each ping is an event and a recorded delivery of that endpoint alone.
                 var succeeded: [[String: Any]] = []
-                for _ in 0..<100 where succeeded.count < 3 {
+                try await Poll.until("three recorded deliveries", within: .seconds(5)) {
                     let listed = try await stack.send(
                         .GET, "/v1/webhook-deliveries?status=succeeded", token: m.apiKey)
                     succeeded = listed.json["data"] as? [[String: Any]] ?? []
-                    if succeeded.count < 3 { try await Task.sleep(for: .milliseconds(50)) }
+                    return succeeded.count >= 3
                 }
                 #expect(succeeded.count == 3 && succeeded.allSatisfy { $0["endpoint"] as? String == endpoint.id })
                 let pings = try await stack.send(.GET, "/v1/events?type=ping", token: m.apiKey)

@@ -1,6 +1,7 @@
 import Foundation
 import ProviderSandbox
 import SwitchyardCore
+import TestWaiting
 import Testing
 
 /// Outbound merchant webhooks through the running server: endpoints, the outbox of payment, refund and
@@ -108,11 +109,10 @@ struct WebhookTests {
 
                 let eventId = received[0].eventId
                 var delivery: [String: Any] = [:]
-                for _ in 0..<40 {
+                try await Poll.holds("the delivery recorded", within: .seconds(2)) {
                     let listed = try await stack.send(.GET, "/v1/events/\(eventId)/deliveries", token: m.apiKey)
                     delivery = (listed.json["data"] as? [[String: Any]])?.first ?? [:]
-                    if delivery["status"] as? String == "succeeded" { break }
-                    try await Task.sleep(for: .milliseconds(50))
+                    return delivery["status"] as? String == "succeeded"
                 }
                 #expect(delivery["status"] as? String == "succeeded")
                 #expect(delivery["attempt_count"] as? Int == 3)
@@ -134,15 +134,16 @@ struct WebhookTests {
                 _ = try await WorldlineEndToEndTests().payment(stack, m)
                 try await receiver.wait { $0.count >= 3 }
                 var dead: [[String: Any]] = []
-                for _ in 0..<40 {
+                try await Poll.holds("a dead delivery", within: .seconds(2)) {
                     let listed = try await stack.send(.GET, "/v1/webhook-deliveries?status=dead", token: m.apiKey)
                     dead = listed.json["data"] as? [[String: Any]] ?? []
-                    if !dead.isEmpty { break }
-                    try await Task.sleep(for: .milliseconds(50))
+                    return !dead.isEmpty
                 }
                 let letter = try #require(dead.first)
                 #expect(letter["attempt_count"] as? Int == 3)
                 #expect(letter["last_status_code"] as? Int == 500)
+                // Absence is the subject: a fourth attempt has no event before it arrives, so the receiver is
+                // given four retry intervals to show one.
                 try await Task.sleep(for: .milliseconds(400))
                 #expect(receiver.deliveries.count == 3, "no attempt after the dead letter")
 

@@ -137,18 +137,19 @@ struct KeyRotationTests {
             let fresh = try keyring.seal("whsec_new", context: "webhook/\(written)")
 
             // A server replaces an endpoint's secret: it holds the row while the rotation runs.
-            let held = Batches()
+            let (held, holding) = AsyncStream<Void>.makeStream()
             let writer = Task {
                 try await store.system { c in
                     try await c.query("SELECT id FROM webhook_endpoints WHERE id = $1 FOR UPDATE", [.text(written)])
-                    held.record("held", 1)
+                    holding.yield()
                     try await c.query("SELECT pg_sleep(2)")
                     try await c.query(
                         "UPDATE webhook_endpoints SET secret_encrypted = $1 WHERE id = $2",
                         [.text(fresh), .text(written)])
                 }
             }
-            while held.seen.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+            var heldRow = held.makeAsyncIterator()
+            await heldRow.next()
             let totals = try await store.rotateSealedValues(batchSize: 2)
             try await writer.value
             // The held row was skipped, not waited for, and the write it was taking stays.

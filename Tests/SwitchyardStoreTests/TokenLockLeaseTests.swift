@@ -4,6 +4,7 @@ import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardTestSupport
 import Synchronization
+import TestWaiting
 import Testing
 
 @testable import SwitchyardStore
@@ -41,6 +42,8 @@ struct TokenLockLeaseTests {
         let account = UUID()
         let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
         let finished = Counter()
+        // The provider's slow token calls last until the other work below is done.
+        let providerAnswers = Gate()
         let refreshes = Task {
             try await withThrowingTaskGroup(of: Int?.self) { group in
                 for kind in ["server", "client"] {
@@ -49,8 +52,7 @@ struct TokenLockLeaseTests {
                             accountId: account, kind: kind, wait: .seconds(5), lease: .seconds(30)
                         ) {
                             enteredContinuation.yield()
-                            // The provider's slow token call.
-                            try await Task.sleep(for: .seconds(5))
+                            try await providerAnswers.wait()
                             finished.add()
                             return 1
                         }
@@ -66,27 +68,32 @@ struct TokenLockLeaseTests {
         // Twenty API-key checks and queries meanwhile: none waits for a connection.
         let clock = ContinuousClock()
         let start = clock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<20 {
-                group.addTask {
-                    if index.isMultiple(of: 2) {
-                        let key = try await store.authenticate(secret: "sk_unknown_\(index)")
-                        #expect(key == nil)
-                    } else {
-                        let value = try await store.pool.withConnection { connection in
-                            try #require(try await connection.query("SELECT $1::int AS v", [.int(Int64(index))]).first)
+        // Bounded: had a refresh held a connection, the work below would wait for the refreshes, which wait for it.
+        try await Deadline.within(.seconds(10), "other work beside two refreshes") {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        if index.isMultiple(of: 2) {
+                            let key = try await store.authenticate(secret: "sk_unknown_\(index)")
+                            #expect(key == nil)
+                        } else {
+                            let value = try await store.pool.withConnection { connection in
+                                try #require(
+                                    try await connection.query("SELECT $1::int AS v", [.int(Int64(index))]).first
+                                )
                                 .int64("v")
+                            }
+                            #expect(value == Int64(index))
                         }
-                        #expect(value == Int64(index))
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
         }
         let elapsed = clock.now - start
         // Had a refresh held a connection, the other work could only have finished after the refreshes.
         #expect(finished.value == 0, "other work waited for the refreshes: \(elapsed)")
-        #expect(elapsed < .seconds(5))
+        providerAnswers.open()
         #expect(try await refreshes.value == 2)
         #expect(try await Self.locksHeld(store) == 0)
         await store.pool.shutdown()
@@ -154,7 +161,7 @@ struct TokenLockLeaseTests {
                 accountId: account, kind: "server", wait: .seconds(1), lease: .seconds(30)
             ) {
                 enteredContinuation.yield()
-                try await Task.sleep(for: .seconds(30))
+                try await Hold.untilCancelled()
             }
         }
         var iterator = entered.makeAsyncIterator()

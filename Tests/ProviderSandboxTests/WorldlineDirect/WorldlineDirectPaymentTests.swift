@@ -145,8 +145,9 @@ import Testing
     @Test func replayWhileTheFirstIsRunningGets409() async throws {
         try await withWorldlineSandbox(processingDelay: .milliseconds(1500)) { sandbox in
             let client = sandbox.m1
+            // Both are sent at once; the sandbox marks a key running before its 1.5 s of processing, so
+            // whichever reaches it second finds the first still running.
             async let slow = client.createPayment(card: WorldlineDirectTestCard.authorised, idempotenceKey: "idem-slow")
-            try await Task.sleep(for: .milliseconds(300))
             let concurrent = try await client.createPayment(
                 card: WorldlineDirectTestCard.authorised, idempotenceKey: "idem-slow")
             let first = try await slow

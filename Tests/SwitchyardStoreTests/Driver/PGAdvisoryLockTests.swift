@@ -3,6 +3,7 @@ import Logging
 import SwitchyardStore
 import SwitchyardTestSupport
 import Synchronization
+import TestWaiting
 import Testing
 
 /// Two pools on one database stand for two server replicas.
@@ -37,13 +38,22 @@ struct PGAdvisoryLockTests {
         }
     }
 
-    /// Polls until `pool` sees `count` advisory locks held, or fails after two seconds.
+    /// Polls until `pool` sees `count` advisory locks held (the database tells no one), or fails after two seconds.
     static func waitForLocks(_ pool: PGPool, count: Int64) async throws {
-        for _ in 0..<200 {
-            if try await advisoryLocksHeld(pool) == count { return }
-            try await Task.sleep(for: .milliseconds(10))
+        try await Poll.until("\(count) advisory locks", within: .seconds(2), every: .milliseconds(10)) {
+            try await advisoryLocksHeld(pool) == count
         }
-        throw DriverTestError()
+    }
+
+    /// Starts a task waiting for the lock on `pool` and returns once its first attempt has found the lock
+    /// taken (it has had a connection of `pool` and the lock is held elsewhere).
+    static func startWaiter(_ pool: PGPool) async throws -> Task<Int?, any Error> {
+        let before = pool.usage.handedOut
+        let waiter = Task { try await pool.withAdvisoryLock(key: Self.key, wait: .seconds(30)) { 1 } }
+        try await Poll.until("the waiter's first attempt", within: .seconds(5), every: .milliseconds(5)) {
+            pool.usage.handedOut > before
+        }
+        return waiter
     }
 
     @Test func oneHolderAtATimeAcrossPools() async throws {
@@ -55,6 +65,8 @@ struct PGAdvisoryLockTests {
                     group.addTask {
                         try await pool.withAdvisoryLock(key: Self.key, wait: .seconds(20)) {
                             tally.enter()
+                            // Time is the subject: the holder keeps the lock for a while, in which a second
+                            // holder would show as an overlap; no event marks "long enough".
                             try await Task.sleep(for: .milliseconds(10))
                             tally.leave()
                             return index
@@ -103,8 +115,7 @@ struct PGAdvisoryLockTests {
                 try await a.withAdvisoryLock(key: Self.key, wait: .seconds(5)) { try await gate.wait() }
             }
             try await Self.waitForLocks(b, count: 1)
-            let waiter = Task { try await b.withAdvisoryLock(key: Self.key, wait: .seconds(30)) { 1 } }
-            try await Task.sleep(for: .milliseconds(50))
+            let waiter = try await Self.startWaiter(b)
             #expect(try await b.withConnection { _ in 7 } == 7)
             #expect(!gate.isOpen, "the pool's only connection was free while its waiter waited")
             gate.open()
@@ -128,9 +139,7 @@ struct PGAdvisoryLockTests {
     @Test func theLockIsReleasedWhenTheHolderIsCancelled() async throws {
         try await Self.withTwoPools { (a: PGPool, b: PGPool) async throws in
             let holder = Task {
-                try await a.withAdvisoryLock(key: Self.key, wait: .seconds(1)) {
-                    try await Task.sleep(for: .seconds(30))
-                }
+                try await a.withAdvisoryLock(key: Self.key, wait: .seconds(1)) { try await Hold.untilCancelled() }
             }
             try await Self.waitForLocks(b, count: 1)
             holder.cancel()
@@ -147,8 +156,7 @@ struct PGAdvisoryLockTests {
                 try await a.withAdvisoryLock(key: Self.key, wait: .seconds(1)) { try await gate.wait() }
             }
             try await Self.waitForLocks(b, count: 1)
-            let waiter = Task { try await b.withAdvisoryLock(key: Self.key, wait: .seconds(30)) { 1 } }
-            try await Task.sleep(for: .milliseconds(100))
+            let waiter = try await Self.startWaiter(b)
             waiter.cancel()
             await #expect(throws: CancellationError.self) { try await waiter.value }
             #expect(!gate.isOpen, "the waiter stopped while the lock was still held")
@@ -196,13 +204,18 @@ final class Tally: Sendable {
 /// whose expectation fails still ends; the expectations check that it was still closed).
 final class Gate: Sendable {
     private let state = Mutex(false)
+    private let changes = Changes()
     private let deadline = ContinuousClock.now.advanced(by: .seconds(10))
 
+    /// Opened, or past its ten seconds (when the holder has let go by itself).
     var isOpen: Bool { state.withLock { $0 } || ContinuousClock.now >= deadline }
 
-    func open() { state.withLock { $0 = true } }
+    func open() {
+        state.withLock { $0 = true }
+        changes.notify()
+    }
 
     func wait() async throws {
-        while !isOpen { try await Task.sleep(for: .milliseconds(5)) }
+        try? await changes.wait("the gate", within: .seconds(10)) { [self] in state.withLock { $0 } }
     }
 }

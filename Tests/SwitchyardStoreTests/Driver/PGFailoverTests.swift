@@ -1,6 +1,7 @@
 import Foundation
 import SwitchyardCore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 @testable import SwitchyardStore
@@ -13,15 +14,13 @@ struct PGFailoverTests {
     /// Terminates backend `pid` from `admin` and waits until it is gone.
     static func terminate(_ pid: Int64, via admin: PGPool) async throws {
         try await admin.withConnection { _ = try await $0.query("SELECT pg_terminate_backend($1::int)", [.int(pid)]) }
-        for _ in 0..<200 {
-            let alive = try await admin.withConnection { connection in
+        try await Poll.until("backend \(pid) gone", within: .seconds(4), every: .milliseconds(20)) {
+            try await admin.withConnection { connection in
                 try await connection.query(
                     "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1::int", [.int(pid)]
                 )
                 .first.driverUnwrap().int64("n")
-            }
-            if alive == 0 { return }
-            try await Task.sleep(for: .milliseconds(20))
+            } == 0
         }
     }
 

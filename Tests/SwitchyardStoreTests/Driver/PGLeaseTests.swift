@@ -1,6 +1,7 @@
 import Foundation
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 @Suite("Connection leases")
@@ -16,7 +17,8 @@ struct PGLeaseTests {
                     try await connection.execute("SET application_name TO 'leased'")
                     return try await Self.pid(connection)
                 }
-                try await Task.sleep(for: .milliseconds(20))
+                // Suspend between the two calls: the scope outlives an await.
+                await Task.yield()
                 let setting = try await lease.run { connection in
                     try await connection.query("SELECT current_setting('application_name') AS name").first
                         .driverUnwrap()
@@ -76,7 +78,9 @@ struct PGLeaseTests {
             let start = clock.now
             let straggler = try await pool.withLease { lease in
                 let task = Task { try await lease.run { try await $0.query("SELECT pg_sleep(0.4)") } }
-                try await Task.sleep(for: .milliseconds(50))
+                try await Poll.until("the straggler's call begun", within: .seconds(5), every: .milliseconds(5)) {
+                    lease.callsRunning == 1
+                }
                 return task
             }
             #expect(clock.now - start >= .milliseconds(400), "the connection went back only once the call ended")

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchyardStore
 import SwitchyardTestSupport
+import TestWaiting
 import Testing
 
 @Suite("Connection pool")
@@ -59,14 +60,21 @@ struct PGPoolTests {
         }
     }
 
+    /// Waits until the pool's usage satisfies `condition` (the pool reports no changes, so it is asked again).
+    static func waitUntil(
+        _ pool: PGPool, _ what: String, _ condition: @escaping (PGPool.Usage) -> Bool
+    ) async throws {
+        try await Poll.until(what, within: .seconds(5), every: .milliseconds(5)) { condition(pool.usage) }
+    }
+
     @Test func cancellingAWaitingCallerThrowsCancellationError() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
             let holder = Task { try await pool.withConnection { try await $0.query("SELECT pg_sleep(1.5)") } }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Self.waitUntil(pool, "the holder's connection") { $0.inUse == 1 }
             let clock = ContinuousClock()
             let start = clock.now
             let waiter = Task { try await pool.withConnection { _ in 1 } }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Self.waitUntil(pool, "the waiter queued") { $0.waiting == 1 }
             waiter.cancel()
             let result = await waiter.result
             let waited = clock.now - start
@@ -123,7 +131,12 @@ struct PGPoolTests {
                 "ok")
         }
         #expect(terminated)
-        try await Task.sleep(for: .milliseconds(100))
+        try await Poll.until("backend \(pid) gone", within: .seconds(4), every: .milliseconds(20)) {
+            try await admin.withConnection {
+                try await $0.query("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1::int", [.int(pid)])
+                    .first.driverUnwrap().int64("n")
+            } == 0
+        }
         // The session the server closed while it idled is reopened before use: the next caller never sees it.
         let newPID = try await pool.withConnection {
             try await $0.query("SELECT pg_backend_pid() AS pid").first.driverUnwrap().int64("pid")
@@ -159,9 +172,9 @@ struct PGPoolTests {
     @Test func callersWaitingAtShutdownAreReleased() async throws {
         let pool = try await DriverFixture.pool(size: 1)
         let holder = Task { try await pool.withConnection { try await $0.query("SELECT pg_sleep(0.5)") } }
-        try await Task.sleep(for: .milliseconds(150))
+        try await Self.waitUntil(pool, "the holder's connection") { $0.inUse == 1 }
         let waiter = Task { try await pool.withConnection { _ in 1 } }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Self.waitUntil(pool, "the waiter queued") { $0.waiting == 1 }
         await pool.shutdown()
         let error = await #expect(throws: PGError.self) { try await waiter.value }
         #expect(error?.code == .poolClosed)

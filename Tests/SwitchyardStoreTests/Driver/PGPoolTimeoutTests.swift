@@ -44,7 +44,8 @@ struct PGPoolTimeoutTests {
         let value = try await pool.withConnection { _ in 5 }
         _ = try await holder.value
         #expect(value == 5)
-        // Past the first waiter's deadline, the pool still serves as usual.
+        // Past the first waiter's deadline, the pool still serves as usual. Time is the subject: the
+        // deadline's timer fires unseen, and only its passing can show it did no harm.
         try await Task.sleep(for: .milliseconds(500))
         #expect(try await pool.withConnection { _ in 6 } == 6)
         await pool.shutdown()
