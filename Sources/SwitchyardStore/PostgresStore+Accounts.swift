@@ -100,7 +100,9 @@ extension PostgresStore: ConfigurationRepository {
     /// A tenant's routing rules with the version they were written as (0 before any write), and the
     /// guarded rollout running next to them.
     public func routingConfiguration(tenant: UUID) async throws -> RoutingConfiguration {
-        try await tenantScoped(tenant) { c in
+        // One snapshot: a rollout ending between the reads would otherwise show its old version beside
+        // its new rules and no rollout.
+        try await tenantSnapshot(tenant) { c in
             await RoutingConfiguration(
                 version: try Self.liveRoutingVersion(c, tenant: tenant),
                 rules: try Self.liveRoutingRules(c, tenant: tenant),
