@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PluginWorkerCore
 import ProviderKit
+import Synchronization
 
 /// Examines plugin files in disposable scanner processes (`switchyard plugin-scan FILE`), so that a
 /// file's code never runs in the server before the file is accepted.
@@ -122,16 +123,15 @@ public struct PluginScanner: Sendable {
 }
 
 /// Remembers that the unrestricted-scanner warning was logged, so it is logged once per process.
-final class UnrestrictedScanWarning: @unchecked Sendable {
+final class UnrestrictedScanWarning: Sendable {
     static let shared = UnrestrictedScanWarning()
-    private let lock = NSLock()
-    private var warned = false
+    private let warned = Mutex(false)
 
     func firstTime() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if warned { return false }
-        warned = true
-        return true
+        warned.withLock { warned in
+            if warned { return false }
+            warned = true
+            return true
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,9 +9,9 @@ import Foundation
 /// ``WorkerFrame``s in the framing the server's channel uses (``WorkerFrame/cut(_:)`` through
 /// ``WorkerFrameReader``, ``WorkerFrame/framed()``). One thread reads (the worker has one socket and nothing else to wait for);
 /// writes are serialised and never raise SIGPIPE.
-final class FrameSocket: @unchecked Sendable {
+final class FrameSocket: Sendable {
     let fd: Int32
-    private let writeLock = NSLock()
+    private let writeLock = Mutex(())
     private static let readChunk = 16 << 10
 
     init(fd: Int32) {
@@ -26,19 +27,19 @@ final class FrameSocket: @unchecked Sendable {
     @discardableResult
     func send(_ frame: WorkerFrame) -> Bool {
         guard let bytes = try? frame.framed() else { return false }
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        return bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
+        return writeLock.withLock { _ -> Bool in
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    offset += written
                 }
-                offset += written
+                return true
             }
-            return true
         }
     }
 

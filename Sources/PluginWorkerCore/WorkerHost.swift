@@ -1,6 +1,7 @@
 import CSwitchyardPlugin
 import Foundation
 import ProviderKit
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,15 @@ import ProviderKit
 /// worker gave them. The server's calls need none: a reply carries the call id the completion context
 /// holds, and the server ignores a reply to a call it no longer waits for.
 final class WorkerHost: @unchecked Sendable {
+    // @unchecked: `table` is a raw pointer (to the C host-services table, never changed after `init`).
     nonisolated(unsafe) static var shared: WorkerHost?
+
+    private struct State {
+        var nextSend: UInt64 = 1
+        var sends: [UInt64: HostCompletion] = [:]
+        var entryPoints: EntryPoints?
+        var early: [WorkerFrame] = []
+    }
 
     let socket: FrameSocket
     let clock = WorkerClock()
@@ -21,11 +30,7 @@ final class WorkerHost: @unchecked Sendable {
     /// Signalled when the server's socket ends.
     let finished = DispatchSemaphore(value: 0)
     private let queue = DispatchQueue(label: "plugin worker calls", attributes: .concurrent)
-    private let lock = NSLock()
-    private var nextSend: UInt64 = 1
-    private var sends: [UInt64: HostCompletion] = [:]
-    private var entryPoints: EntryPoints?
-    private var early: [WorkerFrame] = []
+    private let state = Mutex(State())
 
     init(socket: FrameSocket) {
         self.socket = socket
@@ -36,11 +41,13 @@ final class WorkerHost: @unchecked Sendable {
     func serve(
         instance: UnsafeMutableRawPointer, invoke: @escaping PluginInvokeFunction, cancel: PluginCancelFunction?
     ) {
-        lock.lock()
-        entryPoints = EntryPoints(instance: instance, invoke: invoke, cancel: cancel)
-        let waiting = early
-        early = []
-        lock.unlock()
+        let entryPoints = EntryPoints(instance: instance, invoke: invoke, cancel: cancel)
+        let waiting = state.withLock { state -> [WorkerFrame] in
+            state.entryPoints = entryPoints
+            let early = state.early
+            state.early = []
+            return early
+        }
         waiting.forEach(dispatch)
     }
 
@@ -76,9 +83,7 @@ final class WorkerHost: @unchecked Sendable {
             guard let entry = entryPointsOrKeep(frame), let cancel = entry.cancel else { return }
             queue.async { cancel(entry.instance, id) }
         case .sendResult(let id, _, let result):
-            lock.lock()
-            let completion = sends.removeValue(forKey: id)
-            lock.unlock()
+            let completion = state.withLock { $0.sends.removeValue(forKey: id) }
             if let completion { queue.async { completion.complete(result) } }
         case .reply, .send, .log, .ready, .failed:
             break
@@ -87,13 +92,13 @@ final class WorkerHost: @unchecked Sendable {
 
     /// The instance's entry points, or `nil` after keeping `frame` until the instance exists.
     private func entryPointsOrKeep(_ frame: WorkerFrame) -> EntryPoints? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entryPoints else {
-            early.append(frame)
-            return nil
+        state.withLock { state -> EntryPoints? in
+            guard let entryPoints = state.entryPoints else {
+                state.early.append(frame)
+                return nil
+            }
+            return entryPoints
         }
-        return entryPoints
     }
 
     fileprivate func reply(_ id: UInt64, _ json: Data) {
@@ -101,15 +106,14 @@ final class WorkerHost: @unchecked Sendable {
     }
 
     fileprivate func send(_ json: Data, completion: HostCompletion) {
-        lock.lock()
-        let id = nextSend
-        nextSend &+= 1
-        sends[id] = completion
-        lock.unlock()
+        let id = state.withLock { state -> UInt64 in
+            let id = state.nextSend
+            state.nextSend &+= 1
+            state.sends[id] = completion
+            return id
+        }
         if !socket.send(.send(id: id, request: json)) {
-            lock.lock()
-            let waiting = sends.removeValue(forKey: id)
-            lock.unlock()
+            let waiting = state.withLock { $0.sends.removeValue(forKey: id) }
             let result = OutboundResult(kind: .notSent, reason: "the server is gone")
             waiting?.complete((try? PluginJSON.encoder().encode(result)) ?? Data())
         }

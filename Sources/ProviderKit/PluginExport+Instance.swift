@@ -16,6 +16,7 @@ final class PluginExportInstance: @unchecked Sendable {
     }
 
     private let dispatch: Dispatch
+    // NSLock, not Mutex: the plugin SDK also builds for macOS 14, where Synchronization's Mutex is not available.
     private let lock = NSLock()
     private var calls: [UInt64: Call] = [:]
 

@@ -11,6 +11,7 @@ open class ScriptedProviderHost: HostServices, @unchecked Sendable {
         public var metadata: [String: String]
     }
 
+    // NSLock, not Mutex: the plugin SDK also builds for macOS 14, where Synchronization's Mutex is not available.
     private let lock = NSLock()
     private let baseURL: String
     private var routes: [String: OutboundResult]

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Drives `total` calls at `concurrency` calls in flight and measures each call's latency.
 package enum BenchLoad {
@@ -44,11 +45,10 @@ package enum BenchLoad {
 }
 
 /// A progress bar on stderr when it is a terminal, plain progress lines otherwise.
-package final class BenchProgress: @unchecked Sendable {
+package final class BenchProgress: Sendable {
     package let label: String
     package let total: Int
-    private let lock = NSLock()
-    private var done = 0
+    private let done = Mutex(0)
     private let terminal = isatty(STDERR_FILENO) == 1
 
     package init(label: String, total: Int) {
@@ -57,16 +57,10 @@ package final class BenchProgress: @unchecked Sendable {
     }
 
     package func advance() {
-        lock.lock()
-        done += 1
-        lock.unlock()
+        done.withLock { $0 += 1 }
     }
 
-    package var completed: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return done
-    }
+    package var completed: Int { done.withLock { $0 } }
 
     /// Redraws the bar every 200 ms (a line every 5 s without a terminal) until cancelled.
     package func report() async {

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Authorisation statistics read through a per-tenant ``TenantCache``, so a replica reads the database at
 /// most once per tenant per `adaptive_routing.stats_cache_ms`. Concurrent readers of a tenant whose entry is
 /// missing or expired share one read; a failed read is not kept. Entries expire by time only (the
 /// statistics are not configuration, so configuration changes do not invalidate them).
-public final class CachedRoutingStats: RoutingStatsRepository, @unchecked Sendable {
+public final class CachedRoutingStats: RoutingStatsRepository, Sendable {
     /// One tenant's read, shared by its readers while it is fresh.
     struct Entry: Sendable {
         var id: UInt64
@@ -19,9 +20,12 @@ public final class CachedRoutingStats: RoutingStatsRepository, @unchecked Sendab
     let ttl: @Sendable () -> TimeInterval
     let entries: TenantCache<UUID, Entry>
     /// Makes finding or starting a tenant's read one step, so concurrent readers share it.
-    private let lock = NSLock()
-    private var lifetime: TimeInterval
-    private var nextId: UInt64 = 0
+    private let state: Mutex<State>
+
+    private struct State {
+        var lifetime: TimeInterval
+        var nextId: UInt64 = 0
+    }
 
     /// Statistics from `base`, kept for the current policy's `statsCacheMs` as `clock` counts time.
     public convenience init(
@@ -37,7 +41,8 @@ public final class CachedRoutingStats: RoutingStatsRepository, @unchecked Sendab
     ) {
         self.base = base
         self.ttl = ttl
-        lifetime = ttl()
+        let lifetime = ttl()
+        state = Mutex(State(lifetime: lifetime))
         entries = TenantCache(settings: CacheSettings(ttl: lifetime, maxEntries: Self.maxEntries), clock: clock)
         entries.setLive(true)
     }
@@ -51,7 +56,7 @@ public final class CachedRoutingStats: RoutingStatsRepository, @unchecked Sendab
         do {
             return try await entry.read.value
         } catch {
-            lock.withLock {
+            state.withLock { _ in
                 if entries.value(for: tenant)?.id == entry.id { entries.invalidate(tenant: tenant) }
             }
             throw error
@@ -63,15 +68,15 @@ public final class CachedRoutingStats: RoutingStatsRepository, @unchecked Sendab
     private func shared(
         tenant: UUID, attempts: Int, start: () -> Task<[AuthorizationStats], any Error>
     ) -> Entry {
-        lock.withLock {
+        state.withLock { state -> Entry in
             let current = ttl()
-            if current != lifetime {
-                lifetime = current
+            if current != state.lifetime {
+                state.lifetime = current
                 entries.configure(CacheSettings(ttl: current, maxEntries: Self.maxEntries))
             }
             if let entry = entries.value(for: tenant), entry.attempts == attempts { return entry }
-            nextId &+= 1
-            let entry = Entry(id: nextId, attempts: attempts, read: start())
+            state.nextId &+= 1
+            let entry = Entry(id: state.nextId, attempts: attempts, read: start())
             if let ticket = entries.ticket(tenant: tenant) {
                 entries.insert(entry, for: tenant, tenant: tenant, ticket: ticket)
             }

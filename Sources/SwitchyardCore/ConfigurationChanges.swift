@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Something that holds tenants' configuration and must forget it when it changes.
 public protocol ConfigurationChangeObserver: AnyObject, Sendable {
@@ -12,24 +13,27 @@ public protocol ConfigurationChangeObserver: AnyObject, Sendable {
 
 /// Fans reports of configuration changes (from this process's writes and from the database's
 /// notifications of every replica's writes) out to the caches that hold configuration.
-public final class ConfigurationChanges: @unchecked Sendable {
-    private let lock = NSLock()
-    private var observers: [any ConfigurationChangeObserver] = []
-    private var live = false
+public final class ConfigurationChanges: Sendable {
+    private struct State {
+        var observers: [any ConfigurationChangeObserver] = []
+        var live = false
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
     /// Adds an observer; it starts live when changes are being reported already.
     public func add(_ observer: any ConfigurationChangeObserver) {
-        let live = lock.withLock {
-            observers.append(observer)
-            return self.live
+        let live = state.withLock { state in
+            state.observers.append(observer)
+            return state.live
         }
         observer.setLive(live)
     }
 
     /// Whether changes are being reported.
-    public var isLive: Bool { lock.withLock { live } }
+    public var isLive: Bool { state.withLock { $0.live } }
 
     /// The configuration of `tenant` changed.
     public func changed(tenant: UUID) {
@@ -43,14 +47,14 @@ public final class ConfigurationChanges: @unchecked Sendable {
 
     /// Reports start (the listener is connected) or stop (it lost its connection).
     public func setLive(_ live: Bool) {
-        let observers = lock.withLock {
-            self.live = live
-            return self.observers
+        let observers = state.withLock { state in
+            state.live = live
+            return state.observers
         }
         for observer in observers { observer.setLive(live) }
     }
 
     private func current() -> [any ConfigurationChangeObserver] {
-        lock.withLock { observers }
+        state.withLock { $0.observers }
     }
 }

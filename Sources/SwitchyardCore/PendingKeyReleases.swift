@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// The `Idempotency-Key` claims this process still has to release: a request that ended because the
 /// database could not be reached (a connection dropped during a statement or its COMMIT) could not release
@@ -8,7 +9,7 @@ import Logging
 /// held for the whole lease. A release is conditional on the owner (see
 /// ``IdempotencyRepository/releaseIdempotent(tenant:key:owner:)``): one whose request's answer did land,
 /// or whose key another request took over meanwhile, changes nothing.
-public final class PendingKeyReleases: @unchecked Sendable {
+public final class PendingKeyReleases: Sendable {
     /// One claim to release.
     public struct Release: Sendable, Equatable {
         public var tenant: UUID
@@ -33,8 +34,7 @@ public final class PendingKeyReleases: @unchecked Sendable {
 
     private let claims: any IdempotencyRepository
     private let logger: Logger
-    private let lock = NSLock()
-    private var queue: [Release] = []
+    private let queue = Mutex<[Release]>([])
 
     public init(claims: any IdempotencyRepository, logger: Logger) {
         self.claims = claims
@@ -42,11 +42,11 @@ public final class PendingKeyReleases: @unchecked Sendable {
     }
 
     /// The claims waiting to be released.
-    public var pending: [Release] { lock.withLock { queue } }
+    public var pending: [Release] { queue.withLock { $0 } }
 
     /// Queues `release` for the next attempt.
     public func enqueue(_ release: Release) {
-        let dropped: Release? = lock.withLock {
+        let dropped: Release? = queue.withLock { queue in
             guard !queue.contains(release) else { return nil }
             queue.append(release)
             return queue.count > Self.capacity ? queue.removeFirst() : nil
@@ -80,7 +80,7 @@ public final class PendingKeyReleases: @unchecked Sendable {
     @discardableResult
     public func drain() async -> Int {
         var released = 0
-        while let next = lock.withLock({ queue.first }) {
+        while let next = queue.withLock({ $0.first }) {
             do {
                 try await apply(next)
                 released += 1
@@ -92,7 +92,7 @@ public final class PendingKeyReleases: @unchecked Sendable {
                     "idempotency key could not be released",
                     metadata: ["tenant.id": "\(next.tenant)", "error.message": "\(String(describing: error))"])
             }
-            lock.withLock {
+            queue.withLock { queue in
                 if let index = queue.firstIndex(of: next) { queue.remove(at: index) }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// When the janitor next deletes each kind of expired data: at most once per interval
 /// (`retention.interval_seconds`), but on the next look again while the previous delete came back with a full
@@ -6,23 +7,22 @@ import Foundation
 ///
 /// The times are the janitor's clock's. A clock that went back past the last delete makes the kind due, so a
 /// corrected clock never stalls retention for longer than it moved.
-final class RetentionPacer: @unchecked Sendable {
-    private let lock = NSLock()
+final class RetentionPacer: Sendable {
     /// The last delete of each kind: when it ran and whether it deleted a full batch.
-    private var last: [String: (at: Date, full: Bool)] = [:]
+    private let last = Mutex<[String: (at: Date, full: Bool)]>([:])
 
     init() {}
 
     /// Whether `kind` is to be deleted on a look at `now`, `interval` seconds apart at least.
     func isDue(_ kind: String, at now: Date, interval: TimeInterval) -> Bool {
-        lock.withLock {
-            guard let last = last[kind] else { return true }
-            return last.full || now < last.at || now.timeIntervalSince(last.at) >= interval
+        last.withLock { last in
+            guard let previous = last[kind] else { return true }
+            return previous.full || now < previous.at || now.timeIntervalSince(previous.at) >= interval
         }
     }
 
     /// Records a delete of `kind` at `now`; `full` when it deleted a whole batch (more may be waiting).
     func ran(_ kind: String, at now: Date, full: Bool) {
-        lock.withLock { last[kind] = (now, full) }
+        last.withLock { $0[kind] = (now, full) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How long a cache keeps an entry and how many it holds.
 public struct CacheSettings: Sendable, Equatable {
@@ -19,7 +20,7 @@ public struct CacheSettings: Sendable, Equatable {
 /// change notifications) is known to be listening; otherwise every look-up misses and nothing is kept.
 /// A value read before an invalidation of its tenant is never stored after it: callers take a
 /// ``Ticket`` before reading the source and hand it back with the value.
-public final class TenantCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+public final class TenantCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Proof of when a read of the source began, compared on insertion.
     public struct Ticket: Sendable {
         let epoch: UInt64
@@ -35,51 +36,71 @@ public final class TenantCache<Key: Hashable & Sendable, Value: Sendable>: @unch
         var storedAt: Date
     }
 
-    private let lock = NSLock()
+    private struct State {
+        var settings: CacheSettings
+        var live = false
+        var entries: [Key: Entry] = [:]
+        /// Bumped by every invalidation of one tenant.
+        var generations: [UUID: UInt64] = [:]
+        /// Bumped when everything is dropped.
+        var epoch: UInt64 = 0
+        /// Bumped by every invalidation of any tenant.
+        var invalidations: UInt64 = 0
+        var hits = 0
+        var misses = 0
+
+        /// The generation a ticket for `tenant` carries (see ``Ticket/generation``).
+        func generation(of tenant: UUID?) -> UInt64 {
+            tenant.map { generations[$0, default: 0] } ?? invalidations
+        }
+
+        mutating func dropAll() {
+            epoch &+= 1
+            entries = [:]
+            // Older tickets are refused by their epoch, so the generations can start afresh.
+            generations = [:]
+        }
+
+        mutating func evictOldest() {
+            guard let oldest = entries.min(by: { $0.value.storedAt < $1.value.storedAt })?.key else { return }
+            entries[oldest] = nil
+        }
+    }
+
     private let clock: @Sendable () -> Date
-    private var settings: CacheSettings
-    private var live = false
-    private var entries: [Key: Entry] = [:]
-    /// Bumped by every invalidation of one tenant.
-    private var generations: [UUID: UInt64] = [:]
-    /// Bumped when everything is dropped.
-    private var epoch: UInt64 = 0
-    /// Bumped by every invalidation of any tenant.
-    private var invalidations: UInt64 = 0
-    private var hits = 0
-    private var misses = 0
+    private let state: Mutex<State>
 
     public init(settings: CacheSettings, clock: @escaping @Sendable () -> Date) {
-        self.settings = settings
+        self.state = Mutex(State(settings: settings))
         self.clock = clock
     }
 
     /// The number of entries held.
-    public var count: Int { lock.withLock { entries.count } }
+    public var count: Int { state.withLock { $0.entries.count } }
 
     /// How many look-ups were served from memory, and how many were not.
-    public var statistics: (hits: Int, misses: Int) { lock.withLock { (hits, misses) } }
+    public var statistics: (hits: Int, misses: Int) { state.withLock { (hits: $0.hits, misses: $0.misses) } }
 
     /// Whether entries are served and stored.
-    public var isLive: Bool { lock.withLock { live } }
+    public var isLive: Bool { state.withLock { $0.live } }
 
     /// The value cached for `key`, if it is still fresh (stored less than `ttl` ago and not after the
     /// clock's present: a clock set back drops what was stored before).
     public func value(for key: Key) -> Value? {
-        lock.withLock {
-            guard live, settings.ttl > 0, let entry = entries[key] else {
-                misses += 1
+        state.withLock { state -> Value? in
+            guard state.live, state.settings.ttl > 0, let entry = state.entries[key] else {
+                state.misses += 1
                 return nil
             }
             // An entry stored "in the future" means the clock went back: its age cannot be told, so it is
             // dropped rather than served until the clock catches up with when it was stored.
             let age = clock().timeIntervalSince(entry.storedAt)
-            guard age >= 0, age < settings.ttl else {
-                entries[key] = nil
-                misses += 1
+            guard age >= 0, age < state.settings.ttl else {
+                state.entries[key] = nil
+                state.misses += 1
                 return nil
             }
-            hits += 1
+            state.hits += 1
             return entry.value
         }
     }
@@ -87,22 +108,21 @@ public final class TenantCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     /// Taken before reading the source for a value of `tenant` (nil: a tenant known only once the value
     /// is read); nil when nothing would be stored.
     public func ticket(tenant: UUID?) -> Ticket? {
-        lock.withLock {
-            guard live, settings.ttl > 0 else { return nil }
-            let generation = tenant.map { generations[$0, default: 0] } ?? invalidations
-            return Ticket(epoch: epoch, generation: generation, tenant: tenant)
+        state.withLock { state -> Ticket? in
+            guard state.live, state.settings.ttl > 0 else { return nil }
+            return Ticket(epoch: state.epoch, generation: state.generation(of: tenant), tenant: tenant)
         }
     }
 
     /// Stores a value of `tenant` read with `ticket`, unless that tenant (or, for a ticket taken without
     /// a tenant, any tenant) was invalidated since the ticket was taken.
     public func insert(_ value: Value, for key: Key, tenant: UUID, ticket: Ticket) {
-        lock.withLock {
-            guard live, settings.ttl > 0, ticket.epoch == epoch else { return }
-            let current = ticket.tenant.map { generations[$0, default: 0] } ?? invalidations
+        state.withLock { state in
+            guard state.live, state.settings.ttl > 0, ticket.epoch == state.epoch else { return }
+            let current = state.generation(of: ticket.tenant)
             guard ticket.tenant == nil || ticket.tenant == tenant, ticket.generation == current else { return }
-            if entries[key] == nil, entries.count >= settings.maxEntries { evictOldest() }
-            entries[key] = Entry(tenant: tenant, value: value, storedAt: clock())
+            if state.entries[key] == nil, state.entries.count >= state.settings.maxEntries { state.evictOldest() }
+            state.entries[key] = Entry(tenant: tenant, value: value, storedAt: clock())
         }
     }
 
@@ -117,44 +137,32 @@ public final class TenantCache<Key: Hashable & Sendable, Value: Sendable>: @unch
 
     /// Drops every entry of `tenant`, and keeps out values read before now.
     public func invalidate(tenant: UUID) {
-        lock.withLock {
-            generations[tenant, default: 0] &+= 1
-            invalidations &+= 1
-            entries = entries.filter { $0.value.tenant != tenant }
+        state.withLock { state in
+            state.generations[tenant, default: 0] &+= 1
+            state.invalidations &+= 1
+            state.entries = state.entries.filter { $0.value.tenant != tenant }
         }
     }
 
     /// Drops every entry, and keeps out values read before now.
     public func invalidateAll() {
-        lock.withLock { dropAll() }
+        state.withLock { $0.dropAll() }
     }
 
     /// Starts or stops serving entries; either way everything held is dropped.
     public func setLive(_ live: Bool) {
-        lock.withLock {
-            self.live = live
-            dropAll()
+        state.withLock { state in
+            state.live = live
+            state.dropAll()
         }
     }
 
     /// Replaces the settings; everything held is dropped.
     public func configure(_ settings: CacheSettings) {
-        lock.withLock {
-            self.settings = settings
-            dropAll()
+        state.withLock { state in
+            state.settings = settings
+            state.dropAll()
         }
-    }
-
-    private func dropAll() {
-        epoch &+= 1
-        entries = [:]
-        // Older tickets are refused by their epoch, so the generations can start afresh.
-        generations = [:]
-    }
-
-    private func evictOldest() {
-        guard let oldest = entries.min(by: { $0.value.storedAt < $1.value.storedAt })?.key else { return }
-        entries[oldest] = nil
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// A tenant's own limits: each may only tighten the platform's (fewer attempts, a shorter budget, a
 /// more sensitive breaker, an earlier manual review); absent values take the platform's.
@@ -90,25 +90,18 @@ public struct TenantPolicy: Codable, Sendable, Equatable {
 }
 
 /// The platform policy in force, replaced as a whole when `policy.json` is reloaded.
-public final class PolicyCenter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: PlatformPolicy
+public final class PolicyCenter: Sendable {
+    private let value: Mutex<PlatformPolicy>
 
     public init(_ policy: PlatformPolicy) {
-        value = policy
+        value = Mutex(policy)
     }
 
     /// The current platform policy.
-    public var platform: PlatformPolicy {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+    public var platform: PlatformPolicy { value.withLock { $0 } }
 
     /// Replaces the platform policy.
     public func replace(_ policy: PlatformPolicy) {
-        lock.lock()
-        value = policy
-        lock.unlock()
+        value.withLock { $0 = policy }
     }
 }

@@ -1,48 +1,52 @@
 import Foundation
 import SwitchyardCore
+import Synchronization
 
 /// Provider accounts, routing rules and tenants' own limits, kept in memory; reads are scoped by tenant
 /// and ordered as the PostgreSQL store orders them.
-public final class InMemoryConfiguration: ConfigurationRepository, @unchecked Sendable {
-    private let lock = NSLock()
-    private var storedAccounts: [UUID: ProviderAccount] = [:]
-    private var routing: [UUID: RoutingConfiguration] = [:]
-    private var policies: [UUID: TenantPolicy] = [:]
+public final class InMemoryConfiguration: ConfigurationRepository, Sendable {
+    private struct State {
+        var storedAccounts: [UUID: ProviderAccount] = [:]
+        var routing: [UUID: RoutingConfiguration] = [:]
+        var policies: [UUID: TenantPolicy] = [:]
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
     /// Adds or replaces an account.
     public func put(_ account: ProviderAccount) {
-        lock.withLock { storedAccounts[account.id] = account }
+        state.withLock { $0.storedAccounts[account.id] = account }
     }
 
     /// Replaces a tenant's routing rules, as a new version.
     public func setRules(_ rules: [RoutingRule], tenant: UUID) {
-        lock.withLock {
-            let version = (routing[tenant]?.version ?? 0) + 1
-            routing[tenant] = RoutingConfiguration(version: version, rules: rules)
+        state.withLock { state in
+            let version = (state.routing[tenant]?.version ?? 0) + 1
+            state.routing[tenant] = RoutingConfiguration(version: version, rules: rules)
         }
     }
 
     /// Sets a tenant's own limits.
     public func setPolicy(_ policy: TenantPolicy, tenant: UUID) {
-        lock.withLock { policies[tenant] = policy }
+        state.withLock { $0.policies[tenant] = policy }
     }
 
     public func account(tenant: UUID, id: UUID) async throws -> ProviderAccount? {
-        lock.withLock { storedAccounts[id].flatMap { $0.tenantId == tenant ? $0 : nil } }
+        state.withLock { $0.storedAccounts[id].flatMap { $0.tenantId == tenant ? $0 : nil } }
     }
 
     public func accounts(tenant: UUID) async throws -> [ProviderAccount] {
-        lock.withLock {
-            storedAccounts.values.filter { $0.tenantId == tenant }.sorted {
+        state.withLock { state in
+            state.storedAccounts.values.filter { $0.tenantId == tenant }.sorted {
                 ($0.createdAt, $0.id.uuidString.lowercased()) < ($1.createdAt, $1.id.uuidString.lowercased())
             }
         }
     }
 
     public func account(id: UUID) async throws -> ProviderAccount? {
-        lock.withLock { storedAccounts[id] }
+        state.withLock { $0.storedAccounts[id] }
     }
 
     public func routingRules(tenant: UUID) async throws -> [RoutingRule] {
@@ -50,11 +54,11 @@ public final class InMemoryConfiguration: ConfigurationRepository, @unchecked Se
     }
 
     public func routingConfiguration(tenant: UUID) async throws -> RoutingConfiguration {
-        lock.withLock { routing[tenant] ?? RoutingConfiguration(version: 0, rules: []) }
+        state.withLock { $0.routing[tenant] ?? RoutingConfiguration(version: 0, rules: []) }
     }
 
     public func tenantPolicy(tenant: UUID) async throws -> TenantPolicy {
-        lock.withLock { policies[tenant] ?? TenantPolicy() }
+        state.withLock { $0.policies[tenant] ?? TenantPolicy() }
     }
 
     /// The accounts without their secret credential fields, as routing reads them.

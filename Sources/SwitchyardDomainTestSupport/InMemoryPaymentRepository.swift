@@ -1,6 +1,7 @@
 import Foundation
 import ProviderKit
 import SwitchyardCore
+import Synchronization
 
 /// Payments, their attempts, refunds and operations, and `Idempotency-Key`s, kept in memory with the
 /// contracts of the PostgreSQL store: every method is one transaction (all or nothing, serialized
@@ -9,7 +10,7 @@ import SwitchyardCore
 /// `unknown`, a provider id once known is kept, the refunded amount is the sum of succeeded refunds).
 ///
 /// It also implements ``SettlementRepository``, whose claims run over the same rows.
-public final class InMemoryPaymentRepository: @unchecked Sendable {
+public final class InMemoryPaymentRepository: Sendable {
     /// A status change the store would announce as a webhook event.
     public struct StatusChange: Sendable, Equatable {
         public var subject: String
@@ -58,7 +59,7 @@ public final class InMemoryPaymentRepository: @unchecked Sendable {
         var completedAt: Date?
     }
 
-    struct State {
+    struct State: Sendable {
         var payments: [String: PaymentRow] = [:]
         var attempts: [String: Attempt] = [:]
         var refunds: [String: OpenRow<Refund>] = [:]
@@ -72,8 +73,7 @@ public final class InMemoryPaymentRepository: @unchecked Sendable {
     let clock: @Sendable () -> Date
     /// The database outage tests play (none unless they ask).
     public let outage = InMemoryOutage()
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Mutex(State())
 
     /// A repository whose own timestamps (key claims) come from `clock`.
     public init(clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -82,20 +82,25 @@ public final class InMemoryPaymentRepository: @unchecked Sendable {
 
     /// Runs `body` as one transaction: its changes are kept only when it returns.
     func transact<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        try lock.withLock {
+        // `body`'s answer leaves through `result`: `withLock` returns only `sending` values, and `T` need not be
+        // Sendable.
+        var result: T?
+        try state.withLock { state in
             var copy = state
-            let result = try body(&copy)
+            result = try body(&copy)
             state = copy
-            return result
         }
+        return result!
     }
 
     /// Every status change announced so far, oldest first.
-    public var statusChanges: [StatusChange] { lock.withLock { state.changes } }
+    public var statusChanges: [StatusChange] { state.withLock { $0.changes } }
 
     /// A payment as stored, in any tenant (for assertions).
-    public func storedPayment(_ id: String) -> Payment? { lock.withLock { state.payments[id]?.stored } }
+    public func storedPayment(_ id: String) -> Payment? { state.withLock { $0.payments[id]?.stored } }
 }
+
+extension InMemoryPaymentRepository.OpenRow: Sendable where Value: Sendable {}
 
 /// A write the PostgreSQL schema would refuse (a missing parent row, a duplicate, a failed check).
 public struct InMemoryConstraintViolation: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,23 +1,26 @@
-import Foundation
 import SwitchyardCore
+import Synchronization
 
 /// Readiness and scrape-time gauges a test sets: the database answers unless told otherwise.
-public final class InMemoryProbes: OperationalProbes, @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers = true
-    private var current = StoreGauges(unknownPayments: 0, oldestUnknownSince: nil, webhookDeliveries: [:])
+public final class InMemoryProbes: OperationalProbes, Sendable {
+    private struct State {
+        var answers = true
+        var current = StoreGauges(unknownPayments: 0, oldestUnknownSince: nil, webhookDeliveries: [:])
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
     /// Makes the database answer `ping` (or not) and report `gauges`.
     public func set(answers: Bool, gauges: StoreGauges? = nil) {
-        lock.withLock {
-            self.answers = answers
-            if let gauges { current = gauges }
+        state.withLock { state in
+            state.answers = answers
+            if let gauges { state.current = gauges }
         }
     }
 
-    public func ping() async -> Bool { lock.withLock { answers } }
+    public func ping() async -> Bool { state.withLock { $0.answers } }
 
-    public func gauges() async throws -> StoreGauges { lock.withLock { current } }
+    public func gauges() async throws -> StoreGauges { state.withLock { $0.current } }
 }

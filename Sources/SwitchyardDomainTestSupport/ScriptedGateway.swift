@@ -1,6 +1,7 @@
 import Foundation
 import ProviderKit
 import SwitchyardCore
+import Synchronization
 
 /// A ``ProviderGateway`` whose answers each test scripts per flow (and, optionally, per account), and
 /// which records every call it receives, so a test can count provider calls.
@@ -8,7 +9,7 @@ import SwitchyardCore
 /// An answer is taken from the queue of the flow at the called account, else from the flow's queue for
 /// any account; a call with no scripted answer is recorded in ``unscripted`` and answered `unknown`
 /// (code `unscripted`), which neither fails over nor settles anything.
-public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
+public final class ScriptedGateway: ProviderGateway, Sendable {
     /// One call the gateway received.
     public struct Call: Sendable, Equatable {
         public var flow: Flow
@@ -29,51 +30,54 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
         var accountId: UUID?
     }
 
-    private let lock = NSLock()
-    private var manifests: [String: PluginManifest] = [:]
-    private var answers: [Key: [Outcome]] = [:]
-    private var vaultingSyncs: [VaultingSyncResult] = []
-    private var revocations: [RevokeCredentialResult] = []
-    private var notifications: [[NotificationEvent]] = []
-    private var recorded: [Call] = []
-    private var missing: [Call] = []
+    private struct State {
+        var manifests: [String: PluginManifest] = [:]
+        var answers: [Key: [Outcome]] = [:]
+        var vaultingSyncs: [VaultingSyncResult] = []
+        var revocations: [RevokeCredentialResult] = []
+        var notifications: [[NotificationEvent]] = []
+        var recorded: [Call] = []
+        var missing: [Call] = []
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
     /// Declares a plugin: its manifest is what routing and the service read.
     public func register(_ manifest: PluginManifest) {
-        lock.withLock { manifests[manifest.id] = manifest }
+        state.withLock { $0.manifests[manifest.id] = manifest }
     }
 
     /// Queues answers to `flow` calls, at `account` only when given.
     public func script(_ flow: Flow, at account: UUID? = nil, _ outcomes: Outcome...) {
-        lock.withLock { answers[Key(flow: flow, accountId: account), default: []].append(contentsOf: outcomes) }
+        state.withLock { $0.answers[Key(flow: flow, accountId: account), default: []].append(contentsOf: outcomes) }
     }
 
     /// Queues one verified notification carrying `events`; an unscripted notification is refused as
     /// unverifiable.
     public func scriptNotification(_ events: NotificationEvent...) {
-        lock.withLock { notifications.append(events) }
+        state.withLock { $0.notifications.append(events) }
     }
 
     /// Queues answers to vaulting inquiries.
     public func scriptVaultingSync(_ results: VaultingSyncResult...) {
-        lock.withLock { vaultingSyncs.append(contentsOf: results) }
+        state.withLock { $0.vaultingSyncs.append(contentsOf: results) }
     }
 
     /// Queues answers to credential revocations.
     public func scriptRevocation(_ results: RevokeCredentialResult...) {
-        lock.withLock { revocations.append(contentsOf: results) }
+        state.withLock { $0.revocations.append(contentsOf: results) }
     }
 
     /// Every call so far, in order.
-    public var calls: [Call] { lock.withLock { recorded } }
+    public var calls: [Call] { state.withLock { $0.recorded } }
 
     /// The calls of one flow so far.
     public func calls(_ flow: Flow) -> [Call] { calls.filter { $0.flow == flow } }
 
     /// Calls that found no scripted answer.
-    public var unscripted: [Call] { lock.withLock { missing } }
+    public var unscripted: [Call] { state.withLock { $0.missing } }
 
     /// A manifest for a test plugin: every flow by default, paying with `methods` in any country and currency.
     public static func manifest(
@@ -86,7 +90,7 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
     }
 
     public func manifest(pluginId: String) async -> PluginManifest? {
-        lock.withLock { manifests[pluginId] }
+        state.withLock { $0.manifests[pluginId] }
     }
 
     public func authorize(_ request: AuthorizeRequest, account: ProviderAccount) async -> Outcome {
@@ -127,7 +131,9 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
     public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
         -> NotificationResult
     {
-        let events: [NotificationEvent]? = lock.withLock { notifications.isEmpty ? nil : notifications.removeFirst() }
+        let events: [NotificationEvent]? = state.withLock { state in
+            state.notifications.isEmpty ? nil : state.notifications.removeFirst()
+        }
         record(Call(flow: .notification, accountId: account.id), found: events != nil)
         if let events {
             return NotificationResult(verified: true, reply: NotificationReply(status: 200, body: "ok"), events: events)
@@ -143,7 +149,9 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
 
     public func syncVaulting(_ request: VaultingSyncRequest, account: ProviderAccount) async -> VaultingSyncResult {
         let call = Call(flow: .syncVaulting, accountId: account.id, reference: request.vaultingId)
-        let next: VaultingSyncResult? = lock.withLock { vaultingSyncs.isEmpty ? nil : vaultingSyncs.removeFirst() }
+        let next: VaultingSyncResult? = state.withLock { state in
+            state.vaultingSyncs.isEmpty ? nil : state.vaultingSyncs.removeFirst()
+        }
         record(call, found: next != nil)
         return next ?? VaultingSyncResult(event: nil, failure: .unknown("unscripted"))
     }
@@ -155,7 +163,9 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
             return RevokeCredentialResult(status: .notSupported)
         }
         let call = Call(flow: .revokeCredential, accountId: account.id, operationId: request.operationId)
-        let next: RevokeCredentialResult? = lock.withLock { revocations.isEmpty ? nil : revocations.removeFirst() }
+        let next: RevokeCredentialResult? = state.withLock { state in
+            state.revocations.isEmpty ? nil : state.revocations.removeFirst()
+        }
         record(call, found: next != nil)
         return next ?? RevokeCredentialResult(status: .unknown, code: "unscripted")
     }
@@ -174,11 +184,11 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
 
     /// Records `call` and takes its scripted answer.
     private func answer(_ call: Call) -> Outcome {
-        let outcome: Outcome? = lock.withLock {
+        let outcome: Outcome? = state.withLock { state in
             for key in [Key(flow: call.flow, accountId: call.accountId), Key(flow: call.flow, accountId: nil)] {
-                if var queue = answers[key], !queue.isEmpty {
+                if var queue = state.answers[key], !queue.isEmpty {
                     let first = queue.removeFirst()
-                    answers[key] = queue
+                    state.answers[key] = queue
                     return first
                 }
             }
@@ -189,9 +199,9 @@ public final class ScriptedGateway: ProviderGateway, @unchecked Sendable {
     }
 
     private func record(_ call: Call, found: Bool) {
-        lock.withLock {
-            recorded.append(call)
-            if !found { missing.append(call) }
+        state.withLock { state in
+            state.recorded.append(call)
+            if !found { state.missing.append(call) }
         }
     }
 }

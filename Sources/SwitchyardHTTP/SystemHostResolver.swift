@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -67,18 +68,18 @@ public struct SystemHostResolver: HostResolver {
 }
 
 /// Delivers the first of several racing results to a waiter, once.
-private final class Once<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var receiver: ((Value) -> Void)?
+private final class Once<Value: Sendable>: Sendable {
+    private let receiver = Mutex<(@Sendable (Value) -> Void)?>(nil)
 
-    func set(_ receiver: @escaping (Value) -> Void) {
-        lock.withLock { self.receiver = receiver }
+    func set(_ receiver: @escaping @Sendable (Value) -> Void) {
+        self.receiver.withLock { $0 = receiver }
     }
 
     func fire(_ value: Value) {
-        let receiver = lock.withLock { () -> ((Value) -> Void)? in
-            defer { self.receiver = nil }
-            return self.receiver
+        let receiver = self.receiver.withLock { stored -> (@Sendable (Value) -> Void)? in
+            let taken = stored
+            stored = nil
+            return taken
         }
         receiver?(value)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// A log handler writing one JSON object per line: `time` (ISO 8601, UTC, milliseconds), `level`,
 /// `message`, `logger` (the label), then the metadata flattened with dotted keys (`tenant.id`,
@@ -105,20 +106,20 @@ public struct JSONLogHandler: LogHandler {
 }
 
 /// Writes whole lines to standard output, one writer at a time, so concurrent records never interleave.
-final class StandardOutputLines: @unchecked Sendable {
+final class StandardOutputLines: Sendable {
     static let shared = StandardOutputLines()
-    private let lock = NSLock()
+    private let writing = Mutex(())
 
     func write(_ line: String) {
         let bytes = Array((line + "\n").utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { break }
-                offset += written
+        writing.withLock { _ in
+            bytes.withUnsafeBufferPointer { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
             }
         }
     }

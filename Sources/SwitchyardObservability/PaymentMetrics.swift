@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Synchronization
 
 /// Records payment lifecycle counters with bounded labels.
 public enum PaymentMetrics {
@@ -9,7 +10,7 @@ public enum PaymentMetrics {
         set { flag.withLock { $0 = newValue } }
     }
 
-    private static let flag = LockedFlag()
+    private static let flag = Mutex(false)
 
     /// A payment was created; `plugin` is the plugin of its last attempt ("none" when no provider was
     /// tried), `outcome` the outcome class of that attempt.
@@ -36,17 +37,5 @@ public enum PaymentMetrics {
 
     static func labels(_ base: [(String, String)], tenant: UUID) -> [(String, String)] {
         tenantLabels ? base + [("tenant", tenant.uuidString.lowercased())] : base
-    }
-}
-
-/// A Boolean behind a lock.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    func withLock<T>(_ body: (inout Bool) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Builds the C fixture plugins of `Tests/Fixtures/Plugins` with the system C compiler, once per variant.
 public enum FixturePlugins {
@@ -54,9 +55,9 @@ public enum FixturePlugins {
         return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
     }
 
-    private final class BuildCache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var built: [String: String] = [:]
+    private final class BuildCache: Sendable {
+        /// The path of each variant built so far, by source, header directory and defines.
+        private let built = Mutex<[String: String]>([:])
         private let directory: String = {
             let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
             // Builds of earlier test processes that are gone are removed; this process's go in its own directory.
@@ -72,9 +73,16 @@ public enum FixturePlugins {
             return path
         }()
 
+        /// Builds under the lock, so each variant is built once and no two builds run at the same time.
         func build(source: String, defines: [String], include: String) throws -> String {
-            lock.lock()
-            defer { lock.unlock() }
+            try built.withLock { built -> String in
+                try build(source: source, defines: defines, include: include, into: &built)
+            }
+        }
+
+        private func build(source: String, defines: [String], include: String, into built: inout [String: String])
+            throws -> String
+        {
             let key = source + "|" + include + "|" + defines.joined(separator: "|")
             if let path = built[key] { return path }
             let output = directory + "/fixture-\(built.count).so"

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SwitchyardStore
+import Synchronization
 
 /// Creating, registering for clean-up, and sweeping the test process's private cluster.
 enum TestClusterSetup {
@@ -64,37 +65,38 @@ enum TestClusterSetup {
 }
 
 /// What to stop and delete when the test process exits.
-final class TestClusterRegistry: @unchecked Sendable {
+final class TestClusterRegistry: Sendable {
     static let shared = TestClusterRegistry()
 
-    private let lock = NSLock()
-    private var directory: String?
-    private var cluster: PostgresCluster?
-    private var hookInstalled = false
+    private struct State {
+        var directory: String?
+        var cluster: PostgresCluster?
+        var hookInstalled = false
+    }
+
+    private let state = Mutex(State())
 
     func register(directory: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.directory = directory
-        if !hookInstalled {
-            hookInstalled = true
-            atexit { TestClusterRegistry.shared.cleanUp() }
+        state.withLock { state in
+            state.directory = directory
+            if !state.hookInstalled {
+                state.hookInstalled = true
+                atexit { TestClusterRegistry.shared.cleanUp() }
+            }
         }
     }
 
     func register(cluster: PostgresCluster) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.cluster = cluster
+        state.withLock { $0.cluster = cluster }
     }
 
     func cleanUp() {
-        lock.lock()
-        let cluster = self.cluster
-        let directory = self.directory
-        self.cluster = nil
-        self.directory = nil
-        lock.unlock()
+        let (cluster, directory) = state.withLock { state -> (PostgresCluster?, String?) in
+            let taken = (state.cluster, state.directory)
+            state.cluster = nil
+            state.directory = nil
+            return taken
+        }
         try? cluster?.stop()
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// One pooled connection held for the whole of an asynchronous scope (see ``PGPool/withLease(_:)``).
 ///
@@ -29,7 +29,7 @@ public final class PGLease: Sendable {
 
     let pool: PGPool
     private let connection: PGConnection
-    private let state = PGLock(State())
+    private let state = Mutex(State())
 
     init(pool: PGPool, connection: PGConnection) {
         self.pool = pool

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import SwitchyardObservability
+import Synchronization
 
 /// A fixed set of PostgreSQL connections, driven without blocking by the process's ``PGEventLoopGroup``.
 ///
@@ -13,7 +14,7 @@ import SwitchyardObservability
 /// ``PGError/Code/connectionFailed`` from the first call (``ping()`` checks it up front). A broken
 /// connection is reset on its next use.
 public final class PGPool: Sendable {
-    private struct Waiter {
+    private struct Waiter: Sendable {
         var id: UInt64
         var continuation: CheckedContinuation<PGConnection, any Error>
     }
@@ -50,7 +51,7 @@ public final class PGPool: Sendable {
         }
     }
 
-    private enum Acquisition {
+    private enum Acquisition: Sendable {
         case ready(PGConnection)
         case queued
         case closed
@@ -58,10 +59,10 @@ public final class PGPool: Sendable {
     }
 
     private let connections: [PGConnection]
-    private let state: PGLock<State>
+    private let state: Mutex<State>
     private let acquireTimeout: Duration?
     /// Probes counting transactions (see ``watch(setting:value:)``).
-    let watches = PGLock<[PGWatch]>([])
+    let watches = Mutex<[PGWatch]>([])
     let logger: Logger
 
     /// Creates a pool. No connection is opened yet.
@@ -83,7 +84,7 @@ public final class PGPool: Sendable {
                 logger: connectionLogger)
         }
         self.connections = connections
-        self.state = PGLock(State(idle: connections.reversed()))
+        self.state = Mutex(State(idle: connections.reversed()))
         self.acquireTimeout = configuration.acquireTimeout
         self.logger = logger
     }
@@ -178,8 +179,10 @@ public final class PGPool: Sendable {
     /// served, cancelled or released by shutdown before.
     private func expire(_ id: UInt64, after timeout: Duration?) {
         guard let timeout else { return }
-        Task { [state, logger, size = connections.count] in
+        // Weak: like the state alone, the sleeping task does not keep the pool alive (a waiter's caller does).
+        Task { [weak self, size = connections.count] in
             try? await Task.sleep(for: timeout)
+            guard let self else { return }
             let waiter = state.withLock { state in
                 state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
             }
@@ -190,7 +193,7 @@ public final class PGPool: Sendable {
     }
 
     func release(_ connection: PGConnection) {
-        enum Next {
+        enum Next: Sendable {
             case serve(Waiter)
             case idle
             case close([CheckedContinuation<Void, Never>])

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Counts the transactions a pool commits with one transaction setting (for instance one tenant's
 /// `app.tenant_id`), and the statements their bodies run: a probe for tests and diagnostics. Register it
@@ -24,7 +24,7 @@ public final class PGWatch: Sendable {
     public let setting: String
     /// The value it must have.
     public let value: String
-    private let state = PGLock(Tally())
+    private let state = Mutex(Tally())
 
     init(setting: String, value: String) {
         self.setting = setting

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchyardCore
 import SwitchyardTestSupport
+import Synchronization
 import TestWaiting
 import Testing
 
@@ -58,7 +59,7 @@ struct PGFailoverTests {
     @Test func aTransactionThatLosesItsConnectionAfterWritingIsNotRetried() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
             try await pool.withConnection { try await $0.execute("CREATE TABLE written (n int)") }
-            let runs = PGLock(0)
+            let runs = Mutex(0)
             let error = await #expect(throws: PGError.self) {
                 try await pool.transaction { connection in
                     runs.withLock { $0 += 1 }
