@@ -6,14 +6,14 @@ extension PaymentService {
     ///
     /// A verified notification is recorded (its secret fields removed) unless its signed content was seen
     /// before, applied, then marked applied; a replay of an applied one is only acknowledged, one whose
-    /// application failed is applied again, and a failure to apply is answered with a retryable 503 so the
-    /// provider sends it again. A report the payment's state rejects (see ``PaymentMachine/rejection(of:)``)
+    /// application failed is applied again, and a failure to apply is answered ``NotificationAnswer/retryLater``
+    /// so the provider sends it again. A report the payment's state rejects (see ``PaymentMachine/rejection(of:)``)
     /// is not applied: the notification is marked handled with the reason, listed for review, and
-    /// acknowledged like an applied one, so the provider's retries never re-apply it. An unverifiable notification is answered at once (401) without any provider
+    /// acknowledged like an applied one, so the provider's retries never re-apply it. An unverifiable notification is answered at once (``NotificationAnswer/unverified(reply:)``) without any provider
     /// call: it is stored within the policy's hourly cap and causes at most one background sync of the
     /// account's open payments per interval, across replicas. Its body is never trusted.
     public func handleNotification(accountId: UUID, request: NotificationRequest, log: any NotificationLog)
-        async throws -> NotificationReply
+        async throws -> NotificationAnswer
     {
         guard let account = try await configuration.account(id: accountId) else {
             throw CoreError.notFound("notification endpoint")
@@ -29,7 +29,7 @@ extension PaymentService {
             signedContent: signedContent, at: clock())
         guard case .toApply(let id) = record else {
             logger.info("notification replay acknowledged", metadata: ["provider.account": "\(account.id)"])
-            return result.reply
+            return .acknowledged(result.reply)
         }
         var rejected: (paymentId: String, rejection: ReportRejection)?
         do {
@@ -41,7 +41,7 @@ extension PaymentService {
             logger.error(
                 "notification not applied; the provider will send it again",
                 metadata: ["provider.account": "\(account.id)", "error": "\(error)"])
-            return Self.retryLater
+            return .retryLater
         }
         if let rejected {
             try await log.markRejected(
@@ -50,20 +50,15 @@ extension PaymentService {
         } else {
             try await log.markApplied(id: id, tenantId: account.tenantId, at: clock())
         }
-        return result.reply
+        return .acknowledged(result.reply)
     }
 
-    /// The answer to a verified notification that could not be applied: a server error, which providers retry.
-    static let retryLater = NotificationReply(
-        status: 503, headers: [HTTPHeader("Content-Type", "text/plain"), HTTPHeader("Retry-After", "60")],
-        body: "temporarily unavailable")
-
     /// Stores an unverifiable notification within the cap, schedules the account's background sync if none
-    /// ran within the interval, and answers with the plugin's refusal (401 unless the plugin chose a 4xx).
+    /// ran within the interval, and answers with the plugin's refusal when it chose a client error.
     private func refuseUnverified(
         _ result: NotificationResult, body: Data, request: NotificationRequest, account: ProviderAccount,
         log: any NotificationLog
-    ) async throws -> NotificationReply {
+    ) async throws -> NotificationAnswer {
         let settings = policy.platform.notifications
         let now = clock()
         let stored = try await log.recordUnverified(
@@ -84,12 +79,7 @@ extension PaymentService {
             let limit = settings.syncPayments
             Task { await service.syncOpenPayments(account: account, limit: limit) }
         }
-        var reply = result.reply
-        if !(400..<500).contains(reply.status) {
-            reply = NotificationReply(
-                status: 401, headers: [HTTPHeader("Content-Type", "text/plain")], body: "unverified")
-        }
-        return reply
+        return .unverified(reply: (400..<500).contains(result.reply.status) ? result.reply : nil)
     }
 
     /// Syncs an account's open payments with the provider, so an outcome whose notification was lost (or

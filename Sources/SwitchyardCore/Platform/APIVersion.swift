@@ -33,9 +33,6 @@ public struct APIVersion: Sendable, Hashable, Comparable, CustomStringConvertibl
         }
     }
 
-    /// The header a request names its version in, and the response the version it was answered in.
-    public static let headerName = "Switchyard-Version"
-
     /// The behaviour of the API before versions existed.
     public static let v2026_06_01 = APIVersion(name: "2026-06-01", changes: [])
     /// Strict bodies and light lists.

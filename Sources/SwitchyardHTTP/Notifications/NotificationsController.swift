@@ -23,7 +23,8 @@ struct NotificationsController: Sendable {
             let notification = NotificationRequest(
                 method: request.method.rawValue, path: path,
                 headers: request.headers.map { HTTPHeader($0.name.rawName, $0.value) }, body: body)
-            let reply = try await service.handleNotification(accountId: accountId, request: notification, log: log)
+            let answer = try await service.handleNotification(accountId: accountId, request: notification, log: log)
+            let reply = Self.reply(answer)
             var headers = HTTPFields()
             for header in reply.headers {
                 if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }
@@ -32,6 +33,24 @@ struct NotificationsController: Sendable {
             return Response(
                 status: HTTPResponse.Status(code: reply.status), headers: headers,
                 body: ResponseBody(byteBuffer: ByteBuffer(string: reply.body)))
+        }
+    }
+
+    /// The HTTP answer to the provider: the plugin's acknowledgement as it is; a retryable 503 with
+    /// `Retry-After` when the notification should come again; a 401 for an unverifiable one, unless the
+    /// plugin chose a client error of its own.
+    static func reply(_ answer: NotificationAnswer) -> NotificationReply {
+        switch answer {
+        case .acknowledged(let reply):
+            return reply
+        case .retryLater:
+            return NotificationReply(
+                status: 503, headers: [HTTPHeader("Content-Type", "text/plain"), HTTPHeader("Retry-After", "60")],
+                body: "temporarily unavailable")
+        case .unverified(let reply):
+            return reply
+                ?? NotificationReply(
+                    status: 401, headers: [HTTPHeader("Content-Type", "text/plain")], body: "unverified")
         }
     }
 }

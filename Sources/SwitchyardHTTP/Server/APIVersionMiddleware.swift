@@ -10,7 +10,9 @@ import SwitchyardCore
 struct APIVersionMiddleware: RouterMiddleware {
     typealias Context = AppContext
 
-    static let header = HTTPField.Name(APIVersion.headerName)!
+    /// The header a request names its version in, and the response the version it was answered in.
+    static let headerName = "Switchyard-Version"
+    static let header = HTTPField.Name(headerName)!
 
     /// The version each tenant is pinned to; a failed read fails the request (rather than answering it in
     /// a version it did not ask for).
@@ -33,7 +35,7 @@ struct APIVersionMiddleware: RouterMiddleware {
         guard let version = APIVersion(asked.trimmingCharacters(in: .whitespaces)) else {
             let known = APIVersion.all.map(\.name).joined(separator: ", ")
             throw APIError(
-                .invalidAPIVersion, "\(APIVersion.headerName) must be one of \(known)", param: APIVersion.headerName)
+                .invalidAPIVersion, "\(Self.headerName) must be one of \(known)", param: Self.headerName)
         }
         return version
     }
