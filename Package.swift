@@ -213,18 +213,37 @@ let package = Package(
         .executableTarget(
             name: "switchyard",
             dependencies: [
-                "SwitchyardCommands", "SwitchyardHTTP", "SwitchyardStore", "SwitchyardCore", "PluginHost",
-                "ProviderSandbox", "ProviderKit", "SwitchyardCrypto", "SwitchyardApp",
+                "SwitchyardCommands", "SwitchyardBench", "SwitchyardCluster", "SwitchyardHTTP", "SwitchyardStore",
+                "SwitchyardCore", "PluginHost", "ProviderSandbox", "ProviderKit", "SwitchyardCrypto", "SwitchyardApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A private PostgreSQL cluster run from the system's server binaries: the embedded default's database
+        // and the tests' throwaway clusters. The production executable does not link it.
+        .target(
+            name: "SwitchyardCluster",
+            dependencies: ["CLibPQ", "SwitchyardStore", .product(name: "Logging", package: "swift-log")]
+        ),
+        // `switchyard bench`: load, latency, CPU and memory of a server beside pgbench's ceiling. Only the
+        // development executable links it.
+        .target(
+            name: "SwitchyardBench",
+            dependencies: [
+                "SwitchyardCommands", "SwitchyardCluster", "SwitchyardStore", "SwitchyardCrypto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Helpers shared by the test targets (throwaway PostgreSQL cluster, paths).
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: ["SwitchyardStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SwitchyardStore", "SwitchyardCluster", .product(name: "Logging", package: "swift-log")]
         ),
         // Waiting for events in tests: change notifications, process exits, bounded polls and deadlines.
         .target(name: "TestWaiting"),
@@ -241,7 +260,7 @@ let package = Package(
             name: "SwitchyardStoreTests",
             dependencies: [
                 "SwitchyardStore", "SwitchyardTestSupport", "SwitchyardCore", "SwitchyardCrypto", "ProviderKit",
-                "TestWaiting", .product(name: "Logging", package: "swift-log"),
+                "SwitchyardCluster", "TestWaiting", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -266,7 +285,7 @@ let package = Package(
             name: "SwitchyardHTTPTests",
             dependencies: [
                 "SwitchyardHTTP", "SwitchyardStore", "SwitchyardTestSupport", "PluginHost", "ProviderSandbox",
-                "SwitchyardCore", "SwitchyardCrypto", "SwitchyardApp", "TestWaiting",
+                "SwitchyardCore", "SwitchyardCrypto", "SwitchyardApp", "SwitchyardCluster", "TestWaiting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -277,7 +296,7 @@ let package = Package(
             ]
         ),
         // The pure parts of `switchyard bench` (statistics, table, plot, report, /proc parsing).
-        .testTarget(name: "BenchTests", dependencies: ["switchyard", "SwitchyardCommands"]),
+        .testTarget(name: "BenchTests", dependencies: ["switchyard", "SwitchyardCommands", "SwitchyardBench"]),
         .testTarget(
             name: "CommandTests",
             dependencies: ["SwitchyardCommands", "PluginHost", "SwitchyardStore", "SwitchyardTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SwitchyardCluster
 import SwitchyardStore
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SwitchyardCluster
 import SwitchyardStore
 
 /// Throwaway PostgreSQL databases for tests.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SwitchyardCluster
 import SwitchyardStore
 
 /// A primary and its synchronous streaming standby, private to one test, for failover runs.

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderSandbox
+import SwitchyardBench
 import SwitchyardCommands
 import SwitchyardCrypto
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwitchyardBench
 import SwitchyardCommands
 
 /// `switchyard bench routing`: the adaptive-routing experiment. Two Worldline Direct accounts A and B on

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardBench
 import SwitchyardCommands
 
 /// The replay experiment: payments under a live routing that draws A or B with equal weights (so every

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardBench
 import SwitchyardCommands
 
 /// The rollout experiment: a bad draft (live B, draft A, which the sandbox declines far more often) that

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import SwitchyardBench
 import SwitchyardCommands
 
 /// The phases of `switchyard bench routing`, driven through the admin API, the merchant API and the

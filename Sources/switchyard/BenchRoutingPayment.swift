@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import SwitchyardBench
 import SwitchyardCommands
 
 /// One card payment of the routing experiment: the account routing chose and the answer it got.

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardBench
 
 extension BenchRoutingReport {
     /// An authorisation-rate estimate as `POST …/routing/replay` answers it; `estimate`, `lower` and

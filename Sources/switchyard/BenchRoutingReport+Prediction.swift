@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardBench
 
 extension BenchRoutingReport {
     /// Where the authorisation rate of `m` fresh payments should fall given a replay's estimate: the

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardBench
 import SwitchyardCommands
 
 /// What `switchyard bench routing` measured: per phase, each account's share of the payments and the

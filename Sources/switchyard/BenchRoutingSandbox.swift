@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ProviderSandbox
+import SwitchyardBench
 import SwitchyardCommands
 import SwitchyardCrypto
 

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardBench
 import SwitchyardCommands
 
 extension BenchRoutingTable {

@@ -1,4 +1,6 @@
 import Foundation
+import SwitchyardBench
+import SwitchyardCluster
 import SwitchyardCommands
 import SwitchyardStore
 

@@ -2,6 +2,7 @@ import Logging
 import ProviderSandbox
 import ServiceLifecycle
 import SwitchyardApp
+import SwitchyardCluster
 import SwitchyardCommands
 import SwitchyardStore
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwitchyardBench
 import SwitchyardCommands
 
 /// `switchyard bench`: the shared bench, which here can also start the embedded default (in a child

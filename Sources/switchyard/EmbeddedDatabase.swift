@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SwitchyardCluster
 import SwitchyardCommands
 import SwitchyardCrypto
 import SwitchyardStore

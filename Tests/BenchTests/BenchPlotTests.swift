@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SwitchyardBench
 @testable import SwitchyardCommands
 
 #if canImport(FoundationXML)

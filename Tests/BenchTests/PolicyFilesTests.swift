@@ -2,6 +2,7 @@ import Foundation
 import SwitchyardApp
 import Testing
 
+@testable import SwitchyardBench
 @testable import SwitchyardCommands
 @testable import switchyard
 

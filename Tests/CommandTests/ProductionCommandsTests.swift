@@ -6,8 +6,8 @@ import Testing
 @testable import SwitchyardCommands
 
 /// What the production executable's own commands decide without a database: `serve` and `migrate` refuse
-/// to run without one, `bench` needs a running server, and the bundled plugins come from the plugin
-/// products.
+/// to run without one, the bundled plugins come from the plugin products, and there is no `bench` among
+/// them (the development executable has it).
 struct ProductionCommandsTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
@@ -34,28 +34,12 @@ struct ProductionCommandsTests {
         await #expect(throws: ValidationError.self) { try await command.run(embedded: nil) }
     }
 
-    @Test func benchMeasuresARunningServerWithItsOwnFlows() throws {
-        #expect(throws: (any Error).self) { try BenchCommand.parse([]) }
-        #expect(throws: (any Error).self) { try BenchCommand.parse(["--url", "http://127.0.0.1:8080"]) }
-        #expect(throws: (any Error).self) {
-            try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k", "--flow", "worldline"])
+    @Test func theSharedCommandsHaveNoBenchUnlessOneIsGiven() throws {
+        let names = SharedCommands.all(serve: ServeCommand.self, migrate: MigrateCommand.self).map {
+            $0.configuration.commandName ?? ""
         }
-        let command = try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k"])
-        #expect(command.options.flows(offered: BenchFlows.shared) == ["citcon"])
-        #expect(throws: (any Error).self) {
-            try BenchCommand.parse(["--url", "http://127.0.0.1:8080", "--api-key", "k", "--flow", "antom"])
-        }
-        for bad in ["notaurl", "ftp://127.0.0.1", "http://", "127.0.0.1:8080", "http://127.0.0.1:8080/?x=1"] {
-            #expect(throws: (any Error).self, "--url \(bad)") {
-                try BenchCommand.parse(["--url", bad, "--api-key", "k"])
-            }
-        }
-    }
-
-    @Test func benchAgainstAnAddressWhereNothingAnswersStopsAtOnce() async throws {
-        // A port nothing listens on: the bench stops before its warm-up, saying the server is not serving.
-        let command = try BenchCommand.parse(["--url", "http://127.0.0.1:9", "--api-key", "k", "--payments", "1"])
-        await #expect(throws: ExitCode.failure) { try await command.run() }
+        #expect(names.contains("serve") && names.contains("doctor"))
+        #expect(!names.contains("bench"))
     }
 
     @Test func theBundledPluginsAreThePluginProducts() throws {

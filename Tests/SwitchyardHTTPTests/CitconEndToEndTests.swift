@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import ProviderSandbox
+import SwitchyardCluster
 import SwitchyardCrypto
 import SwitchyardStore
 import Testing

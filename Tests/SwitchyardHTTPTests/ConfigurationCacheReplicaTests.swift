@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SwitchyardApp
+import SwitchyardCluster
 import SwitchyardCore
 import SwitchyardHTTP
 import SwitchyardStore

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PluginHost
 import ProviderSandbox
+import SwitchyardCluster
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore

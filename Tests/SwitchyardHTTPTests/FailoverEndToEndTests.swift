@@ -1,5 +1,6 @@
 import Foundation
 import ProviderSandbox
+import SwitchyardCluster
 import SwitchyardCore
 import SwitchyardStore
 import TestWaiting

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SwitchyardCluster
 import SwitchyardStore
 import TestWaiting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import PluginHost
 import SwitchyardApp
+import SwitchyardCluster
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore

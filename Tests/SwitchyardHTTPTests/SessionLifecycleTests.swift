@@ -1,5 +1,6 @@
 import Foundation
 import ProviderSandbox
+import SwitchyardCluster
 import SwitchyardStore
 import TestWaiting
 import Testing

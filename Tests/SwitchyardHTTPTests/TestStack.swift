@@ -7,6 +7,7 @@ import NIOHTTP1
 import PluginHost
 import ProviderSandbox
 import SwitchyardApp
+import SwitchyardCluster
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardHTTP

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCluster
 import SwitchyardCore
 import SwitchyardStore
 import SwitchyardTestSupport

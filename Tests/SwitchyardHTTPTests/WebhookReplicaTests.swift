@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import SwitchyardCluster
 import SwitchyardCore
 import SwitchyardCrypto
 import SwitchyardStore

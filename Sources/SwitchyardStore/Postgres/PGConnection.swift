@@ -174,7 +174,7 @@ public final class PGConnection: @unchecked Sendable {
     }
 
     /// Closes the session.
-    func close() {
+    package func close() {
         if let conn = handle { PQfinish(conn) }
         handle = nil
         machine.closed()
@@ -182,7 +182,8 @@ public final class PGConnection: @unchecked Sendable {
     }
 
     /// Opens a connection now and returns it ready for use.
-    static func open(connectionString: String, connectTimeoutSeconds: Int, logger: Logger) async throws -> PGConnection
+    package static func open(connectionString: String, connectTimeoutSeconds: Int, logger: Logger) async throws
+        -> PGConnection
     {
         let connection = PGConnection(
             connectionString: connectionString, connectTimeoutSeconds: connectTimeoutSeconds, logger: logger)

@@ -77,7 +77,7 @@ extension PGPool {
     }
 
     /// Quotes an SQL identifier: `"name"` with inner double quotes doubled.
-    static func quoteIdentifier(_ name: String) throws -> String {
+    package static func quoteIdentifier(_ name: String) throws -> String {
         guard !name.isEmpty, !name.utf8.contains(0) else {
             throw PGError(code: .invalidParameter, message: "an identifier must be non-empty and without NUL")
         }

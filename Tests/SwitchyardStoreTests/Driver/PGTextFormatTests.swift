@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SwitchyardCluster
 @testable import SwitchyardStore
 
 @Suite("Text formats (no database)")

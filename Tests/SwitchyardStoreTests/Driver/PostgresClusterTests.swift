@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCluster
 import SwitchyardStore
 import SwitchyardTestSupport
 import Testing

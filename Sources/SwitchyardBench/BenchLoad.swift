@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 import Synchronization
 
 /// Drives `total` calls at `concurrency` calls in flight and measures each call's latency.

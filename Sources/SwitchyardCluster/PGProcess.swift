@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import SwitchyardStore
 
 /// Runs the PostgreSQL command-line tools, as the `postgres` system user when we are root.
 enum PGProcess {

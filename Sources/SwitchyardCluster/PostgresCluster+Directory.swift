@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardStore
 
 extension PostgresCluster {
     /// Creates the data directory (mode 0700) and, when we are root, hands it to the `postgres` user.

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 
 /// The summary table `switchyard bench` prints: one row per flow and concurrency, as a Markdown table
 /// (readable in a terminal, pasted as is into BENCHMARKS.md).

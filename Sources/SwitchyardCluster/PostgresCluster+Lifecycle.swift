@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SwitchyardStore
 
 extension PostgresCluster {
     /// Runs `initdb` unless the data directory already holds a cluster (`PG_VERSION` exists).

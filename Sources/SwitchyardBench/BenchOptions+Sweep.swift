@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SwitchyardCommands
 import SwitchyardStore
 
 extension BenchOptions {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SwitchyardCommands
 
 /// The HTTP client of `switchyard bench`: keep-alive connections, enough of them for the concurrency.
 package struct BenchHTTP: Sendable {

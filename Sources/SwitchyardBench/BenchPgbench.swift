@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import SwitchyardCluster
+import SwitchyardCommands
 import SwitchyardStore
 
 /// The database ceiling: pgbench running a payment-shaped script (INSERT a row, then UPDATE it, each its

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SwitchyardCommands
 
 /// The options of `bench` both executables take, and the measurement itself: payments driven through
 /// Switchyard at a sweep of concurrencies, against two references taken in the same run: the database

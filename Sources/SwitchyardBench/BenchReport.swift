@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 
 /// The server's resource use over one step, read from `/proc`.
 package struct ServerUsage: Codable, Equatable, Sendable {

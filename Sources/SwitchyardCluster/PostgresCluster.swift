@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SwitchyardStore
 
 #if canImport(Glibc)
     import Glibc

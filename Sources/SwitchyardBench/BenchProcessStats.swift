@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 
 /// CPU time, memory, threads and context switches of a process and its descendants of Switchyard's
 /// executables (plugin workers), read from `/proc`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SwitchyardCommands
 
 /// `switchyard-server bench --url`: measures a running deployment (the development executable's `bench`
 /// can also start the embedded default and runs the Worldline Direct card flow, which needs the

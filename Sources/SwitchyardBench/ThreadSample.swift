@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 
 /// The threads of a process and the context switches they have made, read from `/proc/<pid>/task`.
 ///

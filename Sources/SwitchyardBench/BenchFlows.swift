@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import SwitchyardCommands
 import SwitchyardCrypto
 
 /// What the bench talks to: the Switchyard API and, when known, the sandbox and its demo merchants.

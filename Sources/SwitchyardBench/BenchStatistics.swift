@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 
 /// Latency percentiles of one measured step, in milliseconds (nearest-rank).
 package struct LatencySummary: Codable, Equatable, Sendable {

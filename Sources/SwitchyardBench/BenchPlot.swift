@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 
 /// A hand-written SVG of the latency percentiles per flow and concurrency: Switchyard, the provider alone
 /// and the pgbench payment ceiling side by side. Each bar reaches p99 (light), its solid part p50, and a

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardCommands
 
 /// The memory a group of processes (the server and its plugin workers) takes, each page counted once:
 /// the sum of their private pages plus, for each file they map, the most of its shared pages any one of

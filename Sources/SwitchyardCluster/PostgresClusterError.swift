@@ -1,3 +1,5 @@
+import SwitchyardStore
+
 /// A failure to set up, start or stop a private PostgreSQL cluster.
 public struct PostgresClusterError: Error, Sendable, CustomStringConvertible {
     /// A stable, machine-readable category.

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardStore
 
 extension PostgresCluster {
     /// Copies this running cluster into a new data directory as a streaming standby of it
