@@ -204,6 +204,12 @@ public final class SwitchyardRuntime: Sendable {
         await webhooks.run(stopping: stopping)
     }
 
+    /// Runs the work the payment service starts for later (``BackgroundWork``) until the calling task is
+    /// cancelled.
+    public func runBackgroundWork() async {
+        await service.background.run()
+    }
+
     /// Runs the janitor until the calling task is cancelled.
     public func runJanitor() async {
         await janitor.run()

@@ -102,6 +102,7 @@ extension ServeOptions {
             })
         services.append(WebhookService(runtime: runtime))
         services.append(TaskService(name: "idempotency-keys") { await runtime.keepIdempotencyKeys() })
+        services.append(TaskService(name: "background-work") { await runtime.runBackgroundWork() })
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
                 logger.info("switchyard listening", metadata: ["http.port": "\(port)", "http.host": "\(host)"])

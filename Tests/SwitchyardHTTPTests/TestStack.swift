@@ -118,6 +118,7 @@ struct TestStack: Sendable {
                 group.addTask { await runtime.watchPlugins() }
                 group.addTask { await runtime.runJanitor() }
                 group.addTask { await runtime.runWebhooks() }
+                group.addTask { await runtime.runBackgroundWork() }
                 var serverIterator = serverPorts.makeAsyncIterator()
                 guard let port = await serverIterator.next() else { throw TestFailure("server did not start") }
                 let stack = TestStack(

@@ -77,7 +77,12 @@ extension PaymentService {
         if claimed {
             let service = self
             let limit = settings.syncPayments
-            Task { await service.syncOpenPayments(account: account, limit: limit) }
+            let queued = background.submit { await service.syncOpenPayments(account: account, limit: limit) }
+            if !queued {
+                logger.warning(
+                    "background work full; the account's open payments wait for the janitor",
+                    metadata: ["provider.account": "\(account.id)"])
+            }
         }
         return .unverified(reply: (400..<500).contains(result.reply.status) ? result.reply : nil)
     }

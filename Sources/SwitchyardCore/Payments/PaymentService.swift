@@ -21,14 +21,17 @@ public struct PaymentService: Sendable {
     public let health: ProviderHealth
     /// The authorisation statistics adaptive rules rank accounts by (none: every account lacks data).
     let routingStats: (any RoutingStatsRepository)?
+    /// Work the service starts for later; whoever runs the service runs ``BackgroundWork/run()`` beside it.
+    public let background: BackgroundWork
 
     public init(
         payments: any PaymentRepository, configuration: any ConfigurationRepository, gateway: any ProviderGateway,
         credentials: any CredentialRepository, ids: IdentifierGenerator, clock: @escaping @Sendable () -> Date,
         logger: Logger, policy: PolicyCenter = PolicyCenter(PlatformPolicy()), health: ProviderHealth? = nil,
-        routingStats: (any RoutingStatsRepository)? = nil
+        routingStats: (any RoutingStatsRepository)? = nil, background: BackgroundWork = BackgroundWork()
     ) {
         self.routingStats = routingStats
+        self.background = background
         self.policy = policy
         self.health = health ?? ProviderHealth(clock: clock)
         self.credentials = credentials
