@@ -158,9 +158,10 @@ struct WorkerIsolationTests {
         #expect(errors.map { $0?.code } == [.deadlineBeforeSend, .deadlineBeforeSend])
         // Only the call that reached the plugin ever sends (after its block); the queued one never ran.
         try await Poll.until("the blocked call's send", within: .seconds(10)) { services.sent.count >= 1 }
-        // Absence is the subject: the queued call would have run once the thread was free, and a call
-        // that never runs has no event; it is given the block's length (2 s) again to show.
-        try await Task.sleep(for: .seconds(2))
+        // The plugin's one thread takes its jobs in order: had the queued call started, it would block the
+        // thread for 2 s again, and a sync queued behind it would miss its 300 ms deadline. Its answer is the
+        // event that every job before it has run.
+        #expect(try await plugin.sync(.test, account: .test).kind == .authorized)
         #expect(services.sent.count == 1)
     }
 
