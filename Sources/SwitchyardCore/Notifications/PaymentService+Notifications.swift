@@ -80,7 +80,7 @@ extension PaymentService {
             let queued = background.submit { await service.syncOpenPayments(account: account, limit: limit) }
             if !queued {
                 logger.warning(
-                    "background work full; the account's open payments wait for the janitor",
+                    "background work full; the account's open payments are left to the janitor's scheduled syncs",
                     metadata: ["provider.account": "\(account.id)"])
             }
         }
