@@ -14,6 +14,10 @@ extension PostgresStoreTests {
         var attempt = Attempt(
             id: "att_1", paymentId: "pay_1", tenantId: tenant, accountId: UUID(), pluginId: "p", sequence: 1,
             reason: "first", startedAt: Date())
+        // The attempt exists before its answers race, as it does in the server (the create stores it): 16
+        // first inserts racing on a new row can trip the (payment_id, sequence) index, which ON CONFLICT (id)
+        // does not arbitrate.
+        try await store.commit(PaymentChanges(attempts: [attempt]))
         attempt.finishedAt = Date()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 0..<16 {
