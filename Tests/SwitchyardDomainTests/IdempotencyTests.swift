@@ -11,15 +11,15 @@ struct IdempotencyTests {
         IdempotencyScope(tenant: world.tenant, key: key, requestHash: hash, owner: owner, lease: 60)
     }
 
-    func create(_ world: DomainWorld, under claim: IdempotencyScope) async throws -> IdempotentCreation {
+    func create(_ world: DomainWorld, under claim: IdempotencyScope) async throws -> IdempotentRun<PaymentRecord> {
         await world.service.create(tenant: world.tenant, try world.request(), idempotency: claim)
     }
 
-    /// The claim a create under `claim` was interrupted with, failing when it was not interrupted.
+    /// The claim that turned a create under `claim` away, failing when it ran.
     func interruption(_ world: DomainWorld, under claim: IdempotencyScope) async throws -> IdempotencyClaim {
         let creation = try await create(world, under: claim)
-        guard case .interrupted(let claimed) = creation else {
-            Issue.record("\(creation) instead of being interrupted")
+        guard let claimed = creation.turnedAway else {
+            Issue.record("\(creation) instead of being turned away")
             return .proceed
         }
         return claimed
@@ -29,7 +29,7 @@ struct IdempotencyTests {
         let world = DomainWorld()
         world.gateway.script(.authorize, .succeeded())
         let creation = try await create(world, under: claim(world, owner: "a"))
-        guard case .answered(.success(let record)) = creation else {
+        guard case .success(let record)? = creation.answeredWithWork else {
             Issue.record("the create was not answered in its last transaction: \(creation)")
             return
         }
@@ -47,13 +47,13 @@ struct IdempotencyTests {
         let refusal = Outcome(kind: .notSent, resultCode: .returnURLRequired, message: "no URL")
         world.gateway.script(.authorize, refusal, refusal)
         let creation = try await create(world, under: claim(world, owner: "a"))
-        guard case .answered(.failure(let error as CoreError)) = creation else {
+        guard case .failure(let error as CoreError)? = creation.answeredWithWork else {
             Issue.record("the refusal was not answered in the create's last transaction: \(creation)")
             return
         }
         #expect(error.code == .returnURLRequired)
         let replayed = try await interruption(world, under: claim(world, owner: "b"))
-        #expect(replayed == .replay(.failure(CoreError(.returnURLRequired, "no URL"), status: nil)))
+        #expect(replayed == .replay(.failure(CoreError(.returnURLRequired, "no URL"))))
     }
 
     @Test func anotherBodyUnderTheSameKeyIsRefused() async throws {

@@ -67,7 +67,7 @@ struct JanitorIdempotencyKeyTests {
         #expect(
             !(try await world.payments.finishIdempotent(
                 tenant: world.tenant, key: "POST /v1/payments create", owner: "a",
-                outcome: .failure(CoreError(.badRequest, "late"), status: 400))))
+                outcome: .failure(CoreError(.badRequest, "late")))))
     }
 
     @Test func aKeyUnderWhichNothingWasCreatedIsReleased() async throws {

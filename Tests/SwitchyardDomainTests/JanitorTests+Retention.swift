@@ -26,7 +26,7 @@ struct JanitorRetentionTests {
         #expect(
             try await world.payments.finishIdempotent(
                 tenant: world.tenant, key: key, owner: "o-\(key)",
-                outcome: .failure(CoreError(.badRequest, "no"), status: 400)))
+                outcome: .failure(CoreError(.badRequest, "no"))))
     }
 
     @Test func answeredKeysGoAfterADayAndUnansweredOnesStay() async throws {
@@ -69,8 +69,9 @@ struct JanitorRetentionTests {
         let request = try world.request()
         world.gateway.script(.authorize, .succeeded(), .succeeded())
         guard
-            case .answered(.success(let created)) = await world.service.create(
-                tenant: world.tenant, request, idempotency: first)
+            case .success(let created)? = await world.service.create(
+                tenant: world.tenant, request, idempotency: first
+            ).answeredWithWork
         else {
             Issue.record("the first create was not answered")
             return
@@ -79,7 +80,7 @@ struct JanitorRetentionTests {
         await world.janitor.runOnce()
         let replay = IdempotencyScope(tenant: world.tenant, key: "order-1", requestHash: "h", owner: "b", lease: 60)
         let replayed = await world.service.create(tenant: world.tenant, request, idempotency: replay)
-        guard case .interrupted(let claim) = replayed else {
+        guard let claim = replayed.turnedAway else {
             Issue.record("within the day the key replays: \(replayed)")
             return
         }
@@ -88,8 +89,9 @@ struct JanitorRetentionTests {
         await world.janitor.runOnce()
         let late = IdempotencyScope(tenant: world.tenant, key: "order-1", requestHash: "h", owner: "c", lease: 60)
         guard
-            case .answered(.success(let again)) = await world.service.create(
-                tenant: world.tenant, request, idempotency: late)
+            case .success(let again)? = await world.service.create(
+                tenant: world.tenant, request, idempotency: late
+            ).answeredWithWork
         else {
             Issue.record("after the retention the same key and body is not created anew")
             return

@@ -55,6 +55,13 @@ struct ErrorCodeTableTests {
         #expect(ErrorCode.allCases.allSatisfy { (400..<600).contains($0.httpStatus.code) })
     }
 
+    /// The codes an `Idempotency-Key` never stores as its answer are exactly those answered with a 5xx.
+    @Test func theTransientCodesAreExactlyThoseAnsweredWithA5xx() {
+        for code in ErrorCode.allCases {
+            #expect(code.isTransient == (code.httpStatus.code >= 500), "\(code)")
+        }
+    }
+
     @Test func rawValuesAreUniqueSnakeCase() throws {
         let raw = ErrorCode.allCases.map(\.rawValue)
         #expect(Set(raw).count == raw.count)

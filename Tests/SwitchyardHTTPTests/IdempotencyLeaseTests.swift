@@ -147,7 +147,7 @@ import Testing
             #expect(
                 try await !store.finishIdempotent(
                     tenant: tenant, key: scoped, owner: "stale-owner",
-                    outcome: .failure(CoreError(.internalError, "late"), status: 500)))
+                    outcome: .failure(CoreError(.internalError, "late"))))
             let replay = try await stack.send(
                 .POST, "/v1/payments", token: m.apiKey, json: body, headers: ["Idempotency-Key": "stale-key"])
             #expect(replay.status == 201)

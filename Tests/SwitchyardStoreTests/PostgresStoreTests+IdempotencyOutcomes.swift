@@ -4,8 +4,8 @@ import Testing
 
 @testable import SwitchyardStore
 
-/// Keys written before migration 16, which stored a response's status and body: they still replay, and one
-/// left unanswered is still taken over.
+/// Keys written before migration 16, which stored a response's status and body: they replay the outcome
+/// their body names, and one left unanswered is still taken over.
 extension PostgresStoreTests {
     /// Inserts a key as the version before migration 16 wrote it.
     func legacyKey(
@@ -29,14 +29,14 @@ extension PostgresStoreTests {
         }
     }
 
-    @Test func aKeyAnsweredBeforeOutcomesReplaysItsStoredResponse() async throws {
+    @Test func aKeyAnsweredBeforeOutcomesReplaysTheOutcomeItsResponseNames() async throws {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test").id
         let body = Data(#"{"object":"payment","id":"pay_old"}"#.utf8)
         try await legacyKey(store, tenant: tenant, key: "k", status: 201, body: body, resourceId: "pay_old")
         #expect(
             try await store.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
-                == .replay(.stored(status: 201, body: body)))
+                == .replay(.createdPayment("pay_old")))
         #expect(
             try await !store.finishIdempotent(
                 tenant: tenant, key: "k", owner: "old-owner", outcome: .createdPayment("pay_other")),
@@ -56,5 +56,35 @@ extension PostgresStoreTests {
         #expect(
             try await store.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "later", lease: 60)
                 == .replay(.createdPayment("pay_old")))
+    }
+}
+
+/// The outcome read back from a response body stored before migration 16, without a database.
+struct LegacyIdempotencyOutcomeTests {
+    @Test func aBodyIsReadBackAsTheResourceOrErrorItAnswered() {
+        func outcome(_ status: Int, _ json: String) -> IdempotentOutcome {
+            PostgresStore.legacyOutcome(status: status, body: Data(json.utf8))
+        }
+        #expect(
+            outcome(201, #"{"object":"refund","id":"re_1","amount":5}"#)
+                == .resource(IdempotentResource(kind: .refund, id: "re_1", created: true)))
+        #expect(
+            outcome(200, #"{"object":"payment","id":"pay_1"}"#)
+                == .resource(IdempotentResource(kind: .payment, id: "pay_1", created: false)))
+        #expect(
+            outcome(201, #"{"object":"payment_method","id":"pm_1","customer":"cus_1"}"#)
+                == .resource(IdempotentResource(kind: .paymentMethod, id: "pm_1", parent: "cus_1", created: true)))
+        #expect(
+            outcome(402, #"{"error":{"code":"provider_declined","message":"no","decline_code":"do_not_honor"}}"#)
+                == .failure(CoreError(.providerDeclined, "no", declineCode: "do_not_honor")))
+        #expect(
+            outcome(400, #"{"error":{"code":"invalid_field","message":"bad","param":"amount"}}"#)
+                == .failure(CoreError(.invalidField, "bad", param: "amount")))
+        #expect(
+            outcome(200, "not json")
+                == .failure(CoreError(.internalError, "the request's answer could not be read again")))
+        #expect(
+            outcome(200, #"{"object":"customer","id":"cus_1"}"#)
+                == .failure(CoreError(.internalError, "the request's answer could not be read again")))
     }
 }

@@ -39,12 +39,3 @@ public struct IdempotentAnswer: Sendable, Equatable {
         self.outcome = outcome
     }
 }
-
-/// Thrown by a store whose `Idempotency-Key` claim does not let a create go on (a replay, another body, a
-/// request still holding the key, or a payment an earlier owner already created): nothing was stored and
-/// the caller answers from `claim`.
-public struct IdempotencyInterruption: Error, Sendable {
-    public var claim: IdempotencyClaim
-
-    public init(claim: IdempotencyClaim) { self.claim = claim }
-}

@@ -2,24 +2,22 @@ import Foundation
 
 /// What the first request under an `Idempotency-Key` answered, as stored for its replays: the resource it
 /// answered with (rendered again from its current record), or the error it answered with. Never the bytes
-/// of a response, except for keys answered before such outcomes were stored.
+/// of a response.
 public enum IdempotentOutcome: Sendable, Equatable {
     /// A resource: the one the request created, or the one it acted on.
     case resource(IdempotentResource)
-    /// An error, with what points at its cause (`param`, `decline_code`, `provider_code`); `status` is the
-    /// HTTP status it was answered with, when it was recorded (nil: the code's own status).
-    case failure(CoreError, status: Int?)
-    /// A response stored as its status and body by an earlier version, replayed as it is.
-    case stored(status: Int, body: Data)
+    /// The merchant's error, with what points at its cause (`param`, `decline_code`, `provider_code`).
+    case failure(CoreError)
 
     /// A created payment.
     public static func createdPayment(_ id: String) -> IdempotentOutcome {
         .resource(IdempotentResource(kind: .payment, id: id, created: true))
     }
 
-    /// `error`, as a create under a key stores it.
-    public static func failure(_ error: CoreError) -> IdempotentOutcome {
-        .failure(error, status: nil)
+    /// The id of the resource answered with; nil for an error.
+    public var resourceId: String? {
+        guard case .resource(let resource) = self else { return nil }
+        return resource.id
     }
 }
 
@@ -36,7 +34,7 @@ public struct IdempotentResource: Sendable, Equatable {
     public var id: String
     /// The resource it belongs to, when its id alone does not find it (a payment method's customer).
     public var parent: String?
-    /// Whether the request created it (answered `201`) rather than acted on it (`200`).
+    /// Whether the request created it rather than acted on it.
     public var created: Bool
 
     public init(kind: Kind, id: String, parent: String? = nil, created: Bool) {

@@ -6,52 +6,44 @@ extension PaymentService {
     /// failover: only `notSent` (and, where the tenant allows it, a decline the provider marks retryable)
     /// moves on, within the policy's attempt limit and time budget and past open circuit breakers.
     public func create(tenant: UUID, _ request: NewPayment) async throws -> PaymentRecord {
-        var progress = KeyProgress.unclaimed
-        return try await creating(tenant: tenant, request, claim: nil, progress: &progress)
+        var key = IdempotencyMachine(lease: 0)
+        return try await creating(tenant: tenant, request, claim: nil, key: &key)
     }
 
     /// ``create(tenant:_:)`` under an `Idempotency-Key`: the key is claimed in the create's first
     /// transaction, with the payment and its first attempt, and answered in its last one, with the
-    /// attempt's outcome (the created payment, or the merchant's error). Never throws: what it did with the
-    /// key and the payment comes back as an ``IdempotentCreation``.
+    /// attempt's outcome (the created payment, or the merchant's error). Never throws: the key as the create
+    /// left it, what it awaits next and the payment come back as an ``IdempotentRun``.
     public func create(tenant: UUID, _ request: NewPayment, idempotency scope: IdempotencyScope) async
-        -> IdempotentCreation
+        -> IdempotentRun<PaymentRecord>
     {
+        var key = IdempotencyMachine(lease: scope.lease)
         guard scope.tenant == tenant else {
-            return .unclaimed(CoreError(.invalidRequest, "the Idempotency-Key belongs to another tenant"))
+            let error = CoreError(.invalidRequest, "the Idempotency-Key belongs to another tenant")
+            return IdempotentRun(key: key, next: key.apply(.failed(IdempotentFailure(error))), result: .failure(error))
         }
-        var progress = KeyProgress.unclaimed
-        let result: Result<PaymentRecord, any Error>
         do {
-            result = .success(try await creating(tenant: tenant, request, claim: scope, progress: &progress))
-        } catch let interruption as IdempotencyInterruption {
-            return .interrupted(interruption.claim)
+            let record = try await creating(tenant: tenant, request, claim: scope, key: &key)
+            let next = key.isFinal ? .none : key.apply(.finished(.createdPayment(record.payment.id)))
+            return IdempotentRun(key: key, next: next, result: .success(record))
+        } catch let away as TurnedAway {
+            return IdempotentRun(key: key, next: away.next, result: .failure(away))
         } catch {
-            result = .failure(error)
-        }
-        switch progress {
-        case .unclaimed:
-            if case .failure(let error) = result { return .unclaimed(error) }
-            return .unclaimed(CoreError(.internalError, "the payment was created without its Idempotency-Key"))
-        case .claimed(let claim): return .claimed(claim, result)
-        case .answered: return .answered(result)
+            let next = key.isFinal ? .none : key.apply(.failed(IdempotentFailure(error)))
+            return IdempotentRun(key: key, next: next, result: .failure(error))
         }
     }
 
-    /// How far a create got with its `Idempotency-Key`.
-    enum KeyProgress: Sendable, Equatable {
-        /// Not claimed yet (nothing stored).
-        case unclaimed
-        /// Claimed with this result, with the payment stored; no answer stored yet.
-        case claimed(IdempotencyClaim)
-        /// Answered in the same transaction as the payment's outcome.
-        case answered
+    /// Ends a create whose key's claim did not let it run (a replay, another body, a key still held, a
+    /// payment an earlier owner created): nothing was stored; `next` is what the key says to do instead.
+    private struct TurnedAway: Error {
+        var next: IdempotencyMachine.Action
     }
 
     /// A create, claiming `claim` (when not nil) with its payment and answering it with its outcome;
-    /// `progress` says how far it got with the key.
+    /// `key` follows what it did with the key.
     private func creating(
-        tenant: UUID, _ request: NewPayment, claim: IdempotencyScope?, progress: inout KeyProgress
+        tenant: UUID, _ request: NewPayment, claim: IdempotencyScope?, key: inout IdempotencyMachine
     ) async throws -> PaymentRecord {
         let now = clock()
         let policy = try await effectivePolicy(tenant: tenant)
@@ -121,9 +113,9 @@ extension PaymentService {
                         "tenant.id": "\(tenant)", "payment.id": "\(payment.id)", "provider.account": "\(accountId)",
                     ])
                 if !more {
-                    if !saved { try await begin(PaymentChanges(payment: payment), claim: claim, &progress) }
+                    if !saved { try await begin(PaymentChanges(payment: payment), claim: claim, &key) }
                     saved = true
-                    record = try await failUnreached(tenant: tenant, paymentId: payment.id, claim: claim, &progress)
+                    record = try await failUnreached(tenant: tenant, paymentId: payment.id, claim: claim, &key)
                 }
                 continue
             }
@@ -133,7 +125,7 @@ extension PaymentService {
                 sequence: attempts, reason: Self.reason(index: index, previous: previous, decision: decision),
                 claim: claim)
             let (outcome, actions, concluded) = try await attempt(
-                step, newPayment: !saved, settings: policy.breaker.settings, progress: &progress,
+                step, newPayment: !saved, settings: policy.breaker.settings, key: &key,
                 event: { outcome in
                     .authorizeFinished(
                         outcome, moreCandidates: more && clock() < deadline,
@@ -146,7 +138,7 @@ extension PaymentService {
             // The state machine alone decides whether the next candidate is tried.
             if !actions.contains(.tryNextCandidate) { break }
         }
-        if !saved { try await begin(PaymentChanges(payment: payment), claim: claim, &progress) }
+        if !saved { try await begin(PaymentChanges(payment: payment), claim: claim, &key) }
         if record == nil { record = try await payments.record(tenant: tenant, paymentId: payment.id) }
         guard let final = record else { throw CoreError.notFound("payment") }
         return try Self.answer(final, last: previous).get()
@@ -199,7 +191,7 @@ extension PaymentService {
     /// its outcome applied after, in the same transaction as the payment's record is read and the
     /// request's `Idempotency-Key` answered when no other candidate follows.
     private func attempt(
-        _ step: AttemptStep, newPayment: Bool, settings: CircuitBreaker.Settings, progress: inout KeyProgress,
+        _ step: AttemptStep, newPayment: Bool, settings: CircuitBreaker.Settings, key: inout IdempotencyMachine,
         event: (Outcome) -> PaymentMachine.Event
     ) async throws -> (Outcome, [PaymentMachine.Action], PaymentRecord?) {
         let payment = step.payment
@@ -215,7 +207,7 @@ extension PaymentService {
             do {
                 try await begin(
                     PaymentChanges(payment: first, attempts: request.savePaymentMethod ? [] : [attempt]),
-                    claim: step.claim, &progress)
+                    claim: step.claim, &key)
             } catch {
                 // Nothing was sent: give the breaker's probe back.
                 await health.record(account.id, outcome: .authExpired, settings: settings)
@@ -250,7 +242,7 @@ extension PaymentService {
             concluding: { !$0.contains(.tryNextCandidate) },
             answer: { record in claim?.answer(Self.outcome(record, last: outcome)) }
         ) { PaymentMachine.apply(machineEvent, to: &$0, at: time) }
-        if claim != nil, record != nil { progress = .answered }
+        if claim != nil, record != nil { _ = key.apply(.answeredWithWork) }
         logger.info(
             "payment attempt finished",
             metadata: [
@@ -277,21 +269,29 @@ extension PaymentService {
     }
 
     /// Stores a new payment's first changes, claiming the request's `Idempotency-Key` in the same
-    /// transaction; throws ``IdempotencyInterruption`` when the key's claim does not let the create go on.
-    private func begin(_ changes: PaymentChanges, claim: IdempotencyScope?, _ progress: inout KeyProgress)
+    /// transaction (which links the payment to it); throws ``TurnedAway`` when the key's claim does not let
+    /// the create go on.
+    private func begin(_ changes: PaymentChanges, claim: IdempotencyScope?, _ key: inout IdempotencyMachine)
         async throws
     {
         let result = try await payments.begin(changes, claim: claim)
-        guard result == .proceed || result == .resume(resourceId: nil) else {
-            throw IdempotencyInterruption(claim: result)
+        guard let claim else { return }
+        let next = key.apply(.claimed(result, at: clock()))
+        // A new key, or one taken over from an owner that created nothing: the create goes on.
+        guard next == .run(takeover: nil) || next == .run(takeover: IdempotencyTakeover(resourceId: nil)) else {
+            throw TurnedAway(next: next)
         }
-        if claim != nil { progress = .claimed(result) }
+        if case .resume = result {
+            logger.notice(
+                "idempotency key taken over", metadata: ["tenant.id": "\(claim.tenant)", "resource.id": "none"])
+        }
+        if let id = changes.payment?.id { _ = key.apply(.linked(resourceId: id)) }
     }
 
     /// Marks a payment failed when no candidate could even be tried (nothing was sent anywhere), answering
     /// the request's `Idempotency-Key` in the same transaction; returns the payment's record.
     private func failUnreached(
-        tenant: UUID, paymentId: String, claim: IdempotencyScope?, _ progress: inout KeyProgress
+        tenant: UUID, paymentId: String, claim: IdempotencyScope?, _ key: inout IdempotencyMachine
     ) async throws -> PaymentRecord? {
         let time = clock()
         let (_, record, _) = try await payments.transition(
@@ -300,7 +300,7 @@ extension PaymentService {
         ) {
             PaymentMachine.apply(.authorizeFinished(.notSent("circuit open"), moreCandidates: false), to: &$0, at: time)
         }
-        if claim != nil, record != nil { progress = .answered }
+        if claim != nil, record != nil { _ = key.apply(.answeredWithWork) }
         return record
     }
 }

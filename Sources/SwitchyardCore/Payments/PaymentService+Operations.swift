@@ -4,6 +4,14 @@ import ProviderKit
 extension PaymentService {
     /// Captures `amount` (default: the uncaptured remainder) of an authorised payment.
     public func capture(tenant: UUID, paymentId: String, amount: Int64?) async throws -> PaymentRecord {
+        var contact = ProviderContact.none
+        return try await capture(tenant: tenant, paymentId: paymentId, amount: amount, contact: &contact)
+    }
+
+    /// ``capture(tenant:paymentId:amount:)``, saying in `contact` whether the provider may have acted.
+    public func capture(tenant: UUID, paymentId: String, amount: Int64?, contact: inout ProviderContact)
+        async throws -> PaymentRecord
+    {
         let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
         let amount = amount ?? (record.payment.amount - record.payment.amountCaptured)
         try PaymentMachine(payment: record.payment).validateCapture(amount: amount)
@@ -12,6 +20,7 @@ extension PaymentService {
             id: ids.make("cap"), paymentId: paymentId, tenantId: tenant, kind: .capture, amount: amount,
             createdAt: clock())
         try await payments.commit(PaymentChanges(operations: [operation]))
+        contact = .possible(resourceId: paymentId)
         let outcome = await gateway.capture(
             CaptureRequest(
                 payment: locator(attempt), operationId: operation.id, amount: amount,
@@ -24,6 +33,7 @@ extension PaymentService {
         ) { PaymentMachine.apply(.captureFinished(amount: amount, outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
         if outcome.kind == .notSent || outcome.kind == .authExpired {
+            contact = .none
             throw CoreError(
                 .providerUnreachable, "the provider could not be reached; nothing was captured")
         }
@@ -35,6 +45,14 @@ extension PaymentService {
     public func complete(tenant: UUID, paymentId: String, paymentData: [String: JSONValue]) async throws
         -> PaymentRecord
     {
+        var contact = ProviderContact.none
+        return try await complete(tenant: tenant, paymentId: paymentId, paymentData: paymentData, contact: &contact)
+    }
+
+    /// ``complete(tenant:paymentId:paymentData:)``, saying in `contact` whether the provider may have acted.
+    public func complete(
+        tenant: UUID, paymentId: String, paymentData: [String: JSONValue], contact: inout ProviderContact
+    ) async throws -> PaymentRecord {
         let record = try await get(tenant: tenant, paymentId: paymentId)
         try PaymentMachine(payment: record.payment).validateComplete(at: clock())
         let (attempt, account) = try await currentAttempt(of: record)
@@ -49,6 +67,7 @@ extension PaymentService {
         // Kept until the outcome is known: an unknown completion is learnt by replaying it under its key.
         operation.replayData = paymentData
         try await payments.commit(PaymentChanges(operations: [operation]))
+        contact = .possible(resourceId: paymentId)
         let outcome = await gateway.complete(
             completeRequest(p, attempt: attempt, operation: operation, paymentData: paymentData), account: account)
         apply(outcome, to: &operation)
@@ -61,6 +80,7 @@ extension PaymentService {
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [updated], operations: [operation])
         ) { PaymentMachine.apply(.completeFinished(outcome), to: &$0, at: time) }
         if outcome.kind == .notSent || outcome.kind == .authExpired {
+            contact = .none
             if outcome.resultCode == .sessionExpired {
                 throw CoreError.sessionExpired(renewable: p.nextAction?.renewable == true)
             }
@@ -74,6 +94,14 @@ extension PaymentService {
     /// past its deadline) is first synced with the provider: if that settles it as failed or canceled, the
     /// payment is returned as it is; it is never marked canceled without the provider's word.
     public func cancel(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
+        var contact = ProviderContact.none
+        return try await cancel(tenant: tenant, paymentId: paymentId, contact: &contact)
+    }
+
+    /// ``cancel(tenant:paymentId:)``, saying in `contact` whether the provider may have acted.
+    public func cancel(tenant: UUID, paymentId: String, contact: inout ProviderContact) async throws
+        -> PaymentRecord
+    {
         let found = try await get(tenant: tenant, paymentId: paymentId)
         let record = try await resolvedIfOpen(found)
         let settled: Set<PaymentStatus> = [.failed, .canceled]
@@ -86,6 +114,7 @@ extension PaymentService {
         var operation = PaymentOperation(
             id: ids.make("void"), paymentId: paymentId, tenantId: tenant, kind: .void, amount: nil, createdAt: clock())
         try await payments.commit(PaymentChanges(operations: [operation]))
+        contact = .possible(resourceId: paymentId)
         let outcome = await gateway.void(
             VoidRequest(payment: locator(attempt), operationId: operation.id), account: account)
         apply(outcome, to: &operation)
@@ -95,6 +124,7 @@ extension PaymentService {
         ) { PaymentMachine.apply(.voidFinished(outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
         if outcome.kind == .notSent || outcome.kind == .authExpired {
+            contact = .none
             throw CoreError(
                 .providerUnreachable, "the provider could not be reached; nothing was canceled")
         }

@@ -18,6 +18,14 @@ extension PaymentService {
     /// is no longer handed out. Refused with `session_not_renewable` otherwise: such a payment is left to
     /// the provider's answer (the sweeper syncs it) and the merchant creates a new payment.
     public func renewSession(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
+        var contact = ProviderContact.none
+        return try await renewSession(tenant: tenant, paymentId: paymentId, contact: &contact)
+    }
+
+    /// ``renewSession(tenant:paymentId:)``, saying in `contact` whether the provider may have acted.
+    public func renewSession(tenant: UUID, paymentId: String, contact: inout ProviderContact) async throws
+        -> PaymentRecord
+    {
         let record = try await get(tenant: tenant, paymentId: paymentId)
         let p = record.payment
         guard let session = record.session(at: clock()) else {
@@ -39,6 +47,7 @@ extension PaymentService {
         try await payments.commit(PaymentChanges(attempts: [attempt]))
         var stored: StoredPaymentMethod?
         if let id = p.paymentMethodId { stored = try await credentials.credential(tenant: tenant, id: id) }
+        contact = .possible(resourceId: paymentId)
         let outcome = await gateway.authorize(
             AuthorizeRequest(
                 paymentId: paymentId, attemptId: attempt.id, merchantReference: p.reference, amount: p.amount,

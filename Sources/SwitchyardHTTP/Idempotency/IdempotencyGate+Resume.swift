@@ -54,9 +54,3 @@ extension IdempotencyGate {
         return try await service.get(tenant: tenant, paymentId: paymentId)
     }
 }
-
-/// A key taken over from a request whose lease ran out.
-struct IdempotencyTakeover: Sendable {
-    /// What the previous owner recorded as created, if anything.
-    var resourceId: String?
-}

@@ -13,12 +13,15 @@ import SwitchyardCore
 /// ``scopedKey(method:route:parameters:key:)``), so every spelling of a path (`/v1/payments/`,
 /// `//v1/payments`) shares one key.
 ///
-/// The gate reads the body once (within the body limit, as a ``JSONBody``) and hands it to the route with the request's
+/// What happens to the key is decided by its ``IdempotencyMachine`` (in Core) and written by its
+/// ``IdempotencyKeeper``; the gate only carries the machine's actions to HTTP: a replay rendered again from
+/// the current record, a refusal as a 409 (with `Retry-After`), the route run. It reads the body once
+/// (within the body limit, as a ``JSONBody``) and hands it to the route with the request's
 /// ``IdempotencyScope``; the route passes the scope to the Core operation that honours it and answers an
 /// ``IdempotentReply``: the response, rendered once, and the domain outcome stored for the key (the
-/// resource's kind and id, or the error's code). A replay renders the stored outcome again from the
-/// current record. A payment create (``create(_:_:decode:created:)``) claims its key in its first
-/// transaction and answers it in its last one, inside ``PaymentService/create(tenant:_:idempotency:)``.
+/// resource's kind and id, or the error). A payment create (``create(_:_:decode:created:)``) claims its key
+/// in its first transaction and answers it in its last one, inside
+/// ``PaymentService/create(tenant:_:idempotency:)``.
 struct IdempotencyGate: Sendable {
     let claims: any IdempotencyRepository
     let payments: any PaymentRepository
@@ -29,26 +32,33 @@ struct IdempotencyGate: Sendable {
     /// This server's incarnation, which names every owner it claims keys for; nil: owners are random ids.
     let instance: ServerInstance?
 
+    /// What carries out the key's writes.
+    var keeper: IdempotencyKeeper { IdempotencyKeeper(claims: claims, releases: releases, clock: service.now) }
+
     /// Runs `route` with the request's body under its `Idempotency-Key`, if it has one; a request that takes
-    /// the key over answers as `resume` says instead.
+    /// the key over answers as `resume` says instead. The route says in its `ProviderContact` whether its
+    /// provider may have acted before it failed (the domain's operations report it).
     func run(
         _ request: Request, _ context: AppContext, resume: IdempotentResume,
-        _ route: (JSONBody, IdempotencyScope?) async throws -> IdempotentReply
+        _ route: (JSONBody, IdempotencyScope?, inout ProviderContact) async throws -> IdempotentReply
     ) async throws -> Response {
         let tenant = try context.tenant
         let body = try await JSONIO.body(request, context, limit: bodyLimit)
         guard let scope = try scope(request, context, tenant: tenant, body: body) else {
-            return try await route(body, nil).response.response
+            var contact = ProviderContact.none
+            return try await route(body, nil, &contact).response.response
         }
-        let claimed = try await claim(scope)
-        return try await answered(claimed, scope, context, resume: resume) { try await route(body, scope) }
+        var key = IdempotencyMachine(lease: scope.lease)
+        let next = try await keeper.claim(scope, &key)
+        return try await carry(next, &key, scope, context, resume: resume) { contact in
+            try await route(body, scope, &contact)
+        }
     }
 
     /// A payment create: the body decoded by `decode`, the created payment rendered by `created`. Under a
-    /// key, the create claims it in its own first transaction and answers it in its last one; a claim that
-    /// does not let it create (a replay, another body, a key still held, a payment created by an earlier
-    /// owner) is answered as a claim of the gate's own would be, and an error before anything was stored is
-    /// stored for the key like any other answer.
+    /// key, the create claims it in its own first transaction and answers it in its last one (see
+    /// ``PaymentService/create(tenant:_:idempotency:)``); what its key awaits after it is carried out here
+    /// like any other request's.
     func create(
         _ request: Request, _ context: AppContext, decode: (JSONBody) throws -> NewPayment,
         created: (PaymentRecord) throws -> Encoded
@@ -58,82 +68,65 @@ struct IdempotencyGate: Sendable {
         guard let scope = try scope(request, context, tenant: tenant, body: body) else {
             return try created(try await service.create(tenant: tenant, try decode(body))).response
         }
-        let creation: IdempotentCreation
+        var run: IdempotentRun<PaymentRecord>
         do {
-            creation = await service.create(tenant: tenant, try decode(body), idempotency: scope)
+            run = await service.create(tenant: tenant, try decode(body), idempotency: scope)
         } catch {
-            creation = .unclaimed(error)
+            var key = IdempotencyMachine(lease: scope.lease)
+            let next = key.apply(.failed(IdempotentFailure(Self.domainError(error))))
+            run = IdempotentRun(key: key, next: next, result: .failure(error))
         }
-        switch creation {
-        case .interrupted(let claimed):
-            return try await answered(claimed, scope, context, resume: .createdPayment, fresh: Self.noFreshCreate)
-        case .unclaimed(let error):
-            // Nothing was stored, unless the database went away during the claim's COMMIT: then the claim
-            // is released once it answers again. Else the key is claimed now, to store the error or answer
-            // as it says.
-            guard Self.storable(error) != nil else {
-                if error.isStorageUnavailable { await release(scope) }
-                throw error
-            }
-            let claimed = try await claim(scope)
-            guard claimed == .proceed || claimed == .resume(resourceId: nil) else {
-                return try await answered(claimed, scope, context, resume: .createdPayment, fresh: Self.noFreshCreate)
-            }
-            try await failed(scope, error)
-            throw error
-        case .claimed(let claimed, let result):
-            if claimed != .proceed { Self.logTakeover(claimed, tenant: tenant, context) }
-            do {
-                let record = try result.get()
-                return try await stored(
-                    IdempotentReply(.createdPayment(record.payment.id), try created(record)), scope)
-            } catch {
-                try await failed(scope, error)
-                throw error
-            }
-        case .answered(let result):
-            return try created(try result.get()).response
+        let ran = run.result.flatMap { record in
+            Result { IdempotentReply(.createdPayment(record.payment.id), try created(record)) }
+        }
+        return try await carry(run.next, &run.key, scope, context, resume: .createdPayment, ran: ran) { _ in
+            // A create is never run again after its claim turned it away (a claim that lets it run does not).
+            throw APIError(.internalError, "the request could not be completed")
         }
     }
 
-    /// A create is never run again after its claim interrupted it (a claim that lets it run does not).
-    private static func noFreshCreate() throws -> IdempotentReply {
-        throw APIError(.internalError, "the request could not be completed")
-    }
-
-    /// Stores `reply`'s outcome for the key and answers its response; the key is released when its outcome
-    /// could not be stored (the next retry resumes from what the request did).
-    private func stored(_ reply: IdempotentReply, _ scope: IdempotencyScope) async throws -> Response {
-        try await releasingOnFailure(scope, ran: true) {
-            try await claims.finishIdempotent(
-                tenant: scope.tenant, key: scope.key, owner: scope.owner, outcome: reply.outcome)
-        }
-        return reply.response.response
-    }
-
-    /// The answer to a claim: a replay, a 409, what a takeover resumes, or else what `fresh` answers (the
-    /// request run afresh); its outcome stored for the key unless replayed.
-    private func answered(
-        _ claimed: IdempotencyClaim, _ scope: IdempotencyScope, _ context: AppContext, resume: IdempotentResume,
-        fresh: () async throws -> IdempotentReply
+    /// Carries the key from `next` to the request's answer: a replay, a refusal, the work run (resuming as
+    /// `resume` says, or afresh by `fresh`) with its outcome stored, or the answer of work that already ran
+    /// (`ran`) once the key's write it awaits is done.
+    private func carry(
+        _ next: IdempotencyMachine.Action, _ key: inout IdempotencyMachine, _ scope: IdempotencyScope,
+        _ context: AppContext, resume: IdempotentResume, ran: Result<IdempotentReply, any Error>? = nil,
+        fresh: (inout ProviderContact) async throws -> IdempotentReply
     ) async throws -> Response {
-        let takeover: IdempotencyTakeover?
-        switch try await proceeding(claimed, tenant: scope.tenant, context) {
-        case .respond(let response): return response
-        case .run(let resumed): takeover = resumed
-        }
-        let reply: IdempotentReply
-        do {
-            if let answer = try await resumedAnswer(resume, takeover: takeover, tenant: scope.tenant, context) {
-                reply = answer
-            } else {
-                reply = try await fresh()
+        switch next {
+        case .claim:
+            let claimed = try await keeper.claim(scope, &key)
+            return try await carry(claimed, &key, scope, context, resume: resume, ran: ran, fresh: fresh)
+        case .replay(let outcome):
+            var headers = HTTPFields()
+            headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
+            return try await replayed(outcome, tenant: scope.tenant, headers: headers, requestID: context.requestID)
+        case .refuse(let error, let retryAfter):
+            var refusal = APIError(error)
+            refusal.retryAfter = retryAfter
+            throw refusal
+        case .run(let takeover):
+            if let takeover { Self.logTakeover(takeover.resourceId, tenant: scope.tenant, context) }
+            var contact = ProviderContact.none
+            let reply: IdempotentReply
+            do {
+                if let answer = try await resumedAnswer(resume, takeover: takeover, tenant: scope.tenant, context) {
+                    reply = answer
+                } else {
+                    reply = try await fresh(&contact)
+                }
+            } catch {
+                let failure = IdempotentFailure(Self.domainError(error), contact: contact)
+                try await keeper.settle(key.apply(.failed(failure)), scope, &key)
+                throw error
             }
-        } catch {
-            try await failed(scope, error)
-            throw error
+            try await keeper.settle(key.apply(.finished(reply.outcome)), scope, &key)
+            return reply.response.response
+        case .answer, .release, .none:
+            try await keeper.settle(next, scope, &key)
+            guard let ran else { throw APIError(.internalError, "the request could not be completed") }
+            return try ran.get().response.response
         }
-        return try await stored(reply, scope)
     }
 
     /// The request's ``IdempotencyScope``: nil without an `Idempotency-Key`; a 400 for a malformed one.

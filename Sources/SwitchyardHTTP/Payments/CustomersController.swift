@@ -60,7 +60,7 @@ struct CustomersController: Sendable {
             return JSONIO.response(.ok, PaymentMethodResource(method, now: service.now()))
         }
         group.post("vaulting-sessions") { request, context in
-            try await idempotency.run(request, context, resume: .fresh) { json, _ in
+            try await idempotency.run(request, context, resume: .fresh) { json, _, _ in
                 let body = json.data.isEmpty ? VaultingBody() : try json.decode(VaultingBody.self)
                 if let returnURL = body.returnURL { try NewPayment.validateReturnURL(returnURL) }
                 let key = try context.apiKey

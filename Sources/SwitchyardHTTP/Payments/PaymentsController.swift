@@ -79,29 +79,33 @@ struct PaymentsController: Sendable {
             return JSONIO.response(.ok, PaymentResource(record, now: service.now()))
         }
         group.post(":id/capture") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { json, _ in
+            try await idempotency.run(request, context, resume: .paymentState) { json, _, contact in
                 let body = try json.decode(AmountBody.self)
                 return try reply(
                     try await service.capture(
-                        tenant: try context.tenant, paymentId: try await id(context), amount: body.amount?.value))
+                        tenant: try context.tenant, paymentId: try await id(context), amount: body.amount?.value,
+                        contact: &contact))
             }
         }
         group.post(":id/complete") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { json, _ in
+            try await idempotency.run(request, context, resume: .paymentState) { json, _, contact in
                 let body = try json.decode(CompleteBody.self)
                 return try reply(
                     try await service.complete(
-                        tenant: try context.tenant, paymentId: try await id(context), paymentData: body.paymentData))
+                        tenant: try context.tenant, paymentId: try await id(context), paymentData: body.paymentData,
+                        contact: &contact))
             }
         }
         group.post(":id/cancel") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { json, _ in
+            try await idempotency.run(request, context, resume: .paymentState) { json, _, contact in
                 try json.noFields()
-                return try reply(try await service.cancel(tenant: try context.tenant, paymentId: try await id(context)))
+                return try reply(
+                    try await service.cancel(
+                        tenant: try context.tenant, paymentId: try await id(context), contact: &contact))
             }
         }
         group.post(":id/refunds") { request, context in
-            try await idempotency.run(request, context, resume: .createdRefund) { json, scope in
+            try await idempotency.run(request, context, resume: .createdRefund) { json, scope, _ in
                 let tenant = try context.tenant
                 let body = try json.decode(RefundBody.self)
                 let refund = try await service.refund(
@@ -116,10 +120,11 @@ struct PaymentsController: Sendable {
             return JSONIO.response(.ok, ClientSessionResource(session, withAction: true))
         }
         group.post(":id/session") { request, context in
-            try await idempotency.run(request, context, resume: .paymentState) { json, _ in
+            try await idempotency.run(request, context, resume: .paymentState) { json, _, contact in
                 try json.noFields()
                 return try reply(
-                    try await service.renewSession(tenant: try context.tenant, paymentId: try await id(context)))
+                    try await service.renewSession(
+                        tenant: try context.tenant, paymentId: try await id(context), contact: &contact))
             }
         }
         group.post(":id/sync") { request, context in

@@ -56,8 +56,9 @@ extension PostgresStore {
         return .held(until: row.optionalDate("locked_until"))
     }
 
-    /// The outcome an answered key's row stores; a row answered before migration 16 replays its stored
-    /// status and body.
+    /// The outcome an answered key's row stores. `response_status` says whether a resource was created
+    /// (201) or acted on; a row answered before migration 16 stored the response's body instead, which is
+    /// read back as the outcome it answered (see ``legacyOutcome(status:body:)``).
     static func outcome(_ row: PGRow) throws -> IdempotentOutcome {
         let status = row.optionalInt64("response_status").map { Int($0) }
         if let code = row.optionalString("error_code") {
@@ -68,7 +69,7 @@ extension PostgresStore {
                 (error.param, error.declineCode, error.providerCode) =
                     (pointers.param, pointers.declineCode, pointers.providerCode)
             }
-            return .failure(error, status: status)
+            return .failure(error)
         }
         if let kind = row.optionalString("resource_kind").flatMap(IdempotentResource.Kind.init(rawValue:)),
             let id = row.optionalString("resource_id")
@@ -77,7 +78,43 @@ extension PostgresStore {
                 IdempotentResource(
                     kind: kind, id: id, parent: row.optionalString("resource_parent"), created: status == 201))
         }
-        return .stored(status: status ?? 500, body: Data(row.optionalBytes("response_body") ?? []))
+        return legacyOutcome(status: status, body: Data(row.optionalBytes("response_body") ?? []))
+    }
+
+    /// The outcome a response stored before migration 16 answered: the resource its body names (`object`,
+    /// `id`, a payment method's `customer`), or the error of its `{"error":…}` envelope. A body that names
+    /// neither replays as an internal error, never as a success it cannot show.
+    static func legacyOutcome(status: Int?, body: Data) -> IdempotentOutcome {
+        struct Body: Decodable {
+            struct Failure: Decodable {
+                var code: String
+                var message: String?
+                var param: String?
+                var declineCode: String?
+                var providerCode: String?
+
+                enum CodingKeys: String, CodingKey {
+                    case code, message, param
+                    case declineCode = "decline_code"
+                    case providerCode = "provider_code"
+                }
+            }
+            var object: String?
+            var id: String?
+            var customer: String?
+            var error: Failure?
+        }
+        let parsed = try? JSONDecoder().decode(Body.self, from: body)
+        if let failure = parsed?.error {
+            return .failure(
+                CoreError(
+                    ErrorCode(rawValue: failure.code) ?? .internalError, failure.message ?? "",
+                    param: failure.param, declineCode: failure.declineCode, providerCode: failure.providerCode))
+        }
+        if let parsed, let id = parsed.id, let kind = parsed.object.flatMap(IdempotentResource.Kind.init(rawValue:)) {
+            return .resource(IdempotentResource(kind: kind, id: id, parent: parsed.customer, created: status == 201))
+        }
+        return .failure(CoreError(.internalError, "the request's answer could not be read again"))
     }
 
     /// Records what the owner of `key` created (a payment or refund id), so a request that takes the key over
@@ -129,18 +166,15 @@ extension PostgresStore {
         var code: String?
         var message: String?
         var details: String?
-        var body: [UInt8]?
         switch outcome {
         case .resource(let resource):
             (kind, resourceId, parent) = (resource.kind.rawValue, resource.id, resource.parent)
             status = resource.created ? 201 : 200
-        case .failure(let error, let answered):
-            (code, message, status) = (error.code.rawValue, error.message, answered)
+        case .failure(let error):
+            (code, message) = (error.code.rawValue, error.message)
             let pointers = ErrorPointers(
                 param: error.param, declineCode: error.declineCode, providerCode: error.providerCode)
             details = pointers.isEmpty ? nil : try StoreJSON.encode(pointers)
-        case .stored(let answered, let data):
-            (status, body) = (answered, [UInt8](data))
         }
         return try await c.query(
             """
@@ -152,7 +186,7 @@ extension PostgresStore {
             """,
             [
                 .text(key), .text(owner), status.map { .int(Int64($0)) } ?? .null, kind.pg, resourceId.pg, parent.pg,
-                code.pg, message.pg, body.map { .bytea($0) } ?? .null, .timestamp(now), details.pg,
+                code.pg, message.pg, PGValue.null, .timestamp(now), details.pg,
             ]
         ).affectedRows == 1
     }
