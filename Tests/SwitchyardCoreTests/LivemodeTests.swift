@@ -49,12 +49,12 @@ struct LivemodeTests {
         let accounts = ["sandbox", "test", "production", "live"].map(Self.account)
         let all = Dictionary(
             uniqueKeysWithValues: accounts.map { ($0.id, RoutingCandidate(account: $0, manifest: nil)) })
-        let test = PaymentService.candidates(all, livemode: false)
-        let live = PaymentService.candidates(all, livemode: true)
+        let test = Livemode.candidates(all, livemode: false)
+        let live = Livemode.candidates(all, livemode: true)
         #expect(Set(test.values.map(\.account.environment)) == ["sandbox", "test"])
         #expect(Set(live.values.map(\.account.environment)) == ["production", "live"])
-        #expect(PaymentService.candidates(all, livemode: nil).count == 4)
-        let refusal = PaymentService.noAccount(livemode: true)
+        #expect(Livemode.candidates(all, livemode: nil).count == 4)
+        let refusal = Livemode.noAccount(livemode: true)
         #expect(refusal.code == .noAccountForMode)
         #expect(refusal.message.contains("live key") && refusal.message.contains("test accounts"))
     }

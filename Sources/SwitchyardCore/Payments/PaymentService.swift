@@ -57,52 +57,6 @@ public struct PaymentService: Sendable {
         ).explanation
     }
 
-    /// Routes a payment against the tenant's current rules, accounts and breakers; also returns the
-    /// decision's candidate accounts with their secrets (only those are decrypted), so the caller need not
-    /// read them again.
-    ///
-    /// With `livemode`, only the accounts of that mode are candidates; when that leaves the payment no route
-    /// although an account of the other mode would take it, the failure is `422 no_account_for_mode`. During
-    /// a guarded rollout, the routing key's side decides whether the draft's rules or the live ones apply.
-    func routing(
-        tenant: UUID, payment: PaymentDescription, routingKey: String, livemode: Bool? = nil, resolve: Bool = true
-    ) async throws -> (explanation: RoutingExplanation, accounts: [UUID: ProviderAccount]) {
-        let (routing, all) = try await routingState(tenant: tenant)
-        let (rules, version, arm) = PaymentRouter.ruleSet(routing, routingKey: routingKey)
-        let adaptive = try await adaptiveInput(tenant: tenant, payment: payment, rules: rules)
-        let explain = { (candidates: [UUID: RoutingCandidate]) in
-            PaymentRouter.explain(
-                payment, routingKey: routingKey, rules: rules, accounts: candidates, version: version,
-                adaptive: adaptive)
-        }
-        var explanation = explain(Self.candidates(all, livemode: livemode))
-        if let livemode, (explanation.failure?.code ?? .noRoute) == .noRoute, explanation.decision == nil,
-            explain(all).decision != nil
-        {
-            throw Self.noAccount(livemode: livemode)
-        }
-        explanation.decision?.arm = arm
-        explanation.decision?.rolloutId = arm == nil ? nil : routing.rollout?.id
-        var accounts: [UUID: ProviderAccount] = [:]
-        for id in resolve ? explanation.decision?.candidates ?? [] : [] {
-            accounts[id] = try await configuration.account(tenant: tenant, id: id)
-        }
-        return (explanation, accounts)
-    }
-
-    /// What routing decides on: the tenant's rules, and its accounts with their plugins' manifests and the
-    /// state of their breakers now.
-    func routingState(tenant: UUID) async throws -> (RoutingConfiguration, [UUID: RoutingCandidate]) {
-        let routing = try await configuration.routingConfiguration(tenant: tenant)
-        var candidates: [UUID: RoutingCandidate] = [:]
-        for account in try await configuration.accountDescriptors(tenant: tenant) {
-            candidates[account.id] = RoutingCandidate(
-                account: account, manifest: await gateway.manifest(pluginId: account.pluginId),
-                unhealthy: await health.unavailability(of: account.id))
-        }
-        return (routing, candidates)
-    }
-
     /// A payment with its attempts, refunds and operations; 404 for another tenant's payment, and with
     /// `livemode` for a payment of the other mode.
     public func get(tenant: UUID, paymentId: String, livemode: Bool? = nil) async throws -> PaymentRecord {

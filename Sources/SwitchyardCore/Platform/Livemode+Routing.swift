@@ -1,7 +1,7 @@
 import Foundation
 
-/// Test and live mode in routing: a key's payments reach only the accounts of its mode (``Livemode``).
-extension PaymentService {
+/// Test and live mode in routing: a key's payments reach only the accounts of its mode.
+extension Livemode {
     /// The routing candidates of mode `livemode` (all of them when nil).
     static func candidates(_ all: [UUID: RoutingCandidate], livemode: Bool?) -> [UUID: RoutingCandidate] {
         guard let livemode else { return all }

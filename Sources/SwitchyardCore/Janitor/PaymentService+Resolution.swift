@@ -1,18 +1,119 @@
 import Foundation
 import ProviderKit
 
-/// What one janitor look at an open refund or capture found.
-public enum OpenOperationLook: Sendable, Equatable {
-    /// The operation reached a final outcome (or was final already).
-    case settled
-    /// Still open; look again on the schedule.
-    case open
-    /// Still open and the provider cannot tell: look again on the schedule, and list it for review now
-    /// with this reason.
-    case unanswerable(String)
-}
-
+/// The janitor's steps that move a payment's non-final states forward: a `processing` payment past its
+/// deadline, an `unknown` payment, an authorisation held for its capture, an open refund or capture.
 extension PaymentService {
+    /// The rule for `processing` payments under the tenant's policy.
+    func staleRule(tenant: UUID) async throws -> StaleProcessing {
+        StaleProcessing(policy: try await effectivePolicy(tenant: tenant))
+    }
+
+    /// Settles a `processing` payment past its provider deadline: one that never reached a provider fails
+    /// (`not_sent`, nothing can have been charged); one whose attempt has no outcome becomes unknown and
+    /// is synced with the provider. A payment still within its deadline is returned unchanged.
+    @discardableResult
+    public func resolveStale(tenant: UUID, paymentId: String) async throws -> PaymentRecord {
+        let record = try await get(tenant: tenant, paymentId: paymentId)
+        let now = clock()
+        let action = try await staleRule(tenant: tenant).action(
+            for: record.payment, lastAttempt: record.lastAttempt, now: now)
+        guard action != .wait else { return record }
+        // Only the state that was judged is changed: an attempt committed meanwhile moves the account.
+        let seenUpdate = record.payment.updatedAt
+        let seenAccount = record.payment.providerAccountId
+        let moved = try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges()) {
+            payment -> Bool in
+            guard payment.status == .processing, payment.updatedAt == seenUpdate,
+                payment.providerAccountId == seenAccount
+            else { return false }
+            switch action {
+            case .failNotSent:
+                payment.status = .failed
+                payment.failureCode = StaleProcessing.notSentCode
+                payment.failureMessage = "the payment never reached a provider; nothing was charged"
+                payment.nextAction = nil
+            case .resolveWithProvider:
+                payment.status = .unknown
+                payment.resolution = Payment.Resolution(since: now)
+            case .wait:
+                return false
+            }
+            payment.updatedAt = now
+            return true
+        }
+        guard moved else { return try await get(tenant: tenant, paymentId: paymentId) }
+        logger.notice(
+            "processing payment past its deadline",
+            metadata: [
+                "tenant.id": "\(tenant)", "payment.id": "\(paymentId)",
+                "action": "\(action == .failNotSent ? "failed_not_sent" : "sync")",
+            ])
+        if action == .resolveWithProvider { try await resolveUnknown(tenant: tenant, paymentId: paymentId) }
+        return try await get(tenant: tenant, paymentId: paymentId)
+    }
+
+    /// Before acting on a payment whose outcome is open (`unknown`, or `processing` past its deadline),
+    /// asks the provider; a `processing` payment within its deadline is still being worked on.
+    func resolvedIfOpen(_ record: PaymentRecord) async throws -> PaymentRecord {
+        var record = record
+        if record.payment.status == .processing {
+            let p = record.payment
+            guard try await staleRule(tenant: p.tenantId).isStale(p, lastAttempt: record.lastAttempt, now: clock())
+            else {
+                throw CoreError(
+                    .paymentInProgress, "the payment is still being processed by the provider; try again later")
+            }
+            record = try await resolveStale(tenant: p.tenantId, paymentId: p.id)
+        }
+        return try await resolvedIfUnknown(record)
+    }
+
+    /// One janitor step for an unknown payment: sync it; if still unknown, schedule the next sync by the
+    /// policy, or flag it for manual review once the horizon has passed.
+    public func resolveUnknown(tenant: UUID, paymentId: String) async throws {
+        let before = try await get(tenant: tenant, paymentId: paymentId)
+        guard before.payment.status == .unknown else { return }
+        var synced: PaymentRecord?
+        do {
+            synced = try await sync(tenant: tenant, paymentId: paymentId)
+        } catch {
+            logger.warning(
+                "sync of an unknown payment failed",
+                metadata: ["tenant.id": "\(tenant)", "payment.id": "\(paymentId)", "error": "\(error)"])
+        }
+        if let synced, synced.payment.status != .unknown {
+            logger.info(
+                "unknown payment resolved",
+                metadata: [
+                    "tenant.id": "\(tenant)", "payment.id": "\(paymentId)",
+                    "payment.status": "\(synced.payment.status.rawValue)",
+                ])
+            return
+        }
+        let janitor = try await effectivePolicy(tenant: tenant).janitor
+        let now = clock()
+        let flagged = try await payments.transition(tenant: tenant, paymentId: paymentId, with: PaymentChanges()) {
+            payment -> Bool in
+            guard payment.status == .unknown else { return false }
+            var resolution = payment.resolution ?? Payment.Resolution(since: now)
+            resolution.syncs += 1
+            if let next = janitor.nextSync(after: resolution.syncs, unknownSince: resolution.since, now: now) {
+                resolution.nextSyncAt = next
+            } else {
+                resolution.reviewRequired = true
+                resolution.nextSyncAt = nil
+            }
+            payment.resolution = resolution
+            return resolution.reviewRequired
+        }
+        if flagged {
+            logger.warning(
+                "payment needs manual review: outcome still unknown at the horizon",
+                metadata: ["tenant.id": "\(tenant)", "payment.id": "\(paymentId)"])
+        }
+    }
+
     /// One janitor step for a payment waiting for its capture at a sync point of its authorisation hold:
     /// asks the provider, so a capture, cancellation or expiry that happened there without a notification
     /// is applied. Returns the payment as it now stands.
