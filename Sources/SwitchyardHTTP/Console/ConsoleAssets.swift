@@ -3,8 +3,9 @@
 enum ConsoleAssets {
     /// The whole script: the core (sign-in, API calls, helpers) then the views.
     static let script = [
-        scriptCore, scriptTenants, scriptRouting, scriptRoutingStats, scriptRoutingVersions, scriptRoutingReplay,
-        scriptRoutingRollout, scriptOperations,
+        scriptCore, scriptTenants, ConsoleRoutingScripts.scriptRouting, ConsoleRoutingScripts.scriptRoutingStats,
+        ConsoleRoutingScripts.scriptRoutingVersions, ConsoleRoutingScripts.scriptRoutingReplay,
+        ConsoleRoutingScripts.scriptRoutingRollout, scriptOperations,
     ].joined(separator: "\n")
 
     static let html = #"""

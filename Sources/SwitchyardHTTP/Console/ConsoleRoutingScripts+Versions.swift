@@ -1,4 +1,4 @@
-extension ConsoleAssets {
+extension ConsoleRoutingScripts {
     /// The routing page's versions card: the versions page by page, a field-by-field diff of one against the
     /// current routing, and restoring one as a new version (its rules saved again, based on the current version).
     static let scriptRoutingVersions = #"""

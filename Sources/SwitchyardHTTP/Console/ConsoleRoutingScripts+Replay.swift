@@ -1,4 +1,4 @@
-extension ConsoleAssets {
+extension ConsoleRoutingScripts {
     /// The routing page's replay card: the editor's current (unsaved) rules replayed over logged payments (the
     /// newest N, or a time range) next to the live routing, overall and per segment, with the first page of the
     /// payments the draft would send to another account.

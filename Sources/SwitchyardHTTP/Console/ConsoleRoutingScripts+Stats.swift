@@ -1,4 +1,4 @@
-extension ConsoleAssets {
+extension ConsoleRoutingScripts {
     /// The routing page's statistics card: the authorisation rate of every account per method × currency (all
     /// countries, then per country), with its confidence bounds drawn as an interval.
     static let scriptRoutingStats = #"""

@@ -1,3 +1,5 @@
+// The routing tables' later migrations: guarded rollouts, the recorded answers and what replay reads of them.
+
 extension Schema {
     /// Migration 24: guarded rollouts of a routing change, and a rule's strategy and `max_rate_loss` as
     /// columns of `routing_rules`.
@@ -79,6 +81,50 @@ extension Schema {
             AND p.created_at >= r.started_at AND (r.ended_at IS NULL OR p.created_at < r.ended_at);
         CREATE INDEX routing_outcomes_rollout ON routing_outcomes (rollout_id, decided_at)
             WHERE rollout_id IS NOT NULL;
+        """
+    }
+}
+
+extension Schema {
+    /// The definite answer of each attempt that got one (approved or declined), recorded once per attempt in
+    /// the attempt's own transaction: what the authorisation statistics count. One row per attempt keeps the
+    /// "last N answers" window exact; the janitor deletes rows older than the longest window.
+    static var routingOutcomes: String {
+        """
+        CREATE TABLE routing_outcomes (
+            attempt_id text PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            account_id uuid NOT NULL,
+            method text NOT NULL,
+            currency text NOT NULL,
+            country text NOT NULL,
+            approved boolean NOT NULL,
+            decided_at timestamptz NOT NULL
+        );
+        CREATE INDEX routing_outcomes_window
+            ON routing_outcomes (tenant_id, account_id, method, currency, decided_at DESC);
+        CREATE INDEX routing_outcomes_age ON routing_outcomes (decided_at);
+        ALTER TABLE provider_accounts ADD COLUMN fees jsonb NOT NULL DEFAULT '{}'::jsonb;
+        \(tenantIsolation("routing_outcomes"))
+        """
+    }
+}
+
+extension Schema {
+    /// What replaying a draft routing over past traffic needs of each definite answer: the payment and its
+    /// amount, whether the attempt was the payment's first (the one replay scores), the probability with
+    /// which the live routing chose the attempt's account (first attempts routed by a rule only) and the
+    /// account's fee for the payment. Rows written before have none of it and are not replayed.
+    static var routingReplay: String {
+        """
+        ALTER TABLE routing_outcomes ADD COLUMN payment_id text;
+        ALTER TABLE routing_outcomes ADD COLUMN amount bigint;
+        ALTER TABLE routing_outcomes ADD COLUMN first_attempt boolean;
+        ALTER TABLE routing_outcomes ADD COLUMN propensity double precision
+            CHECK (propensity IS NULL OR (propensity > 0 AND propensity <= 1));
+        ALTER TABLE routing_outcomes ADD COLUMN fee bigint;
+        CREATE INDEX routing_outcomes_replay ON routing_outcomes (tenant_id, decided_at DESC, attempt_id DESC)
+            WHERE propensity IS NOT NULL;
         """
     }
 }

@@ -1,4 +1,6 @@
-extension ConsoleAssets {
+/// The console's routing page, in parts served inside ``ConsoleAssets/script``: the rule editor with its
+/// simulator, the statistics, the versions, replay and guarded rollouts.
+enum ConsoleRoutingScripts {
     /// The routing page: the rule editor (strategies included) with the simulator beside it, then the statistics
     /// and versions (``scriptRoutingStats``, ``scriptRoutingVersions``) and room for further panels.
     static let scriptRouting = #"""
@@ -76,8 +78,8 @@ extension ConsoleAssets {
         }
 
         /// Further panels of the routing page, below the editor, statistics and versions, in this order: each is
-        /// `(ctx) => node` with the `ctx` that `views.routing` builds: the replay (`ConsoleAssets+RoutingReplay`) and
-        /// the guarded rollout (`ConsoleAssets+RoutingRollout`) add theirs.
+        /// `(ctx) => node` with the `ctx` that `views.routing` builds: the replay (`ConsoleRoutingScripts+Replay`) and
+        /// the guarded rollout (`ConsoleRoutingScripts+Rollout`) add theirs.
         const routingPanels = [];
 
         views.routing = async () => {

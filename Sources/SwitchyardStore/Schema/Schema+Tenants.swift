@@ -1,5 +1,19 @@
 import SwitchyardCore
 
+// What later migrations added to a tenant's objects: API versions, test and live mode, metadata, rotated webhook
+// secrets.
+
+extension Schema {
+    /// The merchant API version each tenant is pinned to (``SwitchyardCore/APIVersion``): set when the
+    /// tenant's first API key is created; NULL for tenants that had keys before versions existed, which
+    /// behave as the oldest version.
+    static var apiVersions: String {
+        """
+        ALTER TABLE tenants ADD COLUMN api_version text;
+        """
+    }
+}
+
 extension Schema {
     /// Migration 22: test and live mode (``Livemode``). Keys, payments, refunds, stored payment methods, webhook
     /// events and webhook endpoints get `livemode`. Existing keys and endpoints are test; existing payments and
@@ -29,5 +43,37 @@ extension Schema {
             \(touched.map { "ALTER TABLE \($0) FORCE ROW LEVEL SECURITY;" }.joined(separator: "\n"))
             CREATE INDEX payments_tenant_mode_created ON payments (tenant_id, livemode, created_at DESC, id DESC);
             """
+    }
+}
+
+extension Schema {
+    /// The merchant's `metadata` (a jsonb object of strings, `{}` when none) and `description` on payments,
+    /// refunds and stored payment methods, and `metadata` on webhook endpoints (which have a description). Both are written once, with the row, and never updated. The existing tables' row-level
+    /// security covers the new columns.
+    ///
+    /// `payments_metadata` is a `jsonb_path_ops` GIN index, which answers the containment (`@>`) the payment
+    /// list's `metadata[key]=value` filters are read as; the tenant is the row-level security's condition.
+    static var metadata: String {
+        """
+        ALTER TABLE payments ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}'::jsonb;
+        ALTER TABLE payments ADD COLUMN description text;
+        ALTER TABLE refunds ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}'::jsonb;
+        ALTER TABLE refunds ADD COLUMN description text;
+        ALTER TABLE stored_credentials ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}'::jsonb;
+        ALTER TABLE stored_credentials ADD COLUMN description text;
+        ALTER TABLE webhook_endpoints ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}'::jsonb;
+        CREATE INDEX payments_metadata ON payments USING gin (metadata jsonb_path_ops);
+        """
+    }
+}
+
+extension Schema {
+    /// Webhook secret rotation: the replaced secret, sealed like the current one (``SealContext/webhook(_:)``),
+    /// and until when it still signs deliveries.
+    static var secretRotation: String {
+        """
+        ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_encrypted text;
+        ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_expires_at timestamptz;
+        """
     }
 }

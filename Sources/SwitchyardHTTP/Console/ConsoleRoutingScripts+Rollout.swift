@@ -1,4 +1,4 @@
-extension ConsoleAssets {
+extension ConsoleRoutingScripts {
     /// The routing page's guarded rollout card: the running rollout with its settings, per-arm figures, the two
     /// authorisation rate curves and the interval for draft − control against the guardrail, and a Stop button;
     /// without one, a form starting a rollout of the editor's rules; then the last ended rollout's outcome.
