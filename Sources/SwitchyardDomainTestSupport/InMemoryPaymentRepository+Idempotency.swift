@@ -43,3 +43,78 @@ extension InMemoryPaymentRepository.State {
         return true
     }
 }
+
+/// `Idempotency-Key` claims under a lease, as the HTTP middleware makes them for every mutating route
+/// other than a payment create (whose claim is made inside ``begin``), with the PostgreSQL store's rules.
+extension InMemoryPaymentRepository: IdempotencyRepository {
+    public func claimIdempotent(tenant: UUID, key: String, requestHash: String, owner: String, lease: TimeInterval)
+        async throws -> IdempotencyClaim
+    {
+        try outage.check()
+        let now = clock()
+        return transact { state in
+            state.claim(
+                tenant: tenant, key: key, requestHash: requestHash, owner: owner, now: now,
+                until: now.addingTimeInterval(lease))
+        }
+    }
+
+    @discardableResult
+    public func linkIdempotent(tenant: UUID, key: String, owner: String, resourceId: String) async throws -> Bool {
+        try outage.check()
+        return transact { $0.link(tenant: tenant, key: key, owner: owner, resourceId: resourceId) }
+    }
+
+    @discardableResult
+    public func finishIdempotent(tenant: UUID, key: String, owner: String, outcome: IdempotentOutcome)
+        async throws -> Bool
+    {
+        try outage.check()
+        let now = clock()
+        return transact { $0.finish(tenant: tenant, key: key, owner: owner, outcome: outcome, at: now) }
+    }
+
+    /// A key under which nothing was created is forgotten; one under which something was created has its
+    /// lease ended, so the next retry resumes at once.
+    public func releaseIdempotent(tenant: UUID, key: String, owner: String) async throws {
+        try outage.check()
+        let now = clock()
+        transact { state in
+            let id = KeyID(tenant: tenant, key: key)
+            guard let row = state.keys[id], row.owner == owner, row.outcome == nil else { return }
+            if row.resourceId == nil {
+                state.keys[id] = nil
+            } else {
+                state.keys[id]?.lockedUntil = now.addingTimeInterval(-0.001)
+            }
+        }
+    }
+}
+
+/// The janitor's settlement of keys left in progress past their lease, with the PostgreSQL store's rules:
+/// oldest lease first, at most `limit`, each answered with the resource it names or else forgotten.
+extension InMemoryPaymentRepository: IdempotencyKeyMaintenance {
+    public func settleExpiredKeys(now: Date, limit: Int) async throws -> ExpiredKeySettlement {
+        try outage.check()
+        return transact { state in
+            let expired = state.keys
+                .filter { $0.value.outcome == nil && ($0.value.lockedUntil.map { $0 < now } ?? false) }
+                .sorted { ($0.value.lockedUntil ?? now) < ($1.value.lockedUntil ?? now) }
+                .prefix(max(0, limit))
+            var settled = ExpiredKeySettlement()
+            for (id, row) in expired {
+                if let resource = IdempotentResource.settled(key: id.key, resourceId: row.resourceId),
+                    let owner = row.owner
+                {
+                    let finished = state.finish(
+                        tenant: id.tenant, key: id.key, owner: owner, outcome: .resource(resource), at: now)
+                    if finished { settled.completed += 1 }
+                } else {
+                    state.keys[id] = nil
+                    settled.released += 1
+                }
+            }
+            return settled
+        }
+    }
+}
