@@ -36,6 +36,20 @@ public struct PolicyField<Section: PolicySection>: Sendable {
             problem: { check($0[keyPath: path]) })
     }
 
+    /// A key the section must have: a document without it is refused (`required key missing`).
+    public static func required<Value: PolicyValue>(
+        _ name: String, _ path: WritableKeyPath<Section, Value> & Sendable, _ summary: String
+    ) -> PolicyField {
+        let codingKey = PolicyCodingKey(name)
+        let base = key(name, path, summary)
+        return PolicyField(
+            name: name, summary: summary, type: base.type, defaultText: "(required)", rangeText: nil,
+            decode: { section, container in
+                section[keyPath: path] = try container.decode(Value.self, forKey: codingKey)
+            },
+            encode: base.encode, problem: base.problem)
+    }
+
     /// A key accepting the values of `range`; `unit` ends the message about a value outside it.
     public static func key<Value: PolicyValue & Comparable>(
         _ name: String, _ path: WritableKeyPath<Section, Value> & Sendable, in range: ClosedRange<Value>,
