@@ -49,12 +49,31 @@ struct PolicyDeclarationDocumentTests {
         #expect(try await Self.policyCheckPasses(#"{"failover": {"not_a_key": 1}}"#) == false)
     }
 
-    @Test func theEmbeddedDefaultsPolicyTakesEveryDeclaredDefaultItDoesNotSet() throws {
+    @Test func theEmbeddedDefaultsPolicyFileIsWrittenFromTheDeclarations() throws {
         let written = try PolicyDocument(data: Data(DevelopmentPolicy.text.utf8))
         var expected = PlatformPolicy()
         expected.webhooks.requireHTTPS = false
         expected.webhooks.allowHosts = ["127.0.0.1", "localhost", "::1"]
         #expect(written.platform == expected)
+        #expect(DevelopmentPolicy.platform == expected)
+        // The text a data directory's policy.json was written with before is still recognised as unedited.
+        let plugins = DevelopmentPolicy.bundledPlugins.map { #"      { "id": "\#($0)" }"# }.joined(separator: ",\n")
+        #expect(
+            DevelopmentPolicy.text == """
+                {
+                  "plugins": {
+                    "mode": "development",
+                    "allowed": [
+                \(plugins)
+                    ]
+                  },
+                  "webhooks": {
+                    "require_https": false,
+                    "allow_hosts": ["127.0.0.1", "localhost", "::1"]
+                  }
+                }
+
+                """)
         #expect(written.plugins.mode == .development)
         #expect(written.plugins.allowed.map(\.id) == DevelopmentPolicy.bundledPlugins)
     }

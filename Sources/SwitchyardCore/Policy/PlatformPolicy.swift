@@ -60,6 +60,17 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         sections.flatMap { section in section.fields.map { (section.name, $0) } }
     }
 
+    /// The sections where this policy differs from `base`, each with its changed keys and their values as
+    /// JSON text, in reference order: what a policy file must say to make `base` this policy.
+    public func changedKeys(from base: PlatformPolicy = PlatformPolicy()) -> [(
+        section: String, keys: [(key: String, text: String)]
+    )] {
+        Self.sections.compactMap { section in
+            let keys = section.changedKeys(self, base)
+            return keys.isEmpty ? nil : (section.name, keys)
+        }
+    }
+
     /// The reference table of the policy keys, as docs/operations.md shows it between its
     /// `<!-- policy-keys -->` markers.
     public static var referenceTable: String {
@@ -72,6 +83,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         let name: String
         let answered: Bool
         let fields: [PolicyKeyDescription]
+        let changedKeys: @Sendable (PlatformPolicy, PlatformPolicy) -> [(key: String, text: String)]
         let decode: @Sendable (inout PlatformPolicy, KeyedDecodingContainer<PolicyCodingKey>) throws -> Void
         let encode: @Sendable (PlatformPolicy, inout KeyedEncodingContainer<PolicyCodingKey>) throws -> Void
 
@@ -82,6 +94,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
             name = Section.name
             self.answered = answered
             fields = Section.fields.map(\.description)
+            changedKeys = { policy, base in policy[keyPath: path].changedKeys(from: base[keyPath: path]) }
             decode = { policy, container in
                 if let section = try container.decodeIfPresent(Section.self, forKey: key) {
                     policy[keyPath: path] = section

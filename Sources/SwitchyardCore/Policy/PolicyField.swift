@@ -19,6 +19,8 @@ public struct PolicyField<Section: PolicySection>: Sendable {
     let encode: @Sendable (Section, inout KeyedEncodingContainer<PolicyCodingKey>) throws -> Void
     /// What is wrong with the key's value in `section` (the message after `section.key `), nil when nothing.
     let problem: @Sendable (Section) -> String?
+    /// The key's value in `section` as JSON text, nil when it is unset.
+    let valueText: @Sendable (Section) -> String?
 
     /// A key whose value `check` judges (nil when it is accepted); `range` describes what it accepts.
     public static func key<Value: PolicyValue>(
@@ -33,7 +35,7 @@ public struct PolicyField<Section: PolicySection>: Sendable {
                 if let value = try container.decodeIfPresent(Value.self, forKey: key) { section[keyPath: path] = value }
             },
             encode: { section, container in try container.encode(section[keyPath: path], forKey: key) },
-            problem: { check($0[keyPath: path]) })
+            problem: { check($0[keyPath: path]) }, valueText: { $0[keyPath: path].policyText })
     }
 
     /// A key the section must have: a document without it is refused (`required key missing`).
@@ -47,7 +49,7 @@ public struct PolicyField<Section: PolicySection>: Sendable {
             decode: { section, container in
                 section[keyPath: path] = try container.decode(Value.self, forKey: codingKey)
             },
-            encode: base.encode, problem: base.problem)
+            encode: base.encode, problem: base.problem, valueText: base.valueText)
     }
 
     /// A key accepting the values of `range`; `unit` ends the message about a value outside it.
@@ -75,7 +77,7 @@ public struct PolicyField<Section: PolicySection>: Sendable {
                 let (lowest, highest) = bounds(section)
                 let value = section[keyPath: path]
                 return value >= lowest && value <= highest ? nil : "must be between \(low) and \(high)"
-            })
+            }, valueText: base.valueText)
     }
 
     /// An optional key: absent (or `null`) leaves it nil, which `shownDefault` describes. `range` is
@@ -91,7 +93,7 @@ public struct PolicyField<Section: PolicySection>: Sendable {
                 if let value = try container.decodeIfPresent(Value.self, forKey: key) { section[keyPath: path] = value }
             },
             encode: { section, container in try container.encodeIfPresent(section[keyPath: path], forKey: key) },
-            problem: { _ in nil })
+            problem: { _ in nil }, valueText: { $0[keyPath: path]?.policyText })
     }
 
     /// What the reference shows of this key.

@@ -47,6 +47,14 @@ extension PolicySection {
         return nil
     }
 
+    /// The keys whose values differ from `base`'s, with their values as JSON text, in declaration order.
+    public func changedKeys(from base: Self = Self()) -> [(key: String, text: String)] {
+        Self.fields.compactMap { field in
+            guard let text = field.valueText(self), text != field.valueText(base) else { return nil }
+            return (field.name, text)
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
         self.init()
         let container = try decoder.container(keyedBy: PolicyCodingKey.self)
