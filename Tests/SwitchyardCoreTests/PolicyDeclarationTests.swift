@@ -77,4 +77,13 @@ struct PolicyDeclarationTests {
             }
         }
     }
+
+    @Test func valuesAreWrittenAsTheJSONTheyDecodeFrom() throws {
+        let values = ["plain", #"a "quoted" \ host"#]
+        for value in values {
+            #expect(try JSONDecoder().decode(String.self, from: Data(value.policyText.utf8)) == value)
+        }
+        #expect(try JSONDecoder().decode([String].self, from: Data(values.policyText.utf8)) == values)
+        #expect(0.05.policyText == "0.05" && 100.0.policyText == "100" && [1, 2].policyText == "[1, 2]")
+    }
 }

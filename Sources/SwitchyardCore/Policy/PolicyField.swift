@@ -154,7 +154,9 @@ extension Bool: PolicyValue {
 
 extension String: PolicyValue {
     public static var policyType: String { "string" }
-    public var policyText: String { "\"\(self)\"" }
+    public var policyText: String {
+        "\"" + replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
 }
 
 extension Array: PolicyValue where Element: PolicyValue {
@@ -164,10 +166,15 @@ extension Array: PolicyValue where Element: PolicyValue {
 
 /// A policy key's name as a coding key.
 public struct PolicyCodingKey: CodingKey, Sendable {
+    /// The key's name.
     public let stringValue: String
+    /// Policy keys are names, never positions.
     public var intValue: Int? { nil }
 
+    /// The coding key of the policy key `name`.
     public init(_ name: String) { stringValue = name }
+    /// The coding key of the policy key `stringValue`.
     public init?(stringValue: String) { self.stringValue = stringValue }
+    /// No policy key is a position.
     public init?(intValue: Int) { nil }
 }

@@ -33,8 +33,10 @@ public struct PolicyProblem: Sendable, Equatable {
 }
 
 extension PolicySection {
+    /// By default a value out of its range refuses the section while it is decoded.
     public static var refusesWhileDecoding: Bool { true }
 
+    /// By default the first value out of its range.
     public func decodingProblem() -> PolicyProblem? { rangeProblem() }
 
     /// The first key whose value is outside what its declaration accepts; nil when every value is in range.
@@ -55,6 +57,8 @@ extension PolicySection {
         }
     }
 
+    /// Reads each declared key that is present and not `null` (the others keep their defaults), then
+    /// refuses the section with a ``decodingProblem()`` where ``refusesWhileDecoding``.
     public init(from decoder: any Decoder) throws {
         self.init()
         let container = try decoder.container(keyedBy: PolicyCodingKey.self)
@@ -66,6 +70,7 @@ extension PolicySection {
             forKey: PolicyCodingKey(problem.key), in: container, debugDescription: problem.message)
     }
 
+    /// Writes each declared key (an unset optional one is left out).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: PolicyCodingKey.self)
         for field in Self.fields {
