@@ -1,3 +1,5 @@
+import SwitchyardCore
+
 /// Which plugins may load: the `plugins` section of `policy.json`.
 ///
 /// ```json
@@ -16,12 +18,12 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
         case development
     }
 
-    /// One allowed plugin id and the digests of its allowed files.
-    public struct Entry: Codable, Sendable, Equatable {
+    /// One allowed plugin id and the digests of its allowed files (`plugins.allowed[]`).
+    public struct Entry: PolicySection {
         /// The plugin id, as its manifest declares it.
         public var id: String
         /// Lowercase or uppercase hex SHA-256 digests of the allowed `.so` files.
-        public var sha256: [String]
+        public var sha256: [String] = []
         /// Where the plugin runs (`process` unless the policy says `in_process`).
         public var isolation: PluginIsolation = .process
         /// The plugin version the digests were pinned from (`switchyard plugins pin` writes it); informative.
@@ -32,13 +34,18 @@ public struct PluginPolicy: Codable, Sendable, Equatable {
             self.sha256 = sha256
         }
 
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try container.decode(String.self, forKey: .id)
-            sha256 = try container.decodeIfPresent([String].self, forKey: .sha256) ?? []
-            isolation = try container.decodeIfPresent(PluginIsolation.self, forKey: .isolation) ?? .process
-            version = try container.decodeIfPresent(String.self, forKey: .version)
+        /// An entry without an id yet; decoding requires one.
+        public init() {
+            self.init(id: "")
         }
+
+        public static let name = "plugins.allowed"
+        public static let fields: [PolicyField<Entry>] = [
+            .required("id", \.id, "The plugin id, as its manifest declares it."),
+            .key("sha256", \.sha256, "Hex SHA-256 digests of the allowed files."),
+            .key("isolation", \.isolation, "Where the plugin runs: process or in_process."),
+            .optional("version", \.version, shownDefault: "none", "The plugin version the digests were pinned from."),
+        ]
     }
 
     /// How strictly files are checked.

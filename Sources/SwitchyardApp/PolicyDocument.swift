@@ -4,7 +4,7 @@ import SwitchyardCore
 
 /// A `policy.json`, read strictly: it must decode, its values must make sense, and every key in it must
 /// be one some section reads (a misspelt key would otherwise leave its setting at the default).
-public struct PolicyDocument: Sendable, Equatable {
+public struct PolicyDocument: Decodable, Sendable, Equatable {
     /// Which plugins may load.
     public var plugins: PluginPolicy
     /// The platform sections.
@@ -18,9 +18,11 @@ public struct PolicyDocument: Sendable, Equatable {
         }
     }
 
-    private init(plugins: PluginPolicy, platform: PlatformPolicy) {
-        self.plugins = plugins
-        self.platform = platform
+    /// Reads the `plugins` section (``PolicyFile``) and the platform sections from one document; use
+    /// ``init(data:)`` for the strict reading.
+    public init(from decoder: any Decoder) throws {
+        plugins = try PolicyFile(from: decoder).plugins
+        platform = try PlatformPolicy(from: decoder)
     }
 
     /// Every problem of `data` as a policy document, one line each; empty when it can be applied.
@@ -32,20 +34,17 @@ public struct PolicyDocument: Sendable, Equatable {
     }
 
     /// The document, or why it is refused: the first decoding error, else the unknown keys (with the
-    /// known key each one resembles) and the first value out of its bounds.
+    /// known key each one resembles) and the first value out of its bounds. The file is parsed once, and
+    /// one pass over it decodes every section and learns which keys they asked for.
     private static func read(_ data: Data) -> Result<PolicyDocument, Refusal> {
-        let document: PolicyDocument
-        let unknown: [UnknownKey]
+        let decoded: (value: PolicyDocument, unknown: [UnknownKey])
         do {
-            document = PolicyDocument(
-                plugins: try PolicyFile.decode(data).plugins,
-                platform: try JSONDecoder().decode(PlatformPolicy.self, from: data))
-            unknown = try UnknownKeys.find(in: data, readBy: [PolicyFile.self, PlatformPolicy.self])
+            decoded = try UnknownKeys.decode(PolicyDocument.self, from: data)
         } catch {
             return .failure(Refusal(problems: [describe(error)]))
         }
-        let problems = unknown.map(\.description) + [document.platform.problem()].compactMap { $0 }
-        return problems.isEmpty ? .success(document) : .failure(Refusal(problems: problems))
+        let problems = decoded.unknown.map(\.description) + [decoded.value.platform.problem()].compactMap { $0 }
+        return problems.isEmpty ? .success(decoded.value) : .failure(Refusal(problems: problems))
     }
 
     /// A decoding error as one line: where, and what is wrong.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SwitchyardCommands
+import SwitchyardCore
 
 /// The policy the embedded default writes for itself when no `--policy` is given: development mode
 /// for the bundled plugins, and webhooks allowed to plain-http receivers on loopback (the demo's own
@@ -28,23 +29,31 @@ enum DevelopmentPolicy {
         return path
     }
 
-    /// The policy file's text.
+    /// The platform sections of the development policy: the defaults, with webhooks allowed to plain-http
+    /// receivers on loopback.
+    static var platform: PlatformPolicy {
+        var policy = PlatformPolicy()
+        policy.webhooks.requireHTTPS = false
+        policy.webhooks.allowHosts = ["127.0.0.1", "localhost", "::1"]
+        return policy
+    }
+
+    /// The policy file's text: the plugins section, then the keys of ``platform`` that differ from the
+    /// declared defaults, named and written as their declarations say.
     static var text: String {
         let plugins = bundledPlugins.map { #"      { "id": "\#($0)" }"# }.joined(separator: ",\n")
-        return """
-            {
+        let sections = platform.changedKeys().map { section in
+            let keys = section.keys.map { #"    "\#($0.key)": \#($0.text)"# }.joined(separator: ",\n")
+            return "  \"\(section.section)\": {\n\(keys)\n  }"
+        }
+        let pluginsSection = """
               "plugins": {
                 "mode": "development",
                 "allowed": [
             \(plugins)
                 ]
-              },
-              "webhooks": {
-                "require_https": false,
-                "allow_hosts": ["127.0.0.1", "localhost", "::1"]
               }
-            }
-
             """
+        return "{\n" + ([pluginsSection] + sections).joined(separator: ",\n") + "\n}\n"
     }
 }

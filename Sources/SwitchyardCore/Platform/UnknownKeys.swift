@@ -45,7 +45,22 @@ public enum UnknownKeys {
     public static func decode<T: Decodable>(
         _ type: T.Type, from document: JSONValue, userInfo: [CodingUserInfoKey: Any], findingUnknown: Bool
     ) throws -> (value: T, unknown: [UnknownKey]) {
-        let recorder = KeyRecorder(userInfo: userInfo, iso8601Dates: true)
+        try decode(
+            type, from: document, recorder: KeyRecorder(userInfo: userInfo, iso8601Dates: true),
+            findingUnknown: findingUnknown)
+    }
+
+    /// Parses `data` (a JSON document) once and decodes `type` from it as `JSONDecoder` does (with its
+    /// errors), with the keys of the document its reading never asked for: one parse and one pass.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> (value: T, unknown: [UnknownKey])
+    {
+        try decode(
+            type, from: JSONDecoder().decode(JSONValue.self, from: data), recorder: KeyRecorder(), findingUnknown: true)
+    }
+
+    private static func decode<T: Decodable>(
+        _ type: T.Type, from document: JSONValue, recorder: KeyRecorder, findingUnknown: Bool
+    ) throws -> (value: T, unknown: [UnknownKey]) {
         let value = try KeyRecordingDecoder(value: document, codingPath: [], recorder: recorder).unbox(type)
         guard findingUnknown else { return (value, []) }
         var unknown: [UnknownKey] = []

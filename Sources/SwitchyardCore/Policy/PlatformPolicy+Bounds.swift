@@ -14,42 +14,30 @@ extension PlatformPolicy {
 
     /// The first value outside its sane range, as a message naming the key; nil when every value is in
     /// range. Absurd values (a timeout of 2^63 ms, say) are refused when the policy is read, so no later
-    /// conversion or sum can overflow.
+    /// conversion or sum can overflow. These sections' ranges are checked here, beside the unknown keys;
+    /// the other sections refuse a value out of range while they are decoded.
     public func boundsProblem() -> String? {
-        func duration(_ name: String, _ value: Int, max: Int = Self.maximumDurationMs) -> String? {
-            (0...max).contains(value) ? nil : "\(name) must be between 0 and \(max) milliseconds"
-        }
-        func count(_ name: String, _ value: Int, max: Int = Self.maximumCount) -> String? {
-            (1...max).contains(value) ? nil : "\(name) must be between 1 and \(max)"
-        }
-        func schedule(_ name: String, _ values: [Int]) -> String? {
-            if values.count > Self.maximumScheduleLength {
-                return "\(name) may have at most \(Self.maximumScheduleLength) entries"
-            }
-            return values.lazy.compactMap { duration(name, $0) }.first
-        }
-        let checks: [String?] = [
-            count("failover.attempt_limit", failover.attemptLimit, max: 100),
-            duration("failover.time_budget_ms", failover.timeBudgetMs, max: Self.maximumExchangeMs * 6),
-            (0...86_400).contains(lifetimes.tokenRefreshMarginSeconds)
-                ? nil : "lifetimes.token_refresh_margin_seconds must be between 0 and 86400",
-            (1...Self.maximumBodyBytes).contains(limits.maxBodyBytes)
-                ? nil : "limits.max_body_bytes must be between 1 and \(Self.maximumBodyBytes)",
-            duration("limits.provider_timeout_ms", limits.providerTimeoutMs, max: Self.maximumExchangeMs),
-            count("breaker.failure_threshold", breaker.failureThreshold, max: 1_000_000),
-            duration("breaker.window_ms", breaker.windowMs),
-            duration("breaker.cool_down_ms", breaker.coolDownMs),
-            schedule("janitor.schedule_ms", janitor.scheduleMs),
-            duration("janitor.then_every_ms", janitor.thenEveryMs),
-            duration("janitor.horizon_ms", janitor.horizonMs),
-            duration("janitor.poll_ms", janitor.pollMs, max: 3_600_000),
-            count("janitor.batch_size", janitor.batchSize),
-            schedule("webhooks.retry_schedule_ms", webhooks.retryScheduleMs),
-            duration("webhooks.timeout_ms", webhooks.timeoutMs, max: Self.maximumExchangeMs),
-            duration("webhooks.lease_ms", webhooks.leaseMs),
-            duration("webhooks.poll_ms", webhooks.pollMs, max: 3_600_000),
-            count("webhooks.batch_size", webhooks.batchSize),
+        let problems = [
+            failover.rangeProblem(), lifetimes.rangeProblem(), limits.rangeProblem(), breaker.rangeProblem(),
+            janitor.rangeProblem(), webhooks.rangeProblem(),
         ]
-        return checks.lazy.compactMap { $0 }.first
+        return problems.lazy.compactMap { $0?.message }.first
+    }
+
+    /// Checks that the values make sense; returns the first problem.
+    public func problem() -> String? {
+        if let problem = boundsProblem() { return problem }
+        if failover.attemptLimit < 1 { return "failover.attempt_limit must be at least 1" }
+        if failover.timeBudgetMs < 1 { return "failover.time_budget_ms must be positive" }
+        if breaker.failureThreshold < 1 { return "breaker.failure_threshold must be at least 1" }
+        if breaker.windowMs < 1 || breaker.coolDownMs < 1 { return "breaker durations must be positive" }
+        if janitor.scheduleMs.contains(where: { $0 < 0 }) || janitor.thenEveryMs < 1 {
+            return "janitor delays must be positive"
+        }
+        if janitor.pollMs < 1 || janitor.batchSize < 1 { return "janitor.poll_ms and batch_size must be positive" }
+        if let problem = server.problem() ?? tenants.problem() ?? idempotency.problem()?.message {
+            return problem
+        }
+        return webhooks.problem()
     }
 }

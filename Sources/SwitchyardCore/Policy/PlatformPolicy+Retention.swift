@@ -5,7 +5,7 @@ extension PlatformPolicy {
     /// every ``intervalSeconds`` (sooner while batches come back full; see ``RetentionKind`` for what counts
     /// as finished, and what is never deleted). Retentions are in hours; a value out of range is refused when
     /// the policy is read.
-    public struct Retention: Codable, Sendable, Equatable {
+    public struct Retention: PolicySection {
         /// Answered `Idempotency-Key`s, counted from their answer (default one day, as merchant APIs keep
         /// them). A retry after that is a new request.
         public var idempotencyKeysHours: Int = 24
@@ -28,41 +28,31 @@ extension PlatformPolicy {
         /// from running the deletes on every look (default one minute).
         public var intervalSeconds: Int = 60
 
-        enum CodingKeys: String, CodingKey {
-            case idempotencyKeysHours = "idempotency_keys_hours"
-            case webhookDeliveriesHours = "webhook_deliveries_hours"
-            case webhookEventsHours = "webhook_events_hours"
-            case notificationsHours = "notifications_hours"
-            case auditEntriesHours = "audit_entries_hours"
-            case routingOutcomesHours = "routing_outcomes_hours"
-            case batchSize = "batch_size"
-            case intervalSeconds = "interval_seconds"
-        }
-
         public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Retention()
-            func bounded(_ key: CodingKeys, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
-                let value = try c.decodeIfPresent(Int.self, forKey: key) ?? fallback
-                guard range.contains(value) else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: key, in: c,
-                        debugDescription: "retention.\(key.rawValue) must be between \(range.lowerBound) and "
-                            + "\(range.upperBound)")
-                }
-                return value
-            }
-            idempotencyKeysHours = try bounded(.idempotencyKeysHours, d.idempotencyKeysHours, Self.idempotencyKeysRange)
-            webhookDeliveriesHours = try bounded(.webhookDeliveriesHours, d.webhookDeliveriesHours, Self.hoursRange)
-            webhookEventsHours = try bounded(.webhookEventsHours, d.webhookEventsHours, Self.hoursRange)
-            notificationsHours = try bounded(.notificationsHours, d.notificationsHours, Self.notificationsRange)
-            auditEntriesHours = try bounded(.auditEntriesHours, d.auditEntriesHours, Self.hoursRange)
-            routingOutcomesHours = try bounded(.routingOutcomesHours, d.routingOutcomesHours, 0...Self.maximumHours)
-            batchSize = try bounded(.batchSize, d.batchSize, Self.batchSizeRange)
-            intervalSeconds = try bounded(.intervalSeconds, d.intervalSeconds, Self.intervalSecondsRange)
-        }
+        public static let name = "retention"
+        public static let fields: [PolicyField<Retention>] = [
+            .key(
+                "idempotency_keys_hours", \.idempotencyKeysHours, in: idempotencyKeysRange,
+                "How long answered Idempotency-Keys are kept."),
+            .key(
+                "webhook_deliveries_hours", \.webhookDeliveriesHours, in: hoursRange,
+                "How long finished webhook deliveries are kept."),
+            .key(
+                "webhook_events_hours", \.webhookEventsHours, in: hoursRange,
+                "How long webhook events with no delivery left are kept."),
+            .key(
+                "notifications_hours", \.notificationsHours, in: notificationsRange,
+                "How long handled provider notifications are kept."),
+            .key("audit_entries_hours", \.auditEntriesHours, in: hoursRange, "How long audit entries are kept."),
+            .key(
+                "routing_outcomes_hours", \.routingOutcomesHours, in: 0...maximumHours,
+                "Least time recorded routing answers are kept beyond the statistics window."),
+            .key("batch_size", \.batchSize, in: batchSizeRange, "Most rows of one kind deleted per janitor look."),
+            .key(
+                "interval_seconds", \.intervalSeconds, in: intervalSecondsRange,
+                "Least time between two deletes of one kind, in seconds."),
+        ]
 
         /// The longest retention accepted, in hours (ten years); with it every cutoff is a date the
         /// database can represent and no conversion overflows.
@@ -79,16 +69,6 @@ extension PlatformPolicy {
         public static let batchSizeRange = 1...10_000
         /// The intervals between two deletes of one kind accepted, in seconds (up to a day).
         public static let intervalSecondsRange = 1...86_400
-
-        /// The `retention` section of a policy document, or the defaults when it is absent.
-        static func section(of decoder: any Decoder) throws -> Retention {
-            try decoder.container(keyedBy: SectionKey.self).decodeIfPresent(Retention.self, forKey: .retention)
-                ?? Retention()
-        }
-
-        private enum SectionKey: String, CodingKey {
-            case retention
-        }
 
         /// How long rows of `kind` are kept, in seconds; values are clamped to their accepted range, so a
         /// section built in code cannot make a cutoff overflow either.

@@ -2,7 +2,7 @@ import Foundation
 
 extension PlatformPolicy {
     /// How events are delivered to merchants' webhook endpoints.
-    public struct Webhooks: Codable, Sendable, Equatable {
+    public struct Webhooks: PolicySection {
         /// Delays before the successive retries of a failed delivery, in milliseconds. After the last one
         /// fails the delivery is dead-lettered. The default spreads 10 attempts over about 24 hours.
         public var retryScheduleMs: [Int] = [
@@ -37,45 +37,40 @@ extension PlatformPolicy {
         /// does not say (`expires_in_seconds`); at most seven days.
         public var secretOverlapSeconds: Int = 86_400
 
-        enum CodingKeys: String, CodingKey {
-            case retryScheduleMs = "retry_schedule_ms"
-            case timeoutMs = "timeout_ms"
-            case leaseMs = "lease_ms"
-            case pollMs = "poll_ms"
-            case batchSize = "batch_size"
-            case requireHTTPS = "require_https"
-            case allowHosts = "allow_hosts"
-            case maxEndpointsPerTenant = "max_endpoints_per_tenant"
-            case replayLimit = "replay_limit"
-            case replayWindowMs = "replay_window_ms"
-            case maxInFlightPerEndpoint = "max_in_flight_per_endpoint"
-            case maxInFlightPerTenant = "max_in_flight_per_tenant"
-            case secretOverlapSeconds = "secret_overlap_seconds"
-        }
-
         public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Webhooks()
-            retryScheduleMs = try c.decodeIfPresent([Int].self, forKey: .retryScheduleMs) ?? d.retryScheduleMs
-            timeoutMs = try c.decodeIfPresent(Int.self, forKey: .timeoutMs) ?? d.timeoutMs
-            leaseMs = try c.decodeIfPresent(Int.self, forKey: .leaseMs) ?? d.leaseMs
-            pollMs = try c.decodeIfPresent(Int.self, forKey: .pollMs) ?? d.pollMs
-            batchSize = try c.decodeIfPresent(Int.self, forKey: .batchSize) ?? d.batchSize
-            requireHTTPS = try c.decodeIfPresent(Bool.self, forKey: .requireHTTPS) ?? d.requireHTTPS
-            allowHosts = try c.decodeIfPresent([String].self, forKey: .allowHosts) ?? d.allowHosts
-            maxEndpointsPerTenant =
-                try c.decodeIfPresent(Int.self, forKey: .maxEndpointsPerTenant) ?? d.maxEndpointsPerTenant
-            replayLimit = try c.decodeIfPresent(Int.self, forKey: .replayLimit) ?? d.replayLimit
-            replayWindowMs = try c.decodeIfPresent(Int.self, forKey: .replayWindowMs) ?? d.replayWindowMs
-            maxInFlightPerEndpoint =
-                try c.decodeIfPresent(Int.self, forKey: .maxInFlightPerEndpoint) ?? d.maxInFlightPerEndpoint
-            maxInFlightPerTenant =
-                try c.decodeIfPresent(Int.self, forKey: .maxInFlightPerTenant) ?? d.maxInFlightPerTenant
-            secretOverlapSeconds =
-                try c.decodeIfPresent(Int.self, forKey: .secretOverlapSeconds) ?? d.secretOverlapSeconds
-        }
+        public static let name = "webhooks"
+        public static let refusesWhileDecoding = false
+        public static let fields: [PolicyField<Webhooks>] = [
+            .schedule(
+                "retry_schedule_ms", \.retryScheduleMs, "Delays before the successive retries of a failed delivery."),
+            .key(
+                "timeout_ms", \.timeoutMs, in: 0...PlatformPolicy.maximumExchangeMs, unit: "milliseconds",
+                "Time allowed for one delivery (connect, send, answer)."),
+            .key(
+                "lease_ms", \.leaseMs, in: 0...PlatformPolicy.maximumDurationMs, unit: "milliseconds",
+                "How long a claimed delivery is not taken by another worker; longer than timeout_ms."),
+            .key(
+                "poll_ms", \.pollMs, in: 0...3_600_000, unit: "milliseconds",
+                "How often a worker looks for due deliveries when it found none."),
+            .key(
+                "batch_size", \.batchSize, in: 1...PlatformPolicy.maximumCount,
+                "Most deliveries a worker has in flight at once."),
+            .key("require_https", \.requireHTTPS, "Whether endpoint URLs must use https."),
+            .key("allow_hosts", \.allowHosts, "Host names and literal addresses trusted despite the address check."),
+            .key("max_endpoints_per_tenant", \.maxEndpointsPerTenant, "Most enabled endpoints one tenant may have."),
+            .key("replay_limit", \.replayLimit, "Most replayed deliveries one tenant may request per replay window."),
+            .key("replay_window_ms", \.replayWindowMs, "The window replay_limit counts over."),
+            .key(
+                "max_in_flight_per_endpoint", \.maxInFlightPerEndpoint,
+                "Most deliveries to one endpoint in flight at once, over all workers."),
+            .key(
+                "max_in_flight_per_tenant", \.maxInFlightPerTenant,
+                "Most deliveries to one tenant's endpoints in flight at once, over all workers."),
+            .key(
+                "secret_overlap_seconds", \.secretOverlapSeconds,
+                "How long a replaced endpoint secret keeps signing after a rotation that does not say."),
+        ]
 
         /// Most attempts of one delivery: the first and one per retry delay.
         public var attemptLimit: Int { retryScheduleMs.count + 1 }
@@ -104,6 +99,50 @@ extension PlatformPolicy {
                     + "\(WebhookSecretRotation.maximumOverlapSeconds)"
             }
             return nil
+        }
+    }
+
+    /// How provider notifications that cannot be verified are handled: they are answered at once, cause at
+    /// most one background sync of the account's open payments per interval, and are kept only in
+    /// limited number and for a limited time.
+    public struct Notifications: PolicySection {
+        /// Least time between two background syncs caused by unverifiable notifications, per account,
+        /// across all replicas, in milliseconds.
+        public var unverifiedSyncIntervalMs: Int = 60_000
+        /// Most open payments one such sync looks at.
+        public var unverifiedSyncPayments: Int = 20
+        /// Most unverifiable notifications stored per account per hour; the rest are only counted.
+        public var unverifiedStoredPerHour: Int = 100
+        /// How long unverifiable notifications are kept, in hours.
+        public var unverifiedRetentionHours: Int = 168
+
+        public init() {}
+
+        public static let name = "notifications"
+        public static let fields: [PolicyField<Notifications>] = [
+            .key(
+                "unverified_sync_interval_ms", \.unverifiedSyncIntervalMs,
+                "Least time between two syncs of an account caused by unverifiable notifications."),
+            .key("unverified_sync_payments", \.unverifiedSyncPayments, "Most open payments one such sync looks at."),
+            .key(
+                "unverified_stored_per_hour", \.unverifiedStoredPerHour,
+                "Most unverifiable notifications stored per account per hour."),
+            .key(
+                "unverified_retention_hours", \.unverifiedRetentionHours,
+                "How long unverifiable notifications are kept."),
+        ]
+
+        /// The sync interval in seconds, at least one millisecond (a negative or zero value would let every
+        /// forged notification cause a sync).
+        public var syncInterval: TimeInterval { Double(max(1, unverifiedSyncIntervalMs)) / 1000 }
+        /// The open payments per sync, at least one.
+        public var syncPayments: Int { max(1, unverifiedSyncPayments) }
+        /// The hourly cap, never negative.
+        public var storedPerHour: Int { max(0, unverifiedStoredPerHour) }
+        /// The retention in seconds, between one hour and a century (a larger value would make a cutoff
+        /// the database cannot represent).
+        public var retention: TimeInterval {
+            TimeInterval(min(max(1, unverifiedRetentionHours), 876_000)) * 3600
         }
     }
 }

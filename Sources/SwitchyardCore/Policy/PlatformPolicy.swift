@@ -2,75 +2,11 @@ import Foundation
 
 /// The operator's platform policy (the sections of `policy.json` besides `plugins`). Every field has a
 /// safe default, so a missing section or key means the default.
+///
+/// Each key is declared once, in its section's `fields` (``PolicySection``): name, type, default,
+/// accepted values and a one-line description. Decoding, encoding, the range checks and the reference
+/// table in docs/operations.md (``referenceTable``) are all read from those declarations.
 public struct PlatformPolicy: Codable, Sendable, Equatable {
-    /// Failover limits.
-    public struct Failover: Codable, Sendable, Equatable {
-        /// Most provider attempts for one payment.
-        public var attemptLimit: Int = 3
-        /// Total time allowed for a payment's attempts, in milliseconds; no new attempt starts after it.
-        public var timeBudgetMs: Int = 30_000
-        /// Whether a decline the provider marks retryable fails over to the next account. Off by default;
-        /// a tenant may turn it on only where the platform allows it (`retryable_declines_allowed`).
-        public var retryableDeclines = false
-        /// Whether tenants may turn ``retryableDeclines`` on.
-        public var retryableDeclinesAllowed = true
-
-        enum CodingKeys: String, CodingKey {
-            case attemptLimit = "attempt_limit"
-            case timeBudgetMs = "time_budget_ms"
-            case retryableDeclines = "retryable_declines"
-            case retryableDeclinesAllowed = "retryable_declines_allowed"
-        }
-
-        public init() {}
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            attemptLimit = try c.decodeIfPresent(Int.self, forKey: .attemptLimit) ?? 3
-            timeBudgetMs = try c.decodeIfPresent(Int.self, forKey: .timeBudgetMs) ?? 30_000
-            retryableDeclines = try c.decodeIfPresent(Bool.self, forKey: .retryableDeclines) ?? false
-            retryableDeclinesAllowed = try c.decodeIfPresent(Bool.self, forKey: .retryableDeclinesAllowed) ?? true
-        }
-    }
-
-    /// Token and session lifetimes.
-    public struct Lifetimes: Codable, Sendable, Equatable {
-        /// Refresh provider access tokens this many seconds before they expire.
-        public var tokenRefreshMarginSeconds: Int = 300
-
-        enum CodingKeys: String, CodingKey {
-            case tokenRefreshMarginSeconds = "token_refresh_margin_seconds"
-        }
-
-        public init() {}
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            tokenRefreshMarginSeconds = try c.decodeIfPresent(Int.self, forKey: .tokenRefreshMarginSeconds) ?? 300
-        }
-    }
-
-    /// Request limits.
-    public struct Limits: Codable, Sendable, Equatable {
-        /// Largest request body accepted, in bytes.
-        public var maxBodyBytes: Int = 65_536
-        /// Default time allowed for one provider HTTP exchange, in milliseconds.
-        public var providerTimeoutMs: Int = 15_000
-
-        enum CodingKeys: String, CodingKey {
-            case maxBodyBytes = "max_body_bytes"
-            case providerTimeoutMs = "provider_timeout_ms"
-        }
-
-        public init() {}
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            maxBodyBytes = try c.decodeIfPresent(Int.self, forKey: .maxBodyBytes) ?? 65_536
-            providerTimeoutMs = try c.decodeIfPresent(Int.self, forKey: .providerTimeoutMs) ?? 15_000
-        }
-    }
-
     public var failover = Failover()
     public var lifetimes = Lifetimes()
     public var limits = Limits()
@@ -92,30 +28,79 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
 
     public init() {}
 
+    /// Every section, in the order they are read and documented.
+    static let sections: [SectionEntry] = [
+        .init(\.failover), .init(\.lifetimes), .init(\.limits), .init(\.breaker), .init(\.janitor),
+        .init(\.webhooks), .init(\.server), .init(\.tenants), .init(\.notifications, answered: false),
+        .init(\.idempotency, answered: false), .init(\.settlement, answered: false),
+        .init(\.pluginWorkers, answered: false), .init(\.database, answered: false),
+        .init(\.caching, answered: false), .init(\.metrics, answered: false),
+        .init(\.adaptiveRouting, answered: false), .init(\.routingReplay, answered: false),
+        .init(\.retention, answered: false),
+    ]
+
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        failover = try c.decodeIfPresent(Failover.self, forKey: .failover) ?? Failover()
-        lifetimes = try c.decodeIfPresent(Lifetimes.self, forKey: .lifetimes) ?? Lifetimes()
-        limits = try c.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
-        breaker = try c.decodeIfPresent(Breaker.self, forKey: .breaker) ?? Breaker()
-        janitor = try c.decodeIfPresent(Janitor.self, forKey: .janitor) ?? Janitor()
-        webhooks = try c.decodeIfPresent(Webhooks.self, forKey: .webhooks) ?? Webhooks()
-        server = try c.decodeIfPresent(Server.self, forKey: .server) ?? Server()
-        tenants = try c.decodeIfPresent(Tenants.self, forKey: .tenants) ?? Tenants()
-        notifications = try Notifications.section(of: decoder)
-        idempotency = try Idempotency.section(of: decoder)
-        settlement = try Settlement.section(of: decoder)
-        pluginWorkers = try PluginWorkers.section(of: decoder)
-        database = try Database.section(of: decoder)
-        caching = try Caching.section(of: decoder)
-        metrics = try Metrics.section(of: decoder)
-        adaptiveRouting = try AdaptiveRouting.section(of: decoder)
-        routingReplay = try ReplayBounds.section(of: decoder)
-        retention = try Retention.section(of: decoder)
+        let container = try decoder.container(keyedBy: PolicyCodingKey.self)
+        for section in Self.sections {
+            try section.decode(&self, container)
+        }
     }
 
-    enum CodingKeys: String, CodingKey {
-        case failover, lifetimes, limits, breaker, janitor, webhooks
-        case server, tenants
+    /// Writes the sections the policy has always answered with (the reload endpoint, a tenant's
+    /// effective policy); the others stay out of those answers.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: PolicyCodingKey.self)
+        for section in Self.sections where section.answered {
+            try section.encode(self, &container)
+        }
+    }
+
+    /// Every declared key with its section's name, in reference order.
+    public static var declaredKeys: [(section: String, key: PolicyKeyDescription)] {
+        sections.flatMap { section in section.fields.map { (section.name, $0) } }
+    }
+
+    /// The sections where this policy differs from `base`, each with its changed keys and their values as
+    /// JSON text, in reference order: what a policy file must say to make `base` this policy.
+    public func changedKeys(from base: PlatformPolicy = PlatformPolicy()) -> [(
+        section: String, keys: [(key: String, text: String)]
+    )] {
+        Self.sections.compactMap { section in
+            let keys = section.changedKeys(self, base)
+            return keys.isEmpty ? nil : (section.name, keys)
+        }
+    }
+
+    /// The reference table of the policy keys, as docs/operations.md shows it between its
+    /// `<!-- policy-keys -->` markers.
+    public static var referenceTable: String {
+        (["| key | type | default | accepted | what it sets |", "|---|---|---|---|---|"]
+            + declaredKeys.map { $0.key.referenceRow(section: $0.section) }).joined(separator: "\n")
+    }
+
+    /// One section of the platform policy: where it is held and how it is read and written.
+    struct SectionEntry: Sendable {
+        let name: String
+        let answered: Bool
+        let fields: [PolicyKeyDescription]
+        let changedKeys: @Sendable (PlatformPolicy, PlatformPolicy) -> [(key: String, text: String)]
+        let decode: @Sendable (inout PlatformPolicy, KeyedDecodingContainer<PolicyCodingKey>) throws -> Void
+        let encode: @Sendable (PlatformPolicy, inout KeyedEncodingContainer<PolicyCodingKey>) throws -> Void
+
+        init<Section: PolicySection>(
+            _ path: WritableKeyPath<PlatformPolicy, Section> & Sendable, answered: Bool = true
+        ) {
+            let key = PolicyCodingKey(Section.name)
+            name = Section.name
+            self.answered = answered
+            fields = Section.fields.map(\.description)
+            changedKeys = { policy, base in policy[keyPath: path].changedKeys(from: base[keyPath: path]) }
+            decode = { policy, container in
+                if let section = try container.decodeIfPresent(Section.self, forKey: key) {
+                    policy[keyPath: path] = section
+                }
+            }
+            encode = { policy, container in try container.encode(policy[keyPath: path], forKey: key) }
+        }
     }
 }
