@@ -62,7 +62,7 @@ struct ScannerRun: Sendable {
         do {
             let result = try await Subprocess.run(
                 .path(.init(executable)), arguments: Arguments(arguments),
-                environment: .custom(Self.environment(ProcessInfo.processInfo.environment).map { Array($0.utf8) }),
+                environment: .custom(Self.variables(ProcessInfo.processInfo.environment)),
                 platformOptions: options, input: .none, output: .bytes(limit: maximumOutput), error: .discarded)
             let output = Data(result.standardOutput)
             switch result.terminationStatus {
@@ -86,6 +86,18 @@ struct ScannerRun: Sendable {
         default:
             return .exited(-1, Data())
         }
+    }
+
+    /// ``environment(_:)`` as swift-subprocess takes it. Not as `KEY=value` byte rows: 1.0.2 copies those
+    /// with `strdup` without a terminating zero, so the child would read past each row.
+    private static func variables(_ parent: [String: String]) -> [Environment.Key: String] {
+        var variables: [Environment.Key: String] = [:]
+        for row in environment(parent) {
+            guard let equals = row.firstIndex(of: "="), let key = Environment.Key(rawValue: String(row[..<equals]))
+            else { continue }
+            variables[key] = String(row[row.index(after: equals)...])
+        }
+        return variables
     }
 
     /// The variables the child gets: only what loading needs, never the server's secrets (the
