@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// The scanner is killed when it does not answer within ``timeout``; its output is read up to a bound.
 /// A scanner that dies (a signal, e.g. a crash in the plugin's entry function), hangs or answers
-/// something else than a report is a refusal with a stable code. Waiting happens on a thread of its
-/// own, never on the cooperative pool.
+/// something else than a report is a refusal with a stable code. The scanner is started and awaited
+/// with swift-subprocess (``ScannerRun``): no thread blocks while it runs.
 public struct PluginScanner: Sendable {
     /// The `switchyard` executable whose `plugin-scan` subcommand examines a file.
     public let executable: PluginExecutable
@@ -35,12 +35,7 @@ public struct PluginScanner: Sendable {
         let run = ScannerRun(
             executable: executable.path, arguments: ["plugin-scan", path], timeout: timeout,
             maximumOutput: Self.maximumOutputBytes)
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<ScannerRun.Outcome, Never>) in
-            let thread = Thread { continuation.resume(returning: run.run()) }
-            thread.name = "plugin-scan"
-            thread.start()
-        }
-        return try interpret(outcome)
+        return try interpret(await run.run())
     }
 
     /// Turns what happened to the scanner process into a report or a refusal.

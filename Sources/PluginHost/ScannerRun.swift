@@ -1,15 +1,17 @@
 import Foundation
+import Subprocess
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// One run of a short-lived child process with a deadline and bounded output, waited for on the
-/// calling (dedicated) thread.
+/// One run of a short-lived child process with a deadline and bounded output, started and awaited
+/// with swift-subprocess: no thread waits for it.
 ///
 /// The child starts in a session of its own with standard input and error on `/dev/null`, standard
-/// output on a pipe, default signal dispositions and an empty signal mask. It is killed (SIGKILL) at the
-/// deadline or once it wrote more than `maximumOutput` bytes.
+/// output on a pipe, default signal dispositions, an empty signal mask and no other descriptor (the
+/// library closes every descriptor from 3 up in the child). It is killed (SIGKILL) at the deadline or
+/// once it wrote more than `maximumOutput` bytes, and reaped before ``run()`` returns.
 struct ScannerRun: Sendable {
     /// What happened to the child.
     enum Outcome: Sendable, Equatable {
@@ -30,69 +32,72 @@ struct ScannerRun: Sendable {
     var timeout: Duration
     var maximumOutput: Int
 
-    /// Starts the child and waits for it. Blocks the calling thread for at most about `timeout`.
-    func run() -> Outcome {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { return .notStarted(errno) }
-        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        defer { close(readEnd) }
-        let started = spawn(output: writeEnd)
-        close(writeEnd)
-        guard case .success(let pid) = started else {
-            if case .failure(let error) = started { return .notStarted(error.code) }
-            return .notStarted(EINVAL)
-        }
-        let deadline = ContinuousClock.now + timeout
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var open = true
-        while open {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return killed(pid, .timedOut) }
-            var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(clamping: Self.milliseconds(remaining) + 1))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 {
-                open = false
-            } else {
-                output.append(contentsOf: buffer[0..<count])
-                if output.count > maximumOutput { return killed(pid, .tooMuchOutput) }
+    /// Starts the child and waits for it, for at most about `timeout`.
+    ///
+    /// At the deadline the run is cancelled, which makes swift-subprocess kill the child (an empty
+    /// teardown sequence is SIGKILL alone); the task group returns only once the child is reaped.
+    func run() async -> Outcome {
+        await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask { await self.runToExit() }
+            group.addTask {
+                // nil when the clock is cancelled: the run ended first.
+                (try? await Task.sleep(for: self.timeout)).map { Outcome.timedOut }
             }
-        }
-        // Standard output closed: wait for the exit, still bounded by the deadline.
-        while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                return Self.isSignaled(status)
-                    ? .signaled(status & 0x7f, output) : .exited((status >> 8) & 0xff, output)
+            var ended: Outcome?
+            for await outcome in group {
+                guard let outcome else { continue }
+                ended = outcome
+                group.cancelAll()
+                break
             }
-            if result < 0 && errno != EINTR { return .exited(-1, output) }
-            if ContinuousClock.now >= deadline { return killed(pid, .timedOut) }
-            usleep(2_000)
+            return ended ?? .timedOut
         }
     }
 
-    private func killed(_ pid: pid_t, _ outcome: Outcome) -> Outcome {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return outcome
+    /// Runs the child to its exit, or until the task is cancelled.
+    private func runToExit() async -> Outcome {
+        var options = PlatformOptions()
+        // No controlling terminal, no shared process group.
+        options.createSession = true
+        do {
+            let result = try await Subprocess.run(
+                .path(.init(executable)), arguments: Arguments(arguments),
+                environment: .custom(Self.variables(ProcessInfo.processInfo.environment)),
+                platformOptions: options, input: .none, output: .bytes(limit: maximumOutput), error: .discarded)
+            let output = Data(result.standardOutput)
+            switch result.terminationStatus {
+            case .exited(let status): return .exited(status, output)
+            case .signaled(let signal): return .signaled(signal, output)
+            }
+        } catch let error as SubprocessError {
+            return Self.outcome(of: error)
+        } catch {
+            return .exited(-1, Data())
+        }
     }
 
-    private static func isSignaled(_ status: Int32) -> Bool {
-        let signal = status & 0x7f
-        return signal != 0 && signal != 0x7f
+    /// What a failed run means: not started, too much output, or lost (reported like a failed exit).
+    private static func outcome(of error: SubprocessError) -> Outcome {
+        switch error.code {
+        case .outputLimitExceeded:
+            return .tooMuchOutput
+        case .spawnFailed, .executableNotFound:
+            return .notStarted(error.underlyingError?.rawValue ?? ENOENT)
+        default:
+            return .exited(-1, Data())
+        }
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    /// ``environment(_:)`` as swift-subprocess takes it. Not as `KEY=value` byte rows: 1.0.2 copies those
+    /// with `strdup` without a terminating zero, so the child would read past each row.
+    private static func variables(_ parent: [String: String]) -> [Environment.Key: String] {
+        var variables: [Environment.Key: String] = [:]
+        for row in environment(parent) {
+            guard let equals = row.firstIndex(of: "="), let key = Environment.Key(rawValue: String(row[..<equals]))
+            else { continue }
+            variables[key] = String(row[row.index(after: equals)...])
+        }
+        return variables
     }
 
     /// The variables the child gets: only what loading needs, never the server's secrets (the
@@ -102,43 +107,5 @@ struct ScannerRun: Sendable {
         // A crash is reported by its signal; the runtime's backtracer would only slow it down.
         environment["SWIFT_BACKTRACE"] = "enable=no"
         return environment.map { "\($0.key)=\($0.value)" }.sorted()
-    }
-
-    private struct SpawnError: Error {
-        var code: Int32
-    }
-
-    /// Starts the child with `output` as its standard output.
-    private func spawn(output: Int32) -> Result<pid_t, SpawnError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        // POSIX_SPAWN_SETSID (glibc 2.26+): no controlling terminal, no shared process group.
-        let setSession: Int32 = 0x80
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setSession))
-
-        let argv = ([executable] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        let envp = Self.environment(ProcessInfo.processInfo.environment).map { strdup($0) }
-        defer { envp.forEach { free($0) } }
-
-        var pid: pid_t = 0
-        var argvArray = argv + [nil]
-        var envpArray = envp + [nil]
-        let result = posix_spawn(&pid, executable, &actions, &attributes, &argvArray, &envpArray)
-        return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
     }
 }

@@ -10,6 +10,12 @@ import Foundation
 /// are close-on-exec, and `dup2` onto 3 clears that flag in the child alone), `/dev/null` as stdin, and
 /// the server's stderr for stdout and stderr. The runtime's crash backtracer is turned off for it: a
 /// crashing plugin costs a restart, not seconds of symbolication.
+///
+/// This is `posix_spawn` by hand, not swift-subprocess (used for the scanner, ``ScannerRun``): on Linux,
+/// swift-subprocess 1.0.2 closes every descriptor from 3 up in the child and offers no file action or
+/// pre-spawn hook to keep one (`preSpawnProcessConfigurator` exists on Darwin and Windows only), so it
+/// cannot hand the worker its socket. Its `run` also owns the child for one call, while a worker outlives
+/// the launch and is killed and reaped by ``WorkerConnection``.
 enum WorkerSpawn {
     /// The worker's end of the socket pair, in the worker.
     static let workerDescriptor: Int32 = 3

@@ -3,6 +3,11 @@ import Foundation
 import SwitchyardStore
 
 /// Runs the PostgreSQL command-line tools, as the `postgres` system user when we are root.
+///
+/// This is `posix_spawn` by hand, not swift-subprocess: swift-subprocess 1.0.2 only has an async `run`,
+/// and ``PostgresCluster`` is synchronous because its `stop()` runs where nothing can be awaited (`defer`
+/// blocks of the commands, the test support's `atexit` handler). Waiting for an async run from there
+/// would block a thread on a task that needs the cooperative pool.
 enum PGProcess {
     /// Exit status and combined stdout/stderr of a finished command.
     struct Output {
