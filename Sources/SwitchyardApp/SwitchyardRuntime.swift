@@ -218,7 +218,11 @@ public final class SwitchyardRuntime: Sendable {
     /// What the HTTP surface needs.
     public var dependencies: ServerDependencies {
         ServerDependencies(
-            repositories: ServerRepositories(store), service: service, registry: registry, gateway: gateway,
+            repositories: ServerRepositories(
+                tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
+                search: store, events: store, endpoints: store, notifications: store, review: store, probes: store,
+                routingStats: store, configuration: store, routingReplay: store, rollouts: store),
+            service: service, registry: registry, gateway: gateway,
             notificationURL: { [gateway] in gateway.notificationURL(accountId: $0) },
             operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,
             logger: configuration.logger, reloadPolicy: { [self] in try await self.reloadPolicy() },

@@ -4,24 +4,14 @@ import SwitchyardCore
 
 /// Switchyard's storage over PostgreSQL: every repository port of the core, scoped by tenant with
 /// row-level security as a second wall.
-public final class PostgresStore: Sendable {
-    let pool: PGPool
-    let secrets: SecretBox
-    let clock: @Sendable () -> Date
-    let logger: Logger
+public final class PostgresStore: Sendable, PostgresRepository {
+    /// The connection layer the repositories share.
+    let database: PostgresDatabase
     /// Where this store reports its own configuration writes, and a listener every replica's.
-    public let configurationChanges = ConfigurationChanges()
-    /// API keys found recently (served only while configuration changes are reported).
-    let apiKeys: APIKeyCache
+    public var configurationChanges: ConfigurationChanges { database.configurationChanges }
 
     public init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
-        self.pool = pool
-        self.secrets = secrets
-        self.clock = clock
-        self.logger = logger
-        // Entries age by the wall clock: their lifetime is a safety net, not business time.
-        self.apiKeys = APIKeyCache(settings: PlatformPolicy.Caching().settings, clock: { Date() })
-        configurationChanges.add(apiKeys.entries)
+        database = PostgresDatabase(pool: pool, secrets: secrets, clock: clock, logger: logger)
     }
 
     /// Applies pending migrations; returns the versions applied now.
@@ -74,32 +64,6 @@ public final class PostgresStore: Sendable {
         try await pool.withConnection { c in
             try await c.execute("DO $$ BEGIN EXECUTE format('GRANT \(Schema.systemRole) TO %I', current_user); END $$")
         }
-    }
-
-    /// Runs `body` in a transaction where row-level security restricts every tenant table to `tenant`.
-    @discardableResult
-    func tenantScoped<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) async throws -> T)
-        async throws -> T
-    {
-        try await pool.transaction(
-            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.uuidString.lowercased()], body)
-    }
-
-    /// Runs `body` like ``tenantScoped(_:_:)`` in a read-only transaction whose statements all read one
-    /// snapshot: for reads of several statements that must agree (a row and its children).
-    func tenantSnapshot<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) async throws -> T)
-        async throws -> T
-    {
-        try await pool.transaction(
-            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.uuidString.lowercased()], snapshot: true,
-            body)
-    }
-
-    /// Runs `body` in a transaction with the system's own rights (operator actions, workers, lookups by
-    /// provider reference). Callers must scope their queries themselves.
-    @discardableResult
-    func system<T: Sendable>(_ body: @escaping @Sendable (PGConnection) async throws -> T) async throws -> T {
-        try await pool.transaction(body)
     }
 
     /// Whether the database answers.
