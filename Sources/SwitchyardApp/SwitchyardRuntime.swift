@@ -87,7 +87,7 @@ public final class SwitchyardRuntime: Sendable {
         store = PostgresStore(pool: pool, secrets: configuration.secrets, clock: configuration.clock, logger: logger)
         let applied = configuration.migrateOnStart ? try await store.migrate() : try await store.requireMigrated()
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.versions": "\(applied)"]) }
-        let started = try await store.startIncarnation(
+        let started = try await store.instances.startIncarnation(
             replica: configuration.replicaId ?? Self.workerName() + ":" + String(UUID().uuidString.prefix(8)),
             now: configuration.clock())
         instance = started.instance
@@ -129,8 +129,10 @@ public final class SwitchyardRuntime: Sendable {
             logger: logger, policy: policy,
             routingStats: CachedRoutingStats(store, policy: policy, clock: { Date() }))
         janitor = PaymentJanitor(
-            service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store,
-            settlement: store, retention: store, keys: store, instances: (store, started.instance), outcomes: store,
+            service: service, payments: store, clock: configuration.clock, logger: logger,
+            notifications: store.notifications,
+            settlement: store.settlement, retention: store.retention, keys: store,
+            instances: (store.instances, started.instance), outcomes: store,
             rollouts: store)
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
@@ -220,7 +222,8 @@ public final class SwitchyardRuntime: Sendable {
         ServerDependencies(
             repositories: ServerRepositories(
                 tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
-                search: store, events: store, endpoints: store, notifications: store, review: store, probes: store,
+                search: store, events: store.webhooks, endpoints: store.webhooks,
+                notifications: store.notifications, review: store, probes: store,
                 routingStats: store, configuration: store, routingReplay: store, rollouts: store),
             service: service, registry: registry, gateway: gateway,
             notificationURL: { [gateway] in gateway.notificationURL(accountId: $0) },
@@ -233,7 +236,7 @@ public final class SwitchyardRuntime: Sendable {
     /// outage as soon as it answers again, and records that this incarnation is alive.
     public func keepIdempotencyKeys() async {
         let heartbeat = InstanceHeartbeat(
-            instance: instance, registry: store, clock: configuration.clock,
+            instance: instance, registry: store.instances, clock: configuration.clock,
             interval: { [policy = service.policy] in policy.platform.idempotency.heartbeatInterval },
             logger: configuration.logger)
         await withTaskGroup(of: Void.self) { group in

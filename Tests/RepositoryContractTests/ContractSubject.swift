@@ -18,7 +18,8 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// One backend's repositories over fresh storage, with one tenant and one provider account in it.
 struct ContractSubject {
     let clock: ManualClock
-    let payments: any PaymentRepository & SettlementRepository & PaymentRecordListing
+    let payments: any PaymentRepository & PaymentRecordListing
+    let settlement: any SettlementRepository
     let credentials: any CredentialRepository
     let stats: any RoutingStatsRepository & RoutingOutcomeRetention
     let tenant: UUID
@@ -30,7 +31,8 @@ struct ContractSubject {
         case .memory:
             let payments = InMemoryPaymentRepository(clock: clock.now)
             return ContractSubject(
-                clock: clock, payments: payments, credentials: InMemoryCredentials(payments: payments),
+                clock: clock, payments: payments, settlement: payments,
+                credentials: InMemoryCredentials(payments: payments),
                 stats: payments, tenant: UUID(), account: UUID())
         case .postgres:
             let logger = Logger(label: "contract", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -46,7 +48,8 @@ struct ContractSubject {
                     createdAt: clock.date),
                 actor: "test")
             return ContractSubject(
-                clock: clock, payments: store, credentials: store, stats: store, tenant: tenant, account: account.id)
+                clock: clock, payments: store, settlement: store.settlement, credentials: store, stats: store,
+                tenant: tenant, account: account.id)
         }
     }
 

@@ -46,7 +46,7 @@ struct WebhookDeliveryTests {
         /// An endpoint stored as is (as if registered under an earlier policy, or a name that resolved
         /// elsewhere at registration).
         func endpoint(_ tenant: UUID, url: String) async throws {
-            _ = try await store.createWebhookEndpoint(
+            _ = try await store.webhooks.createWebhookEndpoint(
                 tenant: tenant, url: url, description: nil, eventTypes: ["payment.succeeded"], actor: "test",
                 maxEnabled: 16)
         }

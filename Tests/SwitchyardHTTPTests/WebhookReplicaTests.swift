@@ -57,7 +57,7 @@ struct WebhookReplicaTests {
         try Data(policy.utf8).write(to: URL(fileURLWithPath: policyPath))
 
         try await WebhookReceiver.with { receiver in
-            let (_, secret) = try await store.createWebhookEndpoint(
+            let (_, secret) = try await store.webhooks.createWebhookEndpoint(
                 tenant: tenant.id, url: receiver.url, description: "replicas", eventTypes: ["payment.succeeded"],
                 actor: "test", maxEnabled: 16)
             let replicas = try (0..<3).map { _ in

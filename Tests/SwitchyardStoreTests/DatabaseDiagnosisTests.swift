@@ -34,7 +34,7 @@ struct DatabaseDiagnosisTests {
             let store = PostgresStore(
                 pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: Self.logger)
             let tenant = try await store.createTenant(name: "A", actor: "test").id
-            _ = try await store.createWebhookEndpoint(
+            _ = try await store.webhooks.createWebhookEndpoint(
                 tenant: tenant, url: "https://merchant.example/hooks", description: nil, eventTypes: [],
                 actor: "test", maxEnabled: 5)
         }

@@ -28,12 +28,12 @@ struct KeyRotationTests {
         var endpoints: [String] = []
         for n in 0..<3 {
             endpoints.append(
-                try await store.createWebhookEndpoint(
+                try await store.webhooks.createWebhookEndpoint(
                     tenant: tenant, url: "https://merchant.example/hooks/\(n)", description: nil, eventTypes: [],
                     actor: "test", maxEnabled: 5
                 ).0.id)
         }
-        _ = try await store.rotateWebhookSecret(
+        _ = try await store.webhooks.rotateWebhookSecret(
             tenant: tenant, id: endpoints[1],
             rotation: try WebhookSecretRotation(requestedSeconds: 3600, defaultSeconds: 0, now: Date()), actor: "test")
         try await store.storeAccessToken(

@@ -31,9 +31,9 @@ extension PostgresStoreTests {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test").id
         let now = Date()
-        let (first, none) = try await store.startIncarnation(replica: "host:8080", now: now)
+        let (first, none) = try await store.instances.startIncarnation(replica: "host:8080", now: now)
         #expect(first.incarnation == 1 && none == 0)
-        let other = try await store.startIncarnation(replica: "host:8081", now: now).instance
+        let other = try await store.instances.startIncarnation(replica: "host:8081", now: now).instance
         try await claimKey(store, tenant, "POST /v1/payments a", owner: first.newOwner())
         try await claimKey(store, tenant, "POST /v1/payments b", owner: first.newOwner(), linking: "pay_b")
         try await claimKey(store, tenant, "POST /v1/payments c", owner: other.newOwner())
@@ -44,7 +44,8 @@ extension PostgresStoreTests {
         try await claimKey(store, tenant, cancel, owner: first.newOwner())
         try await claimKey(store, tenant, "POST /v1/payments/pay_b/refunds f", owner: first.newOwner())
 
-        let (second, released) = try await store.startIncarnation(replica: "host:8080", now: now.addingTimeInterval(1))
+        let (second, released) = try await store.instances.startIncarnation(
+            replica: "host:8080", now: now.addingTimeInterval(1))
         #expect(second.incarnation == 2)
         #expect(released == 5)
         #expect(try await retryKey(store, tenant, "POST /v1/payments a") == .proceed)
@@ -57,26 +58,28 @@ extension PostgresStoreTests {
             Issue.record("another replica's key is kept")
             return
         }
-        #expect(try await !store.heartbeat(first, now: now.addingTimeInterval(2)), "a newer incarnation runs")
-        #expect(try await store.heartbeat(second, now: now.addingTimeInterval(2)))
+        #expect(try await !store.instances.heartbeat(first, now: now.addingTimeInterval(2)), "a newer incarnation runs")
+        #expect(try await store.instances.heartbeat(second, now: now.addingTimeInterval(2)))
     }
 
     @Test func theKeysOfASilentInstanceAreReleasedOnceByAnotherReplica() async throws {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test").id
         let now = Date()
-        let dead = try await store.startIncarnation(replica: "r1", now: now).instance
-        let alive = try await store.startIncarnation(replica: "r2", now: now).instance
+        let dead = try await store.instances.startIncarnation(replica: "r1", now: now).instance
+        let alive = try await store.instances.startIncarnation(replica: "r2", now: now).instance
         try await claimKey(store, tenant, "POST /v1/payments a", owner: dead.newOwner(), linking: "pay_a")
         try await claimKey(store, tenant, "POST /v1/payments b", owner: alive.newOwner())
         let later = now.addingTimeInterval(20)
-        try await store.heartbeat(alive, now: later)
+        try await store.instances.heartbeat(alive, now: later)
         let silentSince = later.addingTimeInterval(-PlatformPolicy.Idempotency().silenceLimit)
         #expect(
-            try await store.releaseKeysOfSilentInstances(silentSince: silentSince, except: dead, now: later, limit: 10)
+            try await store.instances.releaseKeysOfSilentInstances(
+                silentSince: silentSince, except: dead, now: later, limit: 10)
                 == 0, "an instance never releases its own keys")
         #expect(
-            try await store.releaseKeysOfSilentInstances(silentSince: silentSince, except: alive, now: later, limit: 10)
+            try await store.instances.releaseKeysOfSilentInstances(
+                silentSince: silentSince, except: alive, now: later, limit: 10)
                 == 1)
         #expect(try await retryKey(store, tenant, "POST /v1/payments a") == .resume(resourceId: "pay_a"))
         guard case .held = try await retryKey(store, tenant, "POST /v1/payments b") else {
@@ -85,7 +88,8 @@ extension PostgresStoreTests {
         }
         try await claimKey(store, tenant, "POST /v1/payments c", owner: dead.newOwner())
         #expect(
-            try await store.releaseKeysOfSilentInstances(silentSince: silentSince, except: alive, now: later, limit: 10)
+            try await store.instances.releaseKeysOfSilentInstances(
+                silentSince: silentSince, except: alive, now: later, limit: 10)
                 == 0, "each silence is released once")
     }
 

@@ -36,9 +36,9 @@ extension PostgresStoreTests {
                 VALUES ($1::uuid, '\(key)', 'h', \(Self.old), \(completed))
                 """, [.uuid(tenant)])
         }
-        #expect(try await store.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 2)
-        #expect(try await store.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 1)
-        #expect(try await store.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 0)
+        #expect(try await store.retention.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 2)
+        #expect(try await store.retention.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 1)
+        #expect(try await store.retention.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 0)
         #expect(try await column(store, "key", of: "idempotency_keys") == ["recent", "running"])
     }
 
@@ -51,7 +51,9 @@ extension PostgresStoreTests {
         #expect(try await claim("a") == .proceed)
         try await store.finishIdempotent(tenant: tenant, key: "order-1", owner: "a", outcome: .createdPayment("pay_1"))
         #expect(try await claim("b") == .replay(.createdPayment("pay_1")))
-        #expect(try await store.deleteExpired(.idempotencyKeys, before: Date().addingTimeInterval(1), limit: 10) == 1)
+        #expect(
+            try await store.retention.deleteExpired(.idempotencyKeys, before: Date().addingTimeInterval(1), limit: 10)
+                == 1)
         #expect(try await claim("c") == .proceed, "the same key and body start a new request")
     }
 
@@ -91,12 +93,12 @@ extension PostgresStoreTests {
                 """, [.uuid(tenant)])
         }
         // No delivery is final yet for `evt_pending`, and `evt_done` still has its deliveries.
-        #expect(try await store.deleteExpired(.webhookEvents, before: Self.cutoff, limit: 10) == 0)
-        #expect(try await store.deleteExpired(.webhookDeliveries, before: Self.cutoff, limit: 2) == 2)
-        #expect(try await store.deleteExpired(.webhookDeliveries, before: Self.cutoff, limit: 2) == 1)
+        #expect(try await store.retention.deleteExpired(.webhookEvents, before: Self.cutoff, limit: 10) == 0)
+        #expect(try await store.retention.deleteExpired(.webhookDeliveries, before: Self.cutoff, limit: 2) == 2)
+        #expect(try await store.retention.deleteExpired(.webhookDeliveries, before: Self.cutoff, limit: 2) == 1)
         #expect(try await column(store, "id", of: "webhook_deliveries") == ["whd_fresh", "whd_retrying"])
         #expect(try await column(store, "delivery_id", of: "webhook_attempts") == ["whd_fresh", "whd_retrying"])
-        #expect(try await store.deleteExpired(.webhookEvents, before: Self.cutoff, limit: 10) == 1)
+        #expect(try await store.retention.deleteExpired(.webhookEvents, before: Self.cutoff, limit: 10) == 1)
         #expect(try await column(store, "id", of: "webhook_events") == ["evt_new", "evt_pending"])
     }
 
@@ -123,7 +125,7 @@ extension PostgresStoreTests {
                 """,
                 [.uuid(tenant), .text(name), .bytea(Array(name.utf8)), .bool(verified), review.pg, paymentId.pg])
         }
-        #expect(try await store.deleteExpired(.notifications, before: Self.cutoff, limit: 10) == 3)
+        #expect(try await store.retention.deleteExpired(.notifications, before: Self.cutoff, limit: 10) == 3)
         #expect(
             try await column(store, "body_hash", of: "notifications")
                 == ["not handled", "recent", "rejected open", "unverified"])
@@ -138,7 +140,7 @@ extension PostgresStoreTests {
             INSERT INTO audit_log (tenant_id, actor, action, target, details, at)
             VALUES ($1::uuid, 'op', 'old.action', 't', '{}', \(Self.old)), (NULL, 'op', 'older', 't', '{}', \(Self.old))
             """, [.uuid(tenant)])
-        #expect(try await store.deleteExpired(.auditEntries, before: Self.cutoff, limit: 10) == 2)
+        #expect(try await store.retention.deleteExpired(.auditEntries, before: Self.cutoff, limit: 10) == 2)
         #expect(try await column(store, "action", of: "audit_log") == ["tenant.create"])
     }
 
@@ -154,7 +156,7 @@ extension PostgresStoreTests {
                 // Tables this small are read whole by choice; the question is whether the index can serve.
                 _ = try await c.query("SET enable_seqscan = off")
                 let plan = try await c.query(
-                    "EXPLAIN " + PostgresStore.retentionSelection(kind), [.timestamp(Self.cutoff), .int(100)]
+                    "EXPLAIN " + PostgresRetention.retentionSelection(kind), [.timestamp(Self.cutoff), .int(100)]
                 ).rows.map { try $0.string("QUERY PLAN") }.joined(separator: "\n")
                 _ = try await c.query("RESET enable_seqscan")
                 return plan

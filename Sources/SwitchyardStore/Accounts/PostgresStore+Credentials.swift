@@ -22,7 +22,7 @@ extension PostgresStore: CredentialRepository {
     public func saveCredential(_ credential: StoredPaymentMethod) async throws {
         let params = try credentialParameters(credential)
         try await tenantScoped(credential.tenantId) { c in
-            let previous = try await Self.lockedStatus("stored_credentials", id: credential.id, on: c)
+            let previous = try await PostgresOutbox.lockedStatus("stored_credentials", id: credential.id, on: c)
             try await c.query(Self.upsertCredential, params)
             try await self.announce(credential, previous: previous, on: c)
         }
@@ -138,7 +138,7 @@ extension PostgresStore: CredentialRepository {
         credential.failureMessage = row.optionalString("failure_message")
         credential.expiresAt = row.optionalDate("expires_at")
         credential.updatedAt = try row.date("updated_at")
-        credential.metadata = try Self.metadata(row)
+        credential.metadata = try StoreJSON.metadata(row)
         credential.merchantDescription = row.optionalString("description")
         credential.livemode = try row.bool("livemode")
         return credential

@@ -1,7 +1,7 @@
 import Foundation
 import SwitchyardCore
 
-extension PostgresStore: PaymentSearchRepository, WebhookEventRepository {
+extension PostgresStore: PaymentSearchRepository {
     /// The records of these payments of `tenant`, in the order of `paymentIds`, in one transaction of
     /// four queries whatever their number.
     public func records(tenant: UUID, paymentIds: [String]) async throws -> [PaymentRecord] {
@@ -13,21 +13,6 @@ extension PostgresStore: PaymentSearchRepository, WebhookEventRepository {
             ).rows.map(Self.payment)
             let byId = Dictionary(payments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return try await self.records(paymentIds.compactMap { byId[$0] }, on: c)
-        }
-    }
-
-    /// ``replayWebhookEvent(tenant:eventId:endpointId:actor:limit:window:)`` with its quota refusal as a
-    /// result.
-    public func replayEvent(
-        tenant: UUID, eventId: String, endpointId: String?, actor: String, limit: Int, window: TimeInterval
-    ) async throws -> WebhookReplayResult {
-        do {
-            return .delivered(
-                try await replayWebhookEvent(
-                    tenant: tenant, eventId: eventId, endpointId: endpointId, actor: actor, limit: limit,
-                    window: window))
-        } catch let error as WebhookReplayQuotaExceeded {
-            return .quotaExceeded(retryAfterSeconds: error.retryAfterSeconds)
         }
     }
 }

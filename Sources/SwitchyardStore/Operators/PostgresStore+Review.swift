@@ -2,20 +2,6 @@ import Foundation
 import SwitchyardCore
 
 extension PostgresStore {
-    public func markRejected(
-        id: Int64, tenantId: UUID, paymentId: String, rejection: ReportRejection, at time: Date
-    ) async throws {
-        try await tenantScoped(tenantId) { c in
-            _ = try await c.query(
-                """
-                UPDATE notifications SET applied_at = $2::timestamptz, review_code = $3, review_message = $4,
-                    payment_id = $5
-                WHERE id = $1::bigint AND applied_at IS NULL
-                """,
-                [.int(id), .timestamp(time), .text(rejection.code), .text(rejection.message), .text(paymentId)])
-        }
-    }
-
     /// System scope: verified notifications kept for review (their report was rejected), oldest first.
     public func notificationsForReview(tenant: UUID?, limit: Int) async throws -> [RejectedNotification] {
         let rows = try await system { c in

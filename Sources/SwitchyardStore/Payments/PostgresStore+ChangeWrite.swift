@@ -39,7 +39,7 @@ extension PostgresStore {
             guard changes.refunds.isEmpty, changes.operations.isEmpty else { return nil }
             var statements: [PGStatement] = []
             if let payment = changes.payment, let paymentParams {
-                let previous = try await PostgresStore.lockedStatus("payments", id: payment.id, on: c)
+                let previous = try await PostgresOutbox.lockedStatus("payments", id: payment.id, on: c)
                 statements.append(PGStatement(PostgresStore.upsertPayment, paymentParams))
                 statements += try store.announcement(payment, previous: previous)
             }
@@ -56,7 +56,7 @@ extension PostgresStore {
                 try await c.query("SELECT id FROM payments WHERE id = $1 FOR UPDATE", [.text(id)])
             }
             if let payment = changes.payment, let paymentParams {
-                let previous = try await PostgresStore.lockedStatus("payments", id: payment.id, on: c)
+                let previous = try await PostgresOutbox.lockedStatus("payments", id: payment.id, on: c)
                 try await c.query(PostgresStore.upsertPayment, paymentParams)
                 try await store.announce(payment, previous: previous, on: c)
             }

@@ -73,7 +73,7 @@ extension PostgresStore {
         p.updatedAt = try row.date("updated_at")
         p.paymentMethodId = row.optionalString("payment_method_id")
         p.savedPaymentMethodId = row.optionalString("saved_payment_method_id")
-        p.metadata = try Self.metadata(row)
+        p.metadata = try StoreJSON.metadata(row)
         p.merchantDescription = row.optionalString("description")
         p.livemode = try row.bool("livemode")
         if let since = row.optionalDate("unknown_since") {
@@ -157,16 +157,10 @@ extension PostgresStore {
         r.failureCode = row.optionalString("failure_code")
         r.failureMessage = row.optionalString("failure_message")
         r.updatedAt = try row.date("updated_at")
-        r.metadata = try Self.metadata(row)
+        r.metadata = try StoreJSON.metadata(row)
         r.merchantDescription = row.optionalString("description")
         r.livemode = try row.bool("livemode")
         return r
-    }
-
-    /// The `metadata` column of a row (`{}` when absent from the selection).
-    static func metadata(_ row: PGRow) throws -> Metadata {
-        guard let text = row.optionalString("metadata") else { return .empty }
-        return Metadata(unchecked: try StoreJSON.decode([String: String].self, text))
     }
 
     /// A known outcome (and the cleared replay data that goes with it) is never replaced by `unknown`: a

@@ -112,7 +112,7 @@ extension PostgresStore: PaymentRepository {
     /// Upserts refunds, announcing each whose status changes.
     func upsertAnnouncing(_ refunds: [Refund], _ params: [[PGValue]], on c: PGConnection) async throws {
         for (refund, params) in zip(refunds, params) {
-            let previous = try await Self.lockedStatus("refunds", id: refund.id, on: c)
+            let previous = try await PostgresOutbox.lockedStatus("refunds", id: refund.id, on: c)
             try await c.query(Self.upsertRefund, params)
             try await announce(refund, previous: previous, on: c)
         }

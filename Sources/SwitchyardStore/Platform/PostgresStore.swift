@@ -10,8 +10,25 @@ public final class PostgresStore: Sendable, PostgresRepository {
     /// Where this store reports its own configuration writes, and a listener every replica's.
     public var configurationChanges: ConfigurationChanges { database.configurationChanges }
 
+    /// Webhook endpoints, events and deliveries.
+    public let webhooks: PostgresWebhooks
+    /// Inbound provider notifications.
+    public let notifications: PostgresNotifications
+    /// The settlement janitor's claims.
+    public let settlement: PostgresSettlement
+    /// Server incarnations and their heartbeats.
+    public let instances: PostgresInstances
+    /// The retention deletes of finished rows.
+    public let retention: PostgresRetention
+
     public init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
-        database = PostgresDatabase(pool: pool, secrets: secrets, clock: clock, logger: logger)
+        let database = PostgresDatabase(pool: pool, secrets: secrets, clock: clock, logger: logger)
+        self.database = database
+        webhooks = PostgresWebhooks(database: database)
+        notifications = PostgresNotifications(database: database)
+        settlement = PostgresSettlement(database: database)
+        instances = PostgresInstances(database: database)
+        retention = PostgresRetention(database: database)
     }
 
     /// Applies pending migrations; returns the versions applied now.
@@ -90,6 +107,12 @@ enum StoreJSON {
             Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self))
         }
         return try decoder.decode(type, from: Data(text.utf8))
+    }
+
+    /// The `metadata` column of a row (`{}` when absent from the selection).
+    static func metadata(_ row: PGRow) throws -> Metadata {
+        guard let text = row.optionalString("metadata") else { return .empty }
+        return Metadata(unchecked: try StoreJSON.decode([String: String].self, text))
     }
 }
 

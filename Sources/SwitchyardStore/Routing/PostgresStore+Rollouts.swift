@@ -138,9 +138,9 @@ extension PostgresStore: RolloutRepository {
             var announced = ended
             announced.livemode = livemode
             if let event = try WebhookEvent.statusChanged(
-                from: RolloutStatus.running.rawValue, to: announced, id: Self.eventIds.make("evt"), at: now)
+                from: RolloutStatus.running.rawValue, to: announced, id: PostgresOutbox.eventIds.make("evt"), at: now)
             {
-                try await Self.enqueue(event, on: c)
+                try await PostgresOutbox.enqueue(event, on: c)
             }
         }
         return ended

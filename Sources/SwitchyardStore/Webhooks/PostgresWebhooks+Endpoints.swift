@@ -4,7 +4,7 @@ import SwitchyardCrypto
 
 /// Changes to a tenant's webhook endpoints after registration: updates (re-enabling included), secret
 /// rotation with an overlap, and test pings.
-extension PostgresStore {
+extension PostgresWebhooks {
     /// Applies an update; nil when the endpoint does not exist. Re-enabling counts against `maxEnabled`
     /// (`409 endpoint_quota_exceeded`); disabling cancels the endpoint's pending deliveries.
     public func updateWebhookEndpoint(
@@ -47,7 +47,7 @@ extension PostgresStore {
             if let url = update.url { details["url"] = url }
             if let types = update.eventTypes { details["event_types"] = types.joined(separator: ",") }
             if let enabled = update.enabled { details["enabled"] = "\(enabled)" }
-            try await Self.audit(
+            try await PostgresStore.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.update", target: id, details: details,
                 at: now)
             return try Self.endpoint(row)
@@ -75,7 +75,7 @@ extension PostgresStore {
                     [.text(id), .text(sealed), rotation.previousExpiresAt.pg, .timestamp(now)]
                 ).first
             else { return nil }
-            try await Self.audit(
+            try await PostgresStore.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.rotate_secret", target: id,
                 details: ["previous_expires_at": rotation.previousExpiresAt.map { "\($0)" } ?? "now"], at: now)
             return try Self.endpoint(row)
@@ -96,8 +96,8 @@ extension PostgresStore {
             guard endpoint.enabled else {
                 throw CoreError(.invalidState, "the webhook endpoint is disabled; enable it to test it")
             }
-            let event = try WebhookEvent.ping(endpoint: endpoint, id: Self.eventIds.make("evt"), at: now)
-            try await c.pipeline([Self.storing(event)])
+            let event = try WebhookEvent.ping(endpoint: endpoint, id: PostgresOutbox.eventIds.make("evt"), at: now)
+            try await c.pipeline([PostgresOutbox.storing(event)])
             let delivery = try await c.query(
                 """
                 INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at,
@@ -108,7 +108,7 @@ extension PostgresStore {
                 """,
                 [.uuid(tenant), .text(event.id), .text(id), .timestamp(now)]
             ).first
-            try await Self.audit(
+            try await PostgresStore.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.test", target: id,
                 details: ["event": event.id], at: now)
             return try delivery.map(Self.delivery)

@@ -2,8 +2,13 @@ import Foundation
 import SwitchyardCore
 import SwitchyardCrypto
 
+/// Webhook endpoints, events and deliveries, over the shared ``PostgresDatabase``.
+public struct PostgresWebhooks: WebhookEndpointRepository, WebhookEventRepository, PostgresRepository {
+    let database: PostgresDatabase
+}
+
 /// Tenants' webhook endpoints, events and deliveries as the merchant API shows them.
-extension PostgresStore {
+extension PostgresWebhooks {
     /// Registers an endpoint; returns it and its signing secret, which is never shown again. Refuses a
     /// tenant that already has `maxEnabled` enabled endpoints (`409 endpoint_quota_exceeded`).
     public func createWebhookEndpoint(
@@ -13,7 +18,7 @@ extension PostgresStore {
         let now = clock()
         let endpoint = {
             var endpoint = WebhookEndpoint(
-                id: Self.eventIds.make("we"), tenantId: tenant, url: url, description: description,
+                id: PostgresOutbox.eventIds.make("we"), tenantId: tenant, url: url, description: description,
                 eventTypes: eventTypes, enabled: true, createdAt: now, updatedAt: now)
             endpoint.metadata = metadata
             endpoint.livemode = livemode
@@ -42,7 +47,7 @@ extension PostgresStore {
                     .json(try StoreJSON.encode(eventTypes)), .text(sealed), .timestamp(now),
                     .json(try StoreJSON.encode(metadata)), .bool(livemode),
                 ])
-            try await Self.audit(
+            try await PostgresStore.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.create", target: endpoint.id,
                 details: ["url": url], at: now)
         }
@@ -75,7 +80,7 @@ extension PostgresStore {
                 ).first
             else { return nil }
             try await Self.cancelPendingDeliveries(c, endpoint: id, at: now)
-            try await Self.audit(
+            try await PostgresStore.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.disable", target: id, details: [:], at: now)
             return try Self.endpoint(row)
         }
@@ -188,7 +193,7 @@ extension PostgresStore {
                 throw try await Self.replayQuotaExceeded(
                     c, excess: earlier + Int64(rows.count) - Int64(limit), since: windowStart, now: now)
             }
-            try await Self.audit(
+            try await PostgresStore.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_event.replay", target: eventId,
                 details: ["deliveries": "\(rows.count)"], at: now)
             return try rows.map(Self.delivery)
@@ -227,7 +232,7 @@ extension PostgresStore {
             enabled: try row.bool("enabled"), createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"),
             previousSecretExpiresAt: row.optionalDate("previous_secret_expires_at"), livemode: try row.bool("livemode"))
-        endpoint.metadata = try metadata(row)
+        endpoint.metadata = try StoreJSON.metadata(row)
         return endpoint
     }
 
@@ -254,5 +259,22 @@ extension PostgresStore {
             number: Int(try row.int64("number")), startedAt: try row.date("started_at"),
             statusCode: row.optionalInt64("status_code").map(Int.init), latencyMs: Int(try row.int64("latency_ms")),
             error: row.optionalString("error"), worker: try row.string("worker"))
+    }
+}
+
+extension PostgresWebhooks {
+    /// ``replayWebhookEvent(tenant:eventId:endpointId:actor:limit:window:)`` with its quota refusal as a
+    /// result.
+    public func replayEvent(
+        tenant: UUID, eventId: String, endpointId: String?, actor: String, limit: Int, window: TimeInterval
+    ) async throws -> WebhookReplayResult {
+        do {
+            return .delivered(
+                try await replayWebhookEvent(
+                    tenant: tenant, eventId: eventId, endpointId: endpointId, actor: actor, limit: limit,
+                    window: window))
+        } catch let error as WebhookReplayQuotaExceeded {
+            return .quotaExceeded(retryAfterSeconds: error.retryAfterSeconds)
+        }
     }
 }

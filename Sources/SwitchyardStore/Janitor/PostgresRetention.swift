@@ -1,11 +1,16 @@
 import Foundation
 import SwitchyardCore
 
+/// The retention deletes of finished rows, over the shared ``PostgresDatabase``.
+public struct PostgresRetention: RetentionRepository, PostgresRepository {
+    let database: PostgresDatabase
+}
+
 /// The retention deletes: each picks at most `limit` of the oldest finished rows of one kind through its
 /// index (migration 17), locks them skipping any row another transaction holds (a worker's lease, a replica's
 /// janitor, a request answering a key), and deletes them. The selection's conditions are re-checked on each
 /// row once it is locked, so a row that stopped being finished meanwhile is kept.
-extension PostgresStore: RetentionRepository {
+extension PostgresRetention {
     public func deleteExpired(_ kind: RetentionKind, before cutoff: Date, limit: Int) async throws -> Int {
         let sql = Self.retentionDelete(kind)
         return try await system { c in

@@ -1,7 +1,12 @@
 import Foundation
 import SwitchyardCore
 
-extension PostgresStore: SettlementRepository {
+/// The settlement janitor's claims of held authorizations and open operations, over the shared ``PostgresDatabase``.
+public struct PostgresSettlement: SettlementRepository, PostgresRepository {
+    let database: PostgresDatabase
+}
+
+extension PostgresSettlement {
     public func claimHeldAuthorizations(now: Date, hold: AuthorizationHold, limit: Int) async throws
         -> [(tenant: UUID, paymentId: String)]
     {

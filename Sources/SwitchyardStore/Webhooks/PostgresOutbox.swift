@@ -4,25 +4,12 @@ import SwitchyardCrypto
 
 /// The outbox: every payment, refund and credential status change writes its webhook event, and one
 /// pending delivery per subscribed endpoint, in the transaction that makes the change.
-extension PostgresStore {
+enum PostgresOutbox {
     static let eventIds = IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) })
 
     /// The stored status of a row, locking it, or nil when the row is new.
     static func lockedStatus(_ table: String, id: String, on c: PGConnection) async throws -> String? {
         try await c.query("SELECT status FROM \(table) WHERE id = $1 FOR UPDATE", [.text(id)]).first?.string("status")
-    }
-
-    /// Writes the event of `subject`'s status change, if it changed from `previous` (nil: a new row).
-    func announce(_ subject: some WebhookSubject, previous: String?, on c: PGConnection) async throws {
-        try await c.pipeline(try announcement(subject, previous: previous))
-    }
-
-    /// The statements that write the event of `subject`'s status change (none when it did not change).
-    func announcement(_ subject: some WebhookSubject, previous: String?) throws -> [PGStatement] {
-        Self.countTransition(subject, from: previous)
-        let event = try WebhookEvent.statusChanged(
-            from: previous, to: subject, id: Self.eventIds.make("evt"), at: clock())
-        return event.map(Self.enqueueing) ?? []
     }
 
     /// Stores `event` and a pending delivery, due at once, for each enabled endpoint of its tenant that
@@ -73,5 +60,21 @@ extension PostgresStore {
             INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at, livemode)
             VALUES ($1, $2::uuid, $3, $4, \(payload), $6::timestamptz, $7::boolean)
             """, parameters)
+    }
+}
+
+/// Every repository that changes a status writes its event through the outbox.
+extension PostgresRepository {
+    /// Writes the event of `subject`'s status change, if it changed from `previous` (nil: a new row).
+    func announce(_ subject: some WebhookSubject, previous: String?, on c: PGConnection) async throws {
+        try await c.pipeline(try announcement(subject, previous: previous))
+    }
+
+    /// The statements that write the event of `subject`'s status change (none when it did not change).
+    func announcement(_ subject: some WebhookSubject, previous: String?) throws -> [PGStatement] {
+        PostgresStore.countTransition(subject, from: previous)
+        let event = try WebhookEvent.statusChanged(
+            from: previous, to: subject, id: PostgresOutbox.eventIds.make("evt"), at: clock())
+        return event.map(PostgresOutbox.enqueueing) ?? []
     }
 }

@@ -3,7 +3,7 @@ import SwitchyardCore
 
 /// What the webhook workers of every replica share: claims that skip rows another worker holds, and
 /// leases that keep a claimed delivery from being sent twice while its attempt runs.
-extension PostgresStore {
+extension PostgresWebhooks {
     /// Claims up to `limit` pending deliveries due at `now`, at most `perEndpoint` in flight per endpoint
     /// and `perTenant` per tenant over all workers, skipping rows another worker holds; moves their due
     /// time and lease to `leaseUntil` (and counts the attempt) so no other worker takes them meanwhile.

@@ -1,11 +1,16 @@
 import Foundation
 import SwitchyardCore
 
+/// Server incarnations and their heartbeats, over the shared ``PostgresDatabase``.
+public struct PostgresInstances: InstanceRegistry, PostgresRepository {
+    let database: PostgresDatabase
+}
+
 /// Server incarnations in `server_instances` (migration 18): one row per replica id, its current incarnation
 /// and last heartbeat. The keys an incarnation holds are those whose owner starts with its
 /// ``ServerInstance/ownerPrefix``; releasing them is what ``releaseIdempotent(tenant:key:owner:)`` does to
 /// one key. Keys another transaction is changing (`FOR UPDATE SKIP LOCKED`) are left to their lease.
-extension PostgresStore: InstanceRegistry {
+extension PostgresInstances {
     public func startIncarnation(replica: String, now: Date) async throws
         -> (instance: ServerInstance, released: Int)
     {

@@ -3,7 +3,12 @@ import ProviderKit
 import SwitchyardCore
 import SwitchyardCrypto
 
-extension PostgresStore: NotificationLog {
+/// Inbound provider notifications, verified and not, over the shared ``PostgresDatabase``.
+public struct PostgresNotifications: NotificationLog, PostgresRepository {
+    let database: PostgresDatabase
+}
+
+extension PostgresNotifications {
     public func recordVerified(
         accountId: UUID, tenantId: UUID, headers: [HTTPHeader], body: Data, signedContent: Data, at time: Date
     ) async throws -> VerifiedNotificationRecord {
@@ -35,6 +40,20 @@ extension PostgresStore: NotificationLog {
             _ = try await c.query(
                 "UPDATE notifications SET applied_at = $2::timestamptz WHERE id = $1::bigint AND applied_at IS NULL",
                 [.int(id), .timestamp(time)])
+        }
+    }
+
+    public func markRejected(
+        id: Int64, tenantId: UUID, paymentId: String, rejection: ReportRejection, at time: Date
+    ) async throws {
+        try await tenantScoped(tenantId) { c in
+            _ = try await c.query(
+                """
+                UPDATE notifications SET applied_at = $2::timestamptz, review_code = $3, review_message = $4,
+                    payment_id = $5
+                WHERE id = $1::bigint AND applied_at IS NULL
+                """,
+                [.int(id), .timestamp(time), .text(rejection.code), .text(rejection.message), .text(paymentId)])
         }
     }
 
