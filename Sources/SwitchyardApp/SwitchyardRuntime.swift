@@ -97,7 +97,7 @@ public final class SwitchyardRuntime: Sendable {
                 "replica.id": "\(started.instance.replica)", "replica.incarnation": "\(started.instance.incarnation)",
                 "idempotency.released": "\(started.released)",
             ])
-        keyReleases = PendingKeyReleases(claims: store, logger: logger)
+        keyReleases = PendingKeyReleases(claims: store.idempotencyKeys, logger: logger)
         // Cached entries age by the wall clock: their lifetime is a safety net, not business time.
         store.configureCaching(configuration.platform.caching.settings)
         configurationCache = CachedConfiguration(
@@ -124,14 +124,14 @@ public final class SwitchyardRuntime: Sendable {
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
         let policy = PolicyCenter(configuration.platform)
         service = PaymentService(
-            payments: store, configuration: configurationCache, gateway: gateway, credentials: store,
+            payments: store.payments, configuration: configurationCache, gateway: gateway, credentials: store,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, policy: policy,
             routingStats: CachedRoutingStats(store, policy: policy, clock: { Date() }))
         janitor = PaymentJanitor(
-            service: service, payments: store, clock: configuration.clock, logger: logger,
+            service: service, payments: store.payments, clock: configuration.clock, logger: logger,
             notifications: store.notifications,
-            settlement: store.settlement, retention: store.retention, keys: store,
+            settlement: store.settlement, retention: store.retention, keys: store.idempotencyKeys,
             instances: (store.instances, started.instance), outcomes: store,
             rollouts: store)
         webhooks = WebhookDispatcher(
@@ -221,7 +221,9 @@ public final class SwitchyardRuntime: Sendable {
     public var dependencies: ServerDependencies {
         ServerDependencies(
             repositories: ServerRepositories(
-                tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
+                tenants: store, accounts: store, routing: store, payments: store.payments,
+                claims: store.idempotencyKeys,
+                records: store.payments,
                 search: store, events: store.webhooks, endpoints: store.webhooks,
                 notifications: store.notifications, review: store, probes: store,
                 routingStats: store, configuration: store, routingReplay: store, rollouts: store),

@@ -20,6 +20,8 @@ struct ContractSubject {
     let clock: ManualClock
     let payments: any PaymentRepository & PaymentRecordListing
     let settlement: any SettlementRepository
+    /// `Idempotency-Key` claims.
+    let claims: any IdempotencyRepository
     let credentials: any CredentialRepository
     let stats: any RoutingStatsRepository & RoutingOutcomeRetention
     let tenant: UUID
@@ -31,7 +33,7 @@ struct ContractSubject {
         case .memory:
             let payments = InMemoryPaymentRepository(clock: clock.now)
             return ContractSubject(
-                clock: clock, payments: payments, settlement: payments,
+                clock: clock, payments: payments, settlement: payments, claims: payments,
                 credentials: InMemoryCredentials(payments: payments),
                 stats: payments, tenant: UUID(), account: UUID())
         case .postgres:
@@ -48,7 +50,8 @@ struct ContractSubject {
                     createdAt: clock.date),
                 actor: "test")
             return ContractSubject(
-                clock: clock, payments: store, settlement: store.settlement, credentials: store, stats: store,
+                clock: clock, payments: store.payments, settlement: store.settlement, claims: store.idempotencyKeys,
+                credentials: store, stats: store,
                 tenant: tenant, account: account.id)
         }
     }

@@ -59,7 +59,7 @@ struct WebhookDeliveryTests {
                     method: "card", reference: "\(prefix)-\(index)", captureMode: .automatic, customerId: nil,
                     returnURL: nil, paymentData: [:], status: .succeeded, createdAt: Date())
                 payment.amountCaptured = payment.amount
-                try await store.commit(PaymentChanges(payment: payment))
+                try await store.payments.commit(PaymentChanges(payment: payment))
             }
         }
 

@@ -76,7 +76,7 @@ struct WebhookReplicaTests {
                     country: "FR", method: "card", reference: "order-\(index)", captureMode: .automatic,
                     customerId: nil, returnURL: nil, paymentData: [:], status: .succeeded, createdAt: Date())
                 payment.amountCaptured = payment.amount
-                try await store.commit(PaymentChanges(payment: payment))
+                try await store.payments.commit(PaymentChanges(payment: payment))
             }
             let written = Date().timeIntervalSince(started)
             let received = try await receiver.wait(seconds: 120) { Set($0.map(\.eventId)).count >= 1000 }

@@ -47,7 +47,7 @@ struct KeyRotationTests {
                 paymentMethodType: "GCASH"),
             at: Date())
         try await store.saveCredential(credential)
-        try await store.commit(
+        try await store.payments.commit(
             PaymentChanges(
                 payment: Payment(
                     id: "pay_1", tenantId: tenant, amount: 500, currency: "USD", country: "US", method: "alipay",
@@ -59,7 +59,7 @@ struct KeyRotationTests {
         let attempt = Attempt(
             id: "att_1", paymentId: "pay_1", tenantId: tenant, accountId: account, pluginId: "antom", sequence: 1,
             reason: "first", startedAt: Date())
-        try await store.commit(PaymentChanges(attempts: [attempt], operations: [operation]))
+        try await store.payments.commit(PaymentChanges(attempts: [attempt], operations: [operation]))
         return (tenant, account, endpoints)
     }
 
@@ -113,7 +113,7 @@ struct KeyRotationTests {
             #expect(try await newOnly.account(id: seeded.account)?.credentials["private_key"] == "pk-SECRET")
             #expect(try await newOnly.accessToken(accountId: seeded.account, kind: "access")?.token == "at-SECRET")
             #expect(try await newOnly.credential(tenant: seeded.tenant, id: "pm_1")?.token == "tok-SECRET")
-            let record = try await newOnly.record(tenant: seeded.tenant, paymentId: "pay_1")
+            let record = try await newOnly.payments.record(tenant: seeded.tenant, paymentId: "pay_1")
             #expect(record?.operations.first?.replayData == ["encrypted_customer_input": .string("replay-SECRET")])
             let legacySecret = try await Self.webhookSecret(newOnly, seeded.endpoints[2], box: try SecretBox(key: b))
             #expect(legacySecret == "whsec_legacy")

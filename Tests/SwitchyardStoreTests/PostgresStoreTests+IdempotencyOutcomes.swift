@@ -35,10 +35,11 @@ extension PostgresStoreTests {
         let body = Data(#"{"object":"payment","id":"pay_old"}"#.utf8)
         try await legacyKey(store, tenant: tenant, key: "k", status: 201, body: body, resourceId: "pay_old")
         #expect(
-            try await store.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
                 == .replay(.stored(status: 201, body: body)))
         #expect(
-            try await !store.finishIdempotent(
+            try await !store.idempotencyKeys.finishIdempotent(
                 tenant: tenant, key: "k", owner: "old-owner", outcome: .createdPayment("pay_other")),
             "an answered key keeps its answer")
     }
@@ -48,13 +49,15 @@ extension PostgresStoreTests {
         let tenant = try await store.createTenant(name: "T", actor: "test").id
         try await legacyKey(store, tenant: tenant, key: "k", status: nil, body: nil, resourceId: "pay_old")
         #expect(
-            try await store.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
                 == .resume(resourceId: "pay_old"))
         #expect(
-            try await store.finishIdempotent(
+            try await store.idempotencyKeys.finishIdempotent(
                 tenant: tenant, key: "k", owner: "new", outcome: .createdPayment("pay_old")))
         #expect(
-            try await store.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "later", lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: "k", requestHash: "h", owner: "later", lease: 60)
                 == .replay(.createdPayment("pay_old")))
     }
 }

@@ -14,16 +14,19 @@ extension PostgresStoreTests {
         lease: TimeInterval = 60
     ) async throws {
         #expect(
-            try await store.claimIdempotent(tenant: tenant, key: key, requestHash: "h", owner: owner, lease: lease)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: key, requestHash: "h", owner: owner, lease: lease)
                 == .proceed)
         if let resource {
-            #expect(try await store.linkIdempotent(tenant: tenant, key: key, owner: owner, resourceId: resource))
+            #expect(
+                try await store.idempotencyKeys.linkIdempotent(
+                    tenant: tenant, key: key, owner: owner, resourceId: resource))
         }
     }
 
     /// What a retry of `key` is told.
     func retryKey(_ store: PostgresStore, _ tenant: UUID, _ key: String) async throws -> IdempotencyClaim {
-        try await store.claimIdempotent(
+        try await store.idempotencyKeys.claimIdempotent(
             tenant: tenant, key: key, requestHash: "h", owner: "retry-\(UUID())", lease: 60)
     }
 
@@ -101,10 +104,13 @@ extension PostgresStoreTests {
         try await claimKey(store, tenant, "POST /v1/payments nothing", owner: "c", lease: 1)
         try await claimKey(store, tenant, "POST /v1/payments running", owner: "d", lease: 600)
         let later = Date().addingTimeInterval(5)
-        #expect(try await store.settleExpiredKeys(now: later, limit: 2) == ExpiredKeySettlement(completed: 2))
         #expect(
-            try await store.settleExpiredKeys(now: later, limit: 10) == ExpiredKeySettlement(released: 1))
-        #expect(try await store.settleExpiredKeys(now: later, limit: 10) == ExpiredKeySettlement())
+            try await store.idempotencyKeys.settleExpiredKeys(now: later, limit: 2)
+                == ExpiredKeySettlement(completed: 2))
+        #expect(
+            try await store.idempotencyKeys.settleExpiredKeys(now: later, limit: 10)
+                == ExpiredKeySettlement(released: 1))
+        #expect(try await store.idempotencyKeys.settleExpiredKeys(now: later, limit: 10) == ExpiredKeySettlement())
         #expect(
             try await retryKey(store, tenant, "POST /v1/payments created")
                 == .replay(.resource(IdempotentResource(kind: .payment, id: "pay_1", created: true))))
@@ -122,7 +128,9 @@ extension PostgresStoreTests {
         let store = try await makeStore()
         let plan = try await store.pool.withConnection { c in
             _ = try await c.query("SET enable_seqscan = off")
-            let plan = try await c.query("EXPLAIN " + PostgresStore.expiredKeys, [.timestamp(Date()), .int(100)]).rows
+            let plan = try await c.query(
+                "EXPLAIN " + PostgresIdempotencyKeys.expiredKeys, [.timestamp(Date()), .int(100)]
+            ).rows
                 .map { $0.optionalString("QUERY PLAN") ?? "" }.joined(separator: "\n")
             _ = try await c.query("RESET enable_seqscan")
             return plan

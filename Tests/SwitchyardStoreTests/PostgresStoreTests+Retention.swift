@@ -46,10 +46,12 @@ extension PostgresStoreTests {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test").id
         func claim(_ owner: String) async throws -> IdempotencyClaim {
-            try await store.claimIdempotent(tenant: tenant, key: "order-1", requestHash: "h", owner: owner, lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: "order-1", requestHash: "h", owner: owner, lease: 60)
         }
         #expect(try await claim("a") == .proceed)
-        try await store.finishIdempotent(tenant: tenant, key: "order-1", owner: "a", outcome: .createdPayment("pay_1"))
+        try await store.idempotencyKeys.finishIdempotent(
+            tenant: tenant, key: "order-1", owner: "a", outcome: .createdPayment("pay_1"))
         #expect(try await claim("b") == .replay(.createdPayment("pay_1")))
         #expect(
             try await store.retention.deleteExpired(.idempotencyKeys, before: Date().addingTimeInterval(1), limit: 10)
@@ -105,10 +107,10 @@ extension PostgresStoreTests {
     @Test func handledNotificationsGoUnlessTheirPaymentIsOpen() async throws {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test").id
-        try await store.commit(PaymentChanges(payment: payment(tenant, id: "pay_open")))
+        try await store.payments.commit(PaymentChanges(payment: payment(tenant, id: "pay_open")))
         var done = payment(tenant, id: "pay_done")
         done.status = .succeeded
-        try await store.commit(PaymentChanges(payment: done))
+        try await store.payments.commit(PaymentChanges(payment: done))
         let rows: [(String, Bool, String, String?, String?)] = [
             ("applied", true, Self.old, nil, nil), ("recent", true, "now()", nil, nil),
             ("not handled", true, "NULL", nil, nil), ("rejected open", true, Self.old, "too_much", "pay_open"),

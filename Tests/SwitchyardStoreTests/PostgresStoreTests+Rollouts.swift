@@ -140,14 +140,14 @@ extension PostgresStoreTests {
         routed.routing = RoutingDecision(ruleId: UUID(), ruleName: "cards", candidates: [account], skipped: [])
         routed.routing?.arm = arm
         routed.routing?.rolloutId = rollout
-        try await store.commit(PaymentChanges(payment: routed))
+        try await store.payments.commit(PaymentChanges(payment: routed))
         if let kind { try await answer(store, tenant: tenant, payment: id, account: account, kind) }
     }
 
     func answer(_ store: PostgresStore, tenant: UUID, payment: String, account: UUID, _ kind: Outcome.Kind)
         async throws
     {
-        try await store.commit(
+        try await store.payments.commit(
             PaymentChanges(attempts: [
                 answered("att_" + payment, payment: payment, tenant: tenant, account: account, sequence: 1, kind)
             ]))

@@ -10,20 +10,20 @@ extension PostgresStoreTests {
     @Test func concurrentWritersOfOneAttemptRecordItsAnswerOnce() async throws {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test").id
-        try await store.commit(PaymentChanges(payment: payment(tenant, id: "pay_1")))
+        try await store.payments.commit(PaymentChanges(payment: payment(tenant, id: "pay_1")))
         var attempt = Attempt(
             id: "att_1", paymentId: "pay_1", tenantId: tenant, accountId: UUID(), pluginId: "p", sequence: 1,
             reason: "first", startedAt: Date())
         // The attempt exists before its answers race, as it does in the server (the create stores it): 16
         // first inserts racing on a new row can trip the (payment_id, sequence) index, which ON CONFLICT (id)
         // does not arbitrate.
-        try await store.commit(PaymentChanges(attempts: [attempt]))
+        try await store.payments.commit(PaymentChanges(attempts: [attempt]))
         attempt.finishedAt = Date()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 0..<16 {
                 var write = attempt
                 write.outcome = n % 2 == 0 ? .authorized : .succeeded
-                group.addTask { try await store.commit(PaymentChanges(attempts: [write])) }
+                group.addTask { try await store.payments.commit(PaymentChanges(attempts: [write])) }
             }
             try await group.waitForAll()
         }

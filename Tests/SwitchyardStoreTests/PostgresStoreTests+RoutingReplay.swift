@@ -33,9 +33,9 @@ extension PostgresStoreTests {
         // Routed without a rule (no propensities): never replayed.
         var stored = payment(tenant, id: "pay_stored")
         stored.routing = RoutingDecision(ruleId: nil, ruleName: nil, candidates: [a], skipped: [])
-        try await store.commit(PaymentChanges(payment: routed))
-        try await store.commit(PaymentChanges(payment: stored))
-        try await store.commit(
+        try await store.payments.commit(PaymentChanges(payment: routed))
+        try await store.payments.commit(PaymentChanges(payment: stored))
+        try await store.payments.commit(
             PaymentChanges(attempts: [
                 answered("att_1", payment: "pay_routed", tenant: tenant, account: a, sequence: 1, .declined),
                 answered("att_2", payment: "pay_routed", tenant: tenant, account: b, sequence: 2, .authorized),

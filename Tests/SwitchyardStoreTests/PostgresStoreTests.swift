@@ -47,8 +47,8 @@ struct PostgresStoreTests {
         let store = try await makeStore()
         let a = try await store.createTenant(name: "A", actor: "test")
         let b = try await store.createTenant(name: "B", actor: "test")
-        try await store.commit(PaymentChanges(payment: payment(a.id, id: "pay_a")))
-        try await store.commit(PaymentChanges(payment: payment(b.id, id: "pay_b")))
+        try await store.payments.commit(PaymentChanges(payment: payment(a.id, id: "pay_a")))
+        try await store.payments.commit(PaymentChanges(payment: payment(b.id, id: "pay_b")))
         // Even a query with no tenant filter sees only the scoped tenant's rows.
         let seenByA = try await store.tenantScoped(a.id) { c in
             try await c.query("SELECT id FROM payments ORDER BY id").rows.map { try $0.string("id") }
@@ -62,11 +62,12 @@ struct PostgresStoreTests {
         await #expect(throws: PGError.self) {
             try await store.tenantScoped(a.id) { c in
                 try await c.query(
-                    PostgresStore.upsertPayment, try PostgresStore.paymentParameters(self.payment(b.id, id: "pay_x")))
+                    PostgresPayments.upsertPayment,
+                    try PostgresPayments.paymentParameters(self.payment(b.id, id: "pay_x")))
             }
         }
-        #expect(try await store.record(tenant: b.id, paymentId: "pay_a") == nil)
-        #expect(try await store.record(tenant: a.id, paymentId: "pay_a") != nil)
+        #expect(try await store.payments.record(tenant: b.id, paymentId: "pay_a") == nil)
+        #expect(try await store.payments.record(tenant: a.id, paymentId: "pay_a") != nil)
     }
 
     @Test func secretsAreEncryptedAtRestAndKeysStoredAsHashes() async throws {
@@ -146,7 +147,7 @@ struct PostgresStoreTests {
                     let owner = "owner-\(index)"
                     return (
                         owner,
-                        try await store.claimIdempotent(
+                        try await store.idempotencyKeys.claimIdempotent(
                             tenant: tenant.id, key: "k", requestHash: "h", owner: owner, lease: 60)
                     )
                 }
@@ -158,13 +159,15 @@ struct PostgresStoreTests {
         #expect(results.filter { if case .held = $0.1 { true } else { false } }.count == 19)
         let outcome = IdempotentOutcome.createdPayment("pay_1")
         #expect(
-            try await store.finishIdempotent(
+            try await store.idempotencyKeys.finishIdempotent(
                 tenant: tenant.id, key: "k", owner: try #require(winners.first), outcome: outcome))
         #expect(
-            try await store.claimIdempotent(tenant: tenant.id, key: "k", requestHash: "h", owner: "late", lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant.id, key: "k", requestHash: "h", owner: "late", lease: 60)
                 == .replay(outcome))
         #expect(
-            try await store.claimIdempotent(tenant: tenant.id, key: "k", requestHash: "other", owner: "late", lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant.id, key: "k", requestHash: "other", owner: "late", lease: 60)
                 == .mismatch)
     }
 
@@ -174,14 +177,14 @@ struct PostgresStoreTests {
         var p = payment(tenant.id, id: "pay_r")
         p.status = .succeeded
         p.amountCaptured = 500
-        try await store.commit(PaymentChanges(payment: p))
+        try await store.payments.commit(PaymentChanges(payment: p))
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<10 {
                 group.addTask {
                     let refund = Refund(
                         id: "re_\(index)", paymentId: "pay_r", tenantId: tenant.id, amount: 100, currency: "USD",
                         reason: nil, createdAt: Date())
-                    return (try? await store.reserveRefund(refund)) != nil
+                    return (try? await store.payments.reserveRefund(refund)) != nil
                 }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -192,18 +195,18 @@ struct PostgresStoreTests {
     @Test func concurrentTransitionsNeverLoseAnUpdate() async throws {
         let store = try await makeStore()
         let tenant = try await store.createTenant(name: "T", actor: "test")
-        try await store.commit(PaymentChanges(payment: payment(tenant.id, id: "pay_t")))
+        try await store.payments.commit(PaymentChanges(payment: payment(tenant.id, id: "pay_t")))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    try await store.transition(tenant: tenant.id, paymentId: "pay_t", with: PaymentChanges()) {
+                    try await store.payments.transition(tenant: tenant.id, paymentId: "pay_t", with: PaymentChanges()) {
                         $0.amountCaptured += 1
                     }
                 }
             }
             try await group.waitForAll()
         }
-        #expect(try await store.record(tenant: tenant.id, paymentId: "pay_t")?.payment.amountCaptured == 20)
+        #expect(try await store.payments.record(tenant: tenant.id, paymentId: "pay_t")?.payment.amountCaptured == 20)
     }
 
     @Test func aSettledRefundIsNeverDowngradedNorCountedTwice() async throws {
@@ -212,17 +215,17 @@ struct PostgresStoreTests {
         var p = payment(tenant.id, id: "pay_s")
         p.status = .succeeded
         p.amountCaptured = 500
-        try await store.commit(PaymentChanges(payment: p))
+        try await store.payments.commit(PaymentChanges(payment: p))
         var refund = Refund(
             id: "re_s", paymentId: "pay_s", tenantId: tenant.id, amount: 200, currency: "USD", reason: nil,
             createdAt: Date())
-        try await store.reserveRefund(refund)
+        try await store.payments.reserveRefund(refund)
         refund.status = .succeeded
-        try await store.commit(PaymentChanges(refunds: [refund]))
-        try await store.commit(PaymentChanges(refunds: [refund]))
+        try await store.payments.commit(PaymentChanges(refunds: [refund]))
+        try await store.payments.commit(PaymentChanges(refunds: [refund]))
         refund.status = .unknown
-        try await store.commit(PaymentChanges(refunds: [refund]))
-        let record = try #require(try await store.record(tenant: tenant.id, paymentId: "pay_s"))
+        try await store.payments.commit(PaymentChanges(refunds: [refund]))
+        let record = try #require(try await store.payments.record(tenant: tenant.id, paymentId: "pay_s"))
         #expect(record.refunds.first?.status == .succeeded)
         #expect(record.payment.amountRefunded == 200)
     }
@@ -235,15 +238,15 @@ struct PostgresStoreTests {
                 id: UUID(), tenantId: tenant.id, name: "A", pluginId: "worldline-direct", environment: "sandbox",
                 baseURL: "http://127.0.0.1:1", credentials: [:], secretFields: [], enabled: true, createdAt: Date()),
             actor: "test")
-        try await store.commit(PaymentChanges(payment: payment(tenant.id, id: "pay_r")))
+        try await store.payments.commit(PaymentChanges(payment: payment(tenant.id, id: "pay_r")))
         let attempt = Attempt(
             id: "att_r", paymentId: "pay_r", tenantId: tenant.id, accountId: account.id, pluginId: "worldline-direct",
             sequence: 1, reason: "first", startedAt: Date())
         var operation = PaymentOperation(
             id: "cmp_r", paymentId: "pay_r", tenantId: tenant.id, kind: .complete, amount: 500, createdAt: Date())
         operation.replayData = ["encrypted_customer_input": .string("eyJ.secret-part")]
-        try await store.commit(PaymentChanges(attempts: [attempt], operations: [operation]))
-        let kept = try #require(try await store.record(tenant: tenant.id, paymentId: "pay_r"))
+        try await store.payments.commit(PaymentChanges(attempts: [attempt], operations: [operation]))
+        let kept = try #require(try await store.payments.record(tenant: tenant.id, paymentId: "pay_r"))
         #expect(kept.operations.first?.replayData == operation.replayData)
         let raw = try await store.pool.withConnection { c in
             try await c.query("SELECT replay FROM payment_operations WHERE id = 'cmp_r'").first?.optionalString(
@@ -258,12 +261,12 @@ struct PostgresStoreTests {
         learnt.replayData = nil
         var identified = attempt
         identified.providerPaymentId = "3066019731_0"
-        try await store.commit(PaymentChanges(attempts: [identified], operations: [learnt]))
+        try await store.payments.commit(PaymentChanges(attempts: [identified], operations: [learnt]))
         // …then the first call's timeout is written with what that caller knew.
         var late = operation
         late.outcome = .unknown
-        try await store.commit(PaymentChanges(attempts: [attempt], operations: [late]))
-        let record = try #require(try await store.record(tenant: tenant.id, paymentId: "pay_r"))
+        try await store.payments.commit(PaymentChanges(attempts: [attempt], operations: [late]))
+        let record = try #require(try await store.payments.record(tenant: tenant.id, paymentId: "pay_r"))
         #expect(record.operations.first?.outcome == .succeeded)
         #expect(record.operations.first?.replayData == nil)
         #expect(record.attempts.first?.providerPaymentId == "3066019731_0")

@@ -1,3 +1,3 @@
 import SwitchyardCore
 
-extension PostgresStore: ReviewRepository, OperationalProbes, PaymentRecordListing {}
+extension PostgresStore: ReviewRepository, OperationalProbes {}

@@ -10,9 +10,10 @@ extension PostgresStore: PaymentSearchRepository {
             let ids = PGValue.json(String(decoding: try JSONEncoder().encode(paymentIds), as: UTF8.self))
             let payments = try await c.query(
                 "SELECT * FROM payments WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))", [ids]
-            ).rows.map(Self.payment)
+            ).rows.map(PostgresPayments.payment)
             let byId = Dictionary(payments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return try await self.records(paymentIds.compactMap { byId[$0] }, on: c)
+            return try await PostgresPayments(database: self.database).records(
+                paymentIds.compactMap { byId[$0] }, on: c)
         }
     }
 }

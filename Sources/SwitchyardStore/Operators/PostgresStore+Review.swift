@@ -2,6 +2,11 @@ import Foundation
 import SwitchyardCore
 
 extension PostgresStore {
+    /// System scope: payments flagged for manual review, oldest first (see ``PostgresPayments``).
+    public func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment] {
+        try await PostgresPayments(database: database).paymentsForReview(tenant: tenant, limit: limit)
+    }
+
     /// System scope: verified notifications kept for review (their report was rejected), oldest first.
     public func notificationsForReview(tenant: UUID?, limit: Int) async throws -> [RejectedNotification] {
         let rows = try await system { c in

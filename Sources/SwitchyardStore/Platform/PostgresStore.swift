@@ -10,6 +10,10 @@ public final class PostgresStore: Sendable, PostgresRepository {
     /// Where this store reports its own configuration writes, and a listener every replica's.
     public var configurationChanges: ConfigurationChanges { database.configurationChanges }
 
+    /// Payments and their attempts, refunds and operations.
+    public let payments: PostgresPayments
+    /// `Idempotency-Key` claims and answers.
+    public let idempotencyKeys: PostgresIdempotencyKeys
     /// Webhook endpoints, events and deliveries.
     public let webhooks: PostgresWebhooks
     /// Inbound provider notifications.
@@ -24,6 +28,8 @@ public final class PostgresStore: Sendable, PostgresRepository {
     public init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
         let database = PostgresDatabase(pool: pool, secrets: secrets, clock: clock, logger: logger)
         self.database = database
+        payments = PostgresPayments(database: database)
+        idempotencyKeys = PostgresIdempotencyKeys(database: database)
         webhooks = PostgresWebhooks(database: database)
         notifications = PostgresNotifications(database: database)
         settlement = PostgresSettlement(database: database)

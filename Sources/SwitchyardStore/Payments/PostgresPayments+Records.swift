@@ -3,7 +3,7 @@ import SwitchyardCore
 
 /// Payments read with their attempts, refunds and operations: a fixed number of queries for one payment
 /// or a whole page.
-extension PostgresStore {
+extension PostgresPayments {
     public func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord? {
         try await tenantSnapshot(tenant) { c in try await self.record(paymentId, on: c) }
     }

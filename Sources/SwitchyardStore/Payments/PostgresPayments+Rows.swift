@@ -3,7 +3,7 @@ import ProviderKit
 import SwitchyardCore
 
 /// Row mapping for payments, attempts, refunds and operations.
-extension PostgresStore {
+extension PostgresPayments {
     /// The routing decision, the payment data, the metadata and the description are written with the row and
     /// never after: all are made once, at the create, so a transition never writes them back (nor reads the
     /// first two, ``paymentForUpdate``).

@@ -5,7 +5,7 @@ import SwitchyardCore
 /// first, read through `idempotency_keys_in_progress` (migration 18) and locked skipping any a request is
 /// changing; each answered with the resource ``IdempotentResource/settled(key:resourceId:)`` names (only if
 /// its owner still owns it, as every answer), or else forgotten.
-extension PostgresStore: IdempotencyKeyMaintenance {
+extension PostgresIdempotencyKeys {
     public func settleExpiredKeys(now: Date, limit: Int) async throws -> ExpiredKeySettlement {
         try await system { c in
             let rows = try await c.query(Self.expiredKeys, [.timestamp(now), .int(Int64(max(0, limit)))]).rows

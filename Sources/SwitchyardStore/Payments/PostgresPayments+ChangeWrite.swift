@@ -1,11 +1,11 @@
 import Foundation
 import SwitchyardCore
 
-extension PostgresStore {
+extension PostgresPayments {
     /// ``PaymentChanges`` turned into statement parameters up front, written on a connection inside the
     /// caller's transaction.
     struct ChangeWrite: Sendable {
-        let store: PostgresStore
+        let store: PostgresPayments
         let changes: PaymentChanges
         let paymentParams: [PGValue]?
         let attemptParams: [[PGValue]]
@@ -13,13 +13,13 @@ extension PostgresStore {
         let refundParams: [[PGValue]]
         let operationParams: [[PGValue]]
 
-        init(_ changes: PaymentChanges, store: PostgresStore) throws {
+        init(_ changes: PaymentChanges, store: PostgresPayments) throws {
             self.store = store
             self.changes = changes
-            paymentParams = try changes.payment.map(PostgresStore.paymentParameters)
-            attemptParams = changes.attempts.map(PostgresStore.attemptParameters)
+            paymentParams = try changes.payment.map(PostgresPayments.paymentParameters)
+            attemptParams = changes.attempts.map(PostgresPayments.attemptParameters)
             outcomeParams = changes.attempts.compactMap(PostgresStore.routingOutcomeParameters)
-            refundParams = try changes.refunds.map(PostgresStore.refundParameters)
+            refundParams = try changes.refunds.map(PostgresPayments.refundParameters)
             operationParams = try changes.operations.map(store.operationParameters)
         }
 
@@ -40,10 +40,10 @@ extension PostgresStore {
             var statements: [PGStatement] = []
             if let payment = changes.payment, let paymentParams {
                 let previous = try await PostgresOutbox.lockedStatus("payments", id: payment.id, on: c)
-                statements.append(PGStatement(PostgresStore.upsertPayment, paymentParams))
+                statements.append(PGStatement(PostgresPayments.upsertPayment, paymentParams))
                 statements += try store.announcement(payment, previous: previous)
             }
-            statements += attemptParams.map { PGStatement(PostgresStore.upsertAttempt, $0) }
+            statements += attemptParams.map { PGStatement(PostgresPayments.upsertAttempt, $0) }
             statements += outcomeParams.map { PGStatement(PostgresStore.recordRoutingOutcome, $0) }
             return statements
         }
@@ -57,14 +57,14 @@ extension PostgresStore {
             }
             if let payment = changes.payment, let paymentParams {
                 let previous = try await PostgresOutbox.lockedStatus("payments", id: payment.id, on: c)
-                try await c.query(PostgresStore.upsertPayment, paymentParams)
+                try await c.query(PostgresPayments.upsertPayment, paymentParams)
                 try await store.announce(payment, previous: previous, on: c)
             }
-            for params in attemptParams { try await c.query(PostgresStore.upsertAttempt, params) }
+            for params in attemptParams { try await c.query(PostgresPayments.upsertAttempt, params) }
             for params in outcomeParams { try await c.query(PostgresStore.recordRoutingOutcome, params) }
             try await store.upsertAnnouncing(changes.refunds, refundParams, on: c)
-            for params in operationParams { try await c.query(PostgresStore.upsertOperation, params) }
-            for id in refundedPayments { try await c.query(PostgresStore.recomputeRefunded, [.text(id)]) }
+            for params in operationParams { try await c.query(PostgresPayments.upsertOperation, params) }
+            for id in refundedPayments { try await c.query(PostgresPayments.recomputeRefunded, [.text(id)]) }
         }
     }
 }

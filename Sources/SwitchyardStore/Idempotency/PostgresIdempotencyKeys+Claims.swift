@@ -6,7 +6,7 @@ import SwitchyardCore
 /// on still owning it, so a request that lost its key to a takeover can no longer change it. A key is
 /// answered once `completed_at` is set; what it answered is stored as an outcome (see
 /// ``IdempotentOutcome`` and ``Schema`` migration 16), never as a response body.
-extension PostgresStore {
+extension PostgresIdempotencyKeys {
     /// Claims `key` for `owner` for `lease` seconds: a new key, or one whose previous owner's lease ran out
     /// without an answer (taken over atomically: of several retries exactly one resumes).
     public func claimIdempotent(

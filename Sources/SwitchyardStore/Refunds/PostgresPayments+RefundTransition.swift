@@ -1,7 +1,7 @@
 import Foundation
 import SwitchyardCore
 
-extension PostgresStore {
+extension PostgresPayments {
     public func transitionRefund<T: Sendable>(
         tenant: UUID, refundId: String, _ body: @escaping @Sendable (inout Refund) throws -> T
     ) async throws -> T? {

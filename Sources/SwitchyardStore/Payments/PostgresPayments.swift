@@ -2,7 +2,12 @@ import Foundation
 import ProviderKit
 import SwitchyardCore
 
-extension PostgresStore: PaymentRepository {
+/// Payments and their attempts, refunds and operations, over the shared ``PostgresDatabase``.
+public struct PostgresPayments: PaymentRepository, PaymentRecordListing, PostgresRepository {
+    let database: PostgresDatabase
+}
+
+extension PostgresPayments {
     public func commit(_ changes: PaymentChanges) async throws {
         let tenant =
             changes.payment?.tenantId ?? changes.attempts.first?.tenantId ?? changes.refunds.first?.tenantId
@@ -20,14 +25,14 @@ extension PostgresStore: PaymentRepository {
         let now = clock()
         return try await tenantScoped(tenant) { c -> IdempotencyClaim in
             if let claim {
-                let result = try await Self.claim(
+                let result = try await PostgresIdempotencyKeys.claim(
                     tenant: tenant, key: claim.key, requestHash: claim.requestHash, owner: claim.owner, now: now,
                     until: now.addingTimeInterval(claim.lease), on: c)
                 guard result == .proceed || result == .resume(resourceId: nil) else { return result }
                 // The claim above made this request the key's owner in this transaction, so the link
                 // cannot miss: it goes with the writes, in their round trip when they have one.
                 let link = changes.payment.map {
-                    Self.linking(key: claim.key, owner: claim.owner, resourceId: $0.id)
+                    PostgresIdempotencyKeys.linking(key: claim.key, owner: claim.owner, resourceId: $0.id)
                 }
                 if let statements = try await write.statements(on: c) {
                     try await c.pipeline(statements + (link.map { [$0] } ?? []))
@@ -75,7 +80,7 @@ extension PostgresStore: PaymentRepository {
             }
             guard concludes else { return (result, nil, false) }
             guard let record, let answer = answer(record) else { return (result, record, false) }
-            let answered = try await Self.finish(
+            let answered = try await PostgresIdempotencyKeys.finish(
                 key: answer.key, owner: answer.owner, outcome: answer.outcome, now: self.clock(), on: c)
             return (result, record, answered)
         }
@@ -84,7 +89,11 @@ extension PostgresStore: PaymentRepository {
     public func reserveRefund(_ refund: Refund, linking claim: IdempotencyScope?) async throws {
         let params = try Self.refundParameters(refund)
         try await tenantScoped(refund.tenantId) { c in
-            if let claim, await !(try Self.link(key: claim.key, owner: claim.owner, resourceId: refund.id, on: c)) {
+            if let claim,
+                await
+                    !(try PostgresIdempotencyKeys.link(
+                        key: claim.key, owner: claim.owner, resourceId: refund.id, on: c))
+            {
                 throw CoreError(.idempotencyInProgress, "another request with this Idempotency-Key took it over")
             }
             guard
@@ -156,7 +165,7 @@ extension PostgresStore: PaymentRepository {
     }
 }
 
-extension PostgresStore {
+extension PostgresPayments {
     public func claimUnresolved(now: Date, firstDelay: TimeInterval, leaseUntil: Date, limit: Int) async throws
         -> [(tenant: UUID, paymentId: String)]
     {
@@ -215,7 +224,7 @@ extension PostgresStore {
     }
 }
 
-extension PostgresStore {
+extension PostgresPayments {
     public func claimExpiredSessions(now: Date, retryAfter: TimeInterval, horizon: TimeInterval, limit: Int)
         async throws -> [(tenant: UUID, paymentId: String)]
     {
