@@ -114,7 +114,8 @@ public final class SwitchyardRuntime: Sendable {
             runSettings: Self.pluginRunSettings(configuration.platform))
         _ = await registry.reload()
         let tokens = AccessTokenCache(
-            store: store, refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),
+            store: store.accessTokens,
+            refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),
             // Outlasts another replica's token call, which is bounded by the provider timeout.
             lockWait: .milliseconds(configuration.platform.limits.providerTimeoutMs) + .seconds(5),
             // A dead holder's lock frees itself once its token call and storage waits must have ended.
@@ -124,16 +125,17 @@ public final class SwitchyardRuntime: Sendable {
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
         let policy = PolicyCenter(configuration.platform)
         service = PaymentService(
-            payments: store.payments, configuration: configurationCache, gateway: gateway, credentials: store,
+            payments: store.payments, configuration: configurationCache, gateway: gateway,
+            credentials: store.credentials,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, policy: policy,
-            routingStats: CachedRoutingStats(store, policy: policy, clock: { Date() }))
+            routingStats: CachedRoutingStats(store.routing, policy: policy, clock: { Date() }))
         janitor = PaymentJanitor(
             service: service, payments: store.payments, clock: configuration.clock, logger: logger,
             notifications: store.notifications,
             settlement: store.settlement, retention: store.retention, keys: store.idempotencyKeys,
-            instances: (store.instances, started.instance), outcomes: store,
-            rollouts: store)
+            instances: (store.instances, started.instance), outcomes: store.routing,
+            rollouts: store.routing)
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
             logger: logger)
@@ -221,12 +223,13 @@ public final class SwitchyardRuntime: Sendable {
     public var dependencies: ServerDependencies {
         ServerDependencies(
             repositories: ServerRepositories(
-                tenants: store, accounts: store, routing: store, payments: store.payments,
+                tenants: store.tenants, accounts: store.accounts, routing: store.routing, payments: store.payments,
                 claims: store.idempotencyKeys,
                 records: store.payments,
                 search: store, events: store.webhooks, endpoints: store.webhooks,
                 notifications: store.notifications, review: store, probes: store,
-                routingStats: store, configuration: store, routingReplay: store, rollouts: store),
+                routingStats: store.routing, configuration: store, routingReplay: store.routing,
+                rollouts: store.routing),
             service: service, registry: registry, gateway: gateway,
             notificationURL: { [gateway] in gateway.notificationURL(accountId: $0) },
             operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,

@@ -42,8 +42,8 @@ struct ContractSubject {
             let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: logger)
             let store = PostgresStore(
                 pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: clock.now, logger: logger)
-            let tenant = try await store.createTenant(name: "contract", actor: "test").id
-            let account = try await store.createAccount(
+            let tenant = try await store.tenants.createTenant(name: "contract", actor: "test").id
+            let account = try await store.accounts.createAccount(
                 ProviderAccount(
                     id: UUID(), tenantId: tenant, name: "a", pluginId: "scripted", environment: "test",
                     baseURL: "https://provider.invalid", credentials: [:], secretFields: [], enabled: true,
@@ -51,7 +51,7 @@ struct ContractSubject {
                 actor: "test")
             return ContractSubject(
                 clock: clock, payments: store.payments, settlement: store.settlement, claims: store.idempotencyKeys,
-                credentials: store, stats: store,
+                credentials: store.credentials, stats: store.routing,
                 tenant: tenant, account: account.id)
         }
     }

@@ -45,7 +45,7 @@ struct WebhookReplicaTests {
         let pool = try PGPool(PostgresConfiguration(connectionString: databaseURL, poolSize: 4), logger: logger)
         let store = PostgresStore(pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: logger)
         try await store.migrate()
-        let tenant = try await store.createTenant(name: "Replicas", actor: "test")
+        let tenant = try await store.tenants.createTenant(name: "Replicas", actor: "test")
         let directory = NSTemporaryDirectory() + "switchyard-replicas-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/plugins", withIntermediateDirectories: true)
         let policyPath = directory + "/policy.json"

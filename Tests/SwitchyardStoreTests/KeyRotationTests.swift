@@ -17,8 +17,8 @@ struct KeyRotationTests {
     /// tenant, the account and the endpoints' ids.
     static func seedEveryKind(_ store: PostgresStore) async throws -> (tenant: UUID, account: UUID, endpoints: [String])
     {
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
-        let account = try await store.createAccount(
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
+        let account = try await store.accounts.createAccount(
             ProviderAccount(
                 id: UUID(), tenantId: tenant, name: "A", pluginId: "antom", environment: "sandbox",
                 baseURL: "http://127.0.0.1:1", credentials: ["merchant": "m1", "private_key": "pk-SECRET"],
@@ -36,7 +36,7 @@ struct KeyRotationTests {
         _ = try await store.webhooks.rotateWebhookSecret(
             tenant: tenant, id: endpoints[1],
             rotation: try WebhookSecretRotation(requestedSeconds: 3600, defaultSeconds: 0, now: Date()), actor: "test")
-        try await store.storeAccessToken(
+        try await store.accessTokens.storeAccessToken(
             accountId: account, kind: "access", token: "at-SECRET", expiresAt: Date().addingTimeInterval(3600))
         var credential = StoredPaymentMethod(
             id: "pm_1", tenantId: tenant, customerId: "cust-1", accountId: account, pluginId: "antom",
@@ -46,7 +46,7 @@ struct KeyRotationTests {
                 kind: .created, correlationId: "as_1", credentialKind: "wallet_agreement", token: "tok-SECRET",
                 paymentMethodType: "GCASH"),
             at: Date())
-        try await store.saveCredential(credential)
+        try await store.credentials.saveCredential(credential)
         try await store.payments.commit(
             PaymentChanges(
                 payment: Payment(
@@ -110,9 +110,11 @@ struct KeyRotationTests {
             // Every value opens with the new key alone.
             let newOnly = PostgresStore(
                 pool: pool, secrets: try SecretBox(key: b), clock: { Date() }, logger: Self.logger)
-            #expect(try await newOnly.account(id: seeded.account)?.credentials["private_key"] == "pk-SECRET")
-            #expect(try await newOnly.accessToken(accountId: seeded.account, kind: "access")?.token == "at-SECRET")
-            #expect(try await newOnly.credential(tenant: seeded.tenant, id: "pm_1")?.token == "tok-SECRET")
+            #expect(try await newOnly.accounts.account(id: seeded.account)?.credentials["private_key"] == "pk-SECRET")
+            #expect(
+                try await newOnly.accessTokens.accessToken(accountId: seeded.account, kind: "access")?.token
+                    == "at-SECRET")
+            #expect(try await newOnly.credentials.credential(tenant: seeded.tenant, id: "pm_1")?.token == "tok-SECRET")
             let record = try await newOnly.payments.record(tenant: seeded.tenant, paymentId: "pay_1")
             #expect(record?.operations.first?.replayData == ["encrypted_customer_input": .string("replay-SECRET")])
             let legacySecret = try await Self.webhookSecret(newOnly, seeded.endpoints[2], box: try SecretBox(key: b))

@@ -31,7 +31,7 @@ extension PostgresStoreTests {
 
     @Test func aKeyAnsweredBeforeOutcomesReplaysItsStoredResponse() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         let body = Data(#"{"object":"payment","id":"pay_old"}"#.utf8)
         try await legacyKey(store, tenant: tenant, key: "k", status: 201, body: body, resourceId: "pay_old")
         #expect(
@@ -46,7 +46,7 @@ extension PostgresStoreTests {
 
     @Test func aKeyLeftRunningBeforeOutcomesIsTakenOverAndAnsweredAsAnOutcome() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await legacyKey(store, tenant: tenant, key: "k", status: nil, body: nil, resourceId: "pay_old")
         #expect(
             try await store.idempotencyKeys.claimIdempotent(

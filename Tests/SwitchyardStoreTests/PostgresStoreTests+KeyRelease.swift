@@ -32,7 +32,7 @@ extension PostgresStoreTests {
 
     @Test func aRestartedReplicaReleasesWhatItsEarlierIncarnationHeld() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         let now = Date()
         let (first, none) = try await store.instances.startIncarnation(replica: "host:8080", now: now)
         #expect(first.incarnation == 1 && none == 0)
@@ -67,7 +67,7 @@ extension PostgresStoreTests {
 
     @Test func theKeysOfASilentInstanceAreReleasedOnceByAnotherReplica() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         let now = Date()
         let dead = try await store.instances.startIncarnation(replica: "r1", now: now).instance
         let alive = try await store.instances.startIncarnation(replica: "r2", now: now).instance
@@ -98,7 +98,7 @@ extension PostgresStoreTests {
 
     @Test func keysPastTheirLeaseAreAnsweredWithWhatTheyNameOrReleased() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await claimKey(store, tenant, "POST /v1/payments created", owner: "a", linking: "pay_1", lease: 1)
         try await claimKey(store, tenant, "POST /v1/payments/pay_2/capture k", owner: "b", lease: 1)
         try await claimKey(store, tenant, "POST /v1/payments nothing", owner: "c", lease: 1)

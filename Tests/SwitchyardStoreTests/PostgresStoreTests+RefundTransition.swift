@@ -10,7 +10,7 @@ import Testing
 extension PostgresStoreTests {
     /// A succeeded payment of 500 with a reserved refund of 200; returns the tenant.
     func reservedRefund(_ store: PostgresStore) async throws -> UUID {
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         var p = payment(tenant, id: "pay_r")
         p.status = .succeeded
         p.amountCaptured = 500
@@ -70,7 +70,7 @@ extension PostgresStoreTests {
     @Test func anotherTenantsRefundIsNotFound() async throws {
         let store = try await makeStore()
         _ = try await reservedRefund(store)
-        let other = try await store.createTenant(name: "O", actor: "test").id
+        let other = try await store.tenants.createTenant(name: "O", actor: "test").id
         let result = try await store.payments.transitionRefund(tenant: other, refundId: "re_1") { _ in true }
         #expect(result == nil)
     }

@@ -25,7 +25,7 @@ extension PostgresStoreTests {
 
     @Test func answeredKeysPastTheCutoffGoInBatchesAndUnansweredOnesStay() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         for (key, completed) in [
             ("old-1", Self.old), ("old-2", Self.old), ("old-3", Self.old), ("recent", "now()"), ("running", "NULL"),
         ] {
@@ -44,7 +44,7 @@ extension PostgresStoreTests {
 
     @Test func aKeyClaimedAfterItsDeletionIsFresh() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         func claim(_ owner: String) async throws -> IdempotencyClaim {
             try await store.idempotencyKeys.claimIdempotent(
                 tenant: tenant, key: "order-1", requestHash: "h", owner: owner, lease: 60)
@@ -61,7 +61,7 @@ extension PostgresStoreTests {
 
     @Test func finalDeliveriesGoWithTheirAttemptsAndEventsOnceNoDeliveryIsLeft() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await run(
             store,
             """
@@ -106,7 +106,7 @@ extension PostgresStoreTests {
 
     @Test func handledNotificationsGoUnlessTheirPaymentIsOpen() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await store.payments.commit(PaymentChanges(payment: payment(tenant, id: "pay_open")))
         var done = payment(tenant, id: "pay_done")
         done.status = .succeeded
@@ -135,7 +135,7 @@ extension PostgresStoreTests {
 
     @Test func auditEntriesPastTheCutoffGo() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await run(
             store,
             """

@@ -9,7 +9,7 @@ import Testing
 extension PostgresStoreTests {
     @Test func concurrentWritersOfOneAttemptRecordItsAnswerOnce() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await store.payments.commit(PaymentChanges(payment: payment(tenant, id: "pay_1")))
         var attempt = Attempt(
             id: "att_1", paymentId: "pay_1", tenantId: tenant, accountId: UUID(), pluginId: "p", sequence: 1,
@@ -31,7 +31,7 @@ extension PostgresStoreTests {
             try await c.query("SELECT count(*) AS n FROM routing_outcomes WHERE attempt_id = 'att_1'").rows
         }
         #expect(try rows.first?.int64("n") == 1)
-        let stats = try await store.authorizationStats(
+        let stats = try await store.routing.authorizationStats(
             tenant: tenant, window: AuthorizationStatsWindow(attempts: 200, since: Date(timeIntervalSince1970: 0)))
         #expect(stats.map(\.samples) == [1, 1])
         #expect(stats.map(\.country) == [nil, "US"])

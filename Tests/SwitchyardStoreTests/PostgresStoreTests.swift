@@ -45,8 +45,8 @@ struct PostgresStoreTests {
 
     @Test func rowLevelSecurityKeepsTenantsApart() async throws {
         let store = try await makeStore()
-        let a = try await store.createTenant(name: "A", actor: "test")
-        let b = try await store.createTenant(name: "B", actor: "test")
+        let a = try await store.tenants.createTenant(name: "A", actor: "test")
+        let b = try await store.tenants.createTenant(name: "B", actor: "test")
         try await store.payments.commit(PaymentChanges(payment: payment(a.id, id: "pay_a")))
         try await store.payments.commit(PaymentChanges(payment: payment(b.id, id: "pay_b")))
         // Even a query with no tenant filter sees only the scoped tenant's rows.
@@ -72,9 +72,9 @@ struct PostgresStoreTests {
 
     @Test func secretsAreEncryptedAtRestAndKeysStoredAsHashes() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test")
         let secret = "super-secret-private-key-123456"
-        let account = try await store.createAccount(
+        let account = try await store.accounts.createAccount(
             ProviderAccount(
                 id: UUID(), tenantId: tenant.id, name: "c", pluginId: "citcon", environment: "sandbox",
                 baseURL: "http://127.0.0.1:1", credentials: ["private_key": secret, "merchant": "m-1"],
@@ -90,11 +90,11 @@ struct PostgresStoreTests {
         #expect(!raw[0].0.contains(secret))
         #expect(!raw[0].1.contains(secret))
         #expect(raw[0].0.contains("m-1"), "non-secret fields stay readable")
-        let loaded = try #require(try await store.account(tenant: tenant.id, id: account.id))
+        let loaded = try #require(try await store.accounts.account(tenant: tenant.id, id: account.id))
         #expect(loaded.credentials["private_key"] == secret)
         #expect(loaded.maskedCredentials["private_key"] != secret)
 
-        let key = try await store.createAPIKey(
+        let key = try await store.tenants.createAPIKey(
             tenant: tenant.id, name: "k", scopes: [.payments], expiresAt: nil, actor: "test")
         let keyColumns = try await store.pool.withConnection { c in
             try await c.query("SELECT row_to_json(api_keys)::text AS row FROM api_keys").rows.map {
@@ -103,18 +103,18 @@ struct PostgresStoreTests {
         }
         #expect(keyColumns.count == 1)
         #expect(!keyColumns[0].contains(key.secret))
-        #expect(try await store.authenticate(secret: key.secret)?.id == key.key.id)
-        #expect(try await store.authenticate(secret: key.secret + "x") == nil)
-        _ = try await store.revokeAPIKey(tenant: tenant.id, id: key.key.id, actor: "test")
-        #expect(try await store.authenticate(secret: key.secret) == nil)
+        #expect(try await store.tenants.authenticate(secret: key.secret)?.id == key.key.id)
+        #expect(try await store.tenants.authenticate(secret: key.secret + "x") == nil)
+        _ = try await store.tenants.revokeAPIKey(tenant: tenant.id, id: key.key.id, actor: "test")
+        #expect(try await store.tenants.authenticate(secret: key.secret) == nil)
     }
 
     @Test func theLiveAccountsOfEveryTenantAreReadWithTheirCredentialsOpened() async throws {
         let store = try await makeStore()
         var made: [UUID: String] = [:]
         for (name, environment) in [("A", "production"), ("B", "sandbox"), ("C", "live")] {
-            let tenant = try await store.createTenant(name: name, actor: "test")
-            let account = try await store.createAccount(
+            let tenant = try await store.tenants.createTenant(name: name, actor: "test")
+            let account = try await store.accounts.createAccount(
                 ProviderAccount(
                     id: UUID(), tenantId: tenant.id, name: name, pluginId: "worldline-sips", environment: environment,
                     baseURL: "http://127.0.0.1:1",
@@ -123,7 +123,7 @@ struct PostgresStoreTests {
                 actor: "test")
             made[account.id] = environment
         }
-        let live = try await store.liveAccounts()
+        let live = try await store.accounts.liveAccounts()
         #expect(Set(live.map(\.id)) == Set(made.filter { $0.value != "sandbox" }.keys))
         #expect(live.allSatisfy { $0.credentials["secret_key"] == "002001000000001_KEY1" })
     }
@@ -140,7 +140,7 @@ struct PostgresStoreTests {
 
     @Test func concurrentIdempotentClaimsLetExactlyOneProceed() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test")
         let results = try await withThrowingTaskGroup(of: (String, IdempotencyClaim).self) { group in
             for index in 0..<20 {
                 group.addTask {
@@ -173,7 +173,7 @@ struct PostgresStoreTests {
 
     @Test func refundsReservedConcurrentlyNeverExceedTheCapture() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test")
         var p = payment(tenant.id, id: "pay_r")
         p.status = .succeeded
         p.amountCaptured = 500
@@ -194,7 +194,7 @@ struct PostgresStoreTests {
 
     @Test func concurrentTransitionsNeverLoseAnUpdate() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test")
         try await store.payments.commit(PaymentChanges(payment: payment(tenant.id, id: "pay_t")))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
@@ -211,7 +211,7 @@ struct PostgresStoreTests {
 
     @Test func aSettledRefundIsNeverDowngradedNorCountedTwice() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test")
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test")
         var p = payment(tenant.id, id: "pay_s")
         p.status = .succeeded
         p.amountCaptured = 500
@@ -232,8 +232,8 @@ struct PostgresStoreTests {
 
     @Test func aLateUnknownNeverUndoesWhatAReplayLearnt() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test")
-        let account = try await store.createAccount(
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test")
+        let account = try await store.accounts.createAccount(
             ProviderAccount(
                 id: UUID(), tenantId: tenant.id, name: "A", pluginId: "worldline-direct", environment: "sandbox",
                 baseURL: "http://127.0.0.1:1", credentials: [:], secretFields: [], enabled: true, createdAt: Date()),
@@ -274,9 +274,9 @@ struct PostgresStoreTests {
 
     @Test func storedCredentialsAreSealedFoundByCorrelationOrTokenAndKeptPerTenant() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test")
-        let other = try await store.createTenant(name: "O", actor: "test")
-        let account = try await store.createAccount(
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test")
+        let other = try await store.tenants.createTenant(name: "O", actor: "test")
+        let account = try await store.accounts.createAccount(
             ProviderAccount(
                 id: UUID(), tenantId: tenant.id, name: "A", pluginId: "antom", environment: "sandbox",
                 baseURL: "http://127.0.0.1:1", credentials: [:], secretFields: [], enabled: true, createdAt: Date()),
@@ -284,13 +284,13 @@ struct PostgresStoreTests {
         var credential = StoredPaymentMethod(
             id: "pm_1", tenantId: tenant.id, customerId: "cust-1", accountId: account.id, pluginId: "antom",
             kind: "wallet_agreement", correlationId: "as_1", createdAt: Date())
-        try await store.saveCredential(credential)
+        try await store.credentials.saveCredential(credential)
         credential.apply(
             CredentialEvent(
                 kind: .created, correlationId: "as_1", credentialKind: "wallet_agreement",
                 token: "tok_SECRET_wallet_access", paymentMethodType: "GCASH"),
             at: Date())
-        try await store.saveCredential(credential)
+        try await store.credentials.saveCredential(credential)
         let raw = try await store.pool.withConnection { c in
             try await c.query("SELECT token, token_digest FROM stored_credentials WHERE id = 'pm_1'").first
         }
@@ -298,16 +298,17 @@ struct PostgresStoreTests {
         #expect(raw?.optionalString("token")?.contains("SECRET") == false)
         #expect(raw?.optionalString("token_digest")?.contains("SECRET") == false)
 
-        let byCorrelation = try await store.credential(tenant: tenant.id, accountId: account.id, correlationId: "as_1")
+        let byCorrelation = try await store.credentials.credential(
+            tenant: tenant.id, accountId: account.id, correlationId: "as_1")
         #expect(byCorrelation?.status == .active)
         #expect(byCorrelation?.token == "tok_SECRET_wallet_access")
-        let byToken = try await store.credential(
+        let byToken = try await store.credentials.credential(
             tenant: tenant.id, accountId: account.id, token: "tok_SECRET_wallet_access")
         #expect(byToken?.id == "pm_1")
-        #expect(try await store.credentials(tenant: tenant.id, customerId: "cust-1").map(\.id) == ["pm_1"])
-        #expect(try await store.credentials(tenant: tenant.id, customerId: "cust-1").first?.token == nil)
-        #expect(try await store.credential(tenant: other.id, id: "pm_1") == nil)
-        #expect(try await store.credentials(tenant: other.id, customerId: "cust-1").isEmpty)
+        #expect(try await store.credentials.credentials(tenant: tenant.id, customerId: "cust-1").map(\.id) == ["pm_1"])
+        #expect(try await store.credentials.credentials(tenant: tenant.id, customerId: "cust-1").first?.token == nil)
+        #expect(try await store.credentials.credential(tenant: other.id, id: "pm_1") == nil)
+        #expect(try await store.credentials.credentials(tenant: other.id, customerId: "cust-1").isEmpty)
     }
 
     @Test func creatingTheClusterWideRoleToleratesAConcurrentCreator() async throws {

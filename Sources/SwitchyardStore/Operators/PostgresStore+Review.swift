@@ -2,6 +2,11 @@ import Foundation
 import SwitchyardCore
 
 extension PostgresStore {
+    /// System scope: every tenant's accounts, without their credentials (see ``PostgresAccounts``).
+    public func accountSummaries() async throws -> [AccountSummary] {
+        try await accounts.accountSummaries()
+    }
+
     /// System scope: payments flagged for manual review, oldest first (see ``PostgresPayments``).
     public func paymentsForReview(tenant: UUID?, limit: Int) async throws -> [Payment] {
         try await PostgresPayments(database: database).paymentsForReview(tenant: tenant, limit: limit)

@@ -18,7 +18,7 @@ extension PostgresPayments {
             self.changes = changes
             paymentParams = try changes.payment.map(PostgresPayments.paymentParameters)
             attemptParams = changes.attempts.map(PostgresPayments.attemptParameters)
-            outcomeParams = changes.attempts.compactMap(PostgresStore.routingOutcomeParameters)
+            outcomeParams = changes.attempts.compactMap(PostgresRouting.routingOutcomeParameters)
             refundParams = try changes.refunds.map(PostgresPayments.refundParameters)
             operationParams = try changes.operations.map(store.operationParameters)
         }
@@ -44,7 +44,7 @@ extension PostgresPayments {
                 statements += try store.announcement(payment, previous: previous)
             }
             statements += attemptParams.map { PGStatement(PostgresPayments.upsertAttempt, $0) }
-            statements += outcomeParams.map { PGStatement(PostgresStore.recordRoutingOutcome, $0) }
+            statements += outcomeParams.map { PGStatement(PostgresRouting.recordRoutingOutcome, $0) }
             return statements
         }
 
@@ -61,7 +61,7 @@ extension PostgresPayments {
                 try await store.announce(payment, previous: previous, on: c)
             }
             for params in attemptParams { try await c.query(PostgresPayments.upsertAttempt, params) }
-            for params in outcomeParams { try await c.query(PostgresStore.recordRoutingOutcome, params) }
+            for params in outcomeParams { try await c.query(PostgresRouting.recordRoutingOutcome, params) }
             try await store.upsertAnnouncing(changes.refunds, refundParams, on: c)
             for params in operationParams { try await c.query(PostgresPayments.upsertOperation, params) }
             for id in refundedPayments { try await c.query(PostgresPayments.recomputeRefunded, [.text(id)]) }

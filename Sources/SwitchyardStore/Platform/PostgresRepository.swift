@@ -14,6 +14,7 @@ extension PostgresRepository {
     var clock: @Sendable () -> Date { database.clock }
     var logger: Logger { database.logger }
     var apiKeys: APIKeyCache { database.apiKeys }
+    var configurationChanges: ConfigurationChanges { database.configurationChanges }
 
     /// Runs `body` in a transaction where row-level security restricts every tenant table to `tenant`.
     @discardableResult

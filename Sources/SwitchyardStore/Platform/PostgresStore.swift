@@ -10,6 +10,16 @@ public final class PostgresStore: Sendable, PostgresRepository {
     /// Where this store reports its own configuration writes, and a listener every replica's.
     public var configurationChanges: ConfigurationChanges { database.configurationChanges }
 
+    /// Tenants, their API keys, policies and audit log.
+    public let tenants: PostgresTenants
+    /// Tenants' provider accounts.
+    public let accounts: PostgresAccounts
+    /// Customers' stored credentials.
+    public let credentials: PostgresCredentials
+    /// Provider access tokens and their refresh locks.
+    public let accessTokens: PostgresAccessTokens
+    /// Routing rules, rollouts, outcomes, statistics and logged decisions.
+    public let routing: PostgresRouting
     /// Payments and their attempts, refunds and operations.
     public let payments: PostgresPayments
     /// `Idempotency-Key` claims and answers.
@@ -28,6 +38,11 @@ public final class PostgresStore: Sendable, PostgresRepository {
     public init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
         let database = PostgresDatabase(pool: pool, secrets: secrets, clock: clock, logger: logger)
         self.database = database
+        tenants = PostgresTenants(database: database)
+        accounts = PostgresAccounts(database: database)
+        credentials = PostgresCredentials(database: database)
+        accessTokens = PostgresAccessTokens(database: database)
+        routing = PostgresRouting(database: database)
         payments = PostgresPayments(database: database)
         idempotencyKeys = PostgresIdempotencyKeys(database: database)
         webhooks = PostgresWebhooks(database: database)

@@ -47,7 +47,7 @@ extension PostgresWebhooks {
             if let url = update.url { details["url"] = url }
             if let types = update.eventTypes { details["event_types"] = types.joined(separator: ",") }
             if let enabled = update.enabled { details["enabled"] = "\(enabled)" }
-            try await PostgresStore.audit(
+            try await PostgresTenants.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.update", target: id, details: details,
                 at: now)
             return try Self.endpoint(row)
@@ -75,7 +75,7 @@ extension PostgresWebhooks {
                     [.text(id), .text(sealed), rotation.previousExpiresAt.pg, .timestamp(now)]
                 ).first
             else { return nil }
-            try await PostgresStore.audit(
+            try await PostgresTenants.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.rotate_secret", target: id,
                 details: ["previous_expires_at": rotation.previousExpiresAt.map { "\($0)" } ?? "now"], at: now)
             return try Self.endpoint(row)
@@ -108,7 +108,7 @@ extension PostgresWebhooks {
                 """,
                 [.uuid(tenant), .text(event.id), .text(id), .timestamp(now)]
             ).first
-            try await PostgresStore.audit(
+            try await PostgresTenants.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.test", target: id,
                 details: ["event": event.id], at: now)
             return try delivery.map(Self.delivery)

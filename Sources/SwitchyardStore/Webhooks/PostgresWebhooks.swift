@@ -47,7 +47,7 @@ extension PostgresWebhooks {
                     .json(try StoreJSON.encode(eventTypes)), .text(sealed), .timestamp(now),
                     .json(try StoreJSON.encode(metadata)), .bool(livemode),
                 ])
-            try await PostgresStore.audit(
+            try await PostgresTenants.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.create", target: endpoint.id,
                 details: ["url": url], at: now)
         }
@@ -80,7 +80,7 @@ extension PostgresWebhooks {
                 ).first
             else { return nil }
             try await Self.cancelPendingDeliveries(c, endpoint: id, at: now)
-            try await PostgresStore.audit(
+            try await PostgresTenants.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_endpoint.disable", target: id, details: [:], at: now)
             return try Self.endpoint(row)
         }
@@ -193,7 +193,7 @@ extension PostgresWebhooks {
                 throw try await Self.replayQuotaExceeded(
                     c, excess: earlier + Int64(rows.count) - Int64(limit), since: windowStart, now: now)
             }
-            try await PostgresStore.audit(
+            try await PostgresTenants.audit(
                 c, tenant: tenant, actor: actor, action: "webhook_event.replay", target: eventId,
                 details: ["deliveries": "\(rows.count)"], at: now)
             return try rows.map(Self.delivery)

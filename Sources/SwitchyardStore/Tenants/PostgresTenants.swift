@@ -2,7 +2,12 @@ import Foundation
 import SwitchyardCore
 import SwitchyardCrypto
 
-extension PostgresStore {
+/// Tenants, their API keys, policies and audit log, over the shared ``PostgresDatabase``.
+public struct PostgresTenants: TenantRepository, PostgresRepository {
+    let database: PostgresDatabase
+}
+
+extension PostgresTenants {
     // MARK: Tenants
 
     public func createTenant(name: String, actor: String) async throws -> Tenant {
@@ -223,7 +228,7 @@ extension PostgresStore {
     }
 }
 
-extension PostgresStore {
+extension PostgresTenants {
     static let tenantPages = PageQuery(
         table: "tenants", columns: "id, name, created_at, api_version", idType: "uuid", statusColumn: nil)
     static let keyPages = PageQuery(table: "api_keys", idType: "uuid", statusColumn: nil)

@@ -2,7 +2,7 @@ import Foundation
 import SwitchyardCore
 
 /// The ledger of definite answers that the authorisation statistics count.
-extension PostgresStore {
+extension PostgresRouting {
     /// Records an attempt's definite answer once: a later write of the same attempt (authorized, then
     /// succeeded; a replay; another replica) finds the row and changes nothing. Method, currency, country and
     /// amount are the payment's; for a first attempt, the probability with which routing chose its account
@@ -51,5 +51,3 @@ extension PostgresStore {
         }
     }
 }
-
-extension PostgresStore: RoutingOutcomeRetention {}

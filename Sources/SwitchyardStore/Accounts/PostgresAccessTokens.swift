@@ -1,8 +1,13 @@
 import Foundation
 import SwitchyardCore
 
+/// Provider access tokens, sealed, and their refresh locks, over the shared ``PostgresDatabase``.
+public struct PostgresAccessTokens: AccessTokenStore, PostgresRepository {
+    let database: PostgresDatabase
+}
+
 /// Provider access tokens, encrypted at rest and shared by every replica.
-extension PostgresStore: AccessTokenStore {
+extension PostgresAccessTokens {
     /// The stored token for an account and kind, if any.
     public func accessToken(accountId: UUID, kind: String) async throws -> (token: String, expiresAt: Date)? {
         let row = try await system { c in

@@ -1,7 +1,7 @@
 import Foundation
 import SwitchyardCore
 
-extension PostgresStore: RoutingStatsRepository {
+extension PostgresRouting {
     /// One query: each answer is numbered newest first within its account × method × currency and within
     /// its account × method × currency × country; the first `window.attempts` of each are counted.
     static let authorizationStatsQuery = """

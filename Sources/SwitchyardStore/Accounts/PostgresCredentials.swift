@@ -3,9 +3,14 @@ import ProviderKit
 import SwitchyardCore
 import SwitchyardCrypto
 
+/// Customers' stored credentials, their tokens sealed, over the shared ``PostgresDatabase``.
+public struct PostgresCredentials: CredentialRepository, PostgresRepository {
+    let database: PostgresDatabase
+}
+
 /// Customers' stored credentials: the provider token sealed under the key-encryption key (bound to the
 /// credential's id), and a digest of it for look-ups by token.
-extension PostgresStore: CredentialRepository {
+extension PostgresCredentials {
     static let upsertCredential = """
         INSERT INTO stored_credentials (id, tenant_id, customer_id, account_id, plugin_id, kind, status,
             correlation_id, token, token_digest, payment_method_type, display, session, origin_payment_id,
@@ -150,7 +155,7 @@ extension PostgresStore: CredentialRepository {
     }
 }
 
-extension PostgresStore {
+extension PostgresCredentials {
     public func stalePendingCredentials(now: Date, limit: Int) async throws -> [(tenant: UUID, id: String)] {
         let rows = try await system { c in
             try await c.query(

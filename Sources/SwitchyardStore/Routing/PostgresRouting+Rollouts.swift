@@ -4,7 +4,7 @@ import SwitchyardCore
 /// Guarded rollouts: a draft routing version next to the live one, decided by the janitor from the answers
 /// recorded in `routing_outcomes` for the rollout's own payments, one replica per rollout
 /// (`FOR UPDATE SKIP LOCKED`).
-extension PostgresStore: RolloutRepository {
+extension PostgresRouting {
     public func startRollout(
         tenant: UUID, id: UUID, rules: [RoutingRule], settings: RolloutSettings, actor: String, expectedVersion: Int?
     ) async throws -> RoutingRollout {
@@ -26,7 +26,7 @@ extension PostgresStore: RolloutRepository {
                     .double(settings.guardrail), .int(Int64(settings.minSamples)),
                     .int(Int64(settings.maxDuration)), .double(settings.alpha), .text(actor), .timestamp(now),
                 ])
-            try await Self.audit(
+            try await PostgresTenants.audit(
                 c, tenant: tenant, actor: actor, action: "routing.rollout.start", target: id.uuidString.lowercased(),
                 details: [
                     "draft_version": String(version), "share": String(settings.share),
@@ -122,7 +122,7 @@ extension PostgresStore: RolloutRepository {
                 .timestamp(now),
             ])
         let figures = decision.figures
-        try await Self.audit(
+        try await PostgresTenants.audit(
             c, tenant: tenant, actor: actor, action: "routing.rollout.\(status.rawValue)",
             target: rollout.id.uuidString.lowercased(),
             details: [

@@ -4,7 +4,7 @@ import SwitchyardCore
 /// The refresh lock of a provider token: a row of `provider_token_locks` naming its holder until a
 /// lease expires, taken and released in short statements of their own, so that no pooled connection is
 /// held while the holder calls the provider.
-extension PostgresStore {
+extension PostgresAccessTokens {
     /// Runs `body` holding the refresh lock of an account's token of `kind`, so that one caller among
     /// every replica on this database refreshes it at a time.
     ///

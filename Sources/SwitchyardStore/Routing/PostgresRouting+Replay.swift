@@ -1,7 +1,7 @@
 import Foundation
 import SwitchyardCore
 
-extension PostgresStore: RoutingReplayRepository {
+extension PostgresRouting {
     /// One query, hence one snapshot: the first attempts with a propensity, newest first, each with its
     /// payment's reference (served by `routing_outcomes_replay`). It reads the ledger only and takes no lock.
     static let loggedDecisionsQuery = """

@@ -2,7 +2,7 @@ import Foundation
 import SwitchyardCore
 
 /// A guarded rollout's state and curves over time, read for the API and the console.
-extension PostgresStore {
+extension PostgresRouting {
     public func rolloutHistory(tenant: UUID, _ selection: RolloutSelection, buckets: Int, now: Date) async throws
         -> RolloutHistory?
     {
