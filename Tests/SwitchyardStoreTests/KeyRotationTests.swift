@@ -65,7 +65,7 @@ struct KeyRotationTests {
 
     /// The keys' total use, by key id.
     static func totals(_ store: PostgresStore) async throws -> [String: Int] {
-        try await store.sealedValueCounts().reduce(into: [:]) { $0[$1.keyId, default: 0] += $1.count }
+        try await store.keyRotation.sealedValueCounts().reduce(into: [:]) { $0[$1.keyId, default: 0] += $1.count }
     }
 
     /// A webhook endpoint's signing secret as stored, opened with `box`.
@@ -92,19 +92,19 @@ struct KeyRotationTests {
                     "UPDATE webhook_endpoints SET secret_encrypted = $1 WHERE id = $2",
                     [.text(legacy), .text(seeded.endpoints[2])])
             }
-            #expect(try await Self.totals(old) == [idA: 7, PostgresStore.legacyKeyId: 1])
+            #expect(try await Self.totals(old) == [idA: 7, PostgresKeyRotation.legacyKeyId: 1])
 
             let keyring = try SecretBox(key: b, previous: [a])
             let store = PostgresStore(pool: pool, secrets: keyring, clock: { Date() }, logger: Self.logger)
             let batches = Batches()
-            let totals = try await store.rotateSealedValues(batchSize: 2) { column, resealed in
+            let totals = try await store.keyRotation.rotateSealedValues(batchSize: 2) { column, resealed in
                 batches.record(column, resealed)
             }
             #expect(totals.map(\.column) == SealedColumn.all.map(\.name))
             #expect(totals.map(\.resealed) == [1, 3, 1, 1, 1, 1])
             #expect(batches.seen["webhook_endpoints.secret_encrypted"] == [2, 3])
             #expect(try await Self.totals(store) == [idB: 8])
-            let counts = try await store.sealedValueCounts()
+            let counts = try await store.keyRotation.sealedValueCounts()
             #expect(Set(counts.map(\.column)) == Set(SealedColumn.all.map(\.name)))
 
             // Every value opens with the new key alone.
@@ -122,7 +122,7 @@ struct KeyRotationTests {
             #expect(try await newOnly.openStoredSecret())
 
             // Nothing is left to do: a second run changes nothing.
-            let again = try await store.rotateSealedValues(batchSize: 2)
+            let again = try await store.keyRotation.rotateSealedValues(batchSize: 2)
             #expect(again.map(\.resealed) == [0, 0, 0, 0, 0, 0])
         }
     }
@@ -152,13 +152,13 @@ struct KeyRotationTests {
             }
             var heldRow = held.makeAsyncIterator()
             await heldRow.next()
-            let totals = try await store.rotateSealedValues(batchSize: 2)
+            let totals = try await store.keyRotation.rotateSealedValues(batchSize: 2)
             try await writer.value
             // The held row was skipped, not waited for, and the write it was taking stays.
             #expect(totals.first { $0.column == "webhook_endpoints.secret_encrypted" }?.resealed == 2)
             #expect(try await Self.webhookSecret(store, written, box: try SecretBox(key: b)) == "whsec_new")
             #expect(try await Self.totals(store) == [keyring.currentKeyId: 8])
-            #expect(try await store.rotateSealedValues(batchSize: 2).map(\.resealed) == [0, 0, 0, 0, 0, 0])
+            #expect(try await store.keyRotation.rotateSealedValues(batchSize: 2).map(\.resealed) == [0, 0, 0, 0, 0, 0])
         }
     }
 
@@ -171,7 +171,7 @@ struct KeyRotationTests {
             let store = PostgresStore(
                 pool: pool, secrets: try SecretBox(key: b), clock: { Date() }, logger: Self.logger)
             await #expect(throws: StoreError.unknownKey(SecretBox.keyId(of: a))) {
-                _ = try await store.rotateSealedValues(batchSize: 10)
+                _ = try await store.keyRotation.rotateSealedValues(batchSize: 10)
             }
             await #expect(throws: StoreError.unknownKey(SecretBox.keyId(of: a))) {
                 _ = try await store.openStoredSecret()

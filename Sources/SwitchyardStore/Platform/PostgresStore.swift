@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import SwitchyardCore
 
-/// Switchyard's storage over PostgreSQL: every repository port of the core, scoped by tenant with
-/// row-level security as a second wall.
+/// Switchyard's storage over PostgreSQL, built once by the server: the migrations, and one repository per
+/// capability over a shared ``PostgresDatabase`` (`store.payments`, `store.routing`, …) that together
+/// implement every repository port of the core, scoped by tenant with row-level security as a second wall.
 public final class PostgresStore: Sendable, PostgresRepository {
     /// The connection layer the repositories share.
     let database: PostgresDatabase
@@ -34,6 +35,10 @@ public final class PostgresStore: Sendable, PostgresRepository {
     public let instances: PostgresInstances
     /// The retention deletes of finished rows.
     public let retention: PostgresRetention
+    /// The operator's review queues, probes and payment search.
+    public let operators: PostgresOperators
+    /// The sealed values and their rotation to the current key.
+    public let keyRotation: PostgresKeyRotation
 
     public init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
         let database = PostgresDatabase(pool: pool, secrets: secrets, clock: clock, logger: logger)
@@ -50,6 +55,8 @@ public final class PostgresStore: Sendable, PostgresRepository {
         settlement = PostgresSettlement(database: database)
         instances = PostgresInstances(database: database)
         retention = PostgresRetention(database: database)
+        operators = PostgresOperators(database: database)
+        keyRotation = PostgresKeyRotation(database: database)
     }
 
     /// Applies pending migrations; returns the versions applied now.
@@ -106,7 +113,16 @@ public final class PostgresStore: Sendable, PostgresRepository {
 
     /// Whether the database answers.
     public func ping() async -> Bool {
-        (try? await pool.withConnection { try await $0.query("SELECT 1 AS one").rows.count == 1 }) ?? false
+        await operators.ping()
+    }
+
+    /// The connection pool the store works through (for diagnostics and tests).
+    public var databasePool: PGPool { pool }
+
+    /// Starts counting the transactions the store commits for `tenant` (see ``PGWatch``); end it with
+    /// ``PGPool/unwatch(_:)`` on ``databasePool``.
+    public func watchTenant(_ tenant: UUID) -> PGWatch {
+        pool.watch(setting: Schema.tenantSetting, value: tenant.uuidString.lowercased())
     }
 }
 

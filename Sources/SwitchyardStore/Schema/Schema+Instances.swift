@@ -1,5 +1,5 @@
 extension Schema {
-    /// Migration 18: the server incarnations running on the database (see `PostgresStore+InstanceRegistry.swift`),
+    /// Migration 18: the server incarnations running on the database (see `PostgresInstances.swift`),
     /// one row per replica id with its current incarnation and last heartbeat; and the keys still in progress,
     /// by the end of their lease, which the janitor settles once it has passed.
     static var instances: String {

@@ -1,5 +1,5 @@
 extension Schema {
-    /// One index per retention delete (see `PostgresStore+Retention.swift`), each partial on what the delete
+    /// One index per retention delete (see `PostgresRetention.swift`), each partial on what the delete
     /// may remove and ordered by the age it compares, so a delete reads the oldest finished rows first and
     /// never scans the rows it keeps (unanswered keys, pending deliveries, unhandled notifications):
     ///

@@ -72,7 +72,7 @@ extension PostgresRepository {
 
     /// The statements that write the event of `subject`'s status change (none when it did not change).
     func announcement(_ subject: some WebhookSubject, previous: String?) throws -> [PGStatement] {
-        PostgresStore.countTransition(subject, from: previous)
+        PostgresOperators.countTransition(subject, from: previous)
         let event = try WebhookEvent.statusChanged(
             from: previous, to: subject, id: PostgresOutbox.eventIds.make("evt"), at: clock())
         return event.map(PostgresOutbox.enqueueing) ?? []

@@ -2,7 +2,7 @@ import Foundation
 import SwitchyardCore
 import SwitchyardObservability
 
-extension PostgresStore {
+extension PostgresOperators {
     /// The janitor's backlog and the webhook deliveries by status, read in one transaction.
     public func gauges() async throws -> StoreGauges {
         try await system { c in
@@ -20,7 +20,7 @@ extension PostgresStore {
     }
 }
 
-extension PostgresStore {
+extension PostgresOperators {
     /// Counts a payment reaching a final status (refunds and stored credentials are not counted here).
     static func countTransition(_ subject: some WebhookSubject, from previous: String?) {
         guard let payment = subject as? Payment, payment.status.isFinal,

@@ -1,10 +1,19 @@
 import Foundation
 import SwitchyardCore
 
-extension PostgresStore {
-    /// System scope: every tenant's accounts, without their credentials (see ``PostgresAccounts``).
+extension PostgresOperators {
+    /// System scope: every tenant's accounts, without their credentials.
     public func accountSummaries() async throws -> [AccountSummary] {
-        try await accounts.accountSummaries()
+        try await system { c in
+            try await c.query(
+                "SELECT id, tenant_id, name, plugin_id, enabled FROM provider_accounts ORDER BY tenant_id, id"
+            )
+            .rows.map { row in
+                AccountSummary(
+                    id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), name: try row.string("name"),
+                    pluginId: try row.string("plugin_id"), enabled: try row.bool("enabled"))
+            }
+        }
     }
 
     /// System scope: payments flagged for manual review, oldest first (see ``PostgresPayments``).

@@ -16,7 +16,13 @@ public struct SealedValueCount: Sendable, Equatable {
     }
 }
 
-extension PostgresStore {
+/// The sealed values of every tenant's rows and their rotation to the current key-encryption key, over the
+/// shared ``PostgresDatabase``.
+public struct PostgresKeyRotation: PostgresRepository {
+    let database: PostgresDatabase
+}
+
+extension PostgresKeyRotation {
     /// The key id ``sealedValueCounts()`` reports for values sealed before key ids existed.
     public static let legacyKeyId = "legacy"
 
