@@ -124,3 +124,45 @@ extension InMemoryPaymentRepository: PaymentRepository {
         }
     }
 }
+
+extension InMemoryPaymentRepository {
+    /// Applies `body` to the refund inside one transaction (every method here is serialized, as the
+    /// PostgreSQL store's row locks serialize refund writes), storing it with the recomputed refunded
+    /// amount when it changed; nil for an unknown refund or another tenant's.
+    public func transitionRefund<T: Sendable>(
+        tenant: UUID, refundId: String, _ body: @escaping @Sendable (inout Refund) throws -> T
+    ) async throws -> T? {
+        try outage.check()
+        let result = try transact { state -> T? in
+            guard var refund = state.refunds[refundId]?.value, refund.tenantId == tenant else { return nil }
+            let before = refund
+            let result = try body(&refund)
+            if refund != before { try state.write(PaymentChanges(refunds: [refund])) }
+            if outage.dropsTransition(at: .beforeCommit) { throw InMemoryOutage.Unavailable() }
+            return result
+        }
+        if outage.dropsTransition(at: .afterCommit) { throw InMemoryOutage.Unavailable() }
+        return result
+    }
+}
+
+/// The merchant's payment listing over the stored payments: newest first, each with its record.
+extension InMemoryPaymentRepository: PaymentRecordListing {
+    public func records(tenant: UUID, reference: String?, metadata: [String: String], page: PageRequest)
+        async throws -> Page<PaymentRecord>
+    {
+        let listed = transact { state in
+            state.payments.values.map(\.stored).filter {
+                $0.tenantId == tenant && (reference == nil || $0.reference == reference)
+                    && $0.metadata.contains(metadata)
+            }
+        }
+        let selected = page.page(
+            try page.select(listed, id: \.id, created: \.createdAt, status: \.status.rawValue, livemode: \.livemode))
+        var records: [PaymentRecord] = []
+        for payment in selected.items {
+            if let record = try await record(tenant: tenant, paymentId: payment.id) { records.append(record) }
+        }
+        return Page(items: records, hasMore: selected.hasMore)
+    }
+}
