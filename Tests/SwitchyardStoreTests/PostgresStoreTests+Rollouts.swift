@@ -40,7 +40,7 @@ extension PostgresStoreTests {
                 try await c.query(
                     "INSERT INTO routing_versions (tenant_id, version, rules, actor, created_at) "
                         + "VALUES ($1::uuid, 1, $2::jsonb, 'test', now())", [.uuid(tenant), .json(snapshot)])
-                try await c.execute(Schema.ruleStrategyColumns)
+                try await c.execute(RolloutMigrations.ruleStrategyColumns)
             }
         }
         let rules = try await store.routing.routingConfiguration(tenant: tenant).rules

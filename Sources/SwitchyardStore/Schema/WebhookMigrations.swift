@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the webhook outbox migrations, which ``Schema/migrations`` lists in order.
+enum WebhookMigrations {
     /// Merchants' webhook endpoints, the outbox of events, one delivery per (event, endpoint) and every
     /// delivery attempt.
     static var webhooks: String {
@@ -55,11 +56,11 @@ extension Schema {
             worker text NOT NULL
         );
         CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, number);
-        GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO \(tenantRole);
-        \(tenantIsolation("webhook_endpoints"))
-        \(tenantIsolation("webhook_events"))
-        \(tenantIsolation("webhook_deliveries"))
-        \(tenantIsolation("webhook_attempts"))
+        GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO \(Schema.tenantRole);
+        \(Schema.tenantIsolation("webhook_endpoints"))
+        \(Schema.tenantIsolation("webhook_events"))
+        \(Schema.tenantIsolation("webhook_deliveries"))
+        \(Schema.tenantIsolation("webhook_attempts"))
         """
     }
 }

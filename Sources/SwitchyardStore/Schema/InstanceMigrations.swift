@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the server instance migrations, which ``Schema/migrations`` lists in order.
+enum InstanceMigrations {
     /// Migration 18: the server incarnations running on the database (see `PostgresInstances.swift`),
     /// one row per replica id with its current incarnation and last heartbeat; and the keys still in progress,
     /// by the end of their lease, which the janitor settles once it has passed.

@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the configuration change notification migrations, which ``Schema/migrations`` lists in order.
+enum ConfigurationNotificationMigrations {
     /// Every write to a tenant's configuration (its policy, API keys, provider accounts, routing) notifies
     /// channel `switchyard_config` with the tenant's id when it commits, so each replica drops what it holds
     /// of that tenant. Recording an API key's use (`last_used_at`) and tenants' other columns notify nothing.

@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the webhook secret rotation migrations, which ``Schema/migrations`` lists in order.
+enum SecretRotationMigrations {
     /// Webhook secret rotation: the replaced secret, sealed like the current one (``SealContext/webhook(_:)``),
     /// and until when it still signs deliveries.
     static var secretRotation: String {

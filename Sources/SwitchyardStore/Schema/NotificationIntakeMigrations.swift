@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the notification intake migrations, which ``Schema/migrations`` lists in order.
+enum NotificationIntakeMigrations {
     /// Per-account bookkeeping of unverifiable notifications (the last background sync they caused and how
     /// many were counted but not stored), when a verified notification was applied, and the indexes the
     /// sweeper and the hourly cap use.
@@ -10,7 +11,7 @@ extension Schema {
             last_unverified_sync_at timestamptz,
             unverified_dropped bigint NOT NULL DEFAULT 0
         );
-        \(tenantIsolation("notification_intake"))
+        \(Schema.tenantIsolation("notification_intake"))
         ALTER TABLE notifications ADD COLUMN applied_at timestamptz;
         UPDATE notifications SET applied_at = received_at WHERE verified;
         CREATE INDEX notifications_unverified ON notifications (account_id, received_at) WHERE NOT verified;

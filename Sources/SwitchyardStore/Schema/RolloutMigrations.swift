@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the guarded rollout migrations, which ``Schema/migrations`` lists in order.
+enum RolloutMigrations {
     /// Migration 24: guarded rollouts of a routing change, and a rule's strategy and `max_rate_loss` as
     /// columns of `routing_rules`.
     ///
@@ -58,7 +59,7 @@ extension Schema {
         );
         CREATE UNIQUE INDEX routing_rollouts_running ON routing_rollouts (tenant_id) WHERE status = 'running';
         CREATE INDEX routing_rollouts_due ON routing_rollouts (started_at) WHERE status = 'running';
-        \(tenantIsolation("routing_rollouts"))
+        \(Schema.tenantIsolation("routing_rollouts"))
         CREATE TRIGGER routing_rollouts_config_notify AFTER INSERT OR UPDATE OR DELETE ON routing_rollouts
             FOR EACH ROW EXECUTE FUNCTION switchyard_config_notify();
         ALTER TABLE routing_outcomes ADD COLUMN arm text;

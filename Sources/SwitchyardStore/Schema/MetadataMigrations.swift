@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the metadata migrations, which ``Schema/migrations`` lists in order.
+enum MetadataMigrations {
     /// The merchant's `metadata` (a jsonb object of strings, `{}` when none) and `description` on payments,
     /// refunds and stored payment methods, and `metadata` on webhook endpoints (which have a description). Both are written once, with the row, and never updated. The existing tables' row-level
     /// security covers the new columns.

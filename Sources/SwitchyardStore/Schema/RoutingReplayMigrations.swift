@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the routing replay migrations, which ``Schema/migrations`` lists in order.
+enum RoutingReplayMigrations {
     /// What replaying a draft routing over past traffic needs of each definite answer: the payment and its
     /// amount, whether the attempt was the payment's first (the one replay scores), the probability with
     /// which the live routing chose the attempt's account (first attempts routed by a rule only) and the

@@ -1,6 +1,7 @@
-extension Schema {
+/// The SQL of the least-privilege role migrations, which ``Schema/migrations`` lists in order.
+enum LeastPrivilegeMigrations {
     /// The current tenant, as the policies compare it (NULL outside a tenant-scoped transaction).
-    static let currentTenant = "NULLIF(current_setting('\(tenantSetting)', true), '')::uuid"
+    static let currentTenant = "NULLIF(current_setting('\(Schema.tenantSetting)', true), '')::uuid"
 
     /// The application connects as a login role that does not own the tables.
     ///
@@ -16,20 +17,20 @@ extension Schema {
     /// reads and writes only its own audit entries.
     static var leastPrivilege: String {
         """
-        \(createRole(systemRole))
-        GRANT USAGE ON SCHEMA public TO \(systemRole);
-        GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(systemRole);
-        REVOKE INSERT, UPDATE, DELETE ON schema_migrations FROM \(systemRole);
-        GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO \(systemRole);
-        ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO \(systemRole);
-        ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO \(systemRole);
+        \(Schema.createRole(Schema.systemRole))
+        GRANT USAGE ON SCHEMA public TO \(Schema.systemRole);
+        GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(Schema.systemRole);
+        REVOKE INSERT, UPDATE, DELETE ON schema_migrations FROM \(Schema.systemRole);
+        GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO \(Schema.systemRole);
+        ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO \(Schema.systemRole);
+        ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO \(Schema.systemRole);
         ALTER TABLE tenants ENABLE ROW LEVEL SECURITY;
-        CREATE POLICY tenant_self ON tenants FOR SELECT TO \(tenantRole) USING (id = \(currentTenant));
-        GRANT SELECT ON audit_log TO \(tenantRole);
+        CREATE POLICY tenant_self ON tenants FOR SELECT TO \(Schema.tenantRole) USING (id = \(currentTenant));
+        GRANT SELECT ON audit_log TO \(Schema.tenantRole);
         ALTER TABLE audit_log ENABLE ROW LEVEL SECURITY;
-        CREATE POLICY tenant_audit_read ON audit_log FOR SELECT TO \(tenantRole)
+        CREATE POLICY tenant_audit_read ON audit_log FOR SELECT TO \(Schema.tenantRole)
             USING (tenant_id = \(currentTenant));
-        CREATE POLICY tenant_audit_write ON audit_log FOR INSERT TO \(tenantRole)
+        CREATE POLICY tenant_audit_write ON audit_log FOR INSERT TO \(Schema.tenantRole)
             WITH CHECK (tenant_id = \(currentTenant));
         DO $$
         DECLARE
@@ -44,7 +45,7 @@ extension Schema {
                     SELECT 1 FROM pg_policy WHERE polrelid = format('%I', name)::regclass AND polname = 'system_access'
                 ) THEN
                     EXECUTE format(
-                        'CREATE POLICY system_access ON %I TO \(systemRole) USING (true) WITH CHECK (true)', name);
+                        'CREATE POLICY system_access ON %I TO \(Schema.systemRole) USING (true) WITH CHECK (true)', name);
                 END IF;
             END LOOP;
         END $$;
@@ -56,12 +57,12 @@ extension Schema {
     static func systemAccess(_ table: String) -> String {
         """
         DO $$ BEGIN
-            IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(systemRole)') THEN
+            IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(Schema.systemRole)') THEN
                 ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
                 IF NOT EXISTS (
                     SELECT 1 FROM pg_policy WHERE polrelid = '\(table)'::regclass AND polname = 'system_access'
                 ) THEN
-                    CREATE POLICY system_access ON \(table) TO \(systemRole) USING (true) WITH CHECK (true);
+                    CREATE POLICY system_access ON \(table) TO \(Schema.systemRole) USING (true) WITH CHECK (true);
                 END IF;
             END IF;
         END $$;

@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the retention migrations, which ``Schema/migrations`` lists in order.
+enum RetentionMigrations {
     /// One index per retention delete (see `PostgresRetention.swift`), each partial on what the delete
     /// may remove and ordered by the age it compares, so a delete reads the oldest finished rows first and
     /// never scans the rows it keeps (unanswered keys, pending deliveries, unhandled notifications):

@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the routing outcome migrations, which ``Schema/migrations`` lists in order.
+enum RoutingOutcomeMigrations {
     /// The definite answer of each attempt that got one (approved or declined), recorded once per attempt in
     /// the attempt's own transaction: what the authorisation statistics count. One row per attempt keeps the
     /// "last N answers" window exact; the janitor deletes rows older than the longest window.
@@ -18,7 +19,7 @@ extension Schema {
             ON routing_outcomes (tenant_id, account_id, method, currency, decided_at DESC);
         CREATE INDEX routing_outcomes_age ON routing_outcomes (decided_at);
         ALTER TABLE provider_accounts ADD COLUMN fees jsonb NOT NULL DEFAULT '{}'::jsonb;
-        \(tenantIsolation("routing_outcomes"))
+        \(Schema.tenantIsolation("routing_outcomes"))
         """
     }
 }

@@ -1,6 +1,7 @@
 import SwitchyardCore
 
-extension Schema {
+/// The SQL of the test and live mode migrations, which ``Schema/migrations`` lists in order.
+enum LivemodeMigrations {
     /// Migration 22: test and live mode (``Livemode``). Keys, payments, refunds, stored payment methods, webhook
     /// events and webhook endpoints get `livemode`. Existing keys and endpoints are test; existing payments and
     /// stored payment methods take the mode of their account's environment (test when it has none), refunds

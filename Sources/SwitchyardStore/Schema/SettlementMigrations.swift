@@ -1,4 +1,5 @@
-extension Schema {
+/// The SQL of the settlement migrations, which ``Schema/migrations`` lists in order.
+enum SettlementMigrations {
     /// The janitor's bookkeeping for every non-final state besides `unknown` payments: when an `authorized`
     /// payment was last synced for its authorisation hold; the schedule of refunds and captures left
     /// `pending` or `unknown` and why one went to review; and the reason a verified notification was not
