@@ -1,6 +1,7 @@
-extension ConsoleAssets {
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleTenantsScript {
     /// Tenants with their API keys, and provider accounts.
-    static let scriptTenants = #"""
+    static let source = #"""
         function keyStatus(k) {
           const now = Date.now();
           if (k.revoked_at) return badge("revoked", "bad");

@@ -1,8 +1,9 @@
-extension ConsoleAssets {
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleRoutingReplayScript {
     /// The routing page's replay card: the editor's current (unsaved) rules replayed over logged payments (the
     /// newest N, or a time range) next to the live routing, overall and per segment, with the first page of the
     /// payments the draft would send to another account.
-    static let scriptRoutingReplay = #"""
+    static let source = #"""
         /// An estimated rate as the replay answers it: the estimate with its interval, or "not enough evidence".
         function replayRate(rate) {
           if (!rate || rate.estimate === null || rate.estimate === undefined) {

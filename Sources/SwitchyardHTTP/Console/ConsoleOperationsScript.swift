@@ -1,6 +1,7 @@
-extension ConsoleAssets {
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleOperationsScript {
     /// Provider health, the review queue, webhook dead letters, payment search, plugins and the audit log.
-    static let scriptOperations = #"""
+    static let source = #"""
         const breakerBadge = (s) => badge(s.replace("_", " "), s === "closed" ? "ok" : s === "open" ? "bad" : "warn");
         const refreshButton = () => h("button", { type: "button", class: "ghost small", id: "refresh", onclick: refresh }, "Refresh");
 

@@ -1,6 +1,7 @@
-extension ConsoleAssets {
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleCoreScript {
     /// Sign-in, admin API calls, DOM helpers and the view switcher.
-    static let scriptCore = #"""
+    static let source = #"""
         "use strict";
         const TOKEN_KEY = "switchyard.operatorToken";
         const state = { tenants: [], tenant: null, view: "tenants" };

@@ -1,7 +1,8 @@
-extension ConsoleAssets {
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleRoutingVersionsScript {
     /// The routing page's versions card: the versions page by page, a field-by-field diff of one against the
     /// current routing, and restoring one as a new version (its rules saved again, based on the current version).
-    static let scriptRoutingVersions = #"""
+    static let source = #"""
         const VERSIONS_PAGE = 10;
 
         /// What differs between two lists of rules, field by field: rules are paired by id, then by name; each

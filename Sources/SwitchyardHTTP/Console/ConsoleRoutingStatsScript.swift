@@ -1,7 +1,8 @@
-extension ConsoleAssets {
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleRoutingStatsScript {
     /// The routing page's statistics card: the authorisation rate of every account per method × currency (all
     /// countries, then per country), with its confidence bounds drawn as an interval.
-    static let scriptRoutingStats = #"""
+    static let source = #"""
         const percent = (x) => x === null || x === undefined ? "—" : (x * 100).toFixed(1) + "%";
 
         /// An interval drawing: the bounds as a bar on a 0–100 % track, the observed rate as a tick.

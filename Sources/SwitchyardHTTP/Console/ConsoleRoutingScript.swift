@@ -1,7 +1,8 @@
-extension ConsoleAssets {
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleRoutingScript {
     /// The routing page: the rule editor (strategies included) with the simulator beside it, then the statistics
-    /// and versions (``scriptRoutingStats``, ``scriptRoutingVersions``) and room for further panels.
-    static let scriptRouting = #"""
+    /// and versions (``ConsoleRoutingStatsScript``, ``ConsoleRoutingVersionsScript``) and room for further panels.
+    static let source = #"""
         const STRATEGIES = ["ordered", "weighted", "adaptive"];
 
         function ruleEditor(rule, accounts, onRemove) {

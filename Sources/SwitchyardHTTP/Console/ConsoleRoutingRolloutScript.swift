@@ -1,8 +1,9 @@
-extension ConsoleAssets {
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleRoutingRolloutScript {
     /// The routing page's guarded rollout card: the running rollout with its settings, per-arm figures, the two
     /// authorisation rate curves and the interval for draft − control against the guardrail, and a Stop button;
     /// without one, a form starting a rollout of the editor's rules; then the last ended rollout's outcome.
-    static let scriptRoutingRollout = #"""
+    static let source = #"""
         const ROLLOUT_CHART = { width: 560, height: 180, pad: 34, left: 60 };
 
         /// The chart frame: `x(seconds)` and `y(value)` map into it; `ticks` label the vertical axis.
