@@ -87,7 +87,7 @@ public final class SwitchyardRuntime: Sendable {
         store = PostgresStore(pool: pool, secrets: configuration.secrets, clock: configuration.clock, logger: logger)
         let applied = configuration.migrateOnStart ? try await store.migrate() : try await store.requireMigrated()
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.versions": "\(applied)"]) }
-        let started = try await store.startIncarnation(
+        let started = try await store.instances.startIncarnation(
             replica: configuration.replicaId ?? Self.workerName() + ":" + String(UUID().uuidString.prefix(8)),
             now: configuration.clock())
         instance = started.instance
@@ -97,7 +97,7 @@ public final class SwitchyardRuntime: Sendable {
                 "replica.id": "\(started.instance.replica)", "replica.incarnation": "\(started.instance.incarnation)",
                 "idempotency.released": "\(started.released)",
             ])
-        keyReleases = PendingKeyReleases(claims: store, logger: logger)
+        keyReleases = PendingKeyReleases(claims: store.idempotencyKeys, logger: logger)
         // Cached entries age by the wall clock: their lifetime is a safety net, not business time.
         store.configureCaching(configuration.platform.caching.settings)
         configurationCache = CachedConfiguration(
@@ -114,7 +114,8 @@ public final class SwitchyardRuntime: Sendable {
             runSettings: Self.pluginRunSettings(configuration.platform))
         _ = await registry.reload()
         let tokens = AccessTokenCache(
-            store: store, refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),
+            store: store.accessTokens,
+            refreshMargin: TimeInterval(configuration.platform.lifetimes.tokenRefreshMarginSeconds),
             // Outlasts another replica's token call, which is bounded by the provider timeout.
             lockWait: .milliseconds(configuration.platform.limits.providerTimeoutMs) + .seconds(5),
             // A dead holder's lock frees itself once its token call and storage waits must have ended.
@@ -124,14 +125,17 @@ public final class SwitchyardRuntime: Sendable {
             registry: registry, tokens: tokens, publicBaseURL: configuration.publicBaseURL, logger: logger)
         let policy = PolicyCenter(configuration.platform)
         service = PaymentService(
-            payments: store, configuration: configurationCache, gateway: gateway, credentials: store,
+            payments: store.payments, configuration: configurationCache, gateway: gateway,
+            credentials: store.credentials,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, policy: policy,
-            routingStats: CachedRoutingStats(store, policy: policy, clock: { Date() }))
+            routingStats: CachedRoutingStats(store.routing, policy: policy, clock: { Date() }))
         janitor = PaymentJanitor(
-            service: service, payments: store, clock: configuration.clock, logger: logger, notifications: store,
-            settlement: store, retention: store, keys: store, instances: (store, started.instance), outcomes: store,
-            rollouts: store)
+            service: service, payments: store.payments, clock: configuration.clock, logger: logger,
+            notifications: store.notifications,
+            settlement: store.settlement, retention: store.retention, keys: store.idempotencyKeys,
+            instances: (store.instances, started.instance), outcomes: store.routing,
+            rollouts: store.routing)
         webhooks = WebhookDispatcher(
             store: store, policy: service.policy, worker: Self.workerName(), clock: configuration.clock,
             logger: logger)
@@ -218,7 +222,15 @@ public final class SwitchyardRuntime: Sendable {
     /// What the HTTP surface needs.
     public var dependencies: ServerDependencies {
         ServerDependencies(
-            repositories: ServerRepositories(store), service: service, registry: registry, gateway: gateway,
+            repositories: ServerRepositories(
+                tenants: store.tenants, accounts: store.accounts, routing: store.routing, payments: store.payments,
+                claims: store.idempotencyKeys,
+                records: store.payments,
+                search: store.operators, events: store.webhooks, endpoints: store.webhooks,
+                notifications: store.notifications, review: store.operators, probes: store.operators,
+                routingStats: store.routing, configuration: store, routingReplay: store.routing,
+                rollouts: store.routing),
+            service: service, registry: registry, gateway: gateway,
             notificationURL: { [gateway] in gateway.notificationURL(accountId: $0) },
             operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,
             logger: configuration.logger, reloadPolicy: { [self] in try await self.reloadPolicy() },
@@ -229,7 +241,7 @@ public final class SwitchyardRuntime: Sendable {
     /// outage as soon as it answers again, and records that this incarnation is alive.
     public func keepIdempotencyKeys() async {
         let heartbeat = InstanceHeartbeat(
-            instance: instance, registry: store, clock: configuration.clock,
+            instance: instance, registry: store.instances, clock: configuration.clock,
             interval: { [policy = service.policy] in policy.platform.idempotency.heartbeatInterval },
             logger: configuration.logger)
         await withTaskGroup(of: Void.self) { group in

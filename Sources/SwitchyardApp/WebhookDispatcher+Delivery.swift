@@ -68,7 +68,7 @@ extension WebhookDispatcher {
         Counter(label: MetricName.webhookAttempts, dimensions: [("result", result)]).increment()
         Metrics.Timer(label: MetricName.webhookLatency, dimensions: [("result", result)]).record(elapsed)
         do {
-            try await store.recordWebhookAttempt(claim, attempt: attempt, retryAt: retryAt)
+            try await store.webhooks.recordWebhookAttempt(claim, attempt: attempt, retryAt: retryAt)
         } catch {
             logger.error("webhook attempt not recorded", metadata: metadata.merging(["error": "\(error)"]) { $1 })
         }

@@ -57,7 +57,7 @@ public final class WebhookDispatcher: Sendable {
     func claim(limit: Int, settings: PlatformPolicy.Webhooks) async -> [ClaimedDelivery]? {
         let now = clock()
         do {
-            let claims = try await store.claimWebhookDeliveries(
+            let claims = try await store.webhooks.claimWebhookDeliveries(
                 now: now, leaseUntil: now.addingTimeInterval(Double(settings.leaseMs) / 1000), limit: limit,
                 perEndpoint: settings.maxInFlightPerEndpoint, perTenant: settings.maxInFlightPerTenant)
             outage.succeeded()

@@ -103,7 +103,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 let diagnosis = try await store.diagnose()
                 // Credentials open only with the right key (the kek check reports a wrong one).
                 let readable = key != nil && !diagnosis.appliedMigrations.isEmpty
-                return (diagnosis, readable ? try? await store.liveAccounts() : nil)
+                return (diagnosis, readable ? try? await store.accounts.liveAccounts() : nil)
             }
             checks.insert(.ok("database", "connected as \(diagnosis.role)"), at: 0)
             checks.append(Doctor.roles(diagnosis))

@@ -39,7 +39,7 @@ struct KekCommand: AsyncParsableCommand {
         func role(_ id: String) -> String {
             if id == keyring.currentKeyId { return "current" }
             if keyring.previousKeyIds.contains(id) { return "previous" }
-            if id == PostgresStore.legacyKeyId { return "sealed before key ids; opens with a configured key" }
+            if id == PostgresKeyRotation.legacyKeyId { return "sealed before key ids; opens with a configured key" }
             return "NOT CONFIGURED"
         }
         let order = [keyring.currentKeyId] + keyring.previousKeyIds
@@ -62,7 +62,7 @@ struct KekStatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let lines = try await KekCommand.withStore(database) { store, secrets in
-            KekCommand.statusLines(try await store.sealedValueCounts(), keyring: secrets)
+            KekCommand.statusLines(try await store.keyRotation.sealedValueCounts(), keyring: secrets)
         }
         lines.forEach { print($0) }
     }
@@ -92,11 +92,11 @@ struct KekRotateCommand: AsyncParsableCommand {
         let batchSize = self.batchSize
         let lines = try await KekCommand.withStore(database) { store, secrets in
             print("sealing under key \(secrets.currentKeyId)")
-            let totals = try await store.rotateSealedValues(batchSize: batchSize) { column, resealed in
+            let totals = try await store.keyRotation.rotateSealedValues(batchSize: batchSize) { column, resealed in
                 print("\(column): \(resealed) resealed so far")
             }
             let summary = totals.map { "\($0.column): \($0.resealed) resealed" }
-            return summary + KekCommand.statusLines(try await store.sealedValueCounts(), keyring: secrets)
+            return summary + KekCommand.statusLines(try await store.keyRotation.sealedValueCounts(), keyring: secrets)
         }
         lines.forEach { print($0) }
     }

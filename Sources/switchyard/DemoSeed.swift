@@ -44,7 +44,7 @@ enum DemoSeed {
         var state: DemoState
         if let data = FileManager.default.contents(atPath: path),
             let known = try? JSONDecoder().decode(DemoState.self, from: data),
-            let tenantId = UUID(uuidString: known.tenantId), try await store.tenant(id: tenantId) != nil
+            let tenantId = UUID(uuidString: known.tenantId), try await store.tenants.tenant(id: tenantId) != nil
         {
             state = known
         } else {
@@ -77,7 +77,7 @@ enum DemoSeed {
                     accounts: [ensured.id]))
         }
         if created {
-            try await store.replaceRoutingRules(tenant: tenantId, rules: rules, actor: actor)
+            try await store.routing.replaceRoutingRules(tenant: tenantId, rules: rules, actor: actor)
         }
         state.serverURL = serverURL
         state.sandboxURL = sandboxURL
@@ -87,8 +87,8 @@ enum DemoSeed {
     }
 
     private static func createTenant(store: PostgresStore, logger: Logger) async throws -> DemoState {
-        let tenant = try await store.createTenant(name: "Demo Merchant", actor: actor)
-        let key = try await store.createAPIKey(
+        let tenant = try await store.tenants.createTenant(name: "Demo Merchant", actor: actor)
+        let key = try await store.tenants.createAPIKey(
             tenant: tenant.id, name: "demo", scopes: [.payments, .admin], expiresAt: nil, actor: actor)
         logger.info("demo tenant seeded", metadata: ["tenant.id": "\(tenant.id)"])
         return DemoState(
@@ -120,14 +120,16 @@ enum DemoSeed {
     private static func ensureAccount(store: PostgresStore, tenant: UUID, id: String?, account: ProviderAccount)
         async throws -> (id: UUID, created: Bool)
     {
-        if let id = id.flatMap(UUID.init(uuidString:)), var existing = try await store.account(tenant: tenant, id: id) {
+        if let id = id.flatMap(UUID.init(uuidString:)),
+            var existing = try await store.accounts.account(tenant: tenant, id: id)
+        {
             if existing.baseURL != account.baseURL {
                 existing.baseURL = account.baseURL
-                try await store.updateAccount(existing, actor: actor, changed: ["base_url"])
+                try await store.accounts.updateAccount(existing, actor: actor, changed: ["base_url"])
             }
             return (id, false)
         }
-        return (try await store.createAccount(account, actor: actor).id, true)
+        return (try await store.accounts.createAccount(account, actor: actor).id, true)
     }
 
     static func write(_ state: DemoState, to path: String) throws {

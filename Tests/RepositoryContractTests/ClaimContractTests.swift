@@ -123,7 +123,7 @@ struct ClaimContractTests {
                 payment: s.payment("pay_1", status: .succeeded), refunds: [s.refund("re_1", of: "pay_1", amount: 100)],
                 operations: [capture]))
         func claim() async throws -> [OpenOperation] {
-            try await s.payments.claimOpenOperations(
+            try await s.settlement.claimOpenOperations(
                 now: s.clock.date, firstDelay: 5, leaseUntil: s.clock.date.addingTimeInterval(30), limit: 10)
         }
         #expect(try await claim().isEmpty)
@@ -133,10 +133,10 @@ struct ClaimContractTests {
         #expect(claimed.allSatisfy { $0.syncs == 0 && $0.paymentId == "pay_1" })
         #expect(try await claim().isEmpty)
         let refund = try #require(claimed.first { $0.kind == .refund })
-        try await s.payments.scheduleOpenOperation(
+        try await s.settlement.scheduleOpenOperation(
             refund, syncs: 1, nextSyncAt: s.clock.date.addingTimeInterval(60), reviewReason: nil)
         let op = try #require(claimed.first { $0.kind == .capture })
-        try await s.payments.scheduleOpenOperation(op, syncs: 1, nextSyncAt: nil, reviewReason: "horizon")
+        try await s.settlement.scheduleOpenOperation(op, syncs: 1, nextSyncAt: nil, reviewReason: "horizon")
         s.clock.advance(60)
         let again = try await claim()
         #expect(again.map(\.id) == ["re_1"])
@@ -149,7 +149,7 @@ struct ClaimContractTests {
         try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1", status: .authorized)))
         let hold = AuthorizationHold(hold: 1_000, shares: [0.5, 0.9])
         func claim() async throws -> [String] {
-            try await s.payments.claimHeldAuthorizations(now: s.clock.date, hold: hold, limit: 10).map(\.paymentId)
+            try await s.settlement.claimHeldAuthorizations(now: s.clock.date, hold: hold, limit: 10).map(\.paymentId)
         }
         #expect(try await claim().isEmpty)
         s.clock.advance(500)

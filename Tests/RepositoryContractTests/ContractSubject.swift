@@ -18,7 +18,10 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// One backend's repositories over fresh storage, with one tenant and one provider account in it.
 struct ContractSubject {
     let clock: ManualClock
-    let payments: any PaymentRepository & SettlementRepository & PaymentRecordListing
+    let payments: any PaymentRepository & PaymentRecordListing
+    let settlement: any SettlementRepository
+    /// `Idempotency-Key` claims.
+    let claims: any IdempotencyRepository
     let credentials: any CredentialRepository
     let stats: any RoutingStatsRepository & RoutingOutcomeRetention
     let tenant: UUID
@@ -30,7 +33,8 @@ struct ContractSubject {
         case .memory:
             let payments = InMemoryPaymentRepository(clock: clock.now)
             return ContractSubject(
-                clock: clock, payments: payments, credentials: InMemoryCredentials(payments: payments),
+                clock: clock, payments: payments, settlement: payments, claims: payments,
+                credentials: InMemoryCredentials(payments: payments),
                 stats: payments, tenant: UUID(), account: UUID())
         case .postgres:
             let logger = Logger(label: "contract", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -38,15 +42,17 @@ struct ContractSubject {
             let pool = try PGPool(PostgresConfiguration(connectionString: url, poolSize: 4), logger: logger)
             let store = PostgresStore(
                 pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: clock.now, logger: logger)
-            let tenant = try await store.createTenant(name: "contract", actor: "test").id
-            let account = try await store.createAccount(
+            let tenant = try await store.tenants.createTenant(name: "contract", actor: "test").id
+            let account = try await store.accounts.createAccount(
                 ProviderAccount(
                     id: UUID(), tenantId: tenant, name: "a", pluginId: "scripted", environment: "test",
                     baseURL: "https://provider.invalid", credentials: [:], secretFields: [], enabled: true,
                     createdAt: clock.date),
                 actor: "test")
             return ContractSubject(
-                clock: clock, payments: store, credentials: store, stats: store, tenant: tenant, account: account.id)
+                clock: clock, payments: store.payments, settlement: store.settlement, claims: store.idempotencyKeys,
+                credentials: store.credentials, stats: store.routing,
+                tenant: tenant, account: account.id)
         }
     }
 

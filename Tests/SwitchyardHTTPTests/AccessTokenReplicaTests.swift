@@ -62,7 +62,7 @@ import Testing
             let store = PostgresStore(pool: pool, secrets: secrets, clock: { Date() }, logger: logger)
             try await store.migrate()
             let cache = AccessTokenCache(
-                store: store, refreshMargin: 300, lockWait: lockWait, clock: { Date() }, logger: logger)
+                store: store.accessTokens, refreshMargin: 300, lockWait: lockWait, clock: { Date() }, logger: logger)
             replicas.append(Replica(pool: pool, store: store, cache: cache))
         }
         do {

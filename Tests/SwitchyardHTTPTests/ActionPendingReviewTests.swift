@@ -14,7 +14,7 @@ struct ActionPendingReviewTests {
             let id = try #require(created["id"] as? String)
             #expect(created["status"] as? String == "requires_action")
             let since = Date(timeIntervalSince1970: 1_900_000_000)
-            try await stack.runtime.store.transition(tenant: tenant, paymentId: id, with: PaymentChanges()) {
+            try await stack.runtime.store.payments.transition(tenant: tenant, paymentId: id, with: PaymentChanges()) {
                 $0.resolution = Payment.Resolution(since: since, reviewRequired: true)
             }
             let review = try await stack.send(.GET, "/admin/v1/payments/review", token: stack.operatorToken)

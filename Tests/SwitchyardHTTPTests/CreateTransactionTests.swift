@@ -84,8 +84,10 @@ struct CreateTransactionTests {
             // What the database holds while the provider has not answered is what a crash would leave.
             var inFlight: PaymentRecord?
             try await Poll.until("the payment stored", within: .seconds(10), every: .milliseconds(20)) {
-                inFlight = try await store.records(tenant: tenant, reference: "crash-1", startingAfter: nil, limit: 1)
-                    .first
+                inFlight = try await store.payments.records(
+                    tenant: tenant, reference: "crash-1", startingAfter: nil, limit: 1
+                )
+                .first
                 return inFlight != nil
             }
             let record = try #require(inFlight, "the payment was never stored")

@@ -50,7 +50,7 @@ import Testing
         let tenant = try #require(UUID(uuidString: m.tenantId))
         let body = Self.body(reference)
         let (scoped, hash) = try Self.createKey(key, body)
-        let claim = try await stack.runtime.store.claimIdempotent(
+        let claim = try await stack.runtime.store.idempotencyKeys.claimIdempotent(
             tenant: tenant, key: scoped, requestHash: hash, owner: owner, lease: Self.lease)
         return ClaimedKey(m: m, tenant: tenant, scoped: scoped, body: body, claim: claim)
     }
@@ -68,7 +68,7 @@ import Testing
                 try PaymentsController.newPayment(JSONBody(try JSONSerialization.data(withJSONObject: body))))
             let paymentId = created.payment.id
             #expect(
-                try await store.linkIdempotent(
+                try await store.idempotencyKeys.linkIdempotent(
                     tenant: tenant, key: scoped, owner: "crashed-owner", resourceId: paymentId))
             let chargeToken = try CitconEndToEndTests().chargeToken(
                 try await stack.send(.GET, "/v1/payments/\(paymentId)", token: m.apiKey).json)
@@ -143,9 +143,11 @@ import Testing
             let id = try #require(taken.json["id"] as? String)
 
             // The first request wakes up and tries to record and finish: both refused.
-            #expect(try await !store.linkIdempotent(tenant: tenant, key: scoped, owner: "stale-owner", resourceId: "x"))
             #expect(
-                try await !store.finishIdempotent(
+                try await !store.idempotencyKeys.linkIdempotent(
+                    tenant: tenant, key: scoped, owner: "stale-owner", resourceId: "x"))
+            #expect(
+                try await !store.idempotencyKeys.finishIdempotent(
                     tenant: tenant, key: scoped, owner: "stale-owner",
                     outcome: .failure(CoreError(.internalError, "late"))))
             let replay = try await stack.send(

@@ -38,7 +38,7 @@ import Testing
             let body: [String: Any] = ["amount": 1000]
             let (scoped, hash) = try Self.key("/v1/payments/{id}/refunds", id, "refund-crash", body)
             #expect(
-                try await store.claimIdempotent(
+                try await store.idempotencyKeys.claimIdempotent(
                     tenant: tenant, key: scoped, requestHash: hash, owner: "crashed-owner", lease: Self.lease)
                     == .proceed)
             // The first request refunds at the provider (recording the refund under its key), then dies before
@@ -69,7 +69,7 @@ import Testing
             let id = try await Self.paid(stack, m, capture: "manual", expected: "authorized")
             let body: [String: Any] = ["amount": 5000]
             let (scoped, hash) = try Self.key("/v1/payments/{id}/capture", id, "capture-crash", body)
-            _ = try await stack.runtime.store.claimIdempotent(
+            _ = try await stack.runtime.store.idempotencyKeys.claimIdempotent(
                 tenant: tenant, key: scoped, requestHash: hash, owner: "crashed-owner", lease: Self.lease)
 
             clock.advance(by: Self.lease + 1)
@@ -88,14 +88,15 @@ import Testing
             let m = try await stack.merchant()
             let tenant = try #require(UUID(uuidString: m.tenantId))
             let store = stack.runtime.store
-            _ = try await store.claimIdempotent(
+            _ = try await store.idempotencyKeys.claimIdempotent(
                 tenant: tenant, key: "k", requestHash: "h", owner: "crashed-owner", lease: Self.lease)
-            _ = try await store.linkIdempotent(tenant: tenant, key: "k", owner: "crashed-owner", resourceId: "pay_1")
+            _ = try await store.idempotencyKeys.linkIdempotent(
+                tenant: tenant, key: "k", owner: "crashed-owner", resourceId: "pay_1")
             clock.advance(by: Self.lease + 1)
             let claims = try await withThrowingTaskGroup(of: IdempotencyClaim.self) { group in
                 for index in 0..<10 {
                     group.addTask {
-                        try await store.claimIdempotent(
+                        try await store.idempotencyKeys.claimIdempotent(
                             tenant: tenant, key: "k", requestHash: "h", owner: "retry-\(index)", lease: Self.lease)
                     }
                 }

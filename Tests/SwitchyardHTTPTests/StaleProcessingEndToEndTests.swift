@@ -49,7 +49,7 @@ struct StaleProcessingEndToEndTests {
             id: id, tenantId: tenant, amount: 1000, currency: "PHP", country: "PH", method: "gcash",
             reference: "crash-\(id)", captureMode: .automatic, customerId: nil, returnURL: nil, paymentData: [:],
             status: .processing, createdAt: time)
-        try await stack.runtime.store.commit(PaymentChanges(payment: payment))
+        try await stack.runtime.store.payments.commit(PaymentChanges(payment: payment))
     }
 
     @Test func aPaymentCommittedWithoutAttemptFailsNotSentAfterTheDeadline() async throws {
@@ -94,13 +94,13 @@ struct StaleProcessingEndToEndTests {
             let id = try #require(created["id"] as? String)
             // What a crash before the attempt's outcome was recorded leaves behind: the provider charged,
             // the payment is `processing` with an attempt that has no outcome.
-            var record = try #require(try await stack.runtime.store.record(tenant: tenant, paymentId: id))
+            var record = try #require(try await stack.runtime.store.payments.record(tenant: tenant, paymentId: id))
             var attempt = try #require(record.lastAttempt)
             attempt.outcome = nil
             attempt.finishedAt = nil
             record.payment.status = .processing
             record.payment.resolution = nil
-            try await stack.runtime.store.commit(PaymentChanges(payment: record.payment, attempts: [attempt]))
+            try await stack.runtime.store.payments.commit(PaymentChanges(payment: record.payment, attempts: [attempt]))
             clock.advance(by: 3)
             await stack.runtime.janitor.runOnce()
             let settled = try await stack.waitForPayment(id, key: m.apiKey) { $0["status"] as? String == "succeeded" }

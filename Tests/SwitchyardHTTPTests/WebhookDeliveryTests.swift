@@ -46,7 +46,7 @@ struct WebhookDeliveryTests {
         /// An endpoint stored as is (as if registered under an earlier policy, or a name that resolved
         /// elsewhere at registration).
         func endpoint(_ tenant: UUID, url: String) async throws {
-            _ = try await store.createWebhookEndpoint(
+            _ = try await store.webhooks.createWebhookEndpoint(
                 tenant: tenant, url: url, description: nil, eventTypes: ["payment.succeeded"], actor: "test",
                 maxEnabled: 16)
         }
@@ -59,7 +59,7 @@ struct WebhookDeliveryTests {
                     method: "card", reference: "\(prefix)-\(index)", captureMode: .automatic, customerId: nil,
                     returnURL: nil, paymentData: [:], status: .succeeded, createdAt: Date())
                 payment.amountCaptured = payment.amount
-                try await store.commit(PaymentChanges(payment: payment))
+                try await store.payments.commit(PaymentChanges(payment: payment))
             }
         }
 
@@ -114,8 +114,8 @@ struct WebhookDeliveryTests {
         -> Neighbourhood
     {
         let harness = try await Harness.make()
-        let slow = try await harness.store.createTenant(name: "Slow", actor: "test")
-        let healthy = try await harness.store.createTenant(name: "Healthy", actor: "test")
+        let slow = try await harness.store.tenants.createTenant(name: "Slow", actor: "test")
+        let healthy = try await harness.store.tenants.createTenant(name: "Healthy", actor: "test")
         let seen = try await WebhookReceiver.with { hole in
             hole.hang()
             return try await WebhookReceiver.with { receiver in
@@ -182,7 +182,7 @@ struct WebhookDeliveryTests {
 
     @Test func aStoppingWorkerFinishesTheDeliveryUnderWayAndClaimsNoMore() async throws {
         let harness = try await Harness.make()
-        let tenant = try await harness.store.createTenant(name: "Draining", actor: "test")
+        let tenant = try await harness.store.tenants.createTenant(name: "Draining", actor: "test")
         try await WebhookReceiver.with { receiver in
             receiver.answer(after: .milliseconds(1500))
             try await harness.endpoint(tenant.id, url: receiver.url)
@@ -236,7 +236,7 @@ struct WebhookDeliveryTests {
 
     @Test func aDeliveryConnectsToTheAddressThatWasChecked() async throws {
         let harness = try await Harness.make()
-        let tenant = try await harness.store.createTenant(name: "Pinned", actor: "test")
+        let tenant = try await harness.store.tenants.createTenant(name: "Pinned", actor: "test")
         try await WebhookReceiver.with { receiver in
             let port = try #require(URL(string: receiver.url)?.port)
             // The name exists only for this resolver: the system's would not find it. Its first answer is
@@ -260,7 +260,7 @@ struct WebhookDeliveryTests {
 
     @Test func aForbiddenAddressIsNeverContactedAndIsRecordedCoarsely() async throws {
         let harness = try await Harness.make()
-        let tenant = try await harness.store.createTenant(name: "Prober", actor: "test")
+        let tenant = try await harness.store.tenants.createTenant(name: "Prober", actor: "test")
         try await WebhookReceiver.with { receiver in
             let port = try #require(URL(string: receiver.url)?.port)
             // A loopback literal registered under a looser policy, and a name that now resolves to loopback.

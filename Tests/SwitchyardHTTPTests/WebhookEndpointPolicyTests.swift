@@ -40,7 +40,7 @@ struct WebhookEndpointPolicyTests {
                 let m = try await stack.worldlineMerchant()
                 let tenant = try #require(UUID(uuidString: m.tenantId))
                 // Stored as if registered when loopback was allowed: deliveries must not reach it now.
-                let (loopback, _) = try await stack.runtime.store.createWebhookEndpoint(
+                let (loopback, _) = try await stack.runtime.store.webhooks.createWebhookEndpoint(
                     tenant: tenant, url: receiver.url, description: nil, eventTypes: ["payment.requires_action"],
                     actor: "test", maxEnabled: 16)
                 // A trusted host with nothing listening: the connection fails.

@@ -45,7 +45,7 @@ struct WebhookReplicaTests {
         let pool = try PGPool(PostgresConfiguration(connectionString: databaseURL, poolSize: 4), logger: logger)
         let store = PostgresStore(pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: logger)
         try await store.migrate()
-        let tenant = try await store.createTenant(name: "Replicas", actor: "test")
+        let tenant = try await store.tenants.createTenant(name: "Replicas", actor: "test")
         let directory = NSTemporaryDirectory() + "switchyard-replicas-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/plugins", withIntermediateDirectories: true)
         let policyPath = directory + "/policy.json"
@@ -57,7 +57,7 @@ struct WebhookReplicaTests {
         try Data(policy.utf8).write(to: URL(fileURLWithPath: policyPath))
 
         try await WebhookReceiver.with { receiver in
-            let (_, secret) = try await store.createWebhookEndpoint(
+            let (_, secret) = try await store.webhooks.createWebhookEndpoint(
                 tenant: tenant.id, url: receiver.url, description: "replicas", eventTypes: ["payment.succeeded"],
                 actor: "test", maxEnabled: 16)
             let replicas = try (0..<3).map { _ in
@@ -76,7 +76,7 @@ struct WebhookReplicaTests {
                     country: "FR", method: "card", reference: "order-\(index)", captureMode: .automatic,
                     customerId: nil, returnURL: nil, paymentData: [:], status: .succeeded, createdAt: Date())
                 payment.amountCaptured = payment.amount
-                try await store.commit(PaymentChanges(payment: payment))
+                try await store.payments.commit(PaymentChanges(payment: payment))
             }
             let written = Date().timeIntervalSince(started)
             let received = try await receiver.wait(seconds: 120) { Set($0.map(\.eventId)).count >= 1000 }

@@ -33,8 +33,8 @@ struct DatabaseDiagnosisTests {
         try await PGPool.scoped(connectionString: database.appURL, logger: Self.logger) { pool in
             let store = PostgresStore(
                 pool: pool, secrets: try SecretBox(key: key), clock: { Date() }, logger: Self.logger)
-            let tenant = try await store.createTenant(name: "A", actor: "test").id
-            _ = try await store.createWebhookEndpoint(
+            let tenant = try await store.tenants.createTenant(name: "A", actor: "test").id
+            _ = try await store.webhooks.createWebhookEndpoint(
                 tenant: tenant, url: "https://merchant.example/hooks", description: nil, eventTypes: [],
                 actor: "test", maxEnabled: 5)
         }

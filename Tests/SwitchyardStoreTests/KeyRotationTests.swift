@@ -17,8 +17,8 @@ struct KeyRotationTests {
     /// tenant, the account and the endpoints' ids.
     static func seedEveryKind(_ store: PostgresStore) async throws -> (tenant: UUID, account: UUID, endpoints: [String])
     {
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
-        let account = try await store.createAccount(
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
+        let account = try await store.accounts.createAccount(
             ProviderAccount(
                 id: UUID(), tenantId: tenant, name: "A", pluginId: "antom", environment: "sandbox",
                 baseURL: "http://127.0.0.1:1", credentials: ["merchant": "m1", "private_key": "pk-SECRET"],
@@ -28,15 +28,15 @@ struct KeyRotationTests {
         var endpoints: [String] = []
         for n in 0..<3 {
             endpoints.append(
-                try await store.createWebhookEndpoint(
+                try await store.webhooks.createWebhookEndpoint(
                     tenant: tenant, url: "https://merchant.example/hooks/\(n)", description: nil, eventTypes: [],
                     actor: "test", maxEnabled: 5
                 ).0.id)
         }
-        _ = try await store.rotateWebhookSecret(
+        _ = try await store.webhooks.rotateWebhookSecret(
             tenant: tenant, id: endpoints[1],
             rotation: try WebhookSecretRotation(requestedSeconds: 3600, defaultSeconds: 0, now: Date()), actor: "test")
-        try await store.storeAccessToken(
+        try await store.accessTokens.storeAccessToken(
             accountId: account, kind: "access", token: "at-SECRET", expiresAt: Date().addingTimeInterval(3600))
         var credential = StoredPaymentMethod(
             id: "pm_1", tenantId: tenant, customerId: "cust-1", accountId: account, pluginId: "antom",
@@ -46,8 +46,8 @@ struct KeyRotationTests {
                 kind: .created, correlationId: "as_1", credentialKind: "wallet_agreement", token: "tok-SECRET",
                 paymentMethodType: "GCASH"),
             at: Date())
-        try await store.saveCredential(credential)
-        try await store.commit(
+        try await store.credentials.saveCredential(credential)
+        try await store.payments.commit(
             PaymentChanges(
                 payment: Payment(
                     id: "pay_1", tenantId: tenant, amount: 500, currency: "USD", country: "US", method: "alipay",
@@ -59,13 +59,13 @@ struct KeyRotationTests {
         let attempt = Attempt(
             id: "att_1", paymentId: "pay_1", tenantId: tenant, accountId: account, pluginId: "antom", sequence: 1,
             reason: "first", startedAt: Date())
-        try await store.commit(PaymentChanges(attempts: [attempt], operations: [operation]))
+        try await store.payments.commit(PaymentChanges(attempts: [attempt], operations: [operation]))
         return (tenant, account, endpoints)
     }
 
     /// The keys' total use, by key id.
     static func totals(_ store: PostgresStore) async throws -> [String: Int] {
-        try await store.sealedValueCounts().reduce(into: [:]) { $0[$1.keyId, default: 0] += $1.count }
+        try await store.keyRotation.sealedValueCounts().reduce(into: [:]) { $0[$1.keyId, default: 0] += $1.count }
     }
 
     /// A webhook endpoint's signing secret as stored, opened with `box`.
@@ -92,35 +92,37 @@ struct KeyRotationTests {
                     "UPDATE webhook_endpoints SET secret_encrypted = $1 WHERE id = $2",
                     [.text(legacy), .text(seeded.endpoints[2])])
             }
-            #expect(try await Self.totals(old) == [idA: 7, PostgresStore.legacyKeyId: 1])
+            #expect(try await Self.totals(old) == [idA: 7, PostgresKeyRotation.legacyKeyId: 1])
 
             let keyring = try SecretBox(key: b, previous: [a])
             let store = PostgresStore(pool: pool, secrets: keyring, clock: { Date() }, logger: Self.logger)
             let batches = Batches()
-            let totals = try await store.rotateSealedValues(batchSize: 2) { column, resealed in
+            let totals = try await store.keyRotation.rotateSealedValues(batchSize: 2) { column, resealed in
                 batches.record(column, resealed)
             }
             #expect(totals.map(\.column) == SealedColumn.all.map(\.name))
             #expect(totals.map(\.resealed) == [1, 3, 1, 1, 1, 1])
             #expect(batches.seen["webhook_endpoints.secret_encrypted"] == [2, 3])
             #expect(try await Self.totals(store) == [idB: 8])
-            let counts = try await store.sealedValueCounts()
+            let counts = try await store.keyRotation.sealedValueCounts()
             #expect(Set(counts.map(\.column)) == Set(SealedColumn.all.map(\.name)))
 
             // Every value opens with the new key alone.
             let newOnly = PostgresStore(
                 pool: pool, secrets: try SecretBox(key: b), clock: { Date() }, logger: Self.logger)
-            #expect(try await newOnly.account(id: seeded.account)?.credentials["private_key"] == "pk-SECRET")
-            #expect(try await newOnly.accessToken(accountId: seeded.account, kind: "access")?.token == "at-SECRET")
-            #expect(try await newOnly.credential(tenant: seeded.tenant, id: "pm_1")?.token == "tok-SECRET")
-            let record = try await newOnly.record(tenant: seeded.tenant, paymentId: "pay_1")
+            #expect(try await newOnly.accounts.account(id: seeded.account)?.credentials["private_key"] == "pk-SECRET")
+            #expect(
+                try await newOnly.accessTokens.accessToken(accountId: seeded.account, kind: "access")?.token
+                    == "at-SECRET")
+            #expect(try await newOnly.credentials.credential(tenant: seeded.tenant, id: "pm_1")?.token == "tok-SECRET")
+            let record = try await newOnly.payments.record(tenant: seeded.tenant, paymentId: "pay_1")
             #expect(record?.operations.first?.replayData == ["encrypted_customer_input": .string("replay-SECRET")])
             let legacySecret = try await Self.webhookSecret(newOnly, seeded.endpoints[2], box: try SecretBox(key: b))
             #expect(legacySecret == "whsec_legacy")
             #expect(try await newOnly.openStoredSecret())
 
             // Nothing is left to do: a second run changes nothing.
-            let again = try await store.rotateSealedValues(batchSize: 2)
+            let again = try await store.keyRotation.rotateSealedValues(batchSize: 2)
             #expect(again.map(\.resealed) == [0, 0, 0, 0, 0, 0])
         }
     }
@@ -150,13 +152,13 @@ struct KeyRotationTests {
             }
             var heldRow = held.makeAsyncIterator()
             await heldRow.next()
-            let totals = try await store.rotateSealedValues(batchSize: 2)
+            let totals = try await store.keyRotation.rotateSealedValues(batchSize: 2)
             try await writer.value
             // The held row was skipped, not waited for, and the write it was taking stays.
             #expect(totals.first { $0.column == "webhook_endpoints.secret_encrypted" }?.resealed == 2)
             #expect(try await Self.webhookSecret(store, written, box: try SecretBox(key: b)) == "whsec_new")
             #expect(try await Self.totals(store) == [keyring.currentKeyId: 8])
-            #expect(try await store.rotateSealedValues(batchSize: 2).map(\.resealed) == [0, 0, 0, 0, 0, 0])
+            #expect(try await store.keyRotation.rotateSealedValues(batchSize: 2).map(\.resealed) == [0, 0, 0, 0, 0, 0])
         }
     }
 
@@ -169,7 +171,7 @@ struct KeyRotationTests {
             let store = PostgresStore(
                 pool: pool, secrets: try SecretBox(key: b), clock: { Date() }, logger: Self.logger)
             await #expect(throws: StoreError.unknownKey(SecretBox.keyId(of: a))) {
-                _ = try await store.rotateSealedValues(batchSize: 10)
+                _ = try await store.keyRotation.rotateSealedValues(batchSize: 10)
             }
             await #expect(throws: StoreError.unknownKey(SecretBox.keyId(of: a))) {
                 _ = try await store.openStoredSecret()

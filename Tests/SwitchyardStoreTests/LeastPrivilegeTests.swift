@@ -18,8 +18,8 @@ struct LeastPrivilegeTests {
             PostgresConfiguration(connectionString: database.appURL, poolSize: 2), logger: Self.logger)
         let store = PostgresStore(
             pool: app, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() }, logger: Self.logger)
-        let a = try await store.createTenant(name: "A", actor: "test").id
-        let b = try await store.createTenant(name: "B", actor: "test").id
+        let a = try await store.tenants.createTenant(name: "A", actor: "test").id
+        let b = try await store.tenants.createTenant(name: "B", actor: "test").id
         return (database, app, a, b)
     }
 
@@ -157,9 +157,9 @@ struct LeastPrivilegeTests {
         let store = PostgresStore(
             pool: pool, secrets: try SecretBox(key: SecureRandom.bytes(32)), clock: { Date() }, logger: Self.logger)
         #expect(try await store.migrate() == Schema.migrations.map(\.version))
-        let a = try await store.createTenant(name: "A", actor: "test")
-        _ = try await store.createTenant(name: "B", actor: "test")
-        #expect(try await store.tenants().count == 2)
-        #expect(try await store.tenant(id: a.id)?.name == "A")
+        let a = try await store.tenants.createTenant(name: "A", actor: "test")
+        _ = try await store.tenants.createTenant(name: "B", actor: "test")
+        #expect(try await store.tenants.tenants().count == 2)
+        #expect(try await store.tenants.tenant(id: a.id)?.name == "A")
     }
 }

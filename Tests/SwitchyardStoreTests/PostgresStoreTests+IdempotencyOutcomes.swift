@@ -31,30 +31,33 @@ extension PostgresStoreTests {
 
     @Test func aKeyAnsweredBeforeOutcomesReplaysTheOutcomeItsResponseNames() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         let body = Data(#"{"object":"payment","id":"pay_old"}"#.utf8)
         try await legacyKey(store, tenant: tenant, key: "k", status: 201, body: body, resourceId: "pay_old")
         #expect(
-            try await store.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
                 == .replay(.createdPayment("pay_old")))
         #expect(
-            try await !store.finishIdempotent(
+            try await !store.idempotencyKeys.finishIdempotent(
                 tenant: tenant, key: "k", owner: "old-owner", outcome: .createdPayment("pay_other")),
             "an answered key keeps its answer")
     }
 
     @Test func aKeyLeftRunningBeforeOutcomesIsTakenOverAndAnsweredAsAnOutcome() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await legacyKey(store, tenant: tenant, key: "k", status: nil, body: nil, resourceId: "pay_old")
         #expect(
-            try await store.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: "k", requestHash: "h", owner: "new", lease: 60)
                 == .resume(resourceId: "pay_old"))
         #expect(
-            try await store.finishIdempotent(
+            try await store.idempotencyKeys.finishIdempotent(
                 tenant: tenant, key: "k", owner: "new", outcome: .createdPayment("pay_old")))
         #expect(
-            try await store.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "later", lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: "k", requestHash: "h", owner: "later", lease: 60)
                 == .replay(.createdPayment("pay_old")))
     }
 }
@@ -63,7 +66,7 @@ extension PostgresStoreTests {
 struct LegacyIdempotencyOutcomeTests {
     @Test func aBodyIsReadBackAsTheResourceOrErrorItAnswered() {
         func outcome(_ status: Int, _ json: String) -> IdempotentOutcome {
-            PostgresStore.legacyOutcome(status: status, body: Data(json.utf8))
+            PostgresIdempotencyKeys.legacyOutcome(status: status, body: Data(json.utf8))
         }
         #expect(
             outcome(201, #"{"object":"refund","id":"re_1","amount":5}"#)

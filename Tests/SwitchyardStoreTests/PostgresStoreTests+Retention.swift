@@ -25,7 +25,7 @@ extension PostgresStoreTests {
 
     @Test func answeredKeysPastTheCutoffGoInBatchesAndUnansweredOnesStay() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         for (key, completed) in [
             ("old-1", Self.old), ("old-2", Self.old), ("old-3", Self.old), ("recent", "now()"), ("running", "NULL"),
         ] {
@@ -36,28 +36,32 @@ extension PostgresStoreTests {
                 VALUES ($1::uuid, '\(key)', 'h', \(Self.old), \(completed))
                 """, [.uuid(tenant)])
         }
-        #expect(try await store.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 2)
-        #expect(try await store.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 1)
-        #expect(try await store.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 0)
+        #expect(try await store.retention.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 2)
+        #expect(try await store.retention.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 1)
+        #expect(try await store.retention.deleteExpired(.idempotencyKeys, before: Self.cutoff, limit: 2) == 0)
         #expect(try await column(store, "key", of: "idempotency_keys") == ["recent", "running"])
     }
 
     @Test func aKeyClaimedAfterItsDeletionIsFresh() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         func claim(_ owner: String) async throws -> IdempotencyClaim {
-            try await store.claimIdempotent(tenant: tenant, key: "order-1", requestHash: "h", owner: owner, lease: 60)
+            try await store.idempotencyKeys.claimIdempotent(
+                tenant: tenant, key: "order-1", requestHash: "h", owner: owner, lease: 60)
         }
         #expect(try await claim("a") == .proceed)
-        try await store.finishIdempotent(tenant: tenant, key: "order-1", owner: "a", outcome: .createdPayment("pay_1"))
+        try await store.idempotencyKeys.finishIdempotent(
+            tenant: tenant, key: "order-1", owner: "a", outcome: .createdPayment("pay_1"))
         #expect(try await claim("b") == .replay(.createdPayment("pay_1")))
-        #expect(try await store.deleteExpired(.idempotencyKeys, before: Date().addingTimeInterval(1), limit: 10) == 1)
+        #expect(
+            try await store.retention.deleteExpired(.idempotencyKeys, before: Date().addingTimeInterval(1), limit: 10)
+                == 1)
         #expect(try await claim("c") == .proceed, "the same key and body start a new request")
     }
 
     @Test func finalDeliveriesGoWithTheirAttemptsAndEventsOnceNoDeliveryIsLeft() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await run(
             store,
             """
@@ -91,22 +95,22 @@ extension PostgresStoreTests {
                 """, [.uuid(tenant)])
         }
         // No delivery is final yet for `evt_pending`, and `evt_done` still has its deliveries.
-        #expect(try await store.deleteExpired(.webhookEvents, before: Self.cutoff, limit: 10) == 0)
-        #expect(try await store.deleteExpired(.webhookDeliveries, before: Self.cutoff, limit: 2) == 2)
-        #expect(try await store.deleteExpired(.webhookDeliveries, before: Self.cutoff, limit: 2) == 1)
+        #expect(try await store.retention.deleteExpired(.webhookEvents, before: Self.cutoff, limit: 10) == 0)
+        #expect(try await store.retention.deleteExpired(.webhookDeliveries, before: Self.cutoff, limit: 2) == 2)
+        #expect(try await store.retention.deleteExpired(.webhookDeliveries, before: Self.cutoff, limit: 2) == 1)
         #expect(try await column(store, "id", of: "webhook_deliveries") == ["whd_fresh", "whd_retrying"])
         #expect(try await column(store, "delivery_id", of: "webhook_attempts") == ["whd_fresh", "whd_retrying"])
-        #expect(try await store.deleteExpired(.webhookEvents, before: Self.cutoff, limit: 10) == 1)
+        #expect(try await store.retention.deleteExpired(.webhookEvents, before: Self.cutoff, limit: 10) == 1)
         #expect(try await column(store, "id", of: "webhook_events") == ["evt_new", "evt_pending"])
     }
 
     @Test func handledNotificationsGoUnlessTheirPaymentIsOpen() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
-        try await store.commit(PaymentChanges(payment: payment(tenant, id: "pay_open")))
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
+        try await store.payments.commit(PaymentChanges(payment: payment(tenant, id: "pay_open")))
         var done = payment(tenant, id: "pay_done")
         done.status = .succeeded
-        try await store.commit(PaymentChanges(payment: done))
+        try await store.payments.commit(PaymentChanges(payment: done))
         let rows: [(String, Bool, String, String?, String?)] = [
             ("applied", true, Self.old, nil, nil), ("recent", true, "now()", nil, nil),
             ("not handled", true, "NULL", nil, nil), ("rejected open", true, Self.old, "too_much", "pay_open"),
@@ -123,7 +127,7 @@ extension PostgresStoreTests {
                 """,
                 [.uuid(tenant), .text(name), .bytea(Array(name.utf8)), .bool(verified), review.pg, paymentId.pg])
         }
-        #expect(try await store.deleteExpired(.notifications, before: Self.cutoff, limit: 10) == 3)
+        #expect(try await store.retention.deleteExpired(.notifications, before: Self.cutoff, limit: 10) == 3)
         #expect(
             try await column(store, "body_hash", of: "notifications")
                 == ["not handled", "recent", "rejected open", "unverified"])
@@ -131,14 +135,14 @@ extension PostgresStoreTests {
 
     @Test func auditEntriesPastTheCutoffGo() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         try await run(
             store,
             """
             INSERT INTO audit_log (tenant_id, actor, action, target, details, at)
             VALUES ($1::uuid, 'op', 'old.action', 't', '{}', \(Self.old)), (NULL, 'op', 'older', 't', '{}', \(Self.old))
             """, [.uuid(tenant)])
-        #expect(try await store.deleteExpired(.auditEntries, before: Self.cutoff, limit: 10) == 2)
+        #expect(try await store.retention.deleteExpired(.auditEntries, before: Self.cutoff, limit: 10) == 2)
         #expect(try await column(store, "action", of: "audit_log") == ["tenant.create"])
     }
 
@@ -154,7 +158,7 @@ extension PostgresStoreTests {
                 // Tables this small are read whole by choice; the question is whether the index can serve.
                 _ = try await c.query("SET enable_seqscan = off")
                 let plan = try await c.query(
-                    "EXPLAIN " + PostgresStore.retentionSelection(kind), [.timestamp(Self.cutoff), .int(100)]
+                    "EXPLAIN " + PostgresRetention.retentionSelection(kind), [.timestamp(Self.cutoff), .int(100)]
                 ).rows.map { try $0.string("QUERY PLAN") }.joined(separator: "\n")
                 _ = try await c.query("RESET enable_seqscan")
                 return plan

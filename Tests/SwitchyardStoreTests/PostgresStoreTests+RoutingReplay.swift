@@ -20,7 +20,7 @@ extension PostgresStoreTests {
 
     @Test func theFirstAttemptIsLoggedWithItsPropensityAmountAndFee() async throws {
         let store = try await makeStore()
-        let tenant = try await store.createTenant(name: "T", actor: "test").id
+        let tenant = try await store.tenants.createTenant(name: "T", actor: "test").id
         let (a, b) = (UUID(), UUID())
         var routed = payment(tenant, id: "pay_routed")
         routed.routing = RoutingDecision(
@@ -33,15 +33,15 @@ extension PostgresStoreTests {
         // Routed without a rule (no propensities): never replayed.
         var stored = payment(tenant, id: "pay_stored")
         stored.routing = RoutingDecision(ruleId: nil, ruleName: nil, candidates: [a], skipped: [])
-        try await store.commit(PaymentChanges(payment: routed))
-        try await store.commit(PaymentChanges(payment: stored))
-        try await store.commit(
+        try await store.payments.commit(PaymentChanges(payment: routed))
+        try await store.payments.commit(PaymentChanges(payment: stored))
+        try await store.payments.commit(
             PaymentChanges(attempts: [
                 answered("att_1", payment: "pay_routed", tenant: tenant, account: a, sequence: 1, .declined),
                 answered("att_2", payment: "pay_routed", tenant: tenant, account: b, sequence: 2, .authorized),
                 answered("att_3", payment: "pay_stored", tenant: tenant, account: a, sequence: 1, .authorized),
             ]))
-        let logged = try await store.loggedDecisions(tenant: tenant, window: ReplayWindow(), limit: 10)
+        let logged = try await store.routing.loggedDecisions(tenant: tenant, window: ReplayWindow(), limit: 10)
         #expect(logged.count == 1)
         let first = try #require(logged.first)
         #expect(first.paymentId == "pay_routed")
@@ -54,12 +54,12 @@ extension PostgresStoreTests {
         #expect(first.segment == RoutingSegment(country: "US", currency: "USD", method: "alipay"))
         // The window bounds what is read; another tenant reads nothing of it.
         let later = ReplayWindow(from: Date().addingTimeInterval(60))
-        #expect(try await store.loggedDecisions(tenant: tenant, window: later, limit: 10).isEmpty)
-        #expect(try await store.loggedDecisions(tenant: tenant, window: ReplayWindow(), limit: 0).isEmpty)
-        let other = try await store.createTenant(name: "U", actor: "test").id
-        #expect(try await store.loggedDecisions(tenant: other, window: ReplayWindow(), limit: 10).isEmpty)
+        #expect(try await store.routing.loggedDecisions(tenant: tenant, window: later, limit: 10).isEmpty)
+        #expect(try await store.routing.loggedDecisions(tenant: tenant, window: ReplayWindow(), limit: 0).isEmpty)
+        let other = try await store.tenants.createTenant(name: "U", actor: "test").id
+        #expect(try await store.routing.loggedDecisions(tenant: other, window: ReplayWindow(), limit: 10).isEmpty)
         // Every answer still counts in the statistics.
-        let stats = try await store.authorizationStats(
+        let stats = try await store.routing.authorizationStats(
             tenant: tenant, window: AuthorizationStatsWindow(attempts: 200, since: Date(timeIntervalSince1970: 0)))
         #expect(stats.filter { $0.country == nil }.map(\.samples).reduce(0, +) == 3)
     }

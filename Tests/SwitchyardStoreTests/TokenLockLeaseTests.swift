@@ -48,7 +48,7 @@ struct TokenLockLeaseTests {
             try await withThrowingTaskGroup(of: Int?.self) { group in
                 for kind in ["server", "client"] {
                     group.addTask {
-                        try await store.withAccessTokenRefreshLock(
+                        try await store.accessTokens.withAccessTokenRefreshLock(
                             accountId: account, kind: kind, wait: .seconds(5), lease: .seconds(30)
                         ) {
                             enteredContinuation.yield()
@@ -74,7 +74,7 @@ struct TokenLockLeaseTests {
                 for index in 0..<20 {
                     group.addTask {
                         if index.isMultiple(of: 2) {
-                            let key = try await store.authenticate(secret: "sk_unknown_\(index)")
+                            let key = try await store.tenants.authenticate(secret: "sk_unknown_\(index)")
                             #expect(key == nil)
                         } else {
                             let value = try await store.pool.withConnection { connection in
@@ -108,7 +108,7 @@ struct TokenLockLeaseTests {
         let (resume, resumeContinuation) = AsyncStream<Void>.makeStream()
         // A holder that outlives its 200 ms lease (a replica that hung).
         let stale = Task {
-            try await a.withAccessTokenRefreshLock(
+            try await a.accessTokens.withAccessTokenRefreshLock(
                 accountId: account, kind: "server", wait: .seconds(1), lease: .milliseconds(200)
             ) {
                 enteredContinuation.yield()
@@ -121,7 +121,7 @@ struct TokenLockLeaseTests {
         let (taken, takenContinuation) = AsyncStream<Void>.makeStream()
         let (done, doneContinuation) = AsyncStream<Void>.makeStream()
         let successor = Task {
-            try await b.withAccessTokenRefreshLock(
+            try await b.accessTokens.withAccessTokenRefreshLock(
                 accountId: account, kind: "server", wait: .seconds(5), lease: .seconds(30)
             ) {
                 takenContinuation.yield()
@@ -135,7 +135,7 @@ struct TokenLockLeaseTests {
         resumeContinuation.yield()
         #expect(try await stale.value == "stale")
         #expect(try await Self.locksHeld(a) == 1)
-        let third = try await a.withAccessTokenRefreshLock(
+        let third = try await a.accessTokens.withAccessTokenRefreshLock(
             accountId: account, kind: "server", wait: .milliseconds(100), lease: .seconds(30)
         ) { "third" }
         #expect(third == nil, "the successor still held the lock")
@@ -150,14 +150,14 @@ struct TokenLockLeaseTests {
         let store = try await Self.store(size: 2)
         let account = UUID()
         await #expect(throws: CancellationError.self) {
-            try await store.withAccessTokenRefreshLock(
+            try await store.accessTokens.withAccessTokenRefreshLock(
                 accountId: account, kind: "server", wait: .seconds(1), lease: .seconds(30)
             ) { () async throws -> Int in throw CancellationError() }
         }
         #expect(try await Self.locksHeld(store) == 0)
         let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
         let holder = Task {
-            try await store.withAccessTokenRefreshLock(
+            try await store.accessTokens.withAccessTokenRefreshLock(
                 accountId: account, kind: "server", wait: .seconds(1), lease: .seconds(30)
             ) {
                 enteredContinuation.yield()
@@ -169,7 +169,7 @@ struct TokenLockLeaseTests {
         holder.cancel()
         await #expect(throws: CancellationError.self) { try await holder.value }
         #expect(try await Self.locksHeld(store) == 0)
-        let next = try await store.withAccessTokenRefreshLock(
+        let next = try await store.accessTokens.withAccessTokenRefreshLock(
             accountId: account, kind: "server", wait: .zero, lease: .seconds(30)
         ) { 1 }
         #expect(next == 1)

@@ -3,9 +3,9 @@
 enum ConsoleAssets {
     /// The whole script: the core (sign-in, API calls, helpers) then the views.
     static let script = [
-        scriptCore, scriptTenants, ConsoleRoutingScripts.scriptRouting, ConsoleRoutingScripts.scriptRoutingStats,
-        ConsoleRoutingScripts.scriptRoutingVersions, ConsoleRoutingScripts.scriptRoutingReplay,
-        ConsoleRoutingScripts.scriptRoutingRollout, scriptOperations,
+        ConsoleCoreScript.source, ConsoleTenantsScript.source, ConsoleRoutingScript.source,
+        ConsoleRoutingStatsScript.source, ConsoleRoutingVersionsScript.source, ConsoleRoutingReplayScript.source,
+        ConsoleRoutingRolloutScript.source, ConsoleOperationsScript.source,
     ].joined(separator: "\n")
 
     static let html = #"""

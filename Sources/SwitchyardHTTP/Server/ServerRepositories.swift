@@ -1,7 +1,7 @@
 import SwitchyardCore
 
 /// Every repository port the HTTP surface reads or writes through, in one value: `SwitchyardApp` hands
-/// it the PostgreSQL store, router tests hand it in-memory repositories.
+/// it the PostgreSQL store's repositories, router tests hand it in-memory ones.
 public struct ServerRepositories: Sendable {
     /// Tenants, their API keys (also used to authenticate callers), policies and audit log.
     public var tenants: any TenantRepository
@@ -56,18 +56,5 @@ public struct ServerRepositories: Sendable {
         self.routingStats = routingStats
         self.configuration = configuration
         self.routingReplay = routingReplay
-    }
-
-    /// Every port served by one store.
-    public init(
-        _ store: some TenantRepository & AccountRepository & RoutingRepository & PaymentRepository
-            & IdempotencyRepository & PaymentRecordListing & PaymentSearchRepository & WebhookEventRepository
-            & WebhookEndpointRepository & NotificationLog & ReviewRepository & OperationalProbes
-            & RoutingStatsRepository & ConfigurationRepository & RoutingReplayRepository & RolloutRepository
-    ) {
-        self.init(
-            tenants: store, accounts: store, routing: store, payments: store, claims: store, records: store,
-            search: store, events: store, endpoints: store, notifications: store, review: store, probes: store,
-            routingStats: store, configuration: store, routingReplay: store, rollouts: store)
     }
 }

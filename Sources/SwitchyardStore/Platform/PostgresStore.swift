@@ -2,26 +2,61 @@ import Foundation
 import Logging
 import SwitchyardCore
 
-/// Switchyard's storage over PostgreSQL: every repository port of the core, scoped by tenant with
-/// row-level security as a second wall.
-public final class PostgresStore: Sendable {
-    let pool: PGPool
-    let secrets: SecretBox
-    let clock: @Sendable () -> Date
-    let logger: Logger
+/// Switchyard's storage over PostgreSQL, built once by the server: the migrations, and one repository per
+/// capability over a shared ``PostgresDatabase`` (`store.payments`, `store.routing`, …) that together
+/// implement every repository port of the core, scoped by tenant with row-level security as a second wall.
+public final class PostgresStore: Sendable, PostgresRepository {
+    /// The connection layer the repositories share.
+    let database: PostgresDatabase
     /// Where this store reports its own configuration writes, and a listener every replica's.
-    public let configurationChanges = ConfigurationChanges()
-    /// API keys found recently (served only while configuration changes are reported).
-    let apiKeys: APIKeyCache
+    public var configurationChanges: ConfigurationChanges { database.configurationChanges }
+
+    /// Tenants, their API keys, policies and audit log.
+    public let tenants: PostgresTenants
+    /// Tenants' provider accounts.
+    public let accounts: PostgresAccounts
+    /// Customers' stored credentials.
+    public let credentials: PostgresCredentials
+    /// Provider access tokens and their refresh locks.
+    public let accessTokens: PostgresAccessTokens
+    /// Routing rules, rollouts, outcomes, statistics and logged decisions.
+    public let routing: PostgresRouting
+    /// Payments and their attempts, refunds and operations.
+    public let payments: PostgresPayments
+    /// `Idempotency-Key` claims and answers.
+    public let idempotencyKeys: PostgresIdempotencyKeys
+    /// Webhook endpoints, events and deliveries.
+    public let webhooks: PostgresWebhooks
+    /// Inbound provider notifications.
+    public let notifications: PostgresNotifications
+    /// The settlement janitor's claims.
+    public let settlement: PostgresSettlement
+    /// Server incarnations and their heartbeats.
+    public let instances: PostgresInstances
+    /// The retention deletes of finished rows.
+    public let retention: PostgresRetention
+    /// The operator's review queues, probes and payment search.
+    public let operators: PostgresOperators
+    /// The sealed values and their rotation to the current key.
+    public let keyRotation: PostgresKeyRotation
 
     public init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
-        self.pool = pool
-        self.secrets = secrets
-        self.clock = clock
-        self.logger = logger
-        // Entries age by the wall clock: their lifetime is a safety net, not business time.
-        self.apiKeys = APIKeyCache(settings: PlatformPolicy.Caching().settings, clock: { Date() })
-        configurationChanges.add(apiKeys.entries)
+        let database = PostgresDatabase(pool: pool, secrets: secrets, clock: clock, logger: logger)
+        self.database = database
+        tenants = PostgresTenants(database: database)
+        accounts = PostgresAccounts(database: database)
+        credentials = PostgresCredentials(database: database)
+        accessTokens = PostgresAccessTokens(database: database)
+        routing = PostgresRouting(database: database)
+        payments = PostgresPayments(database: database)
+        idempotencyKeys = PostgresIdempotencyKeys(database: database)
+        webhooks = PostgresWebhooks(database: database)
+        notifications = PostgresNotifications(database: database)
+        settlement = PostgresSettlement(database: database)
+        instances = PostgresInstances(database: database)
+        retention = PostgresRetention(database: database)
+        operators = PostgresOperators(database: database)
+        keyRotation = PostgresKeyRotation(database: database)
     }
 
     /// Applies pending migrations; returns the versions applied now.
@@ -76,35 +111,18 @@ public final class PostgresStore: Sendable {
         }
     }
 
-    /// Runs `body` in a transaction where row-level security restricts every tenant table to `tenant`.
-    @discardableResult
-    func tenantScoped<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) async throws -> T)
-        async throws -> T
-    {
-        try await pool.transaction(
-            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.uuidString.lowercased()], body)
-    }
-
-    /// Runs `body` like ``tenantScoped(_:_:)`` in a read-only transaction whose statements all read one
-    /// snapshot: for reads of several statements that must agree (a row and its children).
-    func tenantSnapshot<T: Sendable>(_ tenant: UUID, _ body: @escaping @Sendable (PGConnection) async throws -> T)
-        async throws -> T
-    {
-        try await pool.transaction(
-            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.uuidString.lowercased()], snapshot: true,
-            body)
-    }
-
-    /// Runs `body` in a transaction with the system's own rights (operator actions, workers, lookups by
-    /// provider reference). Callers must scope their queries themselves.
-    @discardableResult
-    func system<T: Sendable>(_ body: @escaping @Sendable (PGConnection) async throws -> T) async throws -> T {
-        try await pool.transaction(body)
-    }
-
     /// Whether the database answers.
     public func ping() async -> Bool {
-        (try? await pool.withConnection { try await $0.query("SELECT 1 AS one").rows.count == 1 }) ?? false
+        await operators.ping()
+    }
+
+    /// The connection pool the store works through (for diagnostics and tests).
+    public var databasePool: PGPool { pool }
+
+    /// Starts counting the transactions the store commits for `tenant` (see ``PGWatch``); end it with
+    /// ``PGPool/unwatch(_:)`` on ``databasePool``.
+    public func watchTenant(_ tenant: UUID) -> PGWatch {
+        pool.watch(setting: Schema.tenantSetting, value: tenant.uuidString.lowercased())
     }
 }
 
@@ -126,6 +144,12 @@ enum StoreJSON {
             Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self))
         }
         return try decoder.decode(type, from: Data(text.utf8))
+    }
+
+    /// The `metadata` column of a row (`{}` when absent from the selection).
+    static func metadata(_ row: PGRow) throws -> Metadata {
+        guard let text = row.optionalString("metadata") else { return .empty }
+        return Metadata(unchecked: try StoreJSON.decode([String: String].self, text))
     }
 }
 

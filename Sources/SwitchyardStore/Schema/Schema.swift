@@ -22,7 +22,7 @@ public enum Schema {
             sql: "ALTER TABLE payment_operations ADD COLUMN replay text;"),
         Migration(version: 4, name: "stored credentials", sql: storedCredentials),
         Migration(version: 5, name: "routing versions, tenant policy, outcome resolution", sql: orchestration),
-        Migration(version: 6, name: "webhook outbox", sql: webhooks),
+        Migration(version: 6, name: "webhook outbox", sql: WebhookMigrations.webhooks),
         Migration(
             version: 7, name: "client session sweeps",
             sql: """
@@ -30,8 +30,10 @@ public enum Schema {
                 CREATE INDEX payments_waiting ON payments (updated_at) WHERE status = 'requires_action';
                 CREATE INDEX stored_credentials_pending ON stored_credentials (created_at) WHERE status = 'pending';
                 """),
-        Migration(version: 8, name: "notification intake limits and application marks", sql: notificationIntake),
-        Migration(version: 9, name: "least privilege", sql: leastPrivilege),
+        Migration(
+            version: 8, name: "notification intake limits and application marks",
+            sql: NotificationIntakeMigrations.notificationIntake),
+        Migration(version: 9, name: "least privilege", sql: LeastPrivilegeMigrations.leastPrivilege),
         // Which deliveries are leased to a worker (so each endpoint gets a bounded number at once), and which
         // are replays (so each tenant's replays can be counted).
         Migration(
@@ -71,9 +73,12 @@ public enum Schema {
                 ALTER TABLE idempotency_keys ADD COLUMN locked_until timestamptz;
                 ALTER TABLE idempotency_keys ADD COLUMN resource_id text;
                 """),
-        Migration(version: 13, name: "settlement of every open state", sql: settlement),
-        Migration(version: 14, name: "configuration change notifications", sql: configurationNotifications),
-        Migration(version: 15, name: "routing outcomes and account fees", sql: routingOutcomes),
+        Migration(version: 13, name: "settlement of every open state", sql: SettlementMigrations.settlement),
+        Migration(
+            version: 14, name: "configuration change notifications",
+            sql: ConfigurationNotificationMigrations.configurationNotifications),
+        Migration(
+            version: 15, name: "routing outcomes and account fees", sql: RoutingOutcomeMigrations.routingOutcomes),
         // A key stores what its first request answered as a domain outcome, rendered again on every replay: the
         // resource (kind, `resource_id`, the parent that finds it, and `response_status` 201 or 200) or the
         // error (code, message, status). A key is answered once `completed_at` is set. Keys answered earlier
@@ -86,19 +91,20 @@ public enum Schema {
                 ALTER TABLE idempotency_keys ADD COLUMN error_code text;
                 ALTER TABLE idempotency_keys ADD COLUMN error_message text;
                 """),
-        Migration(version: 17, name: "retention of finished data", sql: retention),
-        Migration(version: 18, name: "server instances, keys in progress", sql: instances),
-        Migration(version: 19, name: "metadata and descriptions", sql: metadata),
-        Migration(version: 20, name: "webhook secret rotation", sql: secretRotation),
-        Migration(version: 21, name: "tenant API versions", sql: apiVersions),
-        Migration(version: 22, name: "test and live mode", sql: livemode),
-        Migration(version: 23, name: "routing propensities for replay", sql: routingReplay),
-        Migration(version: 24, name: "guarded routing rollouts, rule strategy columns", sql: rollouts),
+        Migration(version: 17, name: "retention of finished data", sql: RetentionMigrations.retention),
+        Migration(version: 18, name: "server instances, keys in progress", sql: InstanceMigrations.instances),
+        Migration(version: 19, name: "metadata and descriptions", sql: MetadataMigrations.metadata),
+        Migration(version: 20, name: "webhook secret rotation", sql: SecretRotationMigrations.secretRotation),
+        Migration(version: 21, name: "tenant API versions", sql: APIVersionMigrations.apiVersions),
+        Migration(version: 22, name: "test and live mode", sql: LivemodeMigrations.livemode),
+        Migration(version: 23, name: "routing propensities for replay", sql: RoutingReplayMigrations.routingReplay),
+        Migration(
+            version: 24, name: "guarded routing rollouts, rule strategy columns", sql: RolloutMigrations.rollouts),
         // What points at a stored error's cause (`param`, `decline_code`, `provider_code`), replayed with it.
         Migration(
             version: 25, name: "idempotency error pointers",
             sql: "ALTER TABLE idempotency_keys ADD COLUMN error_details jsonb;"),
-        Migration(version: 26, name: "the rollout of each routing outcome", sql: rolloutOutcomes),
+        Migration(version: 26, name: "the rollout of each routing outcome", sql: RolloutMigrations.rolloutOutcomes),
     ]
 
     static let coreTables = """
@@ -304,7 +310,7 @@ public enum Schema {
         CREATE POLICY tenant_isolation ON \(table)
             USING (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid)
             WITH CHECK (tenant_id = NULLIF(current_setting('\(tenantSetting)', true), '')::uuid);
-        \(systemAccess(table))
+        \(LeastPrivilegeMigrations.systemAccess(table))
 
         """
     }

@@ -1,0 +1,139 @@
+/// A part of the operator console's script (see ``ConsoleAssets/script``).
+enum ConsoleOperationsScript {
+    /// Provider health, the review queue, webhook dead letters, payment search, plugins and the audit log.
+    static let source = #"""
+        const breakerBadge = (s) => badge(s.replace("_", " "), s === "closed" ? "ok" : s === "open" ? "bad" : "warn");
+        const refreshButton = () => h("button", { type: "button", class: "ghost small", id: "refresh", onclick: refresh }, "Refresh");
+
+        views.health = async () => {
+          const rows = (await api("GET", "/admin/v1/providers/health")).data.map((b) => h("tr", { "data-account": b.account_id },
+            h("td", {}, h("strong", {}, b.name), h("br"), h("code", { class: "muted" }, shortId(b.account_id))),
+            h("td", {}, tenantName(b.tenant_id)), h("td", {}, b.plugin),
+            h("td", {}, b.enabled ? "" : badge("disabled", "bad"), " ", h("span", { class: "breaker" }, breakerBadge(b.state))),
+            h("td", {}, b.consecutive_failures), h("td", {}, when(b.opened_at)), h("td", {}, when(b.retry_at)),
+            h("td", {}, b.times_opened + " / " + b.times_closed)));
+          return h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Provider health"), refreshButton()),
+            h("p", { class: "muted" }, "Circuit breakers per provider account: an open breaker refuses calls until its cool-down ends."),
+            table(["Account", "Tenant", "Plugin", "Breaker", "Failures in a row", "Opened", "Retry at", "Opened / closed"],
+              rows, "No provider account."));
+        };
+
+        views.review = async () => {
+          const r = await api("GET", "/admin/v1/payments/review");
+          const pay = (id) => h("a", { href: "#", onclick: (e) => { e.preventDefault(); searchPayment("id", id); } }, id);
+          return h("div", {},
+            h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Payments still unknown"), refreshButton()),
+              table(["Payment", "Tenant", "Amount", "Reference", "Unknown since", "Syncs"], r.data.map((p) => h("tr", {},
+                h("td", {}, pay(p.id)), h("td", {}, tenantName(p.tenant_id)), h("td", {}, money(p.amount, p.currency)),
+                h("td", {}, p.reference), h("td", {}, when(p.unknown_since)), h("td", {}, p.syncs))), "No payment waits for review.")),
+            h("div", { class: "card" }, h("h2", {}, "Rejected notifications"),
+              table(["When", "Tenant", "Payment", "Reason", "Message"], r.notifications.map((n) => h("tr", {},
+                h("td", {}, when(n.at)), h("td", {}, tenantName(n.tenant_id)), h("td", {}, n.payment_id ? pay(n.payment_id) : "—"),
+                h("td", {}, badge(n.reason, "warn")), h("td", {}, n.message || ""))), "None.")),
+            h("div", { class: "card" }, h("h2", {}, "Refunds and captures left unresolved"),
+              table(["When", "Kind", "Tenant", "Payment", "Amount", "Status", "Reason"], r.operations.map((o) => h("tr", {},
+                h("td", {}, when(o.at)), h("td", {}, o.kind), h("td", {}, tenantName(o.tenant_id)), h("td", {}, pay(o.payment_id)),
+                h("td", {}, o.amount === null || o.amount === undefined ? "—" : o.amount), h("td", {}, badge(o.status, "warn")),
+                h("td", {}, o.reason))), "None.")));
+        };
+
+        views.webhooks = async () => {
+          const status = state.webhookStatus || "dead";
+          const picker = h("select", { id: "delivery-status", onchange: (e) => { state.webhookStatus = e.target.value; refresh(); } },
+            ["dead", "pending", "succeeded", "canceled"].map((s) => h("option", { value: s, selected: s === status }, s)));
+          const res = await api("GET", "/admin/v1/webhook-deliveries?status=" + status + "&limit=100");
+          const rows = res.data.map((x) => {
+            const d = x.delivery;
+            const replay = h("button", { type: "button", class: "small", onclick: async () => {
+              const r = await attempt(() => api("POST", "/admin/v1/tenants/" + x.tenant_id + "/events/" +
+                encodeURIComponent(d.event) + "/replay", { endpoint: d.endpoint }));
+              if (r) { toast("Replay queued: " + r.data.map((n) => n.id).join(", ")); refresh(); }
+            } }, "Replay");
+            return h("tr", {}, h("td", {}, when(d.created_at)), h("td", {}, x.tenant_name), h("td", {}, h("code", {}, d.event)),
+              h("td", {}, h("code", {}, d.endpoint)), h("td", {}, badge(d.status, d.status === "succeeded" ? "ok" : d.status === "dead" ? "bad" : "warn")),
+              h("td", {}, d.attempt_count), h("td", {}, d.last_status_code ? "HTTP " + d.last_status_code : "", " ", d.last_error || ""),
+              h("td", {}, d.status === "dead" ? replay : ""));
+          });
+          return h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Webhook deliveries"),
+            h("label", { class: "check" }, "Status", picker), refreshButton()),
+            h("p", { class: "muted" }, "Dead letters gave up after every retry; a replay sends the event again to the same endpoint."),
+            table(["Created", "Tenant", "Event", "Endpoint", "Status", "Attempts", "Last failure", ""], rows, "No delivery in this status."));
+        };
+
+        function searchPayment(kind, value) {
+          state.search = { kind, value };
+          show("payments");
+        }
+
+        views.payments = async () => {
+          const s = state.search || { kind: "reference", value: "" };
+          const kind = h("select", { id: "search-kind" }, h("option", { value: "reference", selected: s.kind === "reference" }, "Reference"),
+            h("option", { value: "id", selected: s.kind === "id" }, "Payment id"));
+          const value = h("input", { id: "search-value", value: s.value, size: 40, required: true });
+          const error = h("p", { class: "error", role: "alert" });
+          const results = h("div", { id: "search-results" });
+          const form = h("form", { class: "inline", id: "search-form", onsubmit: async (e) => {
+            e.preventDefault();
+            state.search = { kind: kind.value, value: value.value.trim() };
+            const r = await attempt(() => api("GET", "/admin/v1/payments?" + kind.value + "=" + encodeURIComponent(state.search.value)), error);
+            if (r) results.replaceChildren(...(r.data.length ? r.data.map(paymentCard) : [h("p", { class: "empty" }, "No payment found.")]));
+          } }, h("label", {}, "Search by", kind), h("label", {}, "Value", value), h("button", { type: "submit" }, "Find"), error);
+          const card = h("div", {}, h("div", { class: "card" }, h("h1", {}, "Payments"), form), results);
+          if (s.value) setTimeout(() => form.requestSubmit(), 0);
+          return card;
+        }
+
+        const paymentBadge = (s) => badge(s, ["succeeded", "captured", "authorized"].includes(s) ? "ok" :
+          ["failed", "canceled", "declined"].includes(s) ? "bad" : s === "unknown" ? "warn" : "info");
+
+        function paymentCard(hit) {
+          const p = hit.payment, r = p.routing;
+          const out = h("div", { class: "card payment", "data-payment": p.id },
+            h("div", { class: "toolbar" }, h("h2", {}, money(p.amount, p.currency)), paymentBadge(p.status)),
+            h("dl", { class: "kv" }, h("dt", {}, "Payment"), h("dd", {}, h("code", {}, p.id)),
+              h("dt", {}, "Tenant"), h("dd", {}, hit.tenant_name || hit.tenant_id),
+              h("dt", {}, "Reference"), h("dd", {}, p.reference),
+              h("dt", {}, "Method"), h("dd", {}, p.method + " · " + p.country),
+              h("dt", {}, "Created"), h("dd", {}, when(p.created_at)),
+              p.failure ? [h("dt", {}, "Failure"), h("dd", {}, badge(p.failure.code, "bad"), " ", p.failure.message)] : ""));
+          if (r) out.append(h("h3", {}, "Routing decision"), h("dl", { class: "kv routing" },
+            h("dt", {}, "Rule"), h("dd", { class: "routing-rule" }, r.ruleName || "— (no rule matched)"),
+            h("dt", {}, "Candidates"), h("dd", {}, (r.candidates || []).map((c) => shortId(String(c).toLowerCase())).join(" → ") || "—"),
+            h("dt", {}, "Version"), h("dd", {}, r.version || "—"),
+            (r.skipped || []).length ? [h("dt", {}, "Skipped"), h("dd", {}, r.skipped.map((x) => shortId(String(x.accountId).toLowerCase()) + ": " + x.reason).join("; "))] : ""));
+          out.append(h("h3", {}, "Attempts"), table(["#", "Plugin", "Account", "Outcome", "Provider status", "Code", "Started"],
+            p.attempts.map((a) => h("tr", { class: "attempt" }, h("td", {}, a.sequence), h("td", {}, a.plugin),
+              h("td", {}, h("code", {}, shortId(a.provider_account))), h("td", {}, a.outcome ? badge(a.outcome, a.outcome === "success" ? "ok" : "warn") : "—"),
+              h("td", {}, a.provider_status || ""), h("td", {}, a.code ? a.code + (a.message ? ": " + a.message : "") : ""),
+              h("td", {}, when(a.started_at)))), "No attempt."));
+          if (p.refunds.length) out.append(h("h3", {}, "Refunds"), table(["Refund", "Amount", "Status"],
+            p.refunds.map((x) => h("tr", {}, h("td", {}, h("code", {}, x.id)), h("td", {}, money(x.amount, p.currency)), h("td", {}, x.status)))));
+          return out;
+        }
+
+        views.plugins = async () => {
+          const s = await api("GET", "/admin/v1/plugins");
+          return h("div", {},
+            h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Plugins loaded"), refreshButton()),
+              table(["Id", "Provider", "Version", "Methods", "SHA-256", "Loaded"], (s.loaded || []).map((p) => h("tr", {},
+                h("td", {}, h("strong", {}, p.id)), h("td", {}, p.provider), h("td", {}, p.version), h("td", {}, (p.methods || []).join(", ")),
+                h("td", {}, h("code", { title: p.sha256 }, String(p.sha256).slice(0, 12) + "…")), h("td", {}, when(p.loadedAt || p.loaded_at)))),
+                "No plugin loaded.")),
+            h("div", { class: "card" }, h("h2", {}, "Refused files"),
+              table(["File", "Code", "Reason", "When"], (s.refused || []).map((p) => h("tr", {}, h("td", {}, h("code", {}, p.file)),
+                h("td", {}, badge(p.code, "bad")), h("td", {}, p.reason), h("td", {}, when(p.at)))), "No file refused.")),
+            (s.quarantined || []).length ? h("div", { class: "card" }, h("h2", {}, "Quarantined"),
+              table(["Id", "File", "Reason", "When"], s.quarantined.map((p) => h("tr", {}, h("td", {}, p.id), h("td", {}, h("code", {}, p.file)),
+                h("td", {}, p.reason), h("td", {}, when(p.at)))))) : "");
+        };
+
+        views.audit = async () => {
+          const entries = (await api("GET", "/admin/v1/audit?limit=100")).data;
+          return h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Audit log"), refreshButton()),
+            table(["When", "Tenant", "Actor", "Action", "Target", "Details"], entries.map((e) => h("tr", {},
+              h("td", {}, when(e.at)), h("td", {}, e.tenantId ? tenantName(String(e.tenantId).toLowerCase()) : "—"),
+              h("td", {}, e.actor), h("td", {}, badge(e.action, "info")), h("td", {}, h("code", {}, e.target)),
+              h("td", {}, Object.entries(e.details || {}).map(([k, v]) => k + "=" + v).join(", ")))), "No entry."));
+        };
+        """#
+}

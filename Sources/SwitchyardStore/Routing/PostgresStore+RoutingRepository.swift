@@ -1,3 +1,0 @@
-import SwitchyardCore
-
-extension PostgresStore: RoutingRepository {}
