@@ -180,13 +180,13 @@ extension PostgresIdempotencyKeys {
             """
             UPDATE idempotency_keys SET response_status = $3::integer, resource_kind = $4,
                 resource_id = COALESCE($5, resource_id), resource_parent = $6, error_code = $7, error_message = $8,
-                response_body = $9::bytea, completed_at = $10::timestamptz, locked_until = NULL,
-                error_details = $11::jsonb
+                response_body = NULL, completed_at = $9::timestamptz, locked_until = NULL,
+                error_details = $10::jsonb
             WHERE key = $1 AND owner = $2 AND completed_at IS NULL
             """,
             [
                 .text(key), .text(owner), status.map { .int(Int64($0)) } ?? .null, kind.pg, resourceId.pg, parent.pg,
-                code.pg, message.pg, PGValue.null, .timestamp(now), details.pg,
+                code.pg, message.pg, .timestamp(now), details.pg,
             ]
         ).affectedRows == 1
     }
