@@ -190,10 +190,13 @@ public struct NotificationResult: Codable, Sendable, Equatable {
     /// Names of body fields (JSON keys or form fields, at any depth) whose values are secrets the host must
     /// remove before it stores the raw body; the host also removes the fields it knows to be secret.
     public var secretFields: [String]
+    /// What the notification says about disputes of payments (empty when not verified).
+    public var disputes: [DisputeEvent]
 
     public init(
         verified: Bool, reply: NotificationReply, events: [NotificationEvent], failureReason: String? = nil,
-        credentials: [CredentialEvent] = [], dedupKey: String? = nil, secretFields: [String] = []
+        credentials: [CredentialEvent] = [], dedupKey: String? = nil, secretFields: [String] = [],
+        disputes: [DisputeEvent] = []
     ) {
         self.verified = verified
         self.reply = reply
@@ -202,13 +205,15 @@ public struct NotificationResult: Codable, Sendable, Equatable {
         self.credentials = credentials
         self.dedupKey = dedupKey
         self.secretFields = secretFields
+        self.disputes = disputes
     }
 
     private enum CodingKeys: String, CodingKey {
-        case verified, reply, events, failureReason, credentials, dedupKey, secretFields
+        case verified, reply, events, failureReason, credentials, dedupKey, secretFields, disputes
     }
 
-    /// Decodes a result; `credentials`, `dedupKey` and `secretFields` may be absent (plugins built before them).
+    /// Decodes a result; `credentials`, `dedupKey`, `secretFields` and `disputes` may be absent (plugins
+    /// built before them).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         verified = try c.decode(Bool.self, forKey: .verified)
@@ -218,5 +223,6 @@ public struct NotificationResult: Codable, Sendable, Equatable {
         credentials = try c.decodeIfPresent([CredentialEvent].self, forKey: .credentials) ?? []
         dedupKey = try c.decodeIfPresent(String.self, forKey: .dedupKey)
         secretFields = try c.decodeIfPresent([String].self, forKey: .secretFields) ?? []
+        disputes = try c.decodeIfPresent([DisputeEvent].self, forKey: .disputes) ?? []
     }
 }
