@@ -126,7 +126,7 @@ public final class SwitchyardRuntime: Sendable {
         let policy = PolicyCenter(configuration.platform)
         service = PaymentService(
             payments: store.payments, configuration: configurationCache, gateway: gateway,
-            credentials: store.credentials,
+            credentials: store.credentials, disputes: store.disputes,
             ids: IdentifierGenerator(randomBytes: { SecureRandom.bytes($0) }), clock: configuration.clock,
             logger: logger, policy: policy,
             routingStats: CachedRoutingStats(store.routing, policy: policy, clock: { Date() }))

@@ -71,12 +71,10 @@ extension InMemoryPaymentRepository: PaymentRepository {
             for row in state.refunds.values where row.value.paymentId == refund.paymentId {
                 if row.value.status == .pending || row.value.status == .unknown { reserved += row.value.amount }
             }
-            let refundable = payment.amountCaptured - payment.amountRefunded - reserved
-            guard refund.amount <= refundable else {
-                throw CoreError(
-                    .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
-                )
-            }
+            try RefundLimit(
+                captured: payment.amountCaptured, refunded: payment.amountRefunded, pending: reserved,
+                disputed: payment.amountDisputed
+            ).check(refund.amount)
             if let claim, !state.link(tenant: claim.tenant, key: claim.key, owner: claim.owner, resourceId: refund.id) {
                 throw CoreError(.idempotencyInProgress, "another request with this Idempotency-Key took it over")
             }

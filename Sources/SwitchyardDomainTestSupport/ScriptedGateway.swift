@@ -35,7 +35,7 @@ public final class ScriptedGateway: ProviderGateway, Sendable {
         var answers: [Key: [Outcome]] = [:]
         var vaultingSyncs: [VaultingSyncResult] = []
         var revocations: [RevokeCredentialResult] = []
-        var notifications: [[NotificationEvent]] = []
+        var notifications: [(events: [NotificationEvent], disputes: [DisputeEvent])] = []
         var recorded: [Call] = []
         var missing: [Call] = []
     }
@@ -57,7 +57,12 @@ public final class ScriptedGateway: ProviderGateway, Sendable {
     /// Queues one verified notification carrying `events`; an unscripted notification is refused as
     /// unverifiable.
     public func scriptNotification(_ events: NotificationEvent...) {
-        state.withLock { $0.notifications.append(events) }
+        state.withLock { $0.notifications.append((events, [])) }
+    }
+
+    /// Queues one verified notification carrying `disputes`.
+    public func scriptDisputeNotification(_ disputes: DisputeEvent...) {
+        state.withLock { $0.notifications.append(([], disputes)) }
     }
 
     /// Queues answers to vaulting inquiries.
@@ -131,12 +136,14 @@ public final class ScriptedGateway: ProviderGateway, Sendable {
     public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
         -> NotificationResult
     {
-        let events: [NotificationEvent]? = state.withLock { state in
+        let scripted = state.withLock { state in
             state.notifications.isEmpty ? nil : state.notifications.removeFirst()
         }
-        record(Call(flow: .notification, accountId: account.id), found: events != nil)
-        if let events {
-            return NotificationResult(verified: true, reply: NotificationReply(status: 200, body: "ok"), events: events)
+        record(Call(flow: .notification, accountId: account.id), found: scripted != nil)
+        if let scripted {
+            return NotificationResult(
+                verified: true, reply: NotificationReply(status: 200, body: "ok"), events: scripted.events,
+                disputes: scripted.disputes)
         }
         return NotificationResult(
             verified: false, reply: NotificationReply(status: 400, body: ""), events: [],

@@ -23,6 +23,7 @@ struct ContractSubject {
     /// `Idempotency-Key` claims.
     let claims: any IdempotencyRepository
     let credentials: any CredentialRepository
+    let disputes: any DisputeRepository
     let stats: any RoutingStatsRepository & RoutingOutcomeRetention
     let tenant: UUID
     let account: UUID
@@ -34,7 +35,7 @@ struct ContractSubject {
             let payments = InMemoryPaymentRepository(clock: clock.now)
             return ContractSubject(
                 clock: clock, payments: payments, settlement: payments, claims: payments,
-                credentials: InMemoryCredentials(payments: payments),
+                credentials: InMemoryCredentials(payments: payments), disputes: InMemoryDisputes(payments: payments),
                 stats: payments, tenant: UUID(), account: UUID())
         case .postgres:
             let logger = Logger(label: "contract", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -51,7 +52,7 @@ struct ContractSubject {
                 actor: "test")
             return ContractSubject(
                 clock: clock, payments: store.payments, settlement: store.settlement, claims: store.idempotencyKeys,
-                credentials: store.credentials, stats: store.routing,
+                credentials: store.credentials, disputes: store.disputes, stats: store.routing,
                 tenant: tenant, account: account.id)
         }
     }

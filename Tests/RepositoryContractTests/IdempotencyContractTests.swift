@@ -46,6 +46,7 @@ struct IdempotencyContractTests {
         gateway.script(.authorize, Outcome(kind: .succeeded, providerPaymentId: "psp"))
         let service = PaymentService(
             payments: s.payments, configuration: configuration, gateway: gateway, credentials: s.credentials,
+            disputes: s.disputes,
             ids: TestIdentifiers.random, clock: s.clock.now,
             logger: Logger(label: "contract", factory: { _ in SwiftLogNoOpLogHandler() }))
         let request = try NewPayment(amount: 100, currency: "EUR", country: "FR", method: "card", reference: "r")

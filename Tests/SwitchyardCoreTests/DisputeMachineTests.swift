@@ -8,7 +8,8 @@ struct DisputeMachineTests {
 
     func dispute(_ stage: Dispute.Stage, amount: Int64 = 5_000) -> Dispute {
         Dispute(
-            id: "dp_1", tenantId: UUID(), paymentId: "pay_1", providerDisputeId: "2024-D-1", amount: amount,
+            id: "dp_1", tenantId: UUID(), accountId: UUID(), paymentId: "pay_1", providerDisputeId: "2024-D-1",
+            amount: amount,
             currency: "EUR", stage: stage, reason: .fraudulent, reasonCode: "4853",
             evidenceDueBy: t0.addingTimeInterval(7 * 86_400), createdAt: t0)
     }

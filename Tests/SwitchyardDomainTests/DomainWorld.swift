@@ -12,6 +12,7 @@ struct DomainWorld {
     let payments: InMemoryPaymentRepository
     let configuration = InMemoryConfiguration()
     let credentials: InMemoryCredentials
+    let disputes: InMemoryDisputes
     let gateway = ScriptedGateway()
     let service: PaymentService
     let janitor: PaymentJanitor
@@ -30,6 +31,7 @@ struct DomainWorld {
         webhookEvents = InMemoryWebhookEvents(now: clock.now)
         tenants = InMemoryTenantRepository(now: clock.now)
         credentials = InMemoryCredentials(payments: payments)
+        disputes = InMemoryDisputes(payments: payments)
         gateway.register(ScriptedGateway.manifest("scripted"))
         var ids: [UUID] = []
         for index in 0..<count {
@@ -46,6 +48,7 @@ struct DomainWorld {
         let logger = Logger(label: "domain-test", factory: { _ in SwiftLogNoOpLogHandler() })
         service = PaymentService(
             payments: payments, configuration: configuration, gateway: gateway, credentials: credentials,
+            disputes: disputes,
             ids: TestIdentifiers.random, clock: clock.now, logger: logger, policy: PolicyCenter(policy),
             routingStats: routingStats)
         janitor = PaymentJanitor(

@@ -38,7 +38,7 @@ struct ErrorCodeTableTests {
         "unsupported_media_type": 415,
         "credential_is_public_test_value": 422, "invalid_routing": 422, "no_account_for_mode": 422, "no_route": 422,
         "payment_method_unusable": 422,
-        "policy_loosened": 422, "refund_exceeds_captured": 422, "replay_window_too_large": 422,
+        "policy_loosened": 422, "refund_exceeds_captured": 422, "refund_exceeds_undisputed": 422, "replay_window_too_large": 422,
         "return_url_required": 422, "unknown_plugin": 422,
         "rate_limited": 429, "replay_quota_exceeded": 429, "too_many_concurrent_requests": 429,
         "internal_error": 500,

@@ -41,7 +41,8 @@ struct RouterWorld: Sendable {
         let configuration = InMemoryAdminConfiguration(tenants: tenants, accounts: accounts, routing: routing)
         let service = PaymentService(
             payments: payments, configuration: configuration,
-            gateway: gateway, credentials: InMemoryCredentials(payments: payments), ids: TestIdentifiers.random,
+            gateway: gateway, credentials: InMemoryCredentials(payments: payments),
+            disputes: InMemoryDisputes(payments: payments), ids: TestIdentifiers.random,
             clock: clock.now, logger: logger, policy: PolicyCenter(policy))
         let repositories = ServerRepositories(
             tenants: tenants, accounts: accounts, routing: routing, payments: payments, claims: payments,

@@ -67,6 +67,10 @@ public struct Dispute: Sendable, Equatable {
     /// `dp_…`.
     public var id: String
     public var tenantId: UUID
+    /// The provider account whose notification reported it.
+    public var accountId: UUID
+    /// Test or live (``Livemode``), as the account is.
+    public var livemode: Bool
     /// The disputed payment; nil for a dispute whose payment Switchyard does not know (kept for review).
     public var paymentId: String?
     /// The provider's id of the dispute.
@@ -86,16 +90,24 @@ public struct Dispute: Sendable, Equatable {
     /// How many times evidence was submitted.
     public var submissionCount: Int
     public var funds: Funds
+    /// Why an operator should look at it (an unknown payment, an amount over the payment's, a payment
+    /// already refunded); nil when nothing is odd.
+    public var review: String?
+    /// Whether its funds move the payment's `amount_disputed`: the payment is known and the dispute fits it
+    /// (same currency, not more than its amount). A dispute that does not is kept for review instead.
+    public var countsOnPayment: Bool
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
-        id: String, tenantId: UUID, paymentId: String?, providerDisputeId: String, amount: Int64, currency: String,
-        stage: Stage, reason: ReasonCategory = .general, reasonCode: String? = nil, evidenceDueBy: Date? = nil,
-        createdAt: Date
+        id: String, tenantId: UUID, accountId: UUID, livemode: Bool = false,
+        paymentId: String?, providerDisputeId: String, amount: Int64, currency: String, stage: Stage,
+        reason: ReasonCategory = .general, reasonCode: String? = nil, evidenceDueBy: Date? = nil, createdAt: Date
     ) {
         self.id = id
         self.tenantId = tenantId
+        self.accountId = accountId
+        self.livemode = livemode
         self.paymentId = paymentId
         self.providerDisputeId = providerDisputeId
         self.amount = amount
@@ -107,6 +119,8 @@ public struct Dispute: Sendable, Equatable {
         self.evidenceDueBy = evidenceDueBy
         self.submissionCount = 0
         self.funds = stage == .inquiry ? .untouched : .withdrawn
+        self.review = nil
+        self.countsOnPayment = paymentId != nil
         self.createdAt = createdAt
         self.updatedAt = createdAt
     }

@@ -37,6 +37,9 @@ extension PaymentService {
             for event in result.events {
                 if let rejection = try await apply(event, account: account) { rejected = rejected ?? rejection }
             }
+            for event in result.disputes {
+                try await disputes.receive(event, account: account)
+            }
         } catch {
             logger.error(
                 "notification not applied; the provider will send it again",

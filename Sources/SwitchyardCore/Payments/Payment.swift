@@ -44,6 +44,8 @@ public struct Payment: Codable, Sendable, Equatable {
     public var status: PaymentStatus
     public var amountCaptured: Int64
     public var amountRefunded: Int64
+    /// What disputes took from the merchant and still hold (withdrawn, not reinstated), in minor units.
+    public var amountDisputed: Int64
     public var nextAction: NextAction?
     /// The account of the current (last) attempt.
     public var providerAccountId: UUID?
@@ -104,6 +106,7 @@ public struct Payment: Codable, Sendable, Equatable {
         self.status = status
         self.amountCaptured = 0
         self.amountRefunded = 0
+        self.amountDisputed = 0
         self.nextAction = nil
         self.providerAccountId = nil
         self.failureCode = nil

@@ -260,13 +260,12 @@ extension PaymentMachine {
             throw CoreError(
                 .invalidState, "only a succeeded payment can be refunded (status \(payment.status.rawValue))")
         }
-        let refundable = payment.amountCaptured - payment.amountRefunded - pendingRefunds
         guard amount > 0 else {
             throw CoreError(.invalidAmount, "refund amount must be positive")
         }
-        guard amount <= refundable else {
-            throw CoreError(
-                .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(refundable, 0))")
-        }
+        try RefundLimit(
+            captured: payment.amountCaptured, refunded: payment.amountRefunded, pending: pendingRefunds,
+            disputed: payment.amountDisputed
+        ).check(amount)
     }
 }

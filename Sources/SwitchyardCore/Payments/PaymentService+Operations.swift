@@ -131,7 +131,7 @@ extension PaymentService {
         return try await get(tenant: tenant, paymentId: paymentId)
     }
 
-    /// Refunds `amount` (default: the refundable remainder) of a succeeded payment. Under an
+    /// Refunds `amount` (default: the refundable remainder, less what disputes hold) of a succeeded payment. Under an
     /// `Idempotency-Key` (`idempotency`), the refund is recorded under the key in the transaction that
     /// reserves it, before its provider is called, so a request that takes the key over after a crash
     /// finds it instead of refunding again; nothing is reserved when the request no longer owns the key.
@@ -147,7 +147,10 @@ extension PaymentService {
         let pending = record.refunds.filter { $0.status == .pending || $0.status == .unknown }.reduce(0) {
             $0 + $1.amount
         }
-        let amount = amount ?? (record.payment.amountCaptured - record.payment.amountRefunded - pending)
+        let amount =
+            amount
+            ?? (record.payment.amountCaptured - record.payment.amountRefunded - pending
+                - record.payment.amountDisputed)
         try PaymentMachine(payment: record.payment).validateRefund(amount: amount, pendingRefunds: pending)
         let (attempt, account) = try await currentAttempt(of: record)
         var refund = Refund(

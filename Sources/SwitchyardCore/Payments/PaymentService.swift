@@ -23,11 +23,14 @@ public struct PaymentService: Sendable {
     let routingStats: (any RoutingStatsRepository)?
     /// Work the service starts for later; whoever runs the service runs ``BackgroundWork/run()`` beside it.
     public let background: BackgroundWork
+    /// Disputes the providers' notifications report.
+    public let disputes: DisputeService
 
     public init(
         payments: any PaymentRepository, configuration: any ConfigurationRepository, gateway: any ProviderGateway,
-        credentials: any CredentialRepository, ids: IdentifierGenerator, clock: @escaping @Sendable () -> Date,
-        logger: Logger, policy: PolicyCenter = PolicyCenter(PlatformPolicy()), health: ProviderHealth? = nil,
+        credentials: any CredentialRepository, disputes: any DisputeRepository, ids: IdentifierGenerator,
+        clock: @escaping @Sendable () -> Date, logger: Logger, policy: PolicyCenter = PolicyCenter(PlatformPolicy()),
+        health: ProviderHealth? = nil,
         routingStats: (any RoutingStatsRepository)? = nil, background: BackgroundWork = BackgroundWork()
     ) {
         self.routingStats = routingStats
@@ -41,6 +44,8 @@ public struct PaymentService: Sendable {
         self.ids = ids
         self.clock = clock
         self.logger = logger
+        self.disputes = DisputeService(
+            disputes: disputes, payments: payments, ids: ids, clock: clock, logger: logger)
     }
 
     /// The platform policy with the tenant's own limits applied.

@@ -150,6 +150,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case rateLimited = "rate_limited"
     /// A refund is larger than what remains captured.
     case refundExceedsCaptured = "refund_exceeds_captured"
+    /// A refund would return funds a dispute already took from the merchant.
+    case refundExceedsUndisputed = "refund_exceeds_undisputed"
     /// The tenant replayed more events than its replay quota allows.
     case replayQuotaExceeded = "replay_quota_exceeded"
     /// A routing replay's window holds more payments than `routing_replay.max_payments`.

@@ -53,7 +53,7 @@ extension PageRequest {
     }
 
     /// Unix seconds or an ISO 8601 date-time (with a zone).
-    static func date(_ text: String?, _ name: String) throws -> Date? {
+    public static func date(_ text: String?, _ name: String) throws -> Date? {
         guard let text else { return nil }
         if let seconds = Int64(text), abs(seconds) <= 253_402_300_799 {
             return Date(timeIntervalSince1970: TimeInterval(seconds))

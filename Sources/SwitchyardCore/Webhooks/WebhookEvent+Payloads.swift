@@ -58,7 +58,7 @@ extension WebhookEvent {
 
     /// The event rendered in every API version (``renderings``); its ``payload`` is the oldest version's,
     /// which the store replaces by that of the tenant's pinned version.
-    private static func make<Object: Encodable>(
+    static func make<Object: Encodable>(
         id: String, tenant: UUID, type: String, objectId: String, object: Object, livemode: Bool, at now: Date
     ) throws -> WebhookEvent {
         let encoder = JSONEncoder()
@@ -126,6 +126,7 @@ struct PaymentSnapshot: Encodable {
     var customer: String?
     var amountCaptured: Int64
     var amountRefunded: Int64
+    var amountDisputed: Int64
     var providerAccount: String?
     var paymentMethod: String?
     var failure: FailureSnapshot?
@@ -139,6 +140,7 @@ struct PaymentSnapshot: Encodable {
         case description
         case amountCaptured = "amount_captured"
         case amountRefunded = "amount_refunded"
+        case amountDisputed = "amount_disputed"
         case providerAccount = "provider_account"
         case paymentMethod = "payment_method"
         case createdAt = "created_at"
@@ -156,6 +158,7 @@ struct PaymentSnapshot: Encodable {
         customer = p.customerId
         amountCaptured = p.amountCaptured
         amountRefunded = p.amountRefunded
+        amountDisputed = p.amountDisputed
         providerAccount = p.providerAccountId?.uuidString.lowercased()
         paymentMethod = p.paymentMethodId
         failure = .make(p.failureCode, p.failureMessage)

@@ -43,7 +43,14 @@ public enum WebhookEventType {
         PaymentStatus.allCases.map { "payment.\($0.rawValue)" }
         + ["pending", "succeeded", "failed", "unknown"].map { "refund.\($0)" }
         + ["pending", "active", "revoked", "failed", "expired"].map { "payment_method.\($0)" }
-        + rolloutTypes
+        + rolloutTypes + disputeTypes
+
+    /// The events of a dispute's life.
+    public static let disputeTypes: [String] =
+        DisputeMachine.Announcement.allCases.map(\.rawValue) + [evidenceDueSoon]
+
+    /// The reminder the janitor sends when a dispute's evidence deadline nears.
+    public static let evidenceDueSoon = "dispute.evidence_due_soon"
 
     /// The events ending a guarded routing rollout.
     public static let rolloutTypes: [String] = [RolloutStatus.promoted, .rolledBack, .stopped].map {
@@ -53,8 +60,8 @@ public enum WebhookEventType {
     /// The event a tenant sends to one endpoint to test it; never subscribed to, delivered to that endpoint only.
     public static let ping = "ping"
 
-    /// The object families (`payment`, `refund`, `payment_method`, `routing.rollout`).
-    public static let families = ["payment", "refund", "payment_method", "routing.rollout"]
+    /// The object families (`payment`, `refund`, `payment_method`, `routing.rollout`, `dispute`).
+    public static let families = ["payment", "refund", "payment_method", "routing.rollout", "dispute"]
 
     /// Whether `pattern` is something an endpoint may subscribe to: an event type, `<family>.*`, or `*`.
     public static func isValidPattern(_ pattern: String) -> Bool {

@@ -84,6 +84,7 @@ struct PaymentResource: Encodable {
     var savedPaymentMethod: String?
     var amountCaptured: Int64
     var amountRefunded: Int64
+    var amountDisputed: Int64
     var nextAction: NextActionBody?
     /// The client session of a payment waiting for the app, live or expired.
     var session: ClientSessionResource?
@@ -106,6 +107,7 @@ struct PaymentResource: Encodable {
         case captureMode = "capture_mode"
         case amountCaptured = "amount_captured"
         case amountRefunded = "amount_refunded"
+        case amountDisputed = "amount_disputed"
         case nextAction = "next_action"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -129,6 +131,7 @@ struct PaymentResource: Encodable {
         savedPaymentMethod = p.savedPaymentMethodId
         amountCaptured = p.amountCaptured
         amountRefunded = p.amountRefunded
+        amountDisputed = p.amountDisputed
         if let live = record.session(at: now) {
             session = ClientSessionResource(live, withAction: false)
             nextAction = live.status == .live ? ClientSessionResource.action(live) : nil

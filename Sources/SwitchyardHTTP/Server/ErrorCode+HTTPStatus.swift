@@ -36,7 +36,7 @@ extension ErrorCode {
             return .unsupportedMediaType
         case .credentialIsPublicTestValue, .invalidRouting, .noAccountForMode, .noRoute, .paymentMethodUnusable,
             .policyLoosened,
-            .refundExceedsCaptured, .replayWindowTooLarge, .returnURLRequired, .unknownPlugin:
+            .refundExceedsCaptured, .refundExceedsUndisputed, .replayWindowTooLarge, .returnURLRequired, .unknownPlugin:
             return .unprocessableContent
         case .rateLimited, .replayQuotaExceeded, .tooManyConcurrentRequests:
             return .tooManyRequests

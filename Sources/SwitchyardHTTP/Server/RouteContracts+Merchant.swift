@@ -2,7 +2,7 @@ import HTTPTypes
 
 extension RouteContracts {
     /// The `/v1` routes of a tenant's API keys.
-    static let merchant: [RouteContract] = payments + customers + webhooks + routing
+    static let merchant: [RouteContract] = payments + disputes + customers + webhooks + routing
 
     static let payments: [RouteContract] = [
         RouteContract.tenant(.post, "/v1/payments", 201, [422]).idempotent,
@@ -16,6 +16,11 @@ extension RouteContracts {
         RouteContract.tenant(.post, "/v1/payments/{id}/session", 200, [410]).idempotent,
         .tenant(.post, "/v1/payments/{id}/sync", 200, [409]),
         RouteContract.tenant(.post, "/v1/payment-options", 200, [422]).body,
+    ]
+
+    static let disputes: [RouteContract] = [
+        .tenant(.get, "/v1/disputes", 200, query: listFilters + ["payment", "due_before", "needs_review"]),
+        .tenant(.get, "/v1/disputes/{id}", 200),
     ]
 
     static let customers: [RouteContract] = [

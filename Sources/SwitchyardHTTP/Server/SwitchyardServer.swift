@@ -86,6 +86,7 @@ public enum SwitchyardServer {
             claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit,
             releases: deps.keyReleases, instance: deps.instance)
         payments.register(on: merchant, idempotency: idempotency)
+        DisputesController(disputes: deps.service.disputes).register(on: merchant)
         CustomersController(service: deps.service, bodyLimit: deps.bodyLimit).register(
             on: merchant, idempotency: idempotency)
         PaymentOptionsController(service: deps.service, bodyLimit: deps.bodyLimit).register(on: merchant)

@@ -29,7 +29,7 @@ extension PostgresPayments {
     /// ``Payment/routing`` and an empty ``Payment/paymentData``.
     static let paymentForUpdate = """
         SELECT id, tenant_id, amount, currency, country, method, reference, capture_mode, customer_id, return_url,
-            status, amount_captured, amount_refunded, next_action, provider_account_id, failure_code,
+            status, amount_captured, amount_refunded, amount_disputed, next_action, provider_account_id, failure_code,
             failure_message, created_at, updated_at, payment_method_id, saved_payment_method_id, unknown_since,
             sync_count, next_sync_at, review_required, metadata, description, livemode
         FROM payments WHERE id = $1 FOR UPDATE
@@ -65,6 +65,7 @@ extension PostgresPayments {
         )
         p.amountCaptured = try row.int64("amount_captured")
         p.amountRefunded = try row.int64("amount_refunded")
+        p.amountDisputed = row.optionalInt64("amount_disputed") ?? 0
         p.nextAction = try row.optionalString("next_action").map { try StoreJSON.decode(NextAction.self, $0) }
         p.providerAccountId = row.optionalString("provider_account_id").flatMap(UUID.init(uuidString:))
         p.failureCode = row.optionalString("failure_code")

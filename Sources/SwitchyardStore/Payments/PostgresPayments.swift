@@ -98,7 +98,7 @@ extension PostgresPayments {
             }
             guard
                 let payment = try await c.query(
-                    "SELECT amount_captured, amount_refunded, status FROM payments WHERE id = $1 FOR UPDATE",
+                    "SELECT amount_captured, amount_refunded, amount_disputed, status FROM payments WHERE id = $1 FOR UPDATE",
                     [.text(refund.paymentId)]
                 ).first
             else { throw CoreError.notFound("payment") }
@@ -107,12 +107,10 @@ extension PostgresPayments {
                     "SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM refunds WHERE payment_id = $1 AND status IN ('pending', 'unknown')",
                     [.text(refund.paymentId)]
                 ).first?.int64("total") ?? 0
-            let refundable = try payment.int64("amount_captured") - payment.int64("amount_refunded") - reserved
-            guard refund.amount <= refundable else {
-                throw CoreError(
-                    .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(refundable, 0))"
-                )
-            }
+            try RefundLimit(
+                captured: try payment.int64("amount_captured"), refunded: try payment.int64("amount_refunded"),
+                pending: reserved, disputed: try payment.int64("amount_disputed")
+            ).check(refund.amount)
             try await c.query(Self.upsertRefund, params)
             try await self.announce(refund, previous: nil, on: c)
         }

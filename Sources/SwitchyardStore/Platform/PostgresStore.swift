@@ -39,6 +39,8 @@ public final class PostgresStore: Sendable, PostgresRepository {
     public let operators: PostgresOperators
     /// The sealed values and their rotation to the current key.
     public let keyRotation: PostgresKeyRotation
+    /// Disputes of payments and the funds they move.
+    public let disputes: PostgresDisputes
 
     public init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
         let database = PostgresDatabase(pool: pool, secrets: secrets, clock: clock, logger: logger)
@@ -57,6 +59,7 @@ public final class PostgresStore: Sendable, PostgresRepository {
         retention = PostgresRetention(database: database)
         operators = PostgresOperators(database: database)
         keyRotation = PostgresKeyRotation(database: database)
+        disputes = PostgresDisputes(database: database)
     }
 
     /// Applies pending migrations; returns the versions applied now.

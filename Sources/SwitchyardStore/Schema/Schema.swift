@@ -105,6 +105,7 @@ public enum Schema {
             version: 25, name: "idempotency error pointers",
             sql: "ALTER TABLE idempotency_keys ADD COLUMN error_details jsonb;"),
         Migration(version: 26, name: "the rollout of each routing outcome", sql: RolloutMigrations.rolloutOutcomes),
+        Migration(version: 28, name: "disputes and the payments' disputed amount", sql: DisputeMigrations.disputes),
     ]
 
     static let coreTables = """

@@ -1,0 +1,63 @@
+import Foundation
+
+/// What one provider event did to a dispute: the dispute as it is now (nil when the event was about
+/// nothing that can be kept) and what the store must carry out with it in the same transaction.
+public struct DisputeStep: Sendable, Equatable {
+    public var dispute: Dispute?
+    /// The machine's actions: webhook events to write, funds to move on the payment, a review to list.
+    public var actions: [DisputeMachine.Action]
+
+    public init(dispute: Dispute?, actions: [DisputeMachine.Action]) {
+        self.dispute = dispute
+        self.actions = actions
+    }
+
+    /// The change of the payment's disputed amount the actions make (withdrawn minus reinstated); nil
+    /// when it does not fit an `Int64`.
+    public var disputedChange: Int64? {
+        var total: Int64 = 0
+        for action in actions {
+            let (sum, overflow): (Int64, Bool)
+            switch action {
+            case .withdrawFunds(let amount): (sum, overflow) = total.addingReportingOverflow(amount)
+            case .reinstateFunds(let amount): (sum, overflow) = total.subtractingReportingOverflow(amount)
+            default: continue
+            }
+            if overflow { return nil }
+            total = sum
+        }
+        return total
+    }
+}
+
+/// The merchant's filters of a dispute list, beside the page's cursor, creation window and status.
+public struct DisputeFilter: Sendable, Equatable {
+    /// Only the disputes of this payment.
+    public var paymentId: String?
+    /// Only the disputes whose evidence is due at or before this time.
+    public var dueBefore: Date?
+    /// Only the disputes an operator should look at (``Dispute/review``).
+    public var needsReview: Bool?
+
+    public init(paymentId: String? = nil, dueBefore: Date? = nil, needsReview: Bool? = nil) {
+        self.paymentId = paymentId
+        self.dueBefore = dueBefore
+        self.needsReview = needsReview
+    }
+}
+
+/// Storage of disputes. Every method commits before it returns.
+public protocol DisputeRepository: Sendable {
+    /// In one transaction: reads the dispute `providerDisputeId` of `accountId` and the payment `paymentId`
+    /// (nil: none), both locked, calls `step` with them, and stores what it returns: the dispute, its
+    /// funds moved on the payment's `amount_disputed`, and a webhook event for each announcement. Returns
+    /// the step.
+    func record(
+        tenant: UUID, accountId: UUID, providerDisputeId: String, paymentId: String?,
+        _ step: @escaping @Sendable (_ dispute: Dispute?, _ payment: Payment?) throws -> DisputeStep
+    ) async throws -> DisputeStep
+    /// The tenant's dispute `id`, or nil.
+    func dispute(tenant: UUID, id: String) async throws -> Dispute?
+    /// A page of the tenant's disputes, newest first.
+    func disputes(tenant: UUID, filter: DisputeFilter, page: PageRequest) async throws -> Page<Dispute>
+}

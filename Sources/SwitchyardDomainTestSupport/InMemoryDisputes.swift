@@ -1,0 +1,69 @@
+import Foundation
+import SwitchyardCore
+import Synchronization
+
+/// Disputes kept in memory with the PostgreSQL store's contracts: one dispute per account and provider
+/// dispute id, each step applied as one transaction with the payment's disputed amount (never below
+/// nothing nor above the payment), and the webhook events it announces recorded in order.
+public final class InMemoryDisputes: DisputeRepository, Sendable {
+    private struct State {
+        var disputes: [String: Dispute] = [:]
+        var events: [(type: String, disputeId: String)] = []
+    }
+
+    private let payments: InMemoryPaymentRepository
+    private let state = Mutex(State())
+
+    /// Disputes over `payments`, whose `amount_disputed` they move.
+    public init(payments: InMemoryPaymentRepository) {
+        self.payments = payments
+    }
+
+    /// The webhook events announced so far, oldest first, as (type, dispute id).
+    public var announced: [(type: String, disputeId: String)] { state.withLock { $0.events } }
+
+    public func record(
+        tenant: UUID, accountId: UUID, providerDisputeId: String, paymentId: String?,
+        _ step: @escaping @Sendable (Dispute?, Payment?) throws -> DisputeStep
+    ) async throws -> DisputeStep {
+        try payments.transact { paymentState in
+            try state.withLock { state in
+                let existing = state.disputes.values.first {
+                    $0.tenantId == tenant && $0.accountId == accountId && $0.providerDisputeId == providerDisputeId
+                }
+                let payment = paymentId.flatMap { paymentState.payments[$0]?.stored }.flatMap {
+                    $0.tenantId == tenant ? $0 : nil
+                }
+                let result = try step(existing, payment)
+                guard let dispute = result.dispute else { return result }
+                if dispute.countsOnPayment, let id = dispute.paymentId, var row = paymentState.payments[id] {
+                    guard let change = result.disputedChange,
+                        case (let sum, false) = row.payment.amountDisputed.addingReportingOverflow(change)
+                    else { throw CoreError(.invalidAmount, "the disputed amounts do not fit in 64 bits") }
+                    row.payment.amountDisputed = min(row.payment.amount, max(0, sum))
+                    paymentState.payments[id] = row
+                }
+                state.disputes[dispute.id] = dispute
+                for case .announce(let announcement) in result.actions {
+                    state.events.append((announcement.rawValue, dispute.id))
+                }
+                return result
+            }
+        }
+    }
+
+    public func dispute(tenant: UUID, id: String) async throws -> Dispute? {
+        state.withLock { $0.disputes[id] }.flatMap { $0.tenantId == tenant ? $0 : nil }
+    }
+
+    public func disputes(tenant: UUID, filter: DisputeFilter, page: PageRequest) async throws -> Page<Dispute> {
+        let all = state.withLock { Array($0.disputes.values) }.filter { d in
+            d.tenantId == tenant && filter.paymentId.map { d.paymentId == $0 } ?? true
+                && filter.dueBefore.map { due in d.evidenceDueBy.map { $0 <= due } ?? false } ?? true
+                && filter.needsReview.map { $0 == (d.review != nil) } ?? true
+        }
+        return page.page(
+            try page.select(
+                all, id: \.id, created: \.createdAt, status: \.status.rawValue, livemode: \.livemode))
+    }
+}

@@ -1,0 +1,40 @@
+/// The SQL of the dispute migrations, which ``Schema/migrations`` lists in order.
+enum DisputeMigrations {
+    /// One row per dispute of an account (its provider's id unique there), a payment's `amount_disputed`
+    /// (what disputes took and still hold; never more than the payment), and the index the evidence
+    /// reminders and due-date filters read.
+    static var disputes: String {
+        """
+        CREATE TABLE disputes (
+            id text PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            account_id uuid NOT NULL REFERENCES provider_accounts(id),
+            payment_id text REFERENCES payments(id),
+            provider_dispute_id text NOT NULL,
+            amount bigint NOT NULL CHECK (amount >= 0),
+            currency text NOT NULL,
+            stage text NOT NULL,
+            status text NOT NULL,
+            provider_status text,
+            reason text NOT NULL,
+            reason_code text,
+            evidence_due_by timestamptz,
+            submission_count integer NOT NULL DEFAULT 0,
+            funds text NOT NULL,
+            counts_on_payment boolean NOT NULL,
+            review text,
+            livemode boolean NOT NULL DEFAULT false,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            UNIQUE (account_id, provider_dispute_id)
+        );
+        CREATE INDEX disputes_tenant ON disputes (tenant_id, created_at DESC, id DESC);
+        CREATE INDEX disputes_payment ON disputes (payment_id) WHERE payment_id IS NOT NULL;
+        CREATE INDEX disputes_waiting ON disputes (evidence_due_by)
+            WHERE status IN ('needs_response', 'warning_needs_response');
+        ALTER TABLE payments ADD COLUMN amount_disputed bigint NOT NULL DEFAULT 0
+            CHECK (amount_disputed >= 0 AND amount_disputed <= amount);
+        \(Schema.tenantIsolation("disputes"))
+        """
+    }
+}
