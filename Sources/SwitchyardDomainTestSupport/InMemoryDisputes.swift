@@ -9,6 +9,8 @@ public final class InMemoryDisputes: DisputeRepository, Sendable {
     private struct State {
         var disputes: [String: Dispute] = [:]
         var events: [(type: String, disputeId: String)] = []
+        /// The smallest reminder horizon sent, by dispute id.
+        var reminded: [String: Int] = [:]
     }
 
     private let payments: InMemoryPaymentRepository
@@ -65,5 +67,41 @@ public final class InMemoryDisputes: DisputeRepository, Sendable {
         return page.page(
             try page.select(
                 all, id: \.id, created: \.createdAt, status: \.status.rawValue, livemode: \.livemode))
+    }
+
+    public func remindEvidenceDue(now: Date, horizons: [Int], limit: Int) async throws -> [Dispute] {
+        var deadlines = DisputeDeadlines()
+        deadlines.reminderHours = horizons
+        return state.withLock { state in
+            let due = state.disputes.values.filter(\.isWaitingForEvidence).sorted {
+                ($0.evidenceDueBy ?? .distantFuture) < ($1.evidenceDueBy ?? .distantFuture)
+            }
+            var reminded: [Dispute] = []
+            for dispute in due where reminded.count < limit {
+                guard let dueBy = dispute.evidenceDueBy,
+                    let horizon = deadlines.reminder(dueBy: dueBy, sent: state.reminded[dispute.id], now: now)
+                else { continue }
+                state.reminded[dispute.id] = horizon
+                state.events.append((WebhookEventType.evidenceDueSoon, dispute.id))
+                reminded.append(dispute)
+            }
+            return reminded
+        }
+    }
+
+    public func pastDue(before: Date, limit: Int) async throws -> [Dispute] {
+        let all = state.withLock { Array($0.disputes.values) }
+        return Array(
+            all.filter { $0.isWaitingForEvidence && ($0.evidenceDueBy.map { $0 < before } ?? false) }
+                .sorted { ($0.evidenceDueBy ?? .distantPast) < ($1.evidenceDueBy ?? .distantPast) }
+                .prefix(limit))
+    }
+
+    public func openByDueWindow(now: Date) async throws -> [String: Int64] {
+        var windows: [String: Int64] = [:]
+        for dispute in state.withLock({ Array($0.disputes.values) }) where !dispute.status.isClosed {
+            windows[DisputeDeadlines.window(dueBy: dispute.evidenceDueBy, now: now), default: 0] += 1
+        }
+        return windows
     }
 }

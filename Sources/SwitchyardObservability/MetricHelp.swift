@@ -19,6 +19,8 @@ public enum MetricHelp {
         MetricName.idempotencyKeysSettled:
             "Idempotency keys the janitor freed after their request ended unanswered, by action.",
         MetricName.webhookDeliveries: "Webhook deliveries by state, at scrape time.",
+        MetricName.openDisputes:
+            "Disputes not yet decided, by how soon their evidence is due (past_due, within_24h, within_72h, later, no_deadline), at scrape time.",
         MetricName.webhookAttempts: "Webhook delivery attempts finished, by result.",
         MetricName.webhookLatency: "Seconds from a webhook event's creation to the end of its delivery, by result.",
         MetricName.dbPoolInUse: "Database connections in use.",

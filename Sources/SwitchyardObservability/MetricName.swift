@@ -30,6 +30,7 @@ public enum MetricName {
     public static let idempotencyKeysSettled = "switchyard_idempotency_keys_settled_total"
     /// Webhook deliveries by `state` (pending, dead) at scrape time.
     public static let webhookDeliveries = "switchyard_webhook_deliveries"
+    public static let openDisputes = "switchyard_disputes_open"
     /// Webhook delivery attempts finished, by `result` (succeeded, failed, dead).
     public static let webhookAttempts = "switchyard_webhook_delivery_attempts_total"
     /// Seconds from a webhook event's creation to its successful delivery.

@@ -23,7 +23,7 @@ curl -sS --fail-with-body -o "$work/listener.txt" "http://127.0.0.1:$METRICS_POR
 status=0
 for scrape in api listener; do
   for family in http_server_requests_total http_server_request_duration_seconds switchyard_payments_created_total \
-    switchyard_janitor_unknown_payments switchyard_webhook_deliveries; do
+    switchyard_janitor_unknown_payments switchyard_webhook_deliveries switchyard_disputes_open; do
     grep -q "^# TYPE $family " "$work/$scrape.txt" \
       || { echo "metrics: the $scrape scrape has no $family family"; status=1; }
   done

@@ -89,4 +89,24 @@ struct DisputeContractTests {
         }
         try await s.payments.reserveRefund(s.refund("re_2", of: "pay_1", amount: 400), linking: nil)
     }
+
+    @Test(arguments: Backend.allCases)
+    func eachReminderIsClaimedOnceAndPastDueDisputesAreFound(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1", amount: 1_000, status: .succeeded)))
+        let due = s.clock.date.addingTimeInterval(71 * 3600)
+        var opened = event(.opened)
+        opened.evidenceDueBy = due
+        _ = try await record(s, opened, payment: "pay_1", newId: "dp_1")
+        let first = try await s.disputes.remindEvidenceDue(now: s.clock.date, horizons: [72, 24], limit: 10)
+        #expect(first.map(\.id) == ["dp_1"])
+        #expect(try await s.disputes.remindEvidenceDue(now: s.clock.date, horizons: [72, 24], limit: 10).isEmpty)
+        #expect(try await s.disputes.openByDueWindow(now: s.clock.date) == ["within_72h": 1])
+        s.clock.advance(48 * 3600)
+        let second = try await s.disputes.remindEvidenceDue(now: s.clock.date, horizons: [72, 24], limit: 10)
+        #expect(second.map(\.id) == ["dp_1"])
+        #expect(try await s.disputes.pastDue(before: due, limit: 10).isEmpty)
+        #expect(try await s.disputes.pastDue(before: due.addingTimeInterval(1), limit: 10).map(\.id) == ["dp_1"])
+        #expect(try await s.disputes.openByDueWindow(now: due) == ["past_due": 1])
+    }
 }

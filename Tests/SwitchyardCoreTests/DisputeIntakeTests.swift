@@ -107,3 +107,58 @@ struct DisputeIntakeTests {
         #expect(escalated.disputedChange == 5_000)
     }
 }
+
+/// When the merchant is reminded of an evidence deadline, and when a dispute past it is closed.
+struct DisputeDeadlineTests {
+    let due = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func hours(_ h: Double) -> Date { due.addingTimeInterval(-h * 3600) }
+
+    @Test func eachHorizonIsRemindedOnceSmallestBegunFirst() {
+        let deadlines = DisputeDeadlines()
+        #expect(deadlines.reminder(dueBy: due, sent: nil, now: hours(100)) == nil)
+        #expect(deadlines.reminder(dueBy: due, sent: nil, now: hours(71)) == 72)
+        #expect(deadlines.reminder(dueBy: due, sent: 72, now: hours(30)) == nil)
+        #expect(deadlines.reminder(dueBy: due, sent: 72, now: hours(23)) == 24)
+        // A dispute first seen a few hours before its deadline gets only the nearest reminder.
+        #expect(deadlines.reminder(dueBy: due, sent: nil, now: hours(2)) == 24)
+        #expect(deadlines.reminder(dueBy: due, sent: 24, now: hours(1)) == nil)
+        #expect(deadlines.reminder(dueBy: due, sent: nil, now: hours(-1)) == nil)
+    }
+
+    @Test func outOfRangeHorizonsAreIgnored() {
+        var deadlines = DisputeDeadlines()
+        deadlines.reminderHours = [0, 24, 24, 99_999]
+        #expect(deadlines.horizons == [24])
+        #expect(deadlines.rangeProblem()?.key == "reminder_hours")
+    }
+
+    @Test func theDueWindowsCountFromNow() {
+        #expect(DisputeDeadlines.window(dueBy: nil, now: due) == "no_deadline")
+        #expect(DisputeDeadlines.window(dueBy: due, now: due) == "past_due")
+        #expect(DisputeDeadlines.window(dueBy: due, now: hours(23)) == "within_24h")
+        #expect(DisputeDeadlines.window(dueBy: due, now: hours(48)) == "within_72h")
+        #expect(DisputeDeadlines.window(dueBy: due, now: hours(100)) == "later")
+    }
+
+    @Test func aChargebackPastItsDeadlineIsLostAndAnInquiryClosesAsAWarning() {
+        let chargeback = Dispute(
+            id: "dp_1", tenantId: UUID(), accountId: UUID(), paymentId: "pay_1", providerDisputeId: "D",
+            amount: 100, currency: "EUR", stage: .chargeback, evidenceDueBy: due, createdAt: hours(200))
+        var machine = DisputeMachine(dispute: chargeback)
+        #expect(machine.apply(.expired, at: due) == [.announce(.closed)])
+        #expect(machine.dispute.status == .lost)
+        #expect(machine.apply(.expired, at: due).isEmpty)
+        var inquiry = chargeback
+        inquiry.stage = .inquiry
+        inquiry.status = .warningNeedsResponse
+        inquiry.funds = .untouched
+        var second = DisputeMachine(dispute: inquiry)
+        #expect(second.apply(.expired, at: due) == [.announce(.closed)])
+        #expect(second.dispute.status == .warningClosed)
+        // Evidence submitted: the deadline no longer closes it.
+        var answered = DisputeMachine(dispute: chargeback)
+        _ = answered.apply(.evidenceSubmitted, at: hours(5))
+        #expect(answered.apply(.expired, at: due).isEmpty)
+    }
+}

@@ -128,9 +128,12 @@ public struct Dispute: Sendable, Equatable {
     /// Whether evidence was ever submitted.
     public var hasEvidence: Bool { submissionCount > 0 }
 
+    /// Whether it waits for the merchant's evidence (or acceptance).
+    public var isWaitingForEvidence: Bool { status == .needsResponse || status == .warningNeedsResponse }
+
     /// Whether the evidence deadline passed at `now` while the dispute still waited for the merchant.
     public func isPastDue(at now: Date) -> Bool {
-        guard let evidenceDueBy, status == .needsResponse || status == .warningNeedsResponse else { return false }
+        guard let evidenceDueBy, isWaitingForEvidence else { return false }
         return evidenceDueBy <= now
     }
 }

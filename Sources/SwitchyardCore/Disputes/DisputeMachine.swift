@@ -23,6 +23,9 @@ public struct DisputeMachine: Sendable, Equatable {
         case decided(merchantWon: Bool)
         /// The provider closed the case without saying how it was decided.
         case closed
+        /// The evidence deadline passed (with the policy's grace) while the dispute still waited for the
+        /// merchant: it ends as the providers rule, lost (an inquiry closes as a warning).
+        case expired
     }
 
     /// The webhook events a dispute sends to the merchant.
@@ -115,6 +118,13 @@ public struct DisputeMachine: Sendable, Equatable {
                 return [.announce(.closed)]
             }
             return decide(merchantWon: merchantWon)
+        case .expired:
+            guard dispute.isWaitingForEvidence else { return [] }
+            if dispute.stage == .inquiry {
+                dispute.status = .warningClosed
+                return [.announce(.closed)]
+            }
+            return decide(merchantWon: false)
         case .closed:
             guard !dispute.status.isClosed else { return [] }
             if dispute.stage == .inquiry {

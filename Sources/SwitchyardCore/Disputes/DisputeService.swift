@@ -75,3 +75,35 @@ public struct DisputeService: Sendable {
     /// The service's notion of now.
     public func now() -> Date { clock() }
 }
+
+extension DisputeService {
+    /// The janitor's part: sends the reminders due at `now` and closes, as lost, the disputes still waiting
+    /// for evidence past their deadline and `deadlines`' grace; at most `limit` of each per look.
+    public func watchDeadlines(now: Date, deadlines: DisputeDeadlines, limit: Int) async throws {
+        let reminded = try await disputes.remindEvidenceDue(now: now, horizons: deadlines.horizons, limit: limit)
+        for dispute in reminded {
+            logger.info(
+                "dispute evidence due soon",
+                metadata: ["tenant.id": "\(dispute.tenantId)", "dispute.id": "\(dispute.id)"])
+        }
+        for dispute in try await disputes.pastDue(before: now.addingTimeInterval(-deadlines.grace), limit: limit) {
+            let step = try await disputes.record(
+                tenant: dispute.tenantId, accountId: dispute.accountId, providerDisputeId: dispute.providerDisputeId,
+                paymentId: dispute.paymentId
+            ) { existing, _ in
+                guard let existing else { return DisputeStep(dispute: nil, actions: []) }
+                var machine = DisputeMachine(dispute: existing)
+                let actions = machine.apply(.expired, at: now)
+                return DisputeStep(dispute: machine.dispute, actions: actions)
+            }
+            if let closed = step.dispute, !step.actions.isEmpty {
+                logger.notice(
+                    "dispute closed past its evidence deadline",
+                    metadata: [
+                        "tenant.id": "\(closed.tenantId)", "dispute.id": "\(closed.id)",
+                        "dispute.status": "\(closed.status.rawValue)",
+                    ])
+            }
+        }
+    }
+}

@@ -94,7 +94,22 @@ public struct PaymentJanitor: Sendable {
         await decideRollouts(now: now)
         await applyRetention(now: now)
         await settleIdempotencyKeys(now: now)
+        await watchDisputeDeadlines(now: now)
         return claimed.count + stale + settled
+    }
+
+    /// Sends the disputes' evidence reminders and closes the ones past their deadline (see
+    /// ``DisputeService/watchDeadlines(now:deadlines:limit:)``).
+    func watchDisputeDeadlines(now: Date) async {
+        let policy = service.policy.platform
+        do {
+            try await service.disputes.watchDeadlines(
+                now: now, deadlines: policy.disputes, limit: max(1, policy.janitor.batchSize))
+        } catch {
+            if !Task.isCancelled && !outage.failed(error) {
+                logger.warning("dispute deadlines could not be watched", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// Settles payments left `processing` past the provider deadline (see ``StaleProcessing``); returns

@@ -16,8 +16,14 @@ public struct StoreGauges: Sendable, Equatable {
     public var oldestUnknownSince: Date?
     /// Webhook deliveries by status (`pending`, `succeeded`, `failed`, `dead`, …).
     public var webhookDeliveries: [String: Int64]
+    /// Disputes not yet decided, by due window (``DisputeDeadlines/windows``).
+    public var openDisputes: [String: Int64]
 
-    public init(unknownPayments: Int64, oldestUnknownSince: Date?, webhookDeliveries: [String: Int64]) {
+    public init(
+        unknownPayments: Int64, oldestUnknownSince: Date?, webhookDeliveries: [String: Int64],
+        openDisputes: [String: Int64] = [:]
+    ) {
+        self.openDisputes = openDisputes
         self.unknownPayments = unknownPayments
         self.oldestUnknownSince = oldestUnknownSince
         self.webhookDeliveries = webhookDeliveries

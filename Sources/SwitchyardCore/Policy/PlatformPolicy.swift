@@ -25,6 +25,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var adaptiveRouting = AdaptiveRouting()
     public var routingReplay = ReplayBounds()
     public var retention = Retention()
+    public var disputes = DisputeDeadlines()
 
     public init() {}
 
@@ -36,7 +37,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         .init(\.pluginWorkers, answered: false), .init(\.database, answered: false),
         .init(\.caching, answered: false), .init(\.metrics, answered: false),
         .init(\.adaptiveRouting, answered: false), .init(\.routingReplay, answered: false),
-        .init(\.retention, answered: false),
+        .init(\.retention, answered: false), .init(\.disputes, answered: false),
     ]
 
     public init(from decoder: any Decoder) throws {

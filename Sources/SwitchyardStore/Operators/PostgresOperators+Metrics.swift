@@ -3,9 +3,10 @@ import SwitchyardCore
 import SwitchyardObservability
 
 extension PostgresOperators {
-    /// The janitor's backlog and the webhook deliveries by status, read in one transaction.
+    /// The janitor's backlog and the webhook deliveries by status, read in one transaction, and the open
+    /// disputes by due window.
     public func gauges() async throws -> StoreGauges {
-        try await system { c in
+        var gauges = try await system { c in
             let unknown = try await c.query(
                 "SELECT count(*) AS n, min(COALESCE(unknown_since, created_at)) AS oldest FROM payments WHERE status = 'unknown'"
             ).rows.first
@@ -17,6 +18,8 @@ extension PostgresOperators {
                 unknownPayments: try unknown?.int64("n") ?? 0, oldestUnknownSince: unknown?.optionalDate("oldest"),
                 webhookDeliveries: byStatus)
         }
+        gauges.openDisputes = try await PostgresDisputes(database: database).openByDueWindow(now: clock())
+        return gauges
     }
 }
 

@@ -1,8 +1,8 @@
 /// The SQL of the dispute migrations, which ``Schema/migrations`` lists in order.
 enum DisputeMigrations {
     /// One row per dispute of an account (its provider's id unique there), a payment's `amount_disputed`
-    /// (what disputes took and still hold; never more than the payment), and the index the evidence
-    /// reminders and due-date filters read.
+    /// (what disputes took and still hold; never more than the payment), the smallest reminder horizon sent
+    /// (`reminded_hours`), and the index the evidence reminders and due-date filters read.
     static var disputes: String {
         """
         CREATE TABLE disputes (
@@ -23,6 +23,7 @@ enum DisputeMigrations {
             funds text NOT NULL,
             counts_on_payment boolean NOT NULL,
             review text,
+            reminded_hours integer,
             livemode boolean NOT NULL DEFAULT false,
             created_at timestamptz NOT NULL,
             updated_at timestamptz NOT NULL,
