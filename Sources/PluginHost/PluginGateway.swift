@@ -79,6 +79,13 @@ public struct PluginGateway: ProviderGateway {
             failed: { RevokeCredentialResult(failure: $0) })
     }
 
+    /// No plugin flow answers a dispute yet: the merchant answers at the provider.
+    public func answerDispute(_ answer: DisputeAnswer, providerDisputeId: String, account: ProviderAccount) async
+        -> DisputeAnswerResult
+    {
+        .unsupported
+    }
+
     public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
         -> NotificationResult
     {

@@ -11,6 +11,8 @@ public final class InMemoryDisputes: DisputeRepository, Sendable {
         var events: [(type: String, disputeId: String)] = []
         /// The smallest reminder horizon sent, by dispute id.
         var reminded: [String: Int] = [:]
+        /// Evidence documents by dispute id, with whether each was submitted.
+        var evidence: [String: [(file: EvidenceFile, submitted: Bool)]] = [:]
     }
 
     private let payments: InMemoryPaymentRepository
@@ -70,7 +72,7 @@ public final class InMemoryDisputes: DisputeRepository, Sendable {
     }
 
     public func remindEvidenceDue(now: Date, horizons: [Int], limit: Int) async throws -> [Dispute] {
-        var deadlines = DisputeDeadlines()
+        var deadlines = DisputePolicy()
         deadlines.reminderHours = horizons
         return state.withLock { state in
             let due = state.disputes.values.filter(\.isWaitingForEvidence).sorted {
@@ -100,8 +102,33 @@ public final class InMemoryDisputes: DisputeRepository, Sendable {
     public func openByDueWindow(now: Date) async throws -> [String: Int64] {
         var windows: [String: Int64] = [:]
         for dispute in state.withLock({ Array($0.disputes.values) }) where !dispute.status.isClosed {
-            windows[DisputeDeadlines.window(dueBy: dispute.evidenceDueBy, now: now), default: 0] += 1
+            windows[DisputePolicy.window(dueBy: dispute.evidenceDueBy, now: now), default: 0] += 1
         }
         return windows
+    }
+
+    public func stageEvidence(tenant: UUID, disputeId: String, file: EvidenceFile, id: String, at: Date) async throws {
+        try state.withLock { state in
+            guard state.disputes[disputeId]?.tenantId == tenant else { throw CoreError.notFound("dispute") }
+            let staged = state.evidence[disputeId, default: []].filter { !$0.submitted }.count
+            guard staged < DisputeEvidenceRules.maximumFiles else {
+                throw CoreError(.evidenceTooLarge, "the dispute holds its most staged documents", param: "files")
+            }
+            state.evidence[disputeId, default: []].append((file, false))
+        }
+    }
+
+    public func stagedEvidence(tenant: UUID, disputeId: String) async throws -> [EvidenceFile] {
+        state.withLock { state in
+            guard state.disputes[disputeId]?.tenantId == tenant else { return [] }
+            return state.evidence[disputeId, default: []].filter { !$0.submitted }.map(\.file)
+        }
+    }
+
+    public func markEvidenceSubmitted(tenant: UUID, disputeId: String, at: Date) async throws {
+        state.withLock { state in
+            guard state.disputes[disputeId]?.tenantId == tenant else { return }
+            state.evidence[disputeId] = state.evidence[disputeId, default: []].map { ($0.file, true) }
+        }
     }
 }

@@ -36,6 +36,8 @@ public final class ScriptedGateway: ProviderGateway, Sendable {
         var vaultingSyncs: [VaultingSyncResult] = []
         var revocations: [RevokeCredentialResult] = []
         var notifications: [(events: [NotificationEvent], disputes: [DisputeEvent])] = []
+        var disputeAnswers: [DisputeAnswerResult] = []
+        var answered: [DisputeAnswer] = []
         var recorded: [Call] = []
         var missing: [Call] = []
     }
@@ -58,6 +60,25 @@ public final class ScriptedGateway: ProviderGateway, Sendable {
     /// unverifiable.
     public func scriptNotification(_ events: NotificationEvent...) {
         state.withLock { $0.notifications.append((events, [])) }
+    }
+
+    /// Queues the provider's results of the next dispute answers; with none queued a plugin has no dispute API
+    /// (``DisputeAnswerResult/unsupported``).
+    public func scriptDisputeAnswers(_ results: DisputeAnswerResult...) {
+        state.withLock { $0.disputeAnswers.append(contentsOf: results) }
+    }
+
+    /// The dispute answers sent to a provider so far, oldest first.
+    public var disputeAnswersSent: [DisputeAnswer] { state.withLock { $0.answered } }
+
+    public func answerDispute(_ answer: DisputeAnswer, providerDisputeId: String, account: ProviderAccount) async
+        -> DisputeAnswerResult
+    {
+        state.withLock { state in
+            guard !state.disputeAnswers.isEmpty else { return .unsupported }
+            state.answered.append(answer)
+            return state.disputeAnswers.removeFirst()
+        }
     }
 
     /// Queues one verified notification carrying `disputes`.

@@ -115,7 +115,7 @@ struct DisputeDeadlineTests {
     func hours(_ h: Double) -> Date { due.addingTimeInterval(-h * 3600) }
 
     @Test func eachHorizonIsRemindedOnceSmallestBegunFirst() {
-        let deadlines = DisputeDeadlines()
+        let deadlines = DisputePolicy()
         #expect(deadlines.reminder(dueBy: due, sent: nil, now: hours(100)) == nil)
         #expect(deadlines.reminder(dueBy: due, sent: nil, now: hours(71)) == 72)
         #expect(deadlines.reminder(dueBy: due, sent: 72, now: hours(30)) == nil)
@@ -127,18 +127,18 @@ struct DisputeDeadlineTests {
     }
 
     @Test func outOfRangeHorizonsAreIgnored() {
-        var deadlines = DisputeDeadlines()
+        var deadlines = DisputePolicy()
         deadlines.reminderHours = [0, 24, 24, 99_999]
         #expect(deadlines.horizons == [24])
         #expect(deadlines.rangeProblem()?.key == "reminder_hours")
     }
 
     @Test func theDueWindowsCountFromNow() {
-        #expect(DisputeDeadlines.window(dueBy: nil, now: due) == "no_deadline")
-        #expect(DisputeDeadlines.window(dueBy: due, now: due) == "past_due")
-        #expect(DisputeDeadlines.window(dueBy: due, now: hours(23)) == "within_24h")
-        #expect(DisputeDeadlines.window(dueBy: due, now: hours(48)) == "within_72h")
-        #expect(DisputeDeadlines.window(dueBy: due, now: hours(100)) == "later")
+        #expect(DisputePolicy.window(dueBy: nil, now: due) == "no_deadline")
+        #expect(DisputePolicy.window(dueBy: due, now: due) == "past_due")
+        #expect(DisputePolicy.window(dueBy: due, now: hours(23)) == "within_24h")
+        #expect(DisputePolicy.window(dueBy: due, now: hours(48)) == "within_72h")
+        #expect(DisputePolicy.window(dueBy: due, now: hours(100)) == "later")
     }
 
     @Test func aChargebackPastItsDeadlineIsLostAndAnInquiryClosesAsAWarning() {

@@ -96,6 +96,8 @@ public struct Dispute: Sendable, Equatable {
     /// Whether its funds move the payment's `amount_disputed`: the payment is known and the dispute fits it
     /// (same currency, not more than its amount). A dispute that does not is kept for review instead.
     public var countsOnPayment: Bool
+    /// What Switchyard did with the merchant's last answer (accept, evidence), if any.
+    public var response: DisputeResponse?
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -121,6 +123,7 @@ public struct Dispute: Sendable, Equatable {
         self.funds = stage == .inquiry ? .untouched : .withdrawn
         self.review = nil
         self.countsOnPayment = paymentId != nil
+        self.response = nil
         self.createdAt = createdAt
         self.updatedAt = createdAt
     }

@@ -61,13 +61,20 @@ public protocol DisputeRepository: Sendable {
     /// A page of the tenant's disputes, newest first.
     func disputes(tenant: UUID, filter: DisputeFilter, page: PageRequest) async throws -> Page<Dispute>
     /// Across tenants: up to `limit` disputes waiting for evidence whose reminder at one of `horizons`
-    /// (hours before the deadline, see ``DisputeDeadlines/reminder(dueBy:sent:now:)``) is due at `now`. Each is
+    /// (hours before the deadline, see ``DisputePolicy/reminder(dueBy:sent:now:)``) is due at `now`. Each is
     /// marked reminded at that horizon and its `dispute.evidence_due_soon` event written in one transaction,
     /// so every replica's janitor sends each reminder once.
     func remindEvidenceDue(now: Date, horizons: [Int], limit: Int) async throws -> [Dispute]
     /// Across tenants: up to `limit` disputes still waiting for evidence whose deadline passed before
     /// `before`, oldest deadline first.
     func pastDue(before: Date, limit: Int) async throws -> [Dispute]
+    /// Stages `file` as evidence of the tenant's dispute `disputeId` (not yet submitted); refuses a
+    /// dispute that holds ``DisputeEvidenceRules/maximumFiles`` already.
+    func stageEvidence(tenant: UUID, disputeId: String, file: EvidenceFile, id: String, at: Date) async throws
+    /// The documents of the dispute not yet submitted, oldest first.
+    func stagedEvidence(tenant: UUID, disputeId: String) async throws -> [EvidenceFile]
+    /// Marks every staged document of the dispute submitted at `at`.
+    func markEvidenceSubmitted(tenant: UUID, disputeId: String, at: Date) async throws
     /// The disputes not yet decided, by how soon their evidence is due at `now`: `past_due`, `within_24h`,
     /// `within_72h`, `later`, `no_deadline`.
     func openByDueWindow(now: Date) async throws -> [String: Int64]

@@ -8,16 +8,23 @@ import ProviderKit
 public struct DisputeService: Sendable {
     let disputes: any DisputeRepository
     let payments: any PaymentRepository
+    let configuration: any ConfigurationRepository
+    let gateway: any ProviderGateway
+    let policy: PolicyCenter
     let ids: IdentifierGenerator
     let clock: @Sendable () -> Date
     let logger: Logger
 
     public init(
-        disputes: any DisputeRepository, payments: any PaymentRepository, ids: IdentifierGenerator,
+        disputes: any DisputeRepository, payments: any PaymentRepository, configuration: any ConfigurationRepository,
+        gateway: any ProviderGateway, policy: PolicyCenter, ids: IdentifierGenerator,
         clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.disputes = disputes
         self.payments = payments
+        self.configuration = configuration
+        self.gateway = gateway
+        self.policy = policy
         self.ids = ids
         self.clock = clock
         self.logger = logger
@@ -79,7 +86,7 @@ public struct DisputeService: Sendable {
 extension DisputeService {
     /// The janitor's part: sends the reminders due at `now` and closes, as lost, the disputes still waiting
     /// for evidence past their deadline and `deadlines`' grace; at most `limit` of each per look.
-    public func watchDeadlines(now: Date, deadlines: DisputeDeadlines, limit: Int) async throws {
+    public func watchDeadlines(now: Date, deadlines: DisputePolicy, limit: Int) async throws {
         let reminded = try await disputes.remindEvidenceDue(now: now, horizons: deadlines.horizons, limit: limit)
         for dispute in reminded {
             logger.info(

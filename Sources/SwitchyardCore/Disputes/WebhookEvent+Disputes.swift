@@ -40,12 +40,13 @@ public struct DisputeSnapshot: Encodable, Sendable, Equatable {
     public var funds: String
     public var providerAccount: String
     public var review: String?
+    public var response: DisputeResponse?
     public var livemode: Bool
     public var createdAt: Date
     public var updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case id, object, payment, amount, currency, stage, status, reason, funds, review, livemode
+        case id, object, payment, amount, currency, stage, status, reason, funds, review, livemode, response
         case providerStatus = "provider_status"
         case reasonCode = "reason_code"
         case evidenceDetails = "evidence_details"
@@ -71,6 +72,7 @@ public struct DisputeSnapshot: Encodable, Sendable, Equatable {
         funds = d.funds.rawValue
         providerAccount = d.accountId.uuidString.lowercased()
         review = d.review
+        response = d.response
         livemode = d.livemode
         createdAt = d.createdAt
         updatedAt = d.updatedAt

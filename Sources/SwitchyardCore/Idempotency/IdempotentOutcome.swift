@@ -28,6 +28,7 @@ public struct IdempotentResource: Sendable, Equatable {
         case payment
         case refund
         case paymentMethod = "payment_method"
+        case dispute
     }
 
     public var kind: Kind

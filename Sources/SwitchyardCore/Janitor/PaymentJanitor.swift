@@ -94,13 +94,13 @@ public struct PaymentJanitor: Sendable {
         await decideRollouts(now: now)
         await applyRetention(now: now)
         await settleIdempotencyKeys(now: now)
-        await watchDisputeDeadlines(now: now)
+        await watchDisputePolicy(now: now)
         return claimed.count + stale + settled
     }
 
     /// Sends the disputes' evidence reminders and closes the ones past their deadline (see
     /// ``DisputeService/watchDeadlines(now:deadlines:limit:)``).
-    func watchDisputeDeadlines(now: Date) async {
+    func watchDisputePolicy(now: Date) async {
         let policy = service.policy.platform
         do {
             try await service.disputes.watchDeadlines(

@@ -16,7 +16,7 @@ public struct StoreGauges: Sendable, Equatable {
     public var oldestUnknownSince: Date?
     /// Webhook deliveries by status (`pending`, `succeeded`, `failed`, `dead`, …).
     public var webhookDeliveries: [String: Int64]
-    /// Disputes not yet decided, by due window (``DisputeDeadlines/windows``).
+    /// Disputes not yet decided, by due window (``DisputePolicy/windows``).
     public var openDisputes: [String: Int64]
 
     public init(

@@ -45,7 +45,8 @@ public struct PaymentService: Sendable {
         self.clock = clock
         self.logger = logger
         self.disputes = DisputeService(
-            disputes: disputes, payments: payments, ids: ids, clock: clock, logger: logger)
+            disputes: disputes, payments: payments, configuration: configuration, gateway: gateway, policy: policy,
+            ids: ids, clock: clock, logger: logger)
     }
 
     /// The platform policy with the tenant's own limits applied.

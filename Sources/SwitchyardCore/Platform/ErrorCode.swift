@@ -152,6 +152,15 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case refundExceedsCaptured = "refund_exceeds_captured"
     /// A refund would return funds a dispute already took from the merchant.
     case refundExceedsUndisputed = "refund_exceeds_undisputed"
+    /// The dispute is decided or closed: it can no longer be accepted or answered with evidence.
+    case disputeClosed = "dispute_closed"
+    /// The provider refused the merchant's answer to a dispute (past its deadline, already answered, a
+    /// document it does not take).
+    case disputeAnswerRefused = "dispute_answer_refused"
+    /// An evidence document is larger than the policy's `disputes.max_evidence_bytes`.
+    case evidenceTooLarge = "evidence_too_large"
+    /// An evidence document is of a type Switchyard does not take.
+    case evidenceTypeRefused = "evidence_type_refused"
     /// The tenant replayed more events than its replay quota allows.
     case replayQuotaExceeded = "replay_quota_exceeded"
     /// A routing replay's window holds more payments than `routing_replay.max_payments`.

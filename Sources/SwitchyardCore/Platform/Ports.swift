@@ -166,6 +166,10 @@ public protocol ProviderGateway: Sendable {
     /// plugin does not offer it.
     func revokeCredential(_ request: RevokeCredentialRequest, account: ProviderAccount) async
         -> RevokeCredentialResult
+    /// Sends the merchant's `answer` to the provider's dispute `providerDisputeId` through the account's
+    /// plugin; ``DisputeAnswerResult/unsupported`` without a call when the plugin offers no such API.
+    func answerDispute(_ answer: DisputeAnswer, providerDisputeId: String, account: ProviderAccount) async
+        -> DisputeAnswerResult
 }
 
 /// Durable storage of provider access tokens (encrypted at rest by the implementation), shared by every

@@ -25,7 +25,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var adaptiveRouting = AdaptiveRouting()
     public var routingReplay = ReplayBounds()
     public var retention = Retention()
-    public var disputes = DisputeDeadlines()
+    public var disputes = DisputePolicy()
 
     public init() {}
 

@@ -3,9 +3,13 @@ import Hummingbird
 import SwitchyardCore
 
 /// The merchant API's `/v1/disputes`: the disputes the providers reported, newest first, filtered by
-/// status, payment, due date and whether an operator should look.
+/// status, payment, due date and whether an operator should look; and the merchant's answers (accept,
+/// evidence).
 struct DisputesController: Sendable {
     let disputes: DisputeService
+    /// The body limit of an evidence request: one document of the policy's largest, in Base64, and its
+    /// fields (the platform's body limit at most).
+    let evidenceBodyLimit: Int
 
     /// Registers the routes on `merchant`, the `/v1` group of keys with the `payments` scope.
     func register(on merchant: RouterGroup<AppContext>) {

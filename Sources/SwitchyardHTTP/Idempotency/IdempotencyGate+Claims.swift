@@ -65,6 +65,9 @@ extension IdempotencyGate {
             let method = try await service.paymentMethod(
                 tenant: tenant, customerId: resource.parent ?? "", id: resource.id)
             return try Encoded(status, PaymentMethodResource(method, now: service.now()))
+        case .dispute:
+            let dispute = try await service.disputes.get(tenant: tenant, id: resource.id)
+            return try Encoded(status, DisputeSnapshot(dispute, now: service.now()))
         }
     }
 }

@@ -37,13 +37,14 @@ struct IdempotencyGate: Sendable {
 
     /// Runs `route` with the request's body under its `Idempotency-Key`, if it has one; a request that takes
     /// the key over answers as `resume` says instead. The route says in its `ProviderContact` whether its
-    /// provider may have acted before it failed (the domain's operations report it).
+    /// provider may have acted before it failed (the domain's operations report it). `limit` replaces the
+    /// body limit for a route that takes larger bodies (evidence documents).
     func run(
-        _ request: Request, _ context: AppContext, resume: IdempotentResume,
+        _ request: Request, _ context: AppContext, resume: IdempotentResume, limit: Int? = nil,
         _ route: (JSONBody, IdempotencyScope?, inout ProviderContact) async throws -> IdempotentReply
     ) async throws -> Response {
         let tenant = try context.tenant
-        let body = try await JSONIO.body(request, context, limit: bodyLimit)
+        let body = try await JSONIO.body(request, context, limit: limit ?? bodyLimit)
         guard let scope = try scope(request, context, tenant: tenant, body: body) else {
             var contact = ProviderContact.none
             return try await route(body, nil, &contact).response.response
@@ -178,6 +179,13 @@ struct IdempotentReply: Sendable {
         IdempotentReply(
             .resource(IdempotentResource(kind: .refund, id: refund.id, created: true)),
             try Encoded(.created, RefundResource(refund)))
+    }
+
+    /// A dispute answered (`200`), as of `now`.
+    static func dispute(_ dispute: Dispute, now: Date) throws -> IdempotentReply {
+        IdempotentReply(
+            .resource(IdempotentResource(kind: .dispute, id: dispute.id, created: false)),
+            try Encoded(.ok, DisputeSnapshot(dispute, now: now)))
     }
 
     /// A created payment method (`201`), as of `now`.

@@ -24,15 +24,16 @@ extension ErrorCode {
             return .notFound
         case .methodNotAllowed:
             return .methodNotAllowed
-        case .endpointQuotaExceeded, .idempotencyInProgress, .idempotencyKeyReused, .invalidState, .keyNotUsable,
+        case .disputeAnswerRefused, .disputeClosed, .endpointQuotaExceeded, .idempotencyInProgress,
+            .idempotencyKeyReused, .invalidState, .keyNotUsable,
             .noSession, .noWebhookEndpoint, .notSupported, .outcomeUnknown, .paymentInProgress, .paymentSettled,
             .policyNotReloadable, .rolloutRunning, .routingVersionConflict, .sessionNotRenewable:
             return .conflict
         case .sessionExpired:
             return .gone
-        case .bodyTooLarge:
+        case .bodyTooLarge, .evidenceTooLarge:
             return .contentTooLarge
-        case .unsupportedMediaType:
+        case .evidenceTypeRefused, .unsupportedMediaType:
             return .unsupportedMediaType
         case .credentialIsPublicTestValue, .invalidRouting, .noAccountForMode, .noRoute, .paymentMethodUnusable,
             .policyLoosened,

@@ -64,7 +64,7 @@ public struct MetricsEndpoint: Sendable {
             Gauge(label: MetricName.webhookDeliveries, dimensions: [("state", state)])
                 .record(gauges.webhookDeliveries[state] ?? 0)
         }
-        for window in DisputeDeadlines.windows {
+        for window in DisputePolicy.windows {
             Gauge(label: MetricName.openDisputes, dimensions: [("due", window)]).record(
                 gauges.openDisputes[window] ?? 0)
         }

@@ -21,6 +21,8 @@ extension RouteContracts {
     static let disputes: [RouteContract] = [
         .tenant(.get, "/v1/disputes", 200, query: listFilters + ["payment", "due_before", "needs_review"]),
         .tenant(.get, "/v1/disputes/{id}", 200),
+        RouteContract.tenant(.post, "/v1/disputes/{id}/accept", 200, [409, 503]).idempotent,
+        RouteContract.tenant(.post, "/v1/disputes/{id}/evidence", 200, [409, 413, 415, 503]).idempotent,
     ]
 
     static let customers: [RouteContract] = [

@@ -86,7 +86,13 @@ public enum SwitchyardServer {
             claims: store.claims, payments: store.payments, service: deps.service, bodyLimit: deps.bodyLimit,
             releases: deps.keyReleases, instance: deps.instance)
         payments.register(on: merchant, idempotency: idempotency)
-        DisputesController(disputes: deps.service.disputes).register(on: merchant)
+        let disputes = DisputesController(
+            disputes: deps.service.disputes,
+            evidenceBodyLimit: min(
+                PlatformPolicy.maximumBodyBytes, deps.service.policy.platform.disputes.maxEvidenceBytes / 3 * 4 + 8_192)
+        )
+        disputes.register(on: merchant)
+        disputes.registerAnswers(on: merchant, idempotency: idempotency)
         CustomersController(service: deps.service, bodyLimit: deps.bodyLimit).register(
             on: merchant, idempotency: idempotency)
         PaymentOptionsController(service: deps.service, bodyLimit: deps.bodyLimit).register(on: merchant)

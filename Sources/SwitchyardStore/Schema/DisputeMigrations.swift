@@ -2,7 +2,8 @@
 enum DisputeMigrations {
     /// One row per dispute of an account (its provider's id unique there), a payment's `amount_disputed`
     /// (what disputes took and still hold; never more than the payment), the smallest reminder horizon sent
-    /// (`reminded_hours`), and the index the evidence reminders and due-date filters read.
+    /// (`reminded_hours`), what Switchyard did with the merchant's last answer (`merchant_response`), the
+    /// evidence documents staged and submitted (`dispute_evidence`), and the index the evidence reminders and due-date filters read.
     static var disputes: String {
         """
         CREATE TABLE disputes (
@@ -24,11 +25,23 @@ enum DisputeMigrations {
             counts_on_payment boolean NOT NULL,
             review text,
             reminded_hours integer,
+            merchant_response jsonb,
             livemode boolean NOT NULL DEFAULT false,
             created_at timestamptz NOT NULL,
             updated_at timestamptz NOT NULL,
             UNIQUE (account_id, provider_dispute_id)
         );
+        CREATE TABLE dispute_evidence (
+            id text PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            dispute_id text NOT NULL REFERENCES disputes(id),
+            type text NOT NULL,
+            name text NOT NULL,
+            data bytea NOT NULL,
+            created_at timestamptz NOT NULL,
+            submitted_at timestamptz
+        );
+        CREATE INDEX dispute_evidence_dispute ON dispute_evidence (dispute_id, created_at);
         CREATE INDEX disputes_tenant ON disputes (tenant_id, created_at DESC, id DESC);
         CREATE INDEX disputes_payment ON disputes (payment_id) WHERE payment_id IS NOT NULL;
         CREATE INDEX disputes_waiting ON disputes (evidence_due_by)
@@ -36,6 +49,7 @@ enum DisputeMigrations {
         ALTER TABLE payments ADD COLUMN amount_disputed bigint NOT NULL DEFAULT 0
             CHECK (amount_disputed >= 0 AND amount_disputed <= amount);
         \(Schema.tenantIsolation("disputes"))
+        \(Schema.tenantIsolation("dispute_evidence"))
         """
     }
 }

@@ -1,19 +1,22 @@
 import Foundation
 
-/// The policy's `disputes` section: when the merchant is reminded of an evidence deadline, and how long
-/// after it a dispute still waiting for evidence is closed as the providers rule (lost: the funds stay
-/// with the cardholder).
-public struct DisputeDeadlines: PolicySection {
+/// The policy's `disputes` section: when the merchant is reminded of an evidence deadline, how long after it
+/// a dispute still waiting for evidence is closed as the providers rule (lost: the funds stay with the
+/// cardholder), and how large an evidence document may be.
+public struct DisputePolicy: PolicySection {
     /// Hours before the evidence deadline at which `dispute.evidence_due_soon` is sent, once each.
     public var reminderHours: [Int] = [72, 24]
     /// Hours after the deadline before a dispute still waiting for evidence is closed as lost; the provider's
     /// own notification, when it comes first, decides instead.
     public var pastDueGraceHours: Int = 24
+    /// The largest evidence document accepted, in bytes (default 512 KiB: its Base64 form stays within the
+    /// 1,000,000 characters Antom takes, and its request within the platform's body limit).
+    public var maxEvidenceBytes: Int = 524_288
 
     public init() {}
 
     public static let name = "disputes"
-    public static let fields: [PolicyField<DisputeDeadlines>] = [
+    public static let fields: [PolicyField<DisputePolicy>] = [
         .key(
             "reminder_hours", \.reminderHours, range: "0 to \(maximumReminders) values, each 1 to \(maximumHours)",
             check: { hours in
@@ -23,7 +26,13 @@ public struct DisputeDeadlines: PolicySection {
         .key(
             "past_due_grace_hours", \.pastDueGraceHours, in: 0...maximumHours, unit: "hours",
             "Hours after an evidence deadline before a dispute still waiting for evidence is closed as lost."),
+        .key(
+            "max_evidence_bytes", \.maxEvidenceBytes, in: 1...maximumEvidenceBytes, unit: "bytes",
+            "The largest evidence document accepted."),
     ]
+
+    /// The largest evidence document a policy may allow: its Base64 form within 1,000,000 characters.
+    public static let maximumEvidenceBytes = 750_000
 
     /// The longest reminder or grace accepted, in hours (90 days).
     public static let maximumHours = 2_160
@@ -50,7 +59,7 @@ public struct DisputeDeadlines: PolicySection {
     }
 }
 
-extension DisputeDeadlines {
+extension DisputePolicy {
     /// The due windows open disputes are counted by (the metric's `due` label), soonest first.
     public static let windows = ["past_due", "within_24h", "within_72h", "later", "no_deadline"]
 
