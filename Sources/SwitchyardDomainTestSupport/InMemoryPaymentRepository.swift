@@ -26,6 +26,9 @@ public final class InMemoryPaymentRepository: Sendable {
         var nextSyncAt: Date?
         var sessionSweptAt: Date?
         var holdSyncedAt: Date?
+        /// Overdue-notification inquiries made so far, and when the next is due.
+        var overdueInquiries = 0
+        var overdueNextAt: Date?
 
         /// The payment as read back: its resolution carries the stored next sync.
         var stored: Payment {
@@ -68,6 +71,8 @@ public final class InMemoryPaymentRepository: Sendable {
         /// Each attempt's definite answer, recorded once (the `routing_outcomes` ledger).
         var outcomes: [String: RoutingOutcome] = [:]
         var changes: [StatusChange] = []
+        /// The notification delays recorded: (account, seconds, when).
+        var delays: [(account: UUID, seconds: TimeInterval, at: Date)] = []
     }
 
     let clock: @Sendable () -> Date

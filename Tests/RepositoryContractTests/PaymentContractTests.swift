@@ -181,4 +181,63 @@ struct PaymentContractTests {
             tenant: s.tenant, reference: "ref-pay_2", startingAfter: nil, limit: 9)
         #expect(named.map(\.payment.id) == ["pay_2"])
     }
+
+    @Test(arguments: Backend.allCases)
+    func overdueWaitingPaymentsAreClaimedAtTheirThresholdThenBackOff(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        let policy = OverdueNotifications()
+        for id in ["pay_1", "pay_2"] {
+            var waiting = s.payment(id, status: .requiresAction)
+            waiting.providerAccountId = s.account
+            try await s.payments.commit(PaymentChanges(payment: waiting, attempts: [s.attempt("att_\(id)", of: id)]))
+        }
+        let start = s.clock.date
+        func claim(after seconds: TimeInterval, perAccount: Int = 5) async throws -> [String] {
+            try await s.payments.claimOverdueWaiting(
+                now: start.addingTimeInterval(seconds), thresholds: [s.account: 10], fallback: 60, policy: policy,
+                perAccount: perAccount, limit: 10
+            ).map(\.paymentId).sorted()
+        }
+        #expect(try await claim(after: 9).isEmpty)
+        #expect(try await claim(after: 10, perAccount: 1) == ["pay_1"])
+        #expect(try await claim(after: 10) == ["pay_2"])
+        #expect(try await claim(after: 11).isEmpty)
+        // The next inquiry comes at the threshold doubled: 20 s after the first.
+        #expect(try await claim(after: 29).isEmpty)
+        #expect(try await claim(after: 30) == ["pay_1", "pay_2"])
+        #expect(try await claim(after: 59).isEmpty)
+        #expect(try await claim(after: 60) == ["pay_1", "pay_2"])
+        // An account without a threshold waits for the fallback.
+        s.clock.advance(100)
+        var late = s.payment("pay_3", status: .requiresAction)
+        late.providerAccountId = s.account
+        try await s.payments.commit(PaymentChanges(payment: late, attempts: [s.attempt("att_pay_3", of: "pay_3")]))
+        func fallbackClaim(after seconds: TimeInterval) async throws -> [String] {
+            try await s.payments.claimOverdueWaiting(
+                now: start.addingTimeInterval(seconds), thresholds: [:], fallback: 200, policy: policy, perAccount: 5,
+                limit: 10
+            ).map(\.paymentId)
+        }
+        #expect(try await !fallbackClaim(after: 299).contains("pay_3"))
+        #expect(try await fallbackClaim(after: 300).contains("pay_3"))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func notificationDelaysAreReadByAccountWithinTheirWindow(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.recordNotificationDelay(
+            tenant: s.tenant, accountId: s.account, seconds: 4, at: s.clock.date)
+        s.clock.advance(3_600)
+        try await s.payments.recordNotificationDelay(
+            tenant: s.tenant, accountId: s.account, seconds: 7, at: s.clock.date)
+        #expect(
+            try await s.payments.notificationDelays(since: s.clock.date.addingTimeInterval(-7_200)) == [
+                s.account: [4, 7]
+            ])
+        #expect(
+            try await s.payments.notificationDelays(since: s.clock.date.addingTimeInterval(-60)) == [s.account: [7]])
+        // The older delay was pruned by the read that left it out.
+        #expect(
+            try await s.payments.notificationDelays(since: s.clock.date.addingTimeInterval(-7_200)) == [s.account: [7]])
+    }
 }

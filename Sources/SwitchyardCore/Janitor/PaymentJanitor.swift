@@ -34,6 +34,8 @@ public struct PaymentJanitor: Sendable {
     public let outage: DatabaseOutage
     /// When each kind of expired data is next deleted (shared by the copies of this janitor).
     let retentionPacer = RetentionPacer()
+    /// The accounts' overdue-notification thresholds, read at most every 30 seconds.
+    let overdueThresholds = OverdueThresholds()
 
     public init(
         service: PaymentService, payments: any PaymentRepository, clock: @escaping @Sendable () -> Date,
@@ -85,7 +87,7 @@ public struct PaymentJanitor: Sendable {
                     metadata: ["tenant.id": "\(item.tenant)", "payment.id": "\(item.paymentId)", "error": "\(error)"])
             }
         }
-        let stale = await settleStaleProcessing(now: now, leaseUntil: lease)
+        let stale = await settleStaleProcessing(now: now, leaseUntil: lease) + (await inquireOverdue(now: now))
         let settled = await settleOpenOperations(now: now, leaseUntil: lease) + (await syncHeldAuthorizations(now: now))
         // Sessions are swept on every look; they do not make the janitor look again sooner.
         await service.sweepSessions(limit: janitor.batchSize)

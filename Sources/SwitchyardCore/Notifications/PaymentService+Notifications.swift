@@ -153,6 +153,9 @@ extension PaymentService {
                     ])
                 return (record.payment.id, rejection)
             }
+            if record.payment.status == .requiresAction && status != .requiresAction {
+                await learnDelay(of: record.payment, account: account, at: time)
+            }
             logger.info(
                 "notification applied",
                 metadata: [
@@ -170,6 +173,20 @@ extension PaymentService {
             return nil
         case .other:
             return nil
+        }
+    }
+
+    /// Records how long after its creation a payment that waited for the customer's app was settled by
+    /// its notification, for the account's overdue threshold. A failure to record loses one sample only.
+    private func learnDelay(of payment: Payment, account: ProviderAccount, at time: Date) async {
+        do {
+            try await payments.recordNotificationDelay(
+                tenant: account.tenantId, accountId: account.id, seconds: time.timeIntervalSince(payment.createdAt),
+                at: time)
+        } catch {
+            logger.warning(
+                "notification delay not recorded",
+                metadata: ["provider.account": "\(account.id)", "payment.id": "\(payment.id)", "error": "\(error)"])
         }
     }
 }

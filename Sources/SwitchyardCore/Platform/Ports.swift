@@ -101,6 +101,19 @@ public protocol PaymentRepository: Sendable {
     /// its life (see ``SessionHalfLife``) but not expired and was not synced since that point, skipping rows
     /// another replica holds, and marks them synced.
     func claimHalfLifeSessions(now: Date, limit: Int) async throws -> [(tenant: UUID, paymentId: String)]
+    /// Records that a notification settled a payment of `accountId` that waited for the customer's app,
+    /// `seconds` after the payment was created.
+    func recordNotificationDelay(tenant: UUID, accountId: UUID, seconds: TimeInterval, at time: Date) async throws
+    /// System scope: the delays recorded since `since`, by account, for the overdue thresholds.
+    func notificationDelays(since: Date) async throws -> [UUID: [TimeInterval]]
+    /// System scope: claims payments waiting for the app whose notification is overdue at `now`: past their
+    /// account's threshold after creation (`thresholds`, `fallback` for accounts without one) the first
+    /// time, then `interval(n)` after the n-th overdue inquiry; at most `perAccount` per account and `limit`
+    /// in all, skipping rows another replica holds. Each is marked inquired and scheduled for the next.
+    func claimOverdueWaiting(
+        now: Date, thresholds: [UUID: TimeInterval], fallback: TimeInterval, policy: OverdueNotifications,
+        perAccount: Int, limit: Int
+    ) async throws -> [(tenant: UUID, paymentId: String)]
 }
 
 extension PaymentRepository {

@@ -26,6 +26,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var routingReplay = ReplayBounds()
     public var retention = Retention()
     public var disputes = DisputePolicy()
+    public var overdueNotifications = OverdueNotifications()
 
     public init() {}
 
@@ -38,6 +39,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         .init(\.caching, answered: false), .init(\.metrics, answered: false),
         .init(\.adaptiveRouting, answered: false), .init(\.routingReplay, answered: false),
         .init(\.retention, answered: false), .init(\.disputes, answered: false),
+        .init(\.overdueNotifications, answered: false),
     ]
 
     public init(from decoder: any Decoder) throws {

@@ -106,6 +106,8 @@ public enum Schema {
             sql: "ALTER TABLE idempotency_keys ADD COLUMN error_details jsonb;"),
         Migration(version: 26, name: "the rollout of each routing outcome", sql: RolloutMigrations.rolloutOutcomes),
         Migration(version: 28, name: "disputes and the payments' disputed amount", sql: DisputeMigrations.disputes),
+        Migration(
+            version: 29, name: "notification delays and overdue inquiries", sql: OverdueNotificationMigrations.overdue),
     ]
 
     static let coreTables = """
