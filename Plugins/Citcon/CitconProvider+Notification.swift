@@ -17,6 +17,15 @@ extension CitconProvider {
         case .rejected(let reason):
             return rejected(reason, account: account)
         case .verified(let signed):
+            if CitconMapping.isChargeback(signed) {
+                guard let dispute = CitconMapping.chargebackEvent(signed: signed) else {
+                    return rejected("chargeback status or id not signed", account: account)
+                }
+                host.log(.info, "citcon chargeback ipn verified", account: account)
+                return NotificationResult(
+                    verified: true, reply: .body("success", status: 200), events: [],
+                    dedupKey: CitconSigning.canonical(values: signed), disputes: [dispute])
+            }
             guard let event = CitconMapping.ipnEvent(signed: signed) else {
                 return rejected("status not signed", account: account)
             }

@@ -287,4 +287,9 @@ enum CitconIPNField {
     static let amountRefunded = "amount_refunded"
     static let fields = "fields"
     static let sign = "sign"
+    /// A chargeback's own id, when Citcon sends one beside `id` (undocumented; `id` names the chargeback
+    /// otherwise).
+    static let chargebackId = "chargeback_id"
+    /// A chargeback's response deadline, when Citcon sends one (undocumented).
+    static let dueDate = "due_date"
 }

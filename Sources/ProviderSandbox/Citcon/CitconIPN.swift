@@ -67,6 +67,34 @@ struct CitconIPNEvent: Sendable {
         )
     }
 
+    /// The statuses of a chargeback, as Citcon's IPN reference spells them.
+    static let chargebackStatuses = [
+        "Notification of Claim", "Request For Information", "Information Supplied", "Lost", "Won", "Case Closed",
+    ]
+
+    /// A chargeback notification (`transaction_type` `chargeback`) of `charge` at `status`, named by `id`
+    /// (and `chargeback_id` when `chargebackID` is given), with a `due_date` when `dueBy` is given.
+    static func chargeback(
+        _ charge: CitconCharge, status: String, amount: Int64, chargebackID: String?, dueBy: Date?, at time: Date
+    ) -> CitconIPNEvent? {
+        guard let url = charge.ipnURL else { return nil }
+        var fields: [(String, String)] = [
+            ("id", charge.id), ("transaction_type", "chargeback"), ("reference", charge.reference),
+            ("amount", String(amount)), ("currency", charge.currency), ("status", status),
+            ("time_created", String(time.epochSeconds)), ("time_completed", String(time.epochSeconds)),
+            ("payment_method", charge.paymentMethod ?? ""),
+        ]
+        if let chargebackID { fields.append(("chargeback_id", chargebackID)) }
+        if let dueBy {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            fields.append(("due_date", formatter.string(from: dueBy)))
+        }
+        return CitconIPNEvent(merchant: charge.merchant, url: url, subject: charge.reference, fields: fields)
+    }
+
     /// Every field as sent, `fields` and `sign` included. A wrong signature (fault `badSignature`) is
     /// computed with a different secret, so it looks well-formed but does not verify.
     func signedFields(secret: String, corrupt: Bool) -> [(String, String)] {

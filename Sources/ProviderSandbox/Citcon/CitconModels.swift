@@ -126,6 +126,11 @@ public struct CitconSandboxError: Error, Sendable, Equatable, CustomStringConver
     public var description: String { "citcon \(httpStatus) \(code): \(message)" }
 
     static let unauthorized = Self(httpStatus: 401, code: "4010", message: "invalid or expired token")
+    static let notDisputable = Self(httpStatus: 400, code: "4300", message: "only a paid charge can be charged back")
+    static let unknownChargebackStatus = Self(
+        httpStatus: 400, code: "4301",
+        message: "status must be one of Notification of Claim, Request For Information, Information Supplied, "
+            + "Lost, Won, Case Closed")
     static let notFound = Self(httpStatus: 404, code: "4004", message: "transaction not found")
     static let duplicate = Self(httpStatus: 400, code: "4100", message: "duplicate request")
     static let alreadyConfirmed = Self(httpStatus: 400, code: "4101", message: "charge already confirmed")

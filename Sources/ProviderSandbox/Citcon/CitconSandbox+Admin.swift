@@ -6,6 +6,11 @@ extension CitconSandbox {
         var method: String?
     }
 
+    private struct ChargebackBody: Decodable {
+        var status: String
+        var amount: Int64?
+    }
+
     private struct TokenCounts: Encodable {
         var issued: [String: [String: Int]]
     }
@@ -42,6 +47,21 @@ extension CitconSandbox {
                     ["code": error.code, "message": error.message] as [String: String],
                     status: HTTPResponse.Status(code: error.httpStatus)
                 )
+            }
+        }
+        group.post("chargebacks/:charge_id") { request, context in
+            let bytes = (try? await SandboxHTTP.body(of: request)) ?? []
+            guard let body = try? SandboxHTTP.adminDecoder.decode(ChargebackBody.self, from: Data(bytes)) else {
+                return SandboxHTTP.text("body must be {\"status\": …, \"amount\": optional}", status: .badRequest)
+            }
+            do throws(CitconSandboxError) {
+                let chargeback = try await chargeback(
+                    chargeID: context.parameters.get("charge_id") ?? "", status: body.status, amount: body.amount)
+                return SandboxHTTP.json(chargeback)
+            } catch {
+                return SandboxHTTP.json(
+                    ["code": error.code, "message": error.message] as [String: String],
+                    status: HTTPResponse.Status(code: error.httpStatus))
             }
         }
         group.get("notifications") { _, _ in

@@ -18,7 +18,9 @@ import Logging
 ///
 /// Admin surface under `/_sandbox/citcon`: `GET ledger[?merchant=]`, `GET/POST/DELETE faults`,
 /// `GET tokens`, `POST tokens/expire[?merchant=]`, `POST confirm/{charge_token}`
-/// (body `{"method":"alipay"}`, optional), `GET charges/{id}`, `GET notifications`.
+/// (body `{"method":"alipay"}`, optional), `GET charges/{id}`, `POST chargebacks/{charge_id}` (body
+/// `{"status":"Notification of Claim","amount":…}`: opens or moves the charge's chargeback and sends its IPN),
+/// `GET notifications`.
 public struct CitconSandbox: Sendable {
     let name = "citcon"
     let configuration: CitconSandboxConfiguration

@@ -38,6 +38,12 @@ public struct CitconSandboxConfiguration: Sendable {
     /// When true, token `expiry` is reported in epoch milliseconds instead of seconds
     /// (both variants have been observed from the real service).
     public var tokenExpiryInMilliseconds: Bool
+    /// Whether a chargeback IPN names the chargeback in a `chargeback_id` field of its own (beside `id`, the
+    /// charge's); Citcon documents no such field, so by default `id` names it (undocumented either way).
+    public var chargebackIdField: Bool = false
+    /// Days after a Notification of Claim by which the merchant must respond, sent as `due_date`
+    /// (`yyyy-MM-dd HH:mm:ss`, UTC); nil (the default) sends none, as Citcon documents none.
+    public var chargebackDueDays: Int? = nil
 
     /// Creates a configuration.
     public init(

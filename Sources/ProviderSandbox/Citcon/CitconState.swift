@@ -22,6 +22,8 @@ actor CitconState {
     var chargeIDByToken: [String: String] = [:]
     var chargeIDByReference: [String: [String: String]] = [:]
     var usedReferences: [String: Set<String>] = [:]
+    /// Chargebacks by charge id.
+    var chargebacks: [String: CitconChargeback] = [:]
     private var usedIDs: Set<String> = []
     private(set) var ledger: [CitconLedgerEntry] = []
 

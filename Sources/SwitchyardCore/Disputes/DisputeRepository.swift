@@ -12,6 +12,11 @@ public struct DisputeStep: Sendable, Equatable {
         self.actions = actions
     }
 
+    /// The webhook events the actions announce, in order.
+    public var announcements: [DisputeMachine.Announcement] {
+        actions.compactMap { if case .announce(let announcement) = $0 { announcement } else { nil } }
+    }
+
     /// The change of the payment's disputed amount the actions make (withdrawn minus reinstated); nil
     /// when it does not fit an `Int64`.
     public var disputedChange: Int64? {

@@ -46,9 +46,11 @@ extension PostgresDisputes {
                             """, [.text(paymentId), .int(change), .timestamp(now)]))
                 }
             }
-            for case .announce(let announcement) in result.actions {
+            // One step's events a microsecond apart, so their deliveries keep the order they were announced in.
+            for (index, announcement) in result.announcements.enumerated() {
                 let event = try WebhookEvent.dispute(
-                    announcement.rawValue, dispute, id: PostgresOutbox.eventIds.make("evt"), at: now)
+                    announcement.rawValue, dispute, id: PostgresOutbox.eventIds.make("evt"),
+                    at: now.addingTimeInterval(Double(index) / 1_000_000))
                 statements += PostgresOutbox.enqueueing(event)
             }
             try await c.pipeline(statements)
