@@ -133,6 +133,8 @@ extension AntomMapping {
         case .cancel: return "cancellation"
         case .refund, .inquiryRefund: return "refund"
         case .createVaultingSession, .inquireVaulting: return "vaulting"
+        case .acceptDispute: return "dispute acceptance"
+        case .supplyDefenseDocument: return "defence document"
         }
     }
 }

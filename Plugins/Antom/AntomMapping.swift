@@ -12,6 +12,8 @@ enum AntomCall: String, Sendable, CaseIterable, ProviderCallPath {
     case capture = "payments/capture"
     case createVaultingSession = "vaults/createVaultingSession"
     case inquireVaulting = "vaults/inquireVaulting"
+    case acceptDispute = "payments/acceptDispute"
+    case supplyDefenseDocument = "payments/supplyDefenseDocument"
 }
 
 /// Pure mapping between Switchyard's requests and outcomes and Antom's wire types.

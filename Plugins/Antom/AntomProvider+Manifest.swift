@@ -1,8 +1,14 @@
 import ProviderKit
 
 extension AntomProvider {
-    /// The plugin's manifest.
-    public static let manifest = PluginManifest(
+    /// The plugin's manifest: it answers disputes through Antom's `acceptDispute` and `supplyDefenseDocument`.
+    public static let manifest: PluginManifest = {
+        var manifest = baseManifest
+        manifest.answersDisputes = true
+        return manifest
+    }()
+
+    static let baseManifest = PluginManifest(
         id: "antom", provider: "Antom", version: "1.0.0",
         flows: [
             .authorize, .capture, .void, .refund, .sync, .syncRefund, .notification, .vaultingSession, .syncVaulting,

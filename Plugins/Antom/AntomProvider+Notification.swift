@@ -38,6 +38,19 @@ extension AntomProvider {
         }
         let reply = NotificationReply.body(AntomMapping.acknowledgement, status: 200, contentType: "application/json")
         let dedupKey = String(decoding: signed, as: UTF8.self)
+        if let dispute = ProviderJSON.standard.decode(AntomDisputeNotification.self, from: request.body),
+            dispute.disputeNotificationType != nil
+        {
+            let event = AntomMapping.disputeEvent(dispute)
+            host.log(
+                event == nil ? .warning : .info, "antom dispute notification verified", account: account,
+                ["antom.notify.type": ProviderText.safeCode(dispute.disputeNotificationType) ?? ""])
+            return NotificationResult(
+                verified: true,
+                reply: .body(AntomMapping.disputeAcknowledgement, status: 200, contentType: "application/json"),
+                events: [], dedupKey: dedupKey, secretFields: AntomMapping.secretFields,
+                disputes: event.map { [$0] } ?? [])
+        }
         guard let notification = ProviderJSON.standard.decode(AntomNotification.self, from: request.body) else {
             host.log(.warning, "antom notification unreadable", account: account)
             return NotificationResult(

@@ -42,7 +42,7 @@ public struct LoadedPlugin: Sendable {
     public func call<Req: Codable & Sendable, Res: Codable & Sendable>(
         _ flow: Flow, account: AccountContext, request: Req, as resultType: Res.Type
     ) async throws -> Res {
-        guard manifest.flows.contains(flow) else {
+        guard manifest.offers(flow) else {
             throw PluginCallError(
                 .notSupported, message: "plugin \(manifest.id) does not declare flow \(flow.rawValue)")
         }

@@ -79,11 +79,35 @@ public struct PluginGateway: ProviderGateway {
             failed: { RevokeCredentialResult(failure: $0) })
     }
 
-    /// No plugin flow answers a dispute yet: the merchant answers at the provider.
-    public func answerDispute(_ answer: DisputeAnswer, providerDisputeId: String, account: ProviderAccount) async
-        -> DisputeAnswerResult
-    {
-        .unsupported
+    /// Sends a dispute answer through the account's plugin: ``SwitchyardCore/DisputeAnswerResult/unsupported``
+    /// without a call when its manifest does not offer ``Flow/answerDispute``; a failure before sending or
+    /// during the call is unknown (the answer is to be sent again: providers refuse a repeat as such).
+    public func answerDispute(
+        _ answer: SwitchyardCore.DisputeAnswer, providerDisputeId: String, account: ProviderAccount
+    ) async -> SwitchyardCore.DisputeAnswerResult {
+        guard let plugin = await registry.plugin(id: account.pluginId) else {
+            return .unknown("plugin \(account.pluginId) is not loaded")
+        }
+        guard plugin.manifest.offers(.answerDispute) else { return .unsupported }
+        let request: DisputeAnswerRequest
+        switch answer {
+        case .accept:
+            request = DisputeAnswerRequest(providerDisputeId: providerDisputeId, answer: .accept)
+        case .evidence(let files):
+            request = DisputeAnswerRequest(
+                providerDisputeId: providerDisputeId, answer: .evidence,
+                documents: files.map {
+                    .init(type: $0.type, name: $0.name, data: Data($0.data).base64EncodedString())
+                })
+        }
+        let reply = await call(
+            .answerDispute, request, account: account, as: DisputeAnswerReply.self, outcome: { _ in nil },
+            failed: { DisputeAnswerReply(status: .unknown, code: $0.code, message: $0.message) })
+        switch reply.status {
+        case .accepted: return .done
+        case .refused: return .refused(code: reply.code ?? "refused", message: reply.message ?? "")
+        case .unknown: return .unknown(reply.message ?? reply.code ?? "no answer")
+        }
     }
 
     public func notification(_ request: NotificationRequest, account: ProviderAccount) async throws
@@ -141,7 +165,7 @@ public struct PluginGateway: ProviderGateway {
         guard let plugin = await registry.plugin(id: account.pluginId) else {
             return failed(.notSent("plugin \(account.pluginId) is not loaded"))
         }
-        guard plugin.manifest.flows.contains(flow) else {
+        guard plugin.manifest.offers(flow) else {
             return failed(
                 Outcome(
                     kind: .notSent, resultCode: .notSupported,

@@ -27,4 +27,6 @@ public enum Flow: String, Codable, Sendable, CaseIterable, Hashable {
     case accessToken
     /// Ask the provider to revoke (delete) a customer's stored credential.
     case revokeCredential
+    /// Send the merchant's answer to a dispute (accept it, or submit evidence) through the provider's API.
+    case answerDispute
 }

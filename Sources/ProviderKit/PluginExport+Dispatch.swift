@@ -33,6 +33,8 @@ enum PluginExportDispatch {
             return await reply(body, RevokeCredentialRequest.self) {
                 try await provider.revokeCredential($0, account: $1)
             }
+        case .answerDispute:
+            return await reply(body, DisputeAnswerRequest.self) { try await provider.answerDispute($0, account: $1) }
         case .clientSession:
             // The Provider protocol has no method for these flows (yet).
             let error = ProviderError.notSupported(flow)

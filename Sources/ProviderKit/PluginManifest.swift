@@ -25,6 +25,9 @@ public struct PluginManifest: Codable, Sendable, Equatable {
     /// What the plugin declares per method (countries, currencies, amount limits, capabilities, what the
     /// app needs); absent in manifests of plugins built before it existed.
     public var methodSupport: [MethodSupport]?
+    /// Whether the plugin answers ``Flow/answerDispute`` (accepting a dispute, submitting evidence) through
+    /// the provider's API. Not listed in ``flows``: a host older than the flow would refuse the manifest.
+    public var answersDisputes: Bool?
 
     public init(
         id: String, version: String, provider: String, abiVersion: UInt32, flows: [Flow], methods: [String],
@@ -43,6 +46,14 @@ public struct PluginManifest: Codable, Sendable, Equatable {
         self.usesAccessToken = usesAccessToken
         self.credentials = credentials
         self.methodSupport = methodSupport
+    }
+}
+
+extension PluginManifest {
+    /// Whether the plugin may be invoked with `flow`: one of its ``flows``, or ``Flow/answerDispute`` when it
+    /// ``answersDisputes``.
+    public func offers(_ flow: Flow) -> Bool {
+        flows.contains(flow) || (flow == .answerDispute && answersDisputes == true)
     }
 }
 

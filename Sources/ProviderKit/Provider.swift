@@ -47,6 +47,7 @@ public protocol Provider: Sendable {
     func vaultingSession(_ request: VaultingSessionRequest, account: AccountContext) async throws
         -> VaultingSessionResult
     func syncVaulting(_ request: VaultingSyncRequest, account: AccountContext) async throws -> VaultingSyncResult
+    func answerDispute(_ request: DisputeAnswerRequest, account: AccountContext) async throws -> DisputeAnswerReply
     func revokeCredential(_ request: RevokeCredentialRequest, account: AccountContext) async throws
         -> RevokeCredentialResult
 }
@@ -98,5 +99,11 @@ extension Provider {
         -> RevokeCredentialResult
     {
         throw ProviderError.notSupported(.revokeCredential)
+    }
+
+    public func answerDispute(_ request: DisputeAnswerRequest, account: AccountContext) async throws
+        -> DisputeAnswerReply
+    {
+        throw ProviderError.notSupported(.answerDispute)
     }
 }

@@ -72,6 +72,10 @@ extension ScenarioFile {
                 ]),
                 "customerId": .string("cus_check_1"), "operationId": .string("op_check_1"),
             ]
+        case .answerDispute:
+            fields = [
+                "providerDisputeId": .string("dispute_check_1"), "answer": .string("accept"), "documents": .array([]),
+            ]
         case .clientSession, .notification:
             fields = [:]
         }
@@ -197,6 +201,12 @@ struct FlowResult: CustomStringConvertible {
                 decoder.decode(RevokeCredentialRequest.self, from: body), account: account)
             self.init(nil)
             status = answer.status.rawValue
+        case .answerDispute:
+            let answer = try await provider.answerDispute(
+                decoder.decode(DisputeAnswerRequest.self, from: body), account: account)
+            self.init(nil)
+            status = answer.status.rawValue
+            code = answer.code
         case .clientSession, .notification:
             throw ScenarioProblem("\(flow.rawValue) is not run as a flow", flow: flow)
         }

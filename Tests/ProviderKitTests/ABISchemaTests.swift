@@ -116,10 +116,13 @@ struct ABISchemaTests {
     }
 
     @Test func manifestAndHostServicesValidate() throws {
-        let manifest = PluginManifest(
-            id: "c-echo", version: "1.0.0", provider: "Echo", abiVersion: 1, flows: Flow.allCases, methods: ["card"],
+        // `answerDispute` is offered through `answersDisputes`, never listed in `flows` (see docs/plugin-abi.md).
+        var manifest = PluginManifest(
+            id: "c-echo", version: "1.0.0", provider: "Echo", abiVersion: 1,
+            flows: Flow.allCases.filter { $0 != .answerDispute }, methods: ["card"],
             countries: ["FR"], currencies: ["EUR"], honoursIdempotencyKey: true, usesAccessToken: false,
             credentials: [CredentialField(name: "api_key", secret: true)])
+        manifest.answersDisputes = true
         #expect(try validator.problems(encoding: manifest, against: "manifest.json") == [])
         let request = OutboundRequest(
             method: "POST", url: "https://p.example", headers: [HTTPHeader("Authorization", "Bearer x")],

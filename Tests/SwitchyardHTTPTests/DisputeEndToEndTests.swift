@@ -78,14 +78,19 @@ import Testing
                 let after = try await stack.send(.GET, "/v1/payments/\(id)", token: m.apiKey).json
                 #expect(after["amount_disputed"] as? Int == 0)
 
-                // The merchant heard every step, signed, in order.
+                // The merchant heard every step, signed (deliveries run in parallel, so not necessarily in order).
                 let types = [
                     "dispute.created", "dispute.funds_withdrawn", "dispute.updated", "dispute.closed",
                     "dispute.funds_reinstated",
                 ]
                 let deliveries = try await receiver.wait { $0.count >= types.count }
-                #expect(deliveries.map(\.type) == types)
-                #expect(deliveries.allSatisfy { ($0.json["data"] as? [String: Any])?["object"] != nil })
+                #expect(deliveries.map(\.type).sorted() == types.sorted())
+                let secret = try #require(endpoint.json["secret"] as? String)
+                #expect(deliveries.allSatisfy { $0.verifies(secret: secret) })
+                let closed = deliveries.first { $0.type == "dispute.closed" }
+                #expect(
+                    ((closed?.json["data"] as? [String: Any])?["object"] as? [String: Any])?["status"] as? String
+                        == "won")
 
                 // A decided dispute cannot be answered any more.
                 let late = try await stack.send(
@@ -112,6 +117,61 @@ import Testing
             #expect((list["data"] as? [[String: Any]])?.count == 1)
             let payment = try await stack.send(.GET, "/v1/payments/\(id)", token: m.apiKey).json
             #expect(payment["amount_disputed"] as? Int == 5000)
+        }
+    }
+
+    @Test func anAntomDisputeAcceptedThroughTheAPI() async throws {
+        try await TestStack.with { stack in
+            let m = try await stack.antomMerchant()
+            let (paid, _, _) = try await AntomEndToEndTests().firstPayment(stack, m, customer: "cust-dispute")
+            let id = try #require(paid["id"] as? String)
+            let attempts = try #require(paid["attempts"] as? [[String: Any]])
+            let antomPaymentId = try #require(attempts.last?["provider_payment_id"] as? String)
+            let opened = try await stack.sandbox.antom.openDispute(paymentId: antomPaymentId, amount: 900)
+            let dispute = try await waitForDispute(stack, m, payment: id) {
+                $0["status"] as? String == "needs_response"
+            }
+            #expect(dispute["amount"] as? Int == 900)
+            #expect(dispute["reason"] as? String == "product_unacceptable")
+            #expect(dispute["reason_code"] as? String == "4853")
+            #expect((dispute["evidence_details"] as? [String: Any])?["due_by"] is String)
+            let disputeId = try #require(dispute["id"] as? String)
+
+            // Evidence of a refused type names the limit, and nothing reaches Antom.
+            let refused = try await stack.send(
+                .POST, "/v1/disputes/\(disputeId)/evidence", token: m.apiKey,
+                json: ["files": [["type": "text/html", "name": "x.html", "data": "PGI+"]], "submit": true],
+                headers: ["Idempotency-Key": "ev-\(disputeId)"])
+            #expect(refused.status == 415)
+            #expect(refused.errorCode == "evidence_type_refused")
+            #expect(refused.json["error"].flatMap { ($0 as? [String: Any])?["param"] as? String } == "files[0].type")
+
+            // The merchant accepts through Switchyard; the plugin calls Antom's acceptDispute.
+            let accept = try await stack.send(
+                .POST, "/v1/disputes/\(disputeId)/accept", token: m.apiKey, json: [:],
+                headers: ["Idempotency-Key": "accept-\(disputeId)"])
+            #expect(accept.status == 200, "\(String(decoding: accept.body, as: UTF8.self))")
+            #expect(accept.json["status"] as? String == "lost")
+            #expect((accept.json["response"] as? [String: Any])?["channel"] as? String == "provider_api")
+            #expect(await stack.sandbox.antom.dispute(id: opened.disputeId)?.status == "ACCEPTED")
+            // The same key replays the answer; Antom's DISPUTE_ACCEPTED notification changes nothing more.
+            let replay = try await stack.send(
+                .POST, "/v1/disputes/\(disputeId)/accept", token: m.apiKey, json: [:],
+                headers: ["Idempotency-Key": "accept-\(disputeId)"])
+            #expect(replay.status == 200)
+            #expect(replay.json["status"] as? String == "lost")
+            try await Poll.until("DISPUTE_ACCEPTED acknowledged", within: .seconds(15), every: .milliseconds(100)) {
+                await stack.sandbox.antom.notificationAttempts().contains {
+                    $0.subject == opened.disputeId && $0.acknowledged && $0.attempt >= 1
+                }
+            }
+            let payment = try await stack.send(.GET, "/v1/payments/\(id)", token: m.apiKey).json
+            #expect(payment["amount_disputed"] as? Int == 900)
+            let full = try await stack.send(
+                .POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: ["amount": 1500])
+            #expect(full.errorCode == "refund_exceeds_undisputed")
+            let rest = try await stack.send(.POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: ["amount": 600])
+            #expect(rest.status == 201)
         }
     }
 }

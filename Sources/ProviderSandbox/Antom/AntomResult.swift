@@ -47,6 +47,11 @@ struct AntomResult: Codable, Sendable, Equatable {
     static let refundAmountExceed = Self("F", "REFUND_AMOUNT_EXCEED", "the refund amount exceeds what is left")
     static let cancelWindowExceed = Self("F", "CANCEL_WINDOW_EXCEED", "the cancellation window has passed")
     static let vaultingNotExist = Self("F", "VAULTING_NOT_EXIST", "the vaulting request does not exist")
+
+    static let repeatRequest = Self("F", "REPEAT_REQUEST", "the dispute was answered already")
+    static let timeExceedsLimit = Self("F", "TIME_EXCEEDS_LIMIT", "the defence deadline has passed")
+    static let notAllowedInCurrentStatus = Self(
+        "F", "NOT_ALLOWED_IN_CURRENT_STATUS", "the dispute cannot be answered in its current status")
 }
 
 /// An error of the emulator's admin surface and Swift API (never contains card data or tokens).
@@ -81,6 +86,12 @@ public struct AntomSandboxError: Error, Sendable, Equatable, Codable {
     static let vaultingNotFound = Self(code: "VAULTING_NOT_FOUND", message: "unknown vaulting session", httpStatus: 404)
     static func cardInvalid(_ message: String) -> Self { Self(code: "CARD_INVALID", message: message, httpStatus: 400) }
     static let paymentNotFound = Self(code: "PAYMENT_NOT_FOUND", message: "unknown payment", httpStatus: 404)
+    static let disputeNotFound = Self(code: "DISPUTE_NOT_FOUND", message: "unknown dispute", httpStatus: 404)
+    static let notDisputable = Self(
+        code: "PAYMENT_NOT_DISPUTABLE", message: "only a paid payment can be disputed", httpStatus: 409)
+    static func disputeInput(_ message: String) -> Self {
+        Self(code: "DISPUTE_INVALID", message: message, httpStatus: 400)
+    }
     static let paymentNotProcessing = Self(
         code: "PAYMENT_NOT_PROCESSING", message: "the payment is not PROCESSING", httpStatus: 409)
     static let keyUnavailable = Self(

@@ -2,6 +2,18 @@ import Foundation
 import Hummingbird
 
 extension AntomSandbox {
+    private struct OpenDisputeBody: Decodable {
+        var type: String?
+        var reasonCode: String?
+        var dueInSeconds: Int?
+        var amount: Int64?
+    }
+
+    private struct NotifyDisputeBody: Decodable {
+        var type: String
+        var judgedResult: String?
+    }
+
     private struct ApproveBody: Decodable {
         var approve: Bool?
         var approved: Bool?
@@ -85,6 +97,39 @@ extension AntomSandbox {
                 return Self.adminError(.paymentNotFound)
             }
             return SandboxHTTP.json(payment)
+        }
+        group.post("payments/:id/disputes") { request, context in
+            guard let body = await Self.decode(OpenDisputeBody.self, request) else {
+                return Self.adminError(
+                    .disputeInput("expected {\"type\", \"reasonCode\", \"dueInSeconds\", \"amount\"}"))
+            }
+            do throws(AntomSandboxError) {
+                return SandboxHTTP.json(
+                    try await openDispute(
+                        paymentId: context.parameters.get("id") ?? "", type: body.type ?? "CHARGEBACK",
+                        reasonCode: body.reasonCode ?? "4853", dueIn: TimeInterval(body.dueInSeconds ?? 7 * 86_400),
+                        amount: body.amount))
+            } catch {
+                return Self.adminError(error)
+            }
+        }
+        group.post("disputes/:id/notify") { request, context in
+            guard let body = await Self.decode(NotifyDisputeBody.self, request) else {
+                return Self.adminError(.disputeInput("expected {\"type\", \"judgedResult\"}"))
+            }
+            do throws(AntomSandboxError) {
+                return SandboxHTTP.json(
+                    try await moveDispute(
+                        id: context.parameters.get("id") ?? "", type: body.type, judgedResult: body.judgedResult))
+            } catch {
+                return Self.adminError(error)
+            }
+        }
+        group.get("disputes/:id") { _, context in
+            guard let dispute = await dispute(id: context.parameters.get("id") ?? "") else {
+                return Self.adminError(.disputeNotFound)
+            }
+            return SandboxHTTP.json(dispute)
         }
         group.get("ledger") { request, _ in
             SandboxHTTP.json(await ledger(merchant: SandboxHTTP.query("merchant", of: request)))

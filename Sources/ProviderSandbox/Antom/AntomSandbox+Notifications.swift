@@ -58,6 +58,17 @@ extension AntomSandbox {
                 captureTime: AntomTime.format(capture.time),
                 result: .success)
             return (payment.clientId, url, capture.id, AntomJSON.encode(body))
+        case .dispute(let dispute, let type):
+            guard let url = dispute.notifyURL else { return nil }
+            let body = AntomDisputeNotify(
+                paymentRequestId: dispute.paymentRequestId, disputeId: dispute.disputeId, paymentId: dispute.paymentId,
+                disputeTime: AntomTime.format(state.clock()),
+                disputeAmount: AntomMoney(dispute.amount, dispute.currency),
+                disputeNotificationType: type, disputeReasonCode: dispute.reasonCode, disputeType: dispute.disputeType,
+                defenseDueTime: AntomTime.format(dispute.defenseDueTime), disputeJudgedResult: dispute.judgedResult,
+                disputeAcceptReason: type == "DISPUTE_ACCEPTED" ? dispute.acceptReason : nil,
+                defendable: dispute.status == "OPEN")
+            return (dispute.clientId, url, dispute.disputeId, AntomJSON.encode(body))
         case .refund(let payment, let refund, let url):
             guard let url else { return nil }
             let body = AntomRefundNotify(

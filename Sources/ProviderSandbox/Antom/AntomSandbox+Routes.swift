@@ -25,6 +25,8 @@ extension AntomSandbox: SandboxEmulator {
             ("payments/capture", capture),
             ("vaults/createVaultingSession", createVaultingSession),
             ("vaults/inquireVaulting", inquireVaulting),
+            ("payments/acceptDispute", acceptDispute),
+            ("payments/supplyDefenseDocument", supplyDefenseDocument),
         ]
         for base in ["ams/api/v1", "ams/sandbox/api/v1"] {
             for (path, handler) in calls {
@@ -116,6 +118,19 @@ extension AntomSandbox: SandboxEmulator {
             paymentMethodType: method, paymentMethodId: methodId, captureMode: captureMode,
             notifyURL: body.paymentNotifyUrl)
         return await state.pay(clientId: call.clientId, input: input, canonical: call.canonical)
+    }
+
+    func acceptDispute(_ call: Call) async throws -> AntomReply {
+        let body = try AntomInput.decode(AntomDisputeInput.self, call.body)
+        return await state.acceptDispute(
+            clientId: call.clientId, disputeId: try AntomInput.required(body.disputeId, "disputeId"))
+    }
+
+    func supplyDefenseDocument(_ call: Call) async throws -> AntomReply {
+        let body = try AntomInput.decode(AntomDisputeInput.self, call.body)
+        return await state.supplyDefense(
+            clientId: call.clientId, disputeId: try AntomInput.required(body.disputeId, "disputeId"),
+            evidence: try AntomInput.required(body.disputeEvidence, "disputeEvidence"))
     }
 
     func inquiryPayment(_ call: Call) async throws -> AntomReply {

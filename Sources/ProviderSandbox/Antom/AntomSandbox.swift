@@ -119,6 +119,32 @@ public struct AntomSandbox: Sendable {
         return payment
     }
 
+    /// Opens a dispute of the paid payment `paymentId` and sends its `DISPUTE_CREATED` notification.
+    public func openDispute(
+        paymentId: String, type: String = "CHARGEBACK", reasonCode: String = "4853", dueIn: TimeInterval = 7 * 86_400,
+        amount: Int64? = nil
+    ) async throws(AntomSandboxError) -> AntomDispute {
+        let (dispute, event) = try await state.openDispute(
+            paymentId: paymentId, type: type, reasonCode: reasonCode, dueIn: dueIn, amount: amount)
+        await notify([event])
+        return dispute
+    }
+
+    /// Moves the dispute `id` as a notifyDispute of `type` says and sends that notification.
+    public func moveDispute(id: String, type: String, judgedResult: String? = nil) async throws(AntomSandboxError)
+        -> AntomDispute
+    {
+        let event = try await state.moveDispute(id: id, type: type, judgedResult: judgedResult)
+        await notify([event])
+        guard let dispute = await state.disputes[id] else { throw .disputeNotFound }
+        return dispute
+    }
+
+    /// The dispute `id`, as the emulator holds it.
+    public func dispute(id: String) async -> AntomDispute? {
+        await state.disputes[id]
+    }
+
     /// Makes every payment and vaulting session expire now.
     public func expireSessions() async {
         await state.expireSessions()

@@ -34,6 +34,8 @@ enum AntomEvent: Sendable {
     case capture(AntomPayment, AntomTransaction)
     /// notifyRefund, to `url` (the refund's or the payment's notify URL).
     case refund(AntomPayment, AntomTransaction, url: String?)
+    /// notifyDispute of `type` (`DISPUTE_CREATED`, `DISPUTE_JUDGED`, …).
+    case dispute(AntomDispute, type: String)
 }
 
 /// In-memory state of the Antom emulator: payment sessions, payments, access tokens, vaulting sessions,
@@ -109,6 +111,7 @@ actor AntomState {
     var cards: [String: VaultedCard] = [:]
     var refunds: [String: Refund] = [:]
     var refundIdsByRequest: [String: String] = [:]
+    var disputes: [String: AntomDispute] = [:]
     private var idempotency: [String: IdempotencyRecord] = [:]
     private(set) var ledger: [AntomLedgerEntry] = []
     private var sequence: Int64 = 0

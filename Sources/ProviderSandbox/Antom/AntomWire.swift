@@ -103,6 +103,12 @@ struct AntomPayRequest: Decodable, Sendable {
 }
 
 /// `payments/inquiryPayment` and `payments/cancel`.
+/// `payments/acceptDispute` and `payments/supplyDefenseDocument`.
+struct AntomDisputeInput: Decodable, Sendable {
+    var disputeId: String?
+    var disputeEvidence: String?
+}
+
 struct AntomPaymentLookup: Decodable, Sendable {
     var paymentRequestId: String?
     var paymentId: String?

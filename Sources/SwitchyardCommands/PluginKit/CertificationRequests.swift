@@ -84,6 +84,11 @@ struct CertificationRequests: Sendable {
                 ]),
                 "customerId": .string("cus_check"), "operationId": .string("op_check_\(number)"),
             ]
+        case .answerDispute:
+            fields = [
+                "providerDisputeId": .string("dispute_check_\(number)"), "answer": .string("accept"),
+                "documents": .array([]),
+            ]
         case .notification, .clientSession:
             fields = [:]
         }
