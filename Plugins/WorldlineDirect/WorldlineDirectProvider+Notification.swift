@@ -36,6 +36,10 @@ extension WorldlineDirectProvider {
             return rejected("not a v1 event", account: account, status: 400)
         }
         host.log(.info, "worldline webhook verified", account: account, ["worldline.event.type": event.type ?? ""])
+        if let chargeback = WorldlineDirectMapping.chargeback(event) {
+            return NotificationResult(
+                verified: true, reply: .body("", status: 200), events: [], disputes: [chargeback])
+        }
         return NotificationResult(verified: true, reply: .body("", status: 200), events: Self.events(of: event))
     }
 

@@ -174,4 +174,41 @@ import Testing
             #expect(rest.status == 201)
         }
     }
+
+    @Test func aWorldlineDirectChargebackIsRecordedToAnswerByLetter() async throws {
+        try await TestStack.with { stack in
+            let m = try await stack.worldlineMerchant()
+            let flows = WorldlineEndToEndTests()
+            let created = try await flows.payment(stack, m, amount: 4000, capture: "manual")
+            let id = try #require(created["id"] as? String)
+            let completed = try await flows.complete(stack, m, created, card: WorldlineDirectTestCard.authorised)
+            #expect(completed.json["status"] as? String == "authorized")
+            let captured = try await stack.send(.POST, "/v1/payments/\(id)/capture", token: m.apiKey, json: [:])
+            #expect(captured.json["status"] as? String == "succeeded")
+            let attempts = try #require(captured.json["attempts"] as? [[String: Any]])
+            let worldlineId = try #require(attempts.last?["provider_payment_id"] as? String)
+
+            #expect(await stack.sandbox.worldlineDirect.chargeback(paymentID: worldlineId) != nil)
+            let dispute = try await waitForDispute(stack, m, payment: id) {
+                $0["status"] as? String == "needs_response"
+            }
+            #expect(dispute["amount"] as? Int == 4000)
+            #expect(dispute["provider_status"] as? String == "CHARGEBACKED")
+            // The payment itself stays succeeded: the chargeback is a dispute, not a new payment status.
+            let payment = try await stack.send(.GET, "/v1/payments/\(id)", token: m.apiKey).json
+            #expect(payment["status"] as? String == "succeeded")
+            #expect(payment["amount_disputed"] as? Int == 4000)
+            let disputeId = try #require(dispute["id"] as? String)
+            let evidence = try await stack.send(
+                .POST, "/v1/disputes/\(disputeId)/evidence", token: m.apiKey,
+                json: [
+                    "files": [["type": "application/pdf", "name": "letter.pdf", "data": "JVBERi0xLjQK"]],
+                    "submit": true,
+                ],
+                headers: ["Idempotency-Key": "ev-\(disputeId)"])
+            #expect(evidence.status == 200)
+            #expect((evidence.json["response"] as? [String: Any])?["channel"] as? String == "respond_at_provider")
+            #expect((evidence.json["response"] as? [String: Any])?["action"] as? String == "evidence")
+        }
+    }
 }

@@ -25,6 +25,12 @@ extension WorldlineDirectSandbox {
             }
             return SandboxHTTP.json(payment)
         }
+        group.post("payments/:id/chargeback") { _, context in
+            guard let payment = await chargeback(paymentID: context.parameters.get("id") ?? "") else {
+                return SandboxHTTP.text("no captured payment with this id", status: .notFound)
+            }
+            return SandboxHTTP.json(payment)
+        }
         group.post("payments/:id/resolve") { request, context in
             let bytes = (try? await SandboxHTTP.body(of: request)) ?? []
             let body = try? SandboxHTTP.adminDecoder.decode(ResolveBody.self, from: Data(bytes))

@@ -6,7 +6,7 @@ extension WorldlineDirectSandbox {
     func send(_ event: WorldlineDirectEvent) async {
         let payment: WorldlineDirectPayment
         switch event {
-        case .payment(let value), .refund(let value, _): payment = value
+        case .payment(let value), .refund(let value, _), .chargeback(let value): payment = value
         }
         guard let merchant = merchant(id: payment.merchantId),
             let url = payment.webhookURL ?? merchant.webhookURL
@@ -22,6 +22,15 @@ extension WorldlineDirectSandbox {
                 WDWebhookEvent<WDPaymentResponse>(
                     id: eventId, created: created, merchantId: payment.merchantId, type: payment.status.eventType,
                     payment: WorldlineDirectResponses.payment(payment)))
+        case .chargeback(let payment):
+            subject = payment.id
+            var response = WorldlineDirectResponses.payment(payment)
+            response.status = configuration.chargebackStatus
+            response.statusOutput.statusCode = configuration.chargebackStatusCode
+            body = try? WorldlineDirectResponses.encoder.encode(
+                WDWebhookEvent<WDPaymentResponse>(
+                    id: eventId, created: created, merchantId: payment.merchantId, type: "payment.chargebacked",
+                    payment: response))
         case .refund(let payment, let operation):
             subject = operation.id
             body = try? WorldlineDirectResponses.encoder.encode(

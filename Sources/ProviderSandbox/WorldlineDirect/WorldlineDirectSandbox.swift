@@ -93,6 +93,14 @@ public struct WorldlineDirectSandbox: Sendable {
 
     // MARK: Inspection
 
+    /// Charges the captured payment `paymentID` back: sends its `payment.chargebacked` webhook (the payment's
+    /// own state is left as it is). Nil when no captured payment has this id.
+    public func chargeback(paymentID: String) async -> WorldlineDirectPayment? {
+        guard let payment = await payment(id: paymentID), payment.status == .captured else { return nil }
+        await send(.chargeback(payment))
+        return payment
+    }
+
     /// A payment by id.
     public func payment(id: String) async -> WorldlineDirectPayment? {
         await state.payment(id: id)

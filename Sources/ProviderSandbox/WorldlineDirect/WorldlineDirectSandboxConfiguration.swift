@@ -47,6 +47,10 @@ public struct WorldlineDirectSandboxConfiguration: Sendable {
     /// Time a state-changing request spends "processing" after its idempotence key is registered
     /// (zero by default); lets a test observe the `409` answered to a concurrent replay.
     public var processingDelay: Duration
+    /// The payment `status` a `payment.chargebacked` webhook carries (Worldline documents none:
+    /// `CHARGEBACKED` by default) and its `statusCode` (84, the legacy reconciliation guide's chargeback code).
+    public var chargebackStatus: String = "CHARGEBACKED"
+    public var chargebackStatusCode: Int = 84
 
     /// Creates a configuration.
     public init(

@@ -6,6 +6,8 @@ enum WorldlineDirectEvent: Sendable {
     case payment(WorldlineDirectPayment)
     /// `refund.refunded` with the refund object.
     case refund(WorldlineDirectPayment, WorldlineDirectOperation)
+    /// `payment.chargebacked` with the payment object.
+    case chargeback(WorldlineDirectPayment)
 }
 
 /// A validated `POST /payments` request.
