@@ -7,10 +7,42 @@ import Testing
 /// once its client session is past half its life, long before the session ends.
 @Suite(.serialized)
 struct SessionHalfLifeEndToEndTests {
+    /// The janitor looks only when the test says, and overdue notifications are not asked about before the
+    /// session sweeps (they are the last resort these tests check).
+    static let sessionSweepsOnly: @Sendable (inout PlatformPolicy) -> Void = {
+        $0.janitor.pollMs = 600_000
+        $0.overdueNotifications.floorSeconds = 86_400
+        $0.overdueNotifications.capSeconds = 86_400
+    }
+
+    /// With the default policy an account with too few observed notifications waits `cap_seconds` (60 s):
+    /// a lost notification is replaced by an inquiry a minute after the payment was created.
+    @Test func aLostCitconNotificationIsReplacedByAnInquiryOnceOverdue() async throws {
+        let clock = TestClock()
+        try await TestStack.with(policy: { $0.janitor.pollMs = 600_000 }, clock: clock) { stack in
+            let m = try await stack.merchant()
+            let flows = CitconEndToEndTests()
+            let created = try await flows.payment(stack, m)
+            let id = try #require(created["id"] as? String)
+            await stack.sandbox.citcon.faults.add([SandboxFault(kind: .dropNotification, count: 1)])
+            _ = try await stack.sandbox.citcon.confirm(chargeToken: try flows.chargeToken(created), method: "alipay")
+
+            clock.advance(by: 30)
+            await stack.runtime.janitor.runOnce()
+            let early = try await stack.send(.GET, "/v1/payments/\(id)", token: m.apiKey).json
+            #expect(early["status"] as? String == "requires_action", "not overdue yet: \(early)")
+            clock.advance(by: 31)
+            await stack.runtime.janitor.runOnce()
+            let settled = try await stack.send(.GET, "/v1/payments/\(id)", token: m.apiKey).json
+            #expect(settled["status"] as? String == "succeeded", "\(settled)")
+            #expect(await stack.sandbox.citcon.ledger().filter { $0.kind == .charge }.count == 1)
+        }
+    }
+
     @Test func aLostCitconNotificationIsRecoveredAtHalfTheSessionLife() async throws {
         let clock = TestClock()
         // This test drives the janitor (the background one looks once at start).
-        try await TestStack.with(policy: { $0.janitor.pollMs = 600_000 }, clock: clock) { stack in
+        try await TestStack.with(policy: Self.sessionSweepsOnly, clock: clock) { stack in
             let m = try await stack.merchant()
             let flows = CitconEndToEndTests()
             let created = try await flows.payment(stack, m)
@@ -46,7 +78,7 @@ struct SessionHalfLifeEndToEndTests {
     /// moment after ours), a payment the shopper paid, its notification lost, would wait for ever.
     @Test func aPaymentTheExpirySweepCouldNotSettleIsAskedAgain() async throws {
         let clock = TestClock()
-        try await TestStack.with(policy: { $0.janitor.pollMs = 600_000 }, clock: clock) { stack in
+        try await TestStack.with(policy: Self.sessionSweepsOnly, clock: clock) { stack in
             let m = try await stack.merchant()
             let flows = CitconEndToEndTests()
             let created = try await flows.payment(stack, m)
