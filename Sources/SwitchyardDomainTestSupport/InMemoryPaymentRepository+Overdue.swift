@@ -8,10 +8,25 @@ extension InMemoryPaymentRepository {
         transact { $0.delays.append((accountId, seconds, time)) }
     }
 
-    public func notificationDelays(since: Date) async throws -> [UUID: [TimeInterval]] {
+    public func observedNotificationDelays(since: Date, percentile: Int, minSamples: Int) async throws
+        -> [UUID: TimeInterval]
+    {
+        var rule = OverdueNotifications()
+        rule.percentile = percentile
+        rule.minSamples = minSamples
+        let recent = transact { state in state.delays.filter { $0.at >= since } }
+        return Dictionary(grouping: recent, by: \.account).compactMapValues { rule.observed($0.map(\.seconds)) }
+    }
+
+    public func pruneNotificationDelays(before cutoff: Date, limit: Int) async throws -> Int {
         transact { state in
-            state.delays.removeAll { $0.at < since }
-            return Dictionary(grouping: state.delays, by: \.account).mapValues { $0.map(\.seconds) }
+            var deleted = 0
+            state.delays.removeAll { delay in
+                guard delay.at < cutoff, deleted < limit else { return false }
+                deleted += 1
+                return true
+            }
+            return deleted
         }
     }
 

@@ -223,21 +223,38 @@ struct PaymentContractTests {
     }
 
     @Test(arguments: Backend.allCases)
-    func notificationDelaysAreReadByAccountWithinTheirWindow(_ backend: Backend) async throws {
+    func notificationDelaysAreObservedByAccountWithinTheirWindow(_ backend: Backend) async throws {
         let s = try await ContractSubject.make(backend)
         try await s.payments.recordNotificationDelay(
-            tenant: s.tenant, accountId: s.account, seconds: 4, at: s.clock.date)
+            tenant: s.tenant, accountId: s.account, seconds: 40, at: s.clock.date)
         s.clock.advance(3_600)
-        try await s.payments.recordNotificationDelay(
-            tenant: s.tenant, accountId: s.account, seconds: 7, at: s.clock.date)
+        // Ten more, 1 s to 10 s: the nearest rank of the 90th percentile of all eleven is the tenth (10 s), of
+        // the 50th the sixth (5 s); within the last minute only the ten count.
+        for seconds in (1...10).reversed() {
+            try await s.payments.recordNotificationDelay(
+                tenant: s.tenant, accountId: s.account, seconds: TimeInterval(seconds), at: s.clock.date)
+        }
+        let everything = s.clock.date.addingTimeInterval(-7_200)
+        let recent = s.clock.date.addingTimeInterval(-60)
         #expect(
-            try await s.payments.notificationDelays(since: s.clock.date.addingTimeInterval(-7_200)) == [
-                s.account: [4, 7]
-            ])
+            try await s.payments.observedNotificationDelays(since: everything, percentile: 90, minSamples: 5)
+                == [s.account: 10])
         #expect(
-            try await s.payments.notificationDelays(since: s.clock.date.addingTimeInterval(-60)) == [s.account: [7]])
-        // The older delay was pruned by the read that left it out.
+            try await s.payments.observedNotificationDelays(since: everything, percentile: 100, minSamples: 5)
+                == [s.account: 40])
         #expect(
-            try await s.payments.notificationDelays(since: s.clock.date.addingTimeInterval(-7_200)) == [s.account: [7]])
+            try await s.payments.observedNotificationDelays(since: recent, percentile: 50, minSamples: 5)
+                == [s.account: 5])
+        #expect(
+            try await s.payments.observedNotificationDelays(since: recent, percentile: 100, minSamples: 5)
+                == [s.account: 10])
+        // Too few samples: no percentile of the account's own.
+        #expect(try await s.payments.observedNotificationDelays(since: recent, percentile: 50, minSamples: 11) == [:])
+        // Pruning deletes what is older than the cutoff, a batch at a time.
+        #expect(try await s.payments.pruneNotificationDelays(before: recent, limit: 100) == 1)
+        #expect(try await s.payments.pruneNotificationDelays(before: recent, limit: 100) == 0)
+        #expect(
+            try await s.payments.observedNotificationDelays(since: everything, percentile: 100, minSamples: 1)
+                == [s.account: 10])
     }
 }

@@ -46,7 +46,12 @@ struct OverdueNotificationTests {
                     method: "POST", path: "/n", headers: [], body: Data(UUID().uuidString.utf8)),
                 log: InMemoryNotificationLog())
         }
-        let delays = try await world.payments.notificationDelays(since: .distantPast)
-        #expect(delays[world.accounts[0]] == [3, 3])
+        let delays = try await world.payments.observedNotificationDelays(
+            since: .distantPast, percentile: 100, minSamples: 2)
+        #expect(delays[world.accounts[0]] == 3)
+        #expect(try await world.payments.pruneNotificationDelays(before: .distantFuture, limit: 1) == 1)
+        #expect(
+            try await world.payments.observedNotificationDelays(since: .distantPast, percentile: 100, minSamples: 2)
+                == [:])
     }
 }

@@ -61,6 +61,9 @@ import Testing
                     .POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: ["amount": 1])
                 #expect(refund.status == 422)
                 #expect(refund.errorCode == "refund_exceeds_undisputed")
+                let whole = try await stack.send(.POST, "/v1/payments/\(id)/refunds", token: m.apiKey, json: [:])
+                #expect(whole.status == 422)
+                #expect(whole.errorCode == "refund_exceeds_undisputed")
 
                 // Citcon has no API to answer: the acceptance is recorded to give at Citcon.
                 let accept = try await stack.send(

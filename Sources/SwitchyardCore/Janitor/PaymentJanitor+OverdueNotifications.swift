@@ -10,7 +10,8 @@ extension PaymentJanitor {
         do {
             let since = now.addingTimeInterval(-TimeInterval(max(1, policy.windowHours)) * 3600)
             thresholds = try await overdueThresholds.thresholds(at: now, policy: policy) {
-                try await payments.notificationDelays(since: since)
+                try await payments.observedNotificationDelays(
+                    since: since, percentile: policy.percentile, minSamples: policy.minSamples)
             }
         } catch {
             if !Task.isCancelled && !outage.failed(error) {
@@ -27,5 +28,16 @@ extension PaymentJanitor {
                     perAccount: perAccount, limit: platform.janitor.batchSize)
             },
             step: { _ = try await service.sync(tenant: $0, paymentId: $1) })
+    }
+
+    /// Deletes the recorded notification delays that left the observation window
+    /// (`overdue_notifications.window_hours`), a `retention.batch_size` at a time and paced like the
+    /// retention deletes.
+    func pruneNotificationDelays(now: Date) async {
+        let platform = service.policy.platform
+        let cutoff = now.addingTimeInterval(-TimeInterval(max(1, platform.overdueNotifications.windowHours)) * 3600)
+        await deleteExpired("notification_delays", at: now) {
+            try await payments.pruneNotificationDelays(before: cutoff, limit: platform.retention.batch)
+        }
     }
 }

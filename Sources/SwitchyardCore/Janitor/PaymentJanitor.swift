@@ -93,6 +93,7 @@ public struct PaymentJanitor: Sendable {
         await service.sweepSessions(limit: janitor.batchSize)
         await sweepNotifications(now: now)
         await pruneRoutingOutcomes(now: now)
+        await pruneNotificationDelays(now: now)
         await decideRollouts(now: now)
         await applyRetention(now: now)
         await settleIdempotencyKeys(now: now)

@@ -254,18 +254,22 @@ extension PaymentMachine {
         }
     }
 
-    /// Checks that `amount` can be refunded now, given refunds still pending at the provider.
-    public func validateRefund(amount: Int64, pendingRefunds: Int64) throws {
+    /// Checks that `amount` can be refunded now, given refunds still pending at the provider, and returns
+    /// the amount to refund: `amount`, or the whole remainder when the request names none.
+    @discardableResult
+    public func validateRefund(amount: Int64?, pendingRefunds: Int64) throws -> Int64 {
         guard payment.status == .succeeded else {
             throw CoreError(
                 .invalidState, "only a succeeded payment can be refunded (status \(payment.status.rawValue))")
         }
+        let limit = RefundLimit(
+            captured: payment.amountCaptured, refunded: payment.amountRefunded, pending: pendingRefunds,
+            disputed: payment.amountDisputed)
+        guard let amount else { return try limit.defaultAmount() }
         guard amount > 0 else {
             throw CoreError(.invalidAmount, "refund amount must be positive")
         }
-        try RefundLimit(
-            captured: payment.amountCaptured, refunded: payment.amountRefunded, pending: pendingRefunds,
-            disputed: payment.amountDisputed
-        ).check(amount)
+        try limit.check(amount)
+        return amount
     }
 }

@@ -144,14 +144,16 @@ extension PaymentService {
         }
         try ResourceDescription.validate(description)
         let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
-        let pending = record.refunds.filter { $0.status == .pending || $0.status == .unknown }.reduce(0) {
-            $0 + $1.amount
+        var pending: Int64 = 0
+        for open in record.refunds where open.status == .pending || open.status == .unknown {
+            let (sum, overflow) = pending.addingReportingOverflow(open.amount)
+            guard !overflow else {
+                throw CoreError(.refundExceedsCaptured, "the payment's refundable remainder cannot be computed")
+            }
+            pending = sum
         }
-        let amount =
-            amount
-            ?? (record.payment.amountCaptured - record.payment.amountRefunded - pending
-                - record.payment.amountDisputed)
-        try PaymentMachine(payment: record.payment).validateRefund(amount: amount, pendingRefunds: pending)
+        let amount = try PaymentMachine(payment: record.payment).validateRefund(
+            amount: amount, pendingRefunds: pending)
         let (attempt, account) = try await currentAttempt(of: record)
         var refund = Refund(
             id: ids.make("re"), paymentId: paymentId, tenantId: tenant, amount: amount,

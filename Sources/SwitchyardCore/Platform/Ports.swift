@@ -104,8 +104,11 @@ public protocol PaymentRepository: Sendable {
     /// Records that a notification settled a payment of `accountId` that waited for the customer's app,
     /// `seconds` after the payment was created.
     func recordNotificationDelay(tenant: UUID, accountId: UUID, seconds: TimeInterval, at time: Date) async throws
-    /// System scope: the delays recorded since `since`, by account, for the overdue thresholds.
-    func notificationDelays(since: Date) async throws -> [UUID: [TimeInterval]]
+    /// System scope: each account's `percentile` (nearest rank, 1–100) of the delays recorded since
+    /// `since`, for the accounts with at least `minSamples` of them (see ``OverdueNotifications``).
+    func observedNotificationDelays(since: Date, percentile: Int, minSamples: Int) async throws -> [UUID: TimeInterval]
+    /// System scope: deletes at most `limit` delays recorded before `cutoff`; returns how many.
+    func pruneNotificationDelays(before cutoff: Date, limit: Int) async throws -> Int
     /// System scope: claims payments waiting for the app whose notification is overdue at `now`: past their
     /// account's threshold after creation (`thresholds`, `fallback` for accounts without one) the first
     /// time, then `interval(n)` after the n-th overdue inquiry; at most `perAccount` per account and `limit`

@@ -16,15 +16,29 @@ public struct RefundLimit: Sendable, Equatable {
         self.disputed = disputed
     }
 
+    /// What may still be refunded: `captured - refunded - pending - disputed`, never below zero. Sums that
+    /// overflow throw `refund_exceeds_captured`.
+    public func remainder() throws -> Int64 {
+        try parts().remainder
+    }
+
+    /// The amount of a refund that names none: the whole remainder. A payment with nothing left refuses
+    /// with the code that says why (`refund_exceeds_undisputed` when disputes took what was left).
+    public func defaultAmount() throws -> Int64 {
+        let (undisputed, remainder) = try parts()
+        guard remainder <= 0 else { return remainder }
+        if undisputed > 0 {
+            throw CoreError(
+                .refundExceedsUndisputed,
+                "nothing is left to refund after \(disputed) taken by disputes", param: "amount")
+        }
+        throw CoreError(.refundExceedsCaptured, "nothing is left to refund on this payment")
+    }
+
     /// Refuses `amount` when it exceeds what remains: `refund_exceeds_undisputed` when the disputed funds
     /// make the difference, `refund_exceeds_captured` otherwise. Sums that overflow refuse too.
     public func check(_ amount: Int64) throws {
-        let (afterRefunds, o1) = captured.subtractingReportingOverflow(refunded)
-        let (undisputedByPending, o2) = afterRefunds.subtractingReportingOverflow(pending)
-        let (remainder, o3) = undisputedByPending.subtractingReportingOverflow(max(disputed, 0))
-        guard !(o1 || o2 || o3) else {
-            throw CoreError(.refundExceedsCaptured, "the payment's refundable remainder cannot be computed")
-        }
+        let (undisputedByPending, remainder) = try parts()
         guard amount > remainder else { return }
         if amount <= undisputedByPending {
             throw CoreError(
@@ -34,5 +48,16 @@ public struct RefundLimit: Sendable, Equatable {
         }
         throw CoreError(
             .refundExceedsCaptured, "refund amount exceeds the refundable remainder of \(max(remainder, 0))")
+    }
+
+    /// What remains before disputes and after them, with overflow checked.
+    private func parts() throws -> (undisputed: Int64, remainder: Int64) {
+        let (afterRefunds, o1) = captured.subtractingReportingOverflow(refunded)
+        let (undisputedByPending, o2) = afterRefunds.subtractingReportingOverflow(pending)
+        let (remainder, o3) = undisputedByPending.subtractingReportingOverflow(max(disputed, 0))
+        guard !(o1 || o2 || o3) else {
+            throw CoreError(.refundExceedsCaptured, "the payment's refundable remainder cannot be computed")
+        }
+        return (undisputedByPending, max(remainder, 0))
     }
 }

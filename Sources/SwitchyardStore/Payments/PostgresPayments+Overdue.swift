@@ -14,17 +14,37 @@ extension PostgresPayments {
         }
     }
 
-    public func notificationDelays(since: Date) async throws -> [UUID: [TimeInterval]] {
-        try await system { c in
-            // Delays older than the window are never read again: the read prunes them.
+    public func observedNotificationDelays(since: Date, percentile: Int, minSamples: Int) async throws
+        -> [UUID: TimeInterval]
+    {
+        // `percentile_disc` is the nearest rank: the first delay whose cumulative share reaches the fraction.
+        let rows = try await system { c in
             try await c.query(
-                "DELETE FROM notification_delays WHERE observed_at < $1::timestamptz", [.timestamp(since)])
-            let rows = try await c.query("SELECT account_id, seconds FROM notification_delays").rows
-            var delays: [UUID: [TimeInterval]] = [:]
-            for row in rows {
-                delays[try row.uuid("account_id"), default: []].append(try row.double("seconds"))
-            }
-            return delays
+                """
+                SELECT account_id, percentile_disc($2::double precision) WITHIN GROUP (ORDER BY seconds) AS p
+                FROM notification_delays WHERE observed_at >= $1::timestamptz
+                GROUP BY account_id HAVING count(*) >= $3::bigint
+                """,
+                [
+                    .timestamp(since), .double(Double(min(max(percentile, 1), 100)) / 100),
+                    .int(Int64(max(1, minSamples))),
+                ]
+            ).rows
+        }
+        var observed: [UUID: TimeInterval] = [:]
+        for row in rows { observed[try row.uuid("account_id")] = try row.double("p") }
+        return observed
+    }
+
+    public func pruneNotificationDelays(before cutoff: Date, limit: Int) async throws -> Int {
+        try await system { c in
+            try await c.query(
+                """
+                DELETE FROM notification_delays WHERE ctid IN (
+                    SELECT ctid FROM notification_delays WHERE observed_at < $1::timestamptz
+                    LIMIT $2::bigint FOR UPDATE SKIP LOCKED)
+                """, [.timestamp(cutoff), .int(Int64(max(0, limit)))]
+            ).affectedRows
         }
     }
 
