@@ -28,6 +28,8 @@ struct TestStack: Sendable {
     let pluginsDirectory: String
     /// The test database as its owner sees it (for tests that change grants).
     let ownerURL: String
+    /// The test database as the cluster's superuser sees it (for tests that cut the server off).
+    let adminURL: String
     /// The test database as the server sees it (for tests that set up rows the API cannot make).
     let databaseURL: String
     /// The plugin libraries the stack installs: those of every registered provider emulator.
@@ -125,7 +127,7 @@ struct TestStack: Sendable {
                     baseURL: "http://127.0.0.1:\(port)", sandboxURL: "http://127.0.0.1:\(sandboxPort)",
                     sandbox: sandbox,
                     runtime: runtime, client: client, operatorToken: operatorToken, pluginsDirectory: pluginsDirectory,
-                    ownerURL: database.ownerURL, databaseURL: databaseURL)
+                    ownerURL: database.ownerURL, adminURL: database.adminURL, databaseURL: databaseURL)
                 let result: Result<Void, any Error>
                 do {
                     try await body(stack)
