@@ -34,6 +34,8 @@ struct ChaosOrder: Sendable {
     var appPaid = false
     /// The IPN of the app's payment was set up to be lost.
     var notificationDropped = false
+    /// When the app's confirmation was answered (the customer's action done).
+    var paidAt: Date?
     /// The create was refused for good (a 4xx other than 409/429), with the reply.
     var refusal: String?
     /// Tries answered `409 idempotency_in_progress` (the key held by an earlier try).

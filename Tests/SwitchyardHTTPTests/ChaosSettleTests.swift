@@ -11,9 +11,11 @@ import Testing
 /// killed with SIGKILL mid-run, a client retrying with the same Idempotency-Key elsewhere, the app paying
 /// most sessions through the SDK route — then no merchant sync at all, only the janitors, within a bound.
 ///
-/// Two environment variables make a longer run of it, e.g. `SWITCHYARD_CHAOS_KILL_EVERY_S=10
+/// Environment variables make a longer run of it, e.g. `SWITCHYARD_CHAOS_KILL_EVERY_S=10
 /// SWITCHYARD_CHAOS_ORDERS=400`: a replica killed with SIGKILL (each in turn) every that many seconds for as
 /// long as the load lasts, and that many orders; by default one kill and 120 orders.
+/// `SWITCHYARD_CHAOS_CHARGE_LIFETIME_S=1800` gives Citcon's charges a real session's life, so only the
+/// overdue-notification inquiries (not the half-life sweep) can settle a paid order whose IPN was lost.
 @Suite(.serialized)
 struct ChaosSettleTests {
     static let seed: UInt64 = 0x5157_1c4a_0515
@@ -25,7 +27,7 @@ struct ChaosSettleTests {
     static let providerTimeoutMs = 2_000
     /// Citcon charges wait this long for the app: long enough for the app, short enough that a lost
     /// notification is recovered at half the session life, and an unpaid session ends, within the run.
-    static let citconChargeLifetime = 45
+    static let citconChargeLifetime = ChaosKills.environmentInt("SWITCHYARD_CHAOS_CHARGE_LIFETIME_S") ?? 45
     static let settleBound: Double = 180
 
     static let policy = """
@@ -207,6 +209,7 @@ struct ChaosSettleTests {
             total \(Int(Date().timeIntervalSince(started))) s
             \(findings.table(label: "this run"))
             """)
+        print(ChaosTimeToDefinite(orders: orders, payments: try await platform.waitingOutcomes()).report)
         #expect(orders.allSatisfy { $0.refusal == nil }, "\(orders.compactMap(\.refusal).prefix(3))")
         #expect(
             orders.allSatisfy { !$0.budgetSpent }, "retry budget spent: \(orders.filter(\.budgetSpent).map(\.key))")
@@ -276,6 +279,7 @@ struct ChaosSettleTests {
         }
         order.appPaid = await client.pay(
             clientToken: data["client_token"] as? String ?? "", chargeToken: data["charge_token"] as? String ?? "")
+        if order.appPaid { order.paidAt = Date() }
         return order
     }
 
