@@ -13,6 +13,9 @@ public final class InMemoryDisputes: DisputeRepository, Sendable {
         var reminded: [String: Int] = [:]
         /// Evidence documents by dispute id, with whether each was submitted.
         var evidence: [String: [(file: EvidenceFile, submitted: Bool)]] = [:]
+        /// The ledger, oldest first.
+        var ledger: [LedgerEntry] = []
+        var ledgerIds = 0
     }
 
     private let payments: InMemoryPaymentRepository
@@ -48,6 +51,12 @@ public final class InMemoryDisputes: DisputeRepository, Sendable {
                     paymentState.payments[id] = row
                 }
                 state.disputes[dispute.id] = dispute
+                var ids = state.ledgerIds
+                state.ledger += LedgerEntry.entries(of: result, at: dispute.updatedAt) {
+                    ids += 1
+                    return "bt_\(ids)"
+                }
+                state.ledgerIds = ids
                 for case .announce(let announcement) in result.actions {
                     state.events.append((announcement.rawValue, dispute.id))
                 }
@@ -69,6 +78,17 @@ public final class InMemoryDisputes: DisputeRepository, Sendable {
         return page.page(
             try page.select(
                 all, id: \.id, created: \.createdAt, status: \.status.rawValue, livemode: \.livemode))
+    }
+
+    public func ledgerEntries(tenant: UUID, filter: LedgerFilter, page: PageRequest) async throws
+        -> Page<LedgerEntry>
+    {
+        let all = state.withLock { $0.ledger }.filter { entry in
+            entry.tenantId == tenant && filter.paymentId.map { entry.paymentId == $0 } ?? true
+                && filter.source.map { entry.source == $0 } ?? true
+        }
+        return page.page(
+            try page.select(all, id: \.id, created: \.createdAt, status: \.kind.rawValue, livemode: \.livemode))
     }
 
     public func remindEvidenceDue(now: Date, horizons: [Int], limit: Int) async throws -> [Dispute] {

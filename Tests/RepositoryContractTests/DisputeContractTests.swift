@@ -50,6 +50,37 @@ struct DisputeContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func theLedgerGetsEachWithdrawalAndReinstatementOnce(_ backend: Backend) async throws {
+        let s = try await ContractSubject.make(backend)
+        try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1", amount: 1_000, status: .succeeded)))
+        _ = try await record(s, event(.opened), payment: "pay_1", newId: "dp_1")
+        s.clock.advance(60)
+        // A resent notification moves nothing, so it writes nothing.
+        _ = try await record(s, event(.opened), payment: "pay_1", newId: "dp_2")
+        s.clock.advance(60)
+        _ = try await record(s, event(.won), payment: "pay_1", newId: "dp_3")
+        let all = try await s.disputes.ledgerEntries(tenant: s.tenant, filter: LedgerFilter(), page: PageRequest())
+        #expect(all.items.map(\.kind) == [.disputeReinstatement, .disputeWithdrawal])
+        #expect(all.items.map(\.amount) == [600, -600])
+        #expect(all.items.allSatisfy { $0.source == "dp_1" && $0.paymentId == "pay_1" && $0.currency == "EUR" })
+        #expect(Set(all.items.map(\.id)).count == 2)
+        let withdrawals = try await s.disputes.ledgerEntries(
+            tenant: s.tenant, filter: LedgerFilter(source: "dp_1"), page: PageRequest(status: "dispute_withdrawal"))
+        #expect(withdrawals.items.map(\.amount) == [-600])
+        let paged = try await s.disputes.ledgerEntries(
+            tenant: s.tenant, filter: LedgerFilter(paymentId: "pay_1"), page: PageRequest(limit: 1))
+        #expect(paged.items.count == 1 && paged.hasMore)
+        #expect(
+            try await s.disputes.ledgerEntries(
+                tenant: s.tenant, filter: LedgerFilter(paymentId: "pay_2"), page: PageRequest()
+            )
+            .items.isEmpty)
+        #expect(
+            try await s.disputes.ledgerEntries(tenant: UUID(), filter: LedgerFilter(), page: PageRequest()).items
+                .isEmpty)
+    }
+
+    @Test(arguments: Backend.allCases)
     func anUnknownPaymentsDisputeIsListedForReview(_ backend: Backend) async throws {
         let s = try await ContractSubject.make(backend)
         try await s.payments.commit(PaymentChanges(payment: s.payment("pay_1", amount: 1_000, status: .succeeded)))

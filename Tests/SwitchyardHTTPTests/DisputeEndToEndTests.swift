@@ -80,6 +80,17 @@ import Testing
                 #expect(won["funds"] as? String == "reinstated")
                 let after = try await stack.send(.GET, "/v1/payments/\(id)", token: m.apiKey).json
                 #expect(after["amount_disputed"] as? Int == 0)
+                // The ledger: the withdrawal and the reinstatement, newest first.
+                let ledger = try await stack.send(.GET, "/v1/ledger_entries?source=\(disputeId)", token: m.apiKey)
+                let entries = try #require(ledger.json["data"] as? [[String: Any]])
+                #expect(
+                    entries.compactMap { $0["type"] as? String } == ["dispute_reinstatement", "dispute_withdrawal"])
+                #expect(entries.compactMap { $0["amount"] as? Int } == [5000, -5000])
+                #expect(
+                    entries.allSatisfy { $0["payment"] as? String == id && $0["object"] as? String == "ledger_entry" })
+                let badType = try await stack.send(.GET, "/v1/ledger_entries?type=fee", token: m.apiKey)
+                #expect(badType.status == 400)
+                #expect(badType.json["error"].flatMap { ($0 as? [String: Any])?["param"] as? String } == "type")
 
                 // The merchant heard every step, signed (deliveries run in parallel, so not necessarily in order).
                 let types = [

@@ -55,8 +55,8 @@ public struct DisputeFilter: Sendable, Equatable {
 public protocol DisputeRepository: Sendable {
     /// In one transaction: reads the dispute `providerDisputeId` of `accountId` and the payment `paymentId`
     /// (nil: none), both locked, calls `step` with them, and stores what it returns: the dispute, its
-    /// funds moved on the payment's `amount_disputed`, and a webhook event for each announcement. Returns
-    /// the step.
+    /// funds moved on the payment's `amount_disputed` and written to the ledger, and a webhook event for
+    /// each announcement. Returns the step.
     func record(
         tenant: UUID, accountId: UUID, providerDisputeId: String, paymentId: String?,
         _ step: @escaping @Sendable (_ dispute: Dispute?, _ payment: Payment?) throws -> DisputeStep
@@ -65,6 +65,9 @@ public protocol DisputeRepository: Sendable {
     func dispute(tenant: UUID, id: String) async throws -> Dispute?
     /// A page of the tenant's disputes, newest first.
     func disputes(tenant: UUID, filter: DisputeFilter, page: PageRequest) async throws -> Page<Dispute>
+    /// A page of the tenant's ledger, newest first: the funds movements ``record(tenant:accountId:providerDisputeId:paymentId:_:)``
+    /// wrote with each dispute step (``LedgerEntry/entries(of:at:makeId:)``), in the step's transaction.
+    func ledgerEntries(tenant: UUID, filter: LedgerFilter, page: PageRequest) async throws -> Page<LedgerEntry>
     /// Across tenants: up to `limit` disputes waiting for evidence whose reminder at one of `horizons`
     /// (hours before the deadline, see ``DisputePolicy/reminder(dueBy:sent:now:)``) is due at `now`. Each is
     /// marked reminded at that horizon and its `dispute.evidence_due_soon` event written in one transaction,

@@ -79,6 +79,11 @@ public struct DisputeService: Sendable {
         try await disputes.disputes(tenant: tenant, filter: filter, page: page)
     }
 
+    /// A page of the tenant's ledger (the disputes' funds movements), newest first.
+    public func ledger(tenant: UUID, filter: LedgerFilter, page: PageRequest) async throws -> Page<LedgerEntry> {
+        try await disputes.ledgerEntries(tenant: tenant, filter: filter, page: page)
+    }
+
     /// The service's notion of now.
     public func now() -> Date { clock() }
 }

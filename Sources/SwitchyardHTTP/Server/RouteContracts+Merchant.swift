@@ -23,6 +23,7 @@ extension RouteContracts {
         .tenant(.get, "/v1/disputes/{id}", 200),
         RouteContract.tenant(.post, "/v1/disputes/{id}/accept", 200, [409, 503]).idempotent,
         RouteContract.tenant(.post, "/v1/disputes/{id}/evidence", 200, [409, 413, 415, 503]).idempotent,
+        .tenant(.get, "/v1/ledger_entries", 200, query: paging + ["payment", "source", "type"]),
     ]
 
     static let customers: [RouteContract] = [

@@ -93,6 +93,7 @@ public enum SwitchyardServer {
         )
         disputes.register(on: merchant)
         disputes.registerAnswers(on: merchant, idempotency: idempotency)
+        LedgerController(disputes: deps.service.disputes).register(on: merchant)
         CustomersController(service: deps.service, bodyLimit: deps.bodyLimit).register(
             on: merchant, idempotency: idempotency)
         PaymentOptionsController(service: deps.service, bodyLimit: deps.bodyLimit).register(on: merchant)

@@ -46,6 +46,9 @@ extension PostgresDisputes {
                             """, [.text(paymentId), .int(change), .timestamp(now)]))
                 }
             }
+            for entry in LedgerEntry.entries(of: result, at: now, makeId: { Self.ledgerIds.make("bt") }) {
+                statements.append(Self.inserting(entry))
+            }
             // One step's events a microsecond apart, so their deliveries keep the order they were announced in.
             for (index, announcement) in result.announcements.enumerated() {
                 let event = try WebhookEvent.dispute(

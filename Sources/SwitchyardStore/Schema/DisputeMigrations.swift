@@ -52,4 +52,28 @@ enum DisputeMigrations {
         \(Schema.tenantIsolation("dispute_evidence"))
         """
     }
+
+    /// The ledger of funds movements after payment: one row per dispute withdrawal or reinstatement,
+    /// append-only (the application role may insert and read, never change or delete).
+    static var ledger: String {
+        """
+        CREATE TABLE ledger_entries (
+            id text PRIMARY KEY,
+            tenant_id uuid NOT NULL REFERENCES tenants(id),
+            account_id uuid NOT NULL REFERENCES provider_accounts(id),
+            payment_id text REFERENCES payments(id),
+            source text NOT NULL,
+            type text NOT NULL,
+            amount bigint NOT NULL,
+            currency text NOT NULL,
+            livemode boolean NOT NULL DEFAULT false,
+            created_at timestamptz NOT NULL
+        );
+        CREATE INDEX ledger_entries_tenant ON ledger_entries (tenant_id, created_at DESC, id DESC);
+        CREATE INDEX ledger_entries_payment ON ledger_entries (payment_id) WHERE payment_id IS NOT NULL;
+        CREATE INDEX ledger_entries_source ON ledger_entries (source);
+        \(Schema.tenantIsolation("ledger_entries"))
+        REVOKE UPDATE, DELETE ON ledger_entries FROM \(Schema.tenantRole);
+        """
+    }
 }

@@ -108,6 +108,7 @@ public enum Schema {
         Migration(version: 28, name: "disputes and the payments' disputed amount", sql: DisputeMigrations.disputes),
         Migration(
             version: 29, name: "notification delays and overdue inquiries", sql: OverdueNotificationMigrations.overdue),
+        Migration(version: 30, name: "the ledger of disputes' funds movements", sql: DisputeMigrations.ledger),
     ]
 
     static let coreTables = """
