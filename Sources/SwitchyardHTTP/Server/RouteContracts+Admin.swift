@@ -32,6 +32,7 @@ extension RouteContracts {
     ]
 
     static let orchestration: [RouteContract] = [
+        .operatorRoute(.get, "/admin/v1/me", 200),
         .operatorRoute(.get, "/admin/v1/audit", 200, query: paging + ["tenant"]),
         .operatorRoute(.get, "/admin/v1/plugins", 200),
         .operatorRoute(.post, "/admin/v1/plugins/reload", 200),

@@ -137,6 +137,7 @@ public enum SwitchyardServer {
             operations: OperatorService(tenants: store.tenants, payments: store.search, events: store.events),
             events: events, now: now, bodyLimit: deps.bodyLimit
         ).register(on: admin)
+        OperatorIdentityController().register(on: admin)
         ConsoleController().register(on: router)
         return router
     }
