@@ -301,7 +301,10 @@ let package = Package(
         .testTarget(name: "BenchTests", dependencies: ["switchyard", "SwitchyardCommands", "SwitchyardBench"]),
         .testTarget(
             name: "CommandTests",
-            dependencies: ["SwitchyardCommands", "PluginHost", "SwitchyardStore", "SwitchyardTestSupport"]),
+            dependencies: [
+                "SwitchyardCommands", "PluginHost", "SwitchyardStore", "SwitchyardTestSupport",
+                "SwitchyardDomainTestSupport",
+            ]),
     ] + providers.flatMap(\.targets),
     swiftLanguageModes: [.v6]
 )

@@ -229,7 +229,7 @@ public final class SwitchyardRuntime: Sendable {
                 search: store.operators, events: store.webhooks, endpoints: store.webhooks,
                 notifications: store.notifications, review: store.operators, probes: store.operators,
                 routingStats: store.routing, configuration: store, routingReplay: store.routing,
-                rollouts: store.routing),
+                rollouts: store.routing, operators: store.operators),
             service: service, registry: registry, gateway: gateway,
             notificationURL: { [gateway] in gateway.notificationURL(accountId: $0) },
             operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,

@@ -10,7 +10,7 @@ package enum SharedCommands {
         extra: [any ParsableCommand.Type] = []
     ) -> [any ParsableCommand.Type] {
         [serve, migrate, PluginsCommand.self] + extra + [PluginScanCommand.self] + (bench.map { [$0] } ?? []) + [
-            DoctorCommand.self, PolicyCommand.self, KekCommand.self,
+            DoctorCommand.self, PolicyCommand.self, KekCommand.self, OperatorsCommand.self,
         ]
     }
 }

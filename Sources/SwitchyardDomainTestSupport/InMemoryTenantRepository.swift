@@ -86,8 +86,12 @@ public actor InMemoryTenantRepository: TenantRepository {
         keys.first { $0.secret == secret && $0.key.isUsable(at: now()) }?.key
     }
 
-    public func auditLog(tenant: UUID?, page: PageRequest) async throws -> [AuditEntry] {
-        try page.select(audit.filter { tenant == nil || $0.tenantId == tenant }, id: { "\($0.id)" }, created: \.at)
+    public func auditLog(tenant: UUID?, operatorId: UUID?, page: PageRequest) async throws -> [AuditEntry] {
+        try page.select(
+            audit.filter {
+                (tenant == nil || $0.tenantId == tenant) && (operatorId == nil || $0.operatorId == operatorId)
+            },
+            id: { "\($0.id)" }, created: \.at)
     }
 
     public func tenantPolicy(tenant: UUID) async throws -> TenantPolicy { policies[tenant] ?? TenantPolicy() }

@@ -148,4 +148,30 @@ struct ConfigurationCacheReplicaTests {
             }
         }
     }
+
+    @Test func aRevokedOperatorIsRefusedByTheOtherReplicaWithinASecond() async throws {
+        try await TestStack.with(policy: Self.longLifetime) { stack in
+            let (id, token) = try await OperatorAccessTests.add(stack, "Rita", "viewer")
+            try await Self.withSecondReplica(stack) { _, replicaURL in
+                // Replica B knows the token, from memory after its first use.
+                for _ in 0..<3 {
+                    #expect(try await stack.send(.GET, "/admin/v1/me", token: token, base: replicaURL).status == 200)
+                }
+                let revoked = try await stack.send(.DELETE, "/admin/v1/operators/\(id)", token: stack.operatorToken)
+                try #require(revoked.status == 200)
+                let started = ContinuousClock.now
+                #expect(try await stack.send(.GET, "/admin/v1/me", token: token).status == 401)
+                var status = 200
+                try await Poll.holds(
+                    "401 on replica B", within: .seconds(1) - (ContinuousClock.now - started), every: .milliseconds(20)
+                ) {
+                    status = try await stack.send(.GET, "/admin/v1/me", token: token, base: replicaURL).status
+                    return status == 401
+                }
+                #expect(
+                    status == 401, "replica B still accepts the revoked operator after \(ContinuousClock.now - started)"
+                )
+            }
+        }
+    }
 }

@@ -129,7 +129,7 @@ struct OperatorConsoleTests {
                 let actions = (audit.json["data"] as? [[String: Any]] ?? []).filter {
                     $0["action"] as? String == "webhook_event.replay"
                 }
-                #expect(actions.first?["actor"] as? String == "operator")
+                #expect(actions.first?["actor"] as? String == "operator:bootstrap", "the break-glass token is named")
 
                 let wrongTenant = try await stack.send(
                     .POST, "/admin/v1/tenants/\(other.tenantId)/events/\(eventId)/replay", token: stack.operatorToken)

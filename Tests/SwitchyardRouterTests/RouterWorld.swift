@@ -50,7 +50,7 @@ struct RouterWorld: Sendable {
             events: InMemoryWebhookEvents(now: clock.now),
             endpoints: InMemoryWebhookEndpointRepository(now: clock.now), notifications: InMemoryNotificationLog(),
             review: InMemoryReview(payments: payments), probes: probes,
-            routingStats: payments, configuration: configuration)
+            routingStats: payments, configuration: configuration, operators: InMemoryOperators(now: clock.now))
         dependencies = ServerDependencies(
             repositories: repositories, service: service, registry: StaticPluginCatalog([manifest]),
             gateway: gateway, notificationURL: { "https://switchyard.invalid/notifications/\($0)" },

@@ -9,6 +9,14 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var target: String
     public var details: [String: String]
     public var at: Date
+    /// The operator who acted (nil for the bootstrap token and for merchants' API keys).
+    public var operatorId: UUID?
+    /// The operator's name and role when it acted (`bootstrap` / `admin` for the bootstrap token).
+    public var operatorName: String?
+    public var operatorRole: String?
+    /// The request's `X-Request-Id` and source address.
+    public var requestId: String?
+    public var sourceAddress: String?
 
     public init(
         id: Int64, tenantId: UUID?, actor: String, action: String, target: String, details: [String: String],

@@ -152,6 +152,12 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Encodable, Cust
     case refundExceedsCaptured = "refund_exceeds_captured"
     /// A refund would return funds a dispute already took from the merchant.
     case refundExceedsUndisputed = "refund_exceeds_undisputed"
+    /// The operator's role lacks the permission the admin route needs; the message names it.
+    case missingPermission = "missing_permission"
+    /// Another operator already has that name.
+    case operatorNameTaken = "operator_name_taken"
+    /// The operator is revoked: its token cannot be rotated.
+    case operatorRevoked = "operator_revoked"
     /// The dispute is decided or closed: it can no longer be accepted or answered with evidence.
     case disputeClosed = "dispute_closed"
     /// The provider refused the merchant's answer to a dispute (past its deadline, already answered, a

@@ -89,9 +89,9 @@ public struct TenantAdminService: Sendable {
         return created
     }
 
-    /// A page of the audit log, newest first, of one tenant or all.
-    public func auditLog(tenant: UUID?, page: PageRequest) async throws -> Page<AuditEntry> {
-        page.page(try await tenants.auditLog(tenant: tenant, page: page))
+    /// A page of the audit log, newest first, of one tenant or all and one operator or all.
+    public func auditLog(tenant: UUID?, operatorId: UUID? = nil, page: PageRequest) async throws -> Page<AuditEntry> {
+        page.page(try await tenants.auditLog(tenant: tenant, operatorId: operatorId, page: page))
     }
 
     /// The tenant's own limits.

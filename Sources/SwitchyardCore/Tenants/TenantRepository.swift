@@ -29,7 +29,7 @@ public protocol TenantRepository: APIKeyAuthenticating {
     func rotateAPIKey(tenant: UUID, id: UUID, grace: TimeInterval, expiresAt: Date?, actor: String)
         async throws -> CreatedAPIKey?
     /// The rows of `page` (see ``PageRequest/page(_:)``) of the audit log; for one tenant or all.
-    func auditLog(tenant: UUID?, page: PageRequest) async throws -> [AuditEntry]
+    func auditLog(tenant: UUID?, operatorId: UUID?, page: PageRequest) async throws -> [AuditEntry]
     /// The tenant's own limits (empty when it has none).
     func tenantPolicy(tenant: UUID) async throws -> TenantPolicy
     /// Replaces a tenant's own limits.

@@ -72,7 +72,14 @@ struct AdminController: Sendable {
         admin.get("audit") { request, _ in
             let page = try ListQuery.page(request)
             let tenant = try await ListQuery.tenant(request, tenants: tenants)
-            let entries = try await tenants.auditLog(tenant: tenant, page: page)
+            var operatorId: UUID?
+            if let text = request.uri.queryParameters.get("operator") {
+                guard let id = UUID(uuidString: text) else {
+                    throw APIError(.invalidParameter, "operator must be the id of an operator", param: "operator")
+                }
+                operatorId = id
+            }
+            let entries = try await tenants.auditLog(tenant: tenant, operatorId: operatorId, page: page)
             return JSONIO.response(.ok, ListResource(entries, page, id: { "\($0.id)" }) { $0 })
         }
     }

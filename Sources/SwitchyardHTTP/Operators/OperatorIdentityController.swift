@@ -30,15 +30,18 @@ struct OperatorIdentityController: Sendable {
             case breakGlass = "break_glass"
         }
 
-        /// The bootstrap token's identity: the break-glass admin.
-        static let bootstrap = Identity(
-            operator: Operator(id: nil, name: "bootstrap", role: .admin),
-            permissions: OperatorRole.admin.orderedPermissions, breakGlass: true)
+        /// What `identity` is and may do.
+        init(_ identity: OperatorIdentity) {
+            self.operator = Operator(
+                id: identity.id?.uuidString.lowercased(), name: identity.name, role: identity.role)
+            self.permissions = identity.role.orderedPermissions
+            self.breakGlass = identity.breakGlass
+        }
     }
 
     func register(on admin: RouterGroup<AppContext>) {
-        admin.get("me") { _, _ in
-            JSONIO.response(.ok, Identity.bootstrap)
+        admin.get("me") { _, context in
+            JSONIO.response(.ok, Identity(try context.operatorIdentity))
         }
     }
 }

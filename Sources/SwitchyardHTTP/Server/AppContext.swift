@@ -19,9 +19,20 @@ public struct AppContext: RequestContext {
     var requestID: String?
     /// The merchant API version of a `/v1` request, chosen by ``APIVersionMiddleware``.
     var apiVersion: APIVersion?
+    /// The address of the connection the request came on (the peer, a proxy if one is in front).
+    var remoteAddress: String?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress?.ipAddress
+    }
+
+    /// The operator behind an authenticated admin request.
+    var operatorIdentity: OperatorIdentity {
+        get throws {
+            guard case .operator(let identity) = principal else { throw APIError.unauthorized }
+            return identity
+        }
     }
 
     /// Bodies are read by ``JSONIO`` with the policy's own limit.

@@ -18,14 +18,14 @@ extension ErrorCode {
             return .unauthorized
         case .providerDeclined:
             return HTTPResponse.Status(code: 402)
-        case .forbidden, .insufficientScope:
+        case .forbidden, .insufficientScope, .missingPermission:
             return .forbidden
         case .notFound:
             return .notFound
         case .methodNotAllowed:
             return .methodNotAllowed
         case .disputeAnswerRefused, .disputeClosed, .endpointQuotaExceeded, .idempotencyInProgress,
-            .idempotencyKeyReused, .invalidState, .keyNotUsable,
+            .idempotencyKeyReused, .invalidState, .keyNotUsable, .operatorNameTaken, .operatorRevoked,
             .noSession, .noWebhookEndpoint, .notSupported, .outcomeUnknown, .paymentInProgress, .paymentSettled,
             .policyNotReloadable, .rolloutRunning, .routingVersionConflict, .sessionNotRenewable:
             return .conflict

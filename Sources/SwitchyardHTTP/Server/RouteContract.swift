@@ -1,4 +1,5 @@
 import HTTPTypes
+import SwitchyardCore
 
 /// What one route takes and answers, beyond its body: the query parameters it reads, the request headers it
 /// reads, the response headers it may set and the statuses it may answer with.
@@ -22,6 +23,8 @@ public struct RouteContract: Sendable, Equatable {
     public var responseHeaders: Set<String>
     /// The statuses the route may answer with.
     public var statuses: Set<Int>
+    /// The operator permission the route needs (operator routes only); see ``OperatorRole``.
+    public var permission: OperatorPermission?
 
     /// A row: `requestHeaders` and `responseHeaders` add to the one every route shares, `X-Request-Id`.
     public init(
@@ -54,10 +57,12 @@ public struct RouteContract: Sendable, Equatable {
         query: [QueryParameter] = [], requestHeaders: Set<String> = [], responseHeaders: Set<String> = [],
         statuses: Set<Int> = []
     ) -> RouteContract {
-        RouteContract(
+        var row = RouteContract(
             method, path, query: self.query + query, passesQueryThrough: passesQueryThrough,
             requestHeaders: self.requestHeaders.union(requestHeaders),
             responseHeaders: self.responseHeaders.union(responseHeaders), statuses: self.statuses.union(statuses))
+        row.permission = permission
+        return row
     }
 
     /// The header names rows share.

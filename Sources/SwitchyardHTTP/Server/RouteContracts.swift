@@ -29,7 +29,7 @@ public enum RouteContracts {
         RouteContract(.get, "/console", responseHeaders: consoleHeaders, statuses: Statuses.any.union([200])),
         RouteContract(.get, "/console/app.css", responseHeaders: consoleHeaders, statuses: Statuses.any.union([200])),
         RouteContract(.get, "/console/app.js", responseHeaders: consoleHeaders, statuses: Statuses.any.union([200])),
-        .operatorRoute(.get, "/metrics", 200),
+        .operatorRoute(.get, "/metrics", 200, needs: .platformRead),
         // The provider's notification: its query goes to the plugin with the rest, and the plugin picks the
         // reply (any of these).
         RouteContract(
@@ -57,8 +57,9 @@ public enum RouteContracts {
         public static let any: Set<Int> = [400, 500]
         /// A route reading a body: `413 body_too_large`, `415 unsupported_media_type`.
         public static let body: Set<Int> = [413, 415]
-        /// A route of the operator API: ``any``, `401` and `503` (the database).
-        public static let operatorAPI: Set<Int> = any.union([401, 503])
+        /// A route of the operator API: ``any``, `401`, `403 missing_permission` (the operator's role) and
+        /// `503` (the database).
+        public static let operatorAPI: Set<Int> = any.union([401, 403, 503])
         /// A route of a tenant's API key: ``any``, `401`, `403 insufficient_scope`, `429` (the tenant's
         /// request limits) and `503`.
         public static let tenant: Set<Int> = any.union([401, 403, 429, 503])
@@ -81,9 +82,11 @@ extension RouteContract {
     /// a path naming a resource may also answer `404`.
     static func operatorRoute(
         _ method: HTTPRequest.Method, _ path: String, _ success: Int, _ more: Set<Int> = [],
-        query: [QueryParameter] = []
+        query: [QueryParameter] = [], needs permission: OperatorPermission
     ) -> RouteContract {
-        guarded(RouteContracts.Statuses.operatorAPI.union(more), method, path, success, query)
+        var row = guarded(RouteContracts.Statuses.operatorAPI.union(more), method, path, success, query)
+        row.permission = permission
+        return row
     }
 
     /// A route behind a credential, answering `success` or one of `statuses` (and `404` when its path names

@@ -30,6 +30,8 @@ public struct ServerRepositories: Sendable {
     public var routingReplay: (any RoutingReplayRepository)?
     /// Guarded routing rollouts; nil: not offered.
     public var rollouts: (any RolloutRepository)?
+    /// Named operators; nil: only the bootstrap token signs in.
+    public var operators: (any OperatorRepository)?
 
     public init(
         tenants: any TenantRepository, accounts: any AccountRepository, routing: any RoutingRepository,
@@ -38,8 +40,9 @@ public struct ServerRepositories: Sendable {
         endpoints: any WebhookEndpointRepository, notifications: any NotificationLog, review: any ReviewRepository,
         probes: any OperationalProbes, routingStats: any RoutingStatsRepository,
         configuration: any ConfigurationRepository, routingReplay: (any RoutingReplayRepository)? = nil,
-        rollouts: (any RolloutRepository)? = nil
+        rollouts: (any RolloutRepository)? = nil, operators: (any OperatorRepository)? = nil
     ) {
+        self.operators = operators
         self.rollouts = rollouts
         self.tenants = tenants
         self.accounts = accounts

@@ -67,7 +67,7 @@ public enum SwitchyardServer {
         router.add(middleware: TenantLimitMiddleware(tenants: store.tenants, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())
         router.add(middleware: QueryContractMiddleware())
-        let auth = Authenticator(operatorToken: deps.operatorToken, keys: store.tenants)
+        let auth = Authenticator(operatorToken: deps.operatorToken, keys: store.tenants, operators: store.operators)
         // Each group lets through only its callers and puts them in the context.
         let operatorOnly = router.group().add(middleware: OperatorAuthentication(auth: auth))
         let admin = router.group("admin/v1").add(middleware: OperatorAuthentication(auth: auth))
@@ -138,6 +138,10 @@ public enum SwitchyardServer {
             events: events, now: now, bodyLimit: deps.bodyLimit
         ).register(on: admin)
         OperatorIdentityController().register(on: admin)
+        if let operators = store.operators {
+            OperatorsController(operators: operators, bodyLimit: deps.bodyLimit, clock: { deps.service.now() })
+                .register(on: admin)
+        }
         ConsoleController().register(on: router)
         return router
     }

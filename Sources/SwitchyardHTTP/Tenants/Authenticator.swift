@@ -4,9 +4,9 @@ import Hummingbird
 import SwitchyardCore
 import SwitchyardCrypto
 
-/// Who is calling: the platform operator, or a tenant's API key.
+/// Who is calling: an operator (stored, or the bootstrap token), or a tenant's API key.
 public enum Principal: Sendable {
-    case `operator`
+    case `operator`(OperatorIdentity)
     case tenant(APIKey)
 }
 
@@ -15,10 +15,13 @@ public enum Principal: Sendable {
 public struct Authenticator: Sendable {
     let operatorTokenHash: [UInt8]
     let keys: any APIKeyAuthenticating
+    /// Stored operators; nil: only the bootstrap token is accepted.
+    let operators: (any OperatorRepository)?
 
-    public init(operatorToken: String, keys: any APIKeyAuthenticating) {
+    public init(operatorToken: String, keys: any APIKeyAuthenticating, operators: (any OperatorRepository)? = nil) {
         self.operatorTokenHash = SHA2.sha256(Array(operatorToken.utf8))
         self.keys = keys
+        self.operators = operators
     }
 
     static func bearer(_ request: Request) -> String? {
@@ -29,11 +32,15 @@ public struct Authenticator: Sendable {
         return token.isEmpty ? nil : token
     }
 
-    /// Requires the operator token.
-    func requireOperator(_ request: Request) throws {
-        guard let token = Self.bearer(request),
-            constantTimeEquals(SHA2.sha256(Array(token.utf8)), operatorTokenHash)
+    /// Requires an operator credential: the bootstrap token (the break-glass admin) or a usable stored
+    /// operator's token; `401 unauthorized` otherwise (unknown, revoked and expired tokens alike).
+    func requireOperator(_ request: Request) async throws -> OperatorIdentity {
+        guard let token = Self.bearer(request) else { throw APIError.unauthorized }
+        if constantTimeEquals(SHA2.sha256(Array(token.utf8)), operatorTokenHash) { return .bootstrap }
+        guard let operators, OperatorTokens.mayBeOperatorToken(token),
+            let found = try await operators.authenticateOperator(secret: token)
         else { throw APIError.unauthorized }
+        return OperatorIdentity(found)
     }
 
     /// Requires a usable API key with `scope`; `presented` is the key already found for this request's

@@ -14,6 +14,8 @@ final class PostgresDatabase: Sendable {
     let configurationChanges = ConfigurationChanges()
     /// API keys found recently (served only while configuration changes are reported).
     let apiKeys: APIKeyCache
+    /// Operators found recently by the hash of their token (dropped on any operator change, everywhere).
+    let operatorTokens: TenantCache<String, OperatorHit>
 
     init(pool: PGPool, secrets: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.pool = pool
@@ -23,6 +25,8 @@ final class PostgresDatabase: Sendable {
         // Entries age by the wall clock: their lifetime is a safety net, not business time.
         self.apiKeys = APIKeyCache(settings: PlatformPolicy.Caching().settings, clock: { Date() })
         configurationChanges.add(apiKeys.entries)
+        self.operatorTokens = TenantCache(settings: PlatformPolicy.Caching().settings, clock: { Date() })
+        configurationChanges.add(operatorTokens)
     }
 
     /// Runs `body` in a transaction where row-level security restricts every tenant table to `tenant`.

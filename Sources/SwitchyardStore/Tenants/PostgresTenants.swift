@@ -196,33 +196,54 @@ extension PostgresTenants {
 
     // MARK: Audit
 
+    /// Writes an audit entry. While an admin request runs (``AuditContext/current``), the entry names its
+    /// operator (an `operator` actor becomes `operator:<name>`), role, request id and source address.
     static func audit(
         _ c: PGConnection, tenant: UUID?, actor: String, action: String, target: String, details: [String: String],
         at: Date
     ) async throws {
+        let context = AuditContext.current
+        let shown = context.map { actor == "operator" ? $0.identity.actor : actor } ?? actor
         try await c.query(
-            "INSERT INTO audit_log (tenant_id, actor, action, target, details, at) VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6::timestamptz)",
+            """
+            INSERT INTO audit_log (tenant_id, actor, action, target, details, at, operator_id, operator_name,
+                operator_role, request_id, source_address)
+            VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6::timestamptz, $7::uuid, $8, $9, $10, $11)
+            """,
             [
-                tenant.pg, .text(actor), .text(action), .text(target), .json(try StoreJSON.encode(details)),
-                .timestamp(at),
+                tenant.pg, .text(shown), .text(action), .text(target), .json(try StoreJSON.encode(details)),
+                .timestamp(at), context?.identity.id.map(PGValue.uuid) ?? .null, PGValue(context?.identity.name),
+                PGValue(context?.identity.role.rawValue), PGValue(context?.requestId),
+                PGValue(context?.sourceAddress),
             ])
     }
 
-    /// The rows of `page` of the audit log; for one tenant or all.
-    public func auditLog(tenant: UUID?, page: PageRequest) async throws -> [AuditEntry] {
+    /// The rows of `page` of the audit log; for one tenant or all, and one operator or all.
+    public func auditLog(tenant: UUID?, operatorId: UUID?, page: PageRequest) async throws -> [AuditEntry] {
         try await system { c in
-            let rows =
-                if let tenant {
-                    try await Self.auditPages.rows(c, page, scope: ["tenant_id = $1::uuid"], params: [.uuid(tenant)])
-                } else {
-                    try await Self.auditPages.rows(c, page)
-                }
+            var scope: [String] = []
+            var params: [PGValue] = []
+            if let tenant {
+                params.append(.uuid(tenant))
+                scope.append("tenant_id = $\(params.count)::uuid")
+            }
+            if let operatorId {
+                params.append(.uuid(operatorId))
+                scope.append("operator_id = $\(params.count)::uuid")
+            }
+            let rows = try await Self.auditPages.rows(c, page, scope: scope, params: params)
             return try rows.map { row in
-                AuditEntry(
+                var entry = AuditEntry(
                     id: try row.int64("id"), tenantId: row["tenant_id"].flatMap(UUID.init(uuidString:)),
                     actor: try row.string("actor"), action: try row.string("action"), target: try row.string("target"),
                     details: (try? StoreJSON.decode([String: String].self, try row.string("details"))) ?? [:],
                     at: try row.date("at"))
+                entry.operatorId = row["operator_id"].flatMap(UUID.init(uuidString:))
+                entry.operatorName = row.optionalString("operator_name")
+                entry.operatorRole = row.optionalString("operator_role")
+                entry.requestId = row.optionalString("request_id")
+                entry.sourceAddress = row.optionalString("source_address")
+                return entry
             }
         }
     }
