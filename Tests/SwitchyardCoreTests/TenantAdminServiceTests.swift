@@ -102,6 +102,11 @@ struct TenantAdminServiceTests {
             try await service.setTenantPolicy(tenant: tenant, policy: looser, platform: platform, actor: "operator")
         }
         #expect(try await service.tenantPolicy(tenant: tenant) == TenantPolicy())
+        do {
+            try await service.setTenantPolicy(tenant: tenant, policy: looser, platform: platform, actor: "operator")
+        } catch let error as CoreError {
+            #expect(error.param == "attempt_limit")
+        }
         let tighter = TenantPolicy(attemptLimit: 1)
         try await service.setTenantPolicy(tenant: tenant, policy: tighter, platform: platform, actor: "operator")
         #expect(try await service.tenantPolicy(tenant: tenant) == tighter)

@@ -100,14 +100,16 @@ public struct TenantAdminService: Sendable {
     }
 
     /// Replaces the tenant's own limits, which may only tighten `platform`'s: a looser one is
-    /// `422 policy_loosened`.
+    /// `422 policy_loosened`, whose `param` names the first loosening key.
     public func setTenantPolicy(tenant: UUID, policy: TenantPolicy, platform: PlatformPolicy, actor: String)
         async throws
     {
         let problems = policy.loosening(platform)
         if let first = problems.first {
+            // Every problem starts with the key it is about, which the console shows the error next to.
             throw CoreError(
-                .policyLoosened, problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more)")
+                .policyLoosened, problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more)",
+                param: first.split(separator: " ").first.map(String.init))
         }
         try await tenants.setTenantPolicy(tenant: tenant, policy: policy, actor: actor)
     }
