@@ -2,12 +2,16 @@
 
 Usage: console_test.py BASE_URL DEMO_JSON SCREENSHOT
 
-Signs in with the operator token, creates a tenant, an API key and a Citcon provider account, edits the
+Signs in with the operator token (and sees the operator and role the console read from GET /admin/v1/me,
+or the bootstrap admin where the API has no such route), creates a tenant and an API key, edits the tenant's
+policy (a loosening attempt_limit refused next to its field, a tightening one saved and cleared again),
+creates a Citcon provider account, edits the
 routing, runs a simulation, finds a payment made with the new key, edits a rule's strategy and max_rate_loss
 (and sees an invalid one refused next to the rule), reads the authorisation rates with their bounds, diffs a
 routing version against the current one and restores it, replays the editor's rules against the live routing,
-watches a guarded rollout's two curves and stops it, and sees the account's circuit breaker open after
-the sandbox is told to answer "unavailable". Every check reads what the page shows.
+watches a guarded rollout's two curves and stops it, sees the account's circuit breaker open after
+the sandbox is told to answer "unavailable", and reloads plugins and the policy after confirming. Every
+check reads what the page shows.
 """
 
 import json
@@ -109,6 +113,8 @@ try:
     check(driver.execute_script("return sessionStorage.getItem('switchyard.operatorToken')") == DEMO["operator_token"],
           "the token is kept in sessionStorage")
     check(driver.execute_script("return localStorage.length") == 0, "nothing is kept in localStorage")
+    who = text_in("#whoami", "admin")
+    check(who in ("bootstrap · admin",), f"the console names the signed-in operator and role ({who})")
 
     step("create a tenant and an API key")
     fill("#tenant-name", "Console Test Merchant")
@@ -121,6 +127,26 @@ try:
     check(len(secret) > 20, "the new key's secret is shown once")
     text_in("#keys-card table", "checkout server")
     text_in("#keys-card table", "active")
+
+    step("edit the tenant's policy")
+    tenant_id = find("tr.selected").get_attribute("data-tenant")
+    fill("#policy-attempt_limit", "100000")
+    find("#policy-save").click()
+    field_error = text_in('#policy-form .field-error[data-field="attempt_limit"]', "attempt_limit")
+    check("policy_loosened" in field_error and "attempt_limit must be between" in field_error,
+          f"a loosening value is refused next to its field ({field_error})")
+    status, _, body = http("GET", BASE + f"/admin/v1/tenants/{tenant_id}/policy", token=DEMO["operator_token"])
+    check(status == 200 and json.loads(body)["tenant"].get("attempt_limit") is None, "the refused policy is not saved")
+    fill("#policy-attempt_limit", "2")
+    find("#policy-save").click()
+    text_in("#toast", "Policy saved")
+    status, _, body = http("GET", BASE + f"/admin/v1/tenants/{tenant_id}/policy", token=DEMO["operator_token"])
+    check(json.loads(body)["tenant"].get("attempt_limit") == 2, "the tightened policy is saved")
+    find("#policy-attempt_limit").clear()
+    find("#policy-save").click()
+    wait.until(lambda d: json.loads(http("GET", BASE + f"/admin/v1/tenants/{tenant_id}/policy",
+                                         token=DEMO["operator_token"])[2])["tenant"].get("attempt_limit") is None)
+    check(True, "clearing the field gives the platform's limit back")
 
     step("create a provider account")
     nav("accounts")
@@ -367,6 +393,20 @@ try:
     check(breaker.strip() == "open", "the console shows the account's breaker open")
     driver.save_screenshot(SHOT.replace(".png", "-health.png"))
     http("DELETE", DEMO["sandbox_url"] + "/_sandbox/citcon/faults")
+
+    step("reload plugins and the policy")
+    nav("plugins")
+    find("#plugin-reload").click()
+    wait.until(EC.alert_is_present())
+    driver.switch_to.alert.accept()
+    check("Plugins reloaded" in text_in("#toast", "Plugins reloaded"), "plugins are reloaded after a confirmation")
+    driver.execute_script("document.getElementById('toast').textContent = ''")
+    find("#policy-reload").click()
+    wait.until(EC.alert_is_present())
+    driver.switch_to.alert.accept()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#toast").text.strip() != "")
+    reloaded = find("#toast").text
+    check("Policy reloaded" in reloaded or ":" in reloaded, f"the policy reload's outcome is shown ({reloaded})")
 
     step("the other views load")
     for view, text in [("review", "Payments still unknown"), ("webhooks", "Webhook deliveries"),

@@ -36,6 +36,12 @@ struct OperatorConsoleTests {
             #expect(script.contains("sessionStorage.setItem(TOKEN_KEY"))
             #expect(!script.contains("localStorage"), "the token never outlives the tab")
             #expect(!script.contains("innerHTML"), "text from the API is never parsed as HTML")
+            #expect(script.contains(#"api("GET", "/admin/v1/me")"#), "the console asks who is signed in")
+            #expect(!script.contains("console.log"), "nothing, a token least of all, is logged")
+            #expect(script.contains(#"querySelectorAll("[data-perm]")"#), "controls are gated by permission")
+            for permission in ["policy.manage", "plugins.manage", "routing.manage", "keys.manage", "webhooks.replay"] {
+                #expect(script.contains("\"\(permission)\""), "\(permission) gates its controls")
+            }
         }
     }
 

@@ -5,7 +5,7 @@ enum ConsoleAssets {
     static let script = [
         ConsoleCoreScript.source, ConsoleTenantsScript.source, ConsoleRoutingScript.source,
         ConsoleRoutingStatsScript.source, ConsoleRoutingVersionsScript.source, ConsoleRoutingReplayScript.source,
-        ConsoleRoutingRolloutScript.source, ConsoleOperationsScript.source,
+        ConsoleRoutingRolloutScript.source, ConsoleOperationsScript.source, ConsolePolicyScript.source,
     ].joined(separator: "\n")
 
     static let html = #"""
@@ -26,6 +26,7 @@ enum ConsoleAssets {
           <label class="tenant-picker" id="tenant-picker" hidden>Tenant
             <select id="tenant-select"></select>
           </label>
+          <span id="whoami" class="muted"></span>
           <button type="button" id="sign-out" class="ghost" hidden>Sign out</button>
         </header>
         <section id="signin" class="card narrow">

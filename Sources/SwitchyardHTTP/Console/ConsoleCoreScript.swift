@@ -4,11 +4,18 @@ enum ConsoleCoreScript {
     static let source = #"""
         "use strict";
         const TOKEN_KEY = "switchyard.operatorToken";
-        const state = { tenants: [], tenant: null, view: "tenants" };
+        const state = { tenants: [], tenant: null, view: "tenants", me: null };
+        /// Every permission of the bootstrap token, assumed when the API has no `GET /admin/v1/me`.
+        const ALL_PERMISSIONS = ["platform.read", "payments.act", "review.resolve", "webhooks.replay", "webhooks.manage",
+          "tenants.manage", "keys.manage", "accounts.manage", "routing.manage", "policy.manage", "plugins.manage",
+          "operators.manage", "disputes.act"];
+        /// Whether the signed-in operator holds `permission` (the API refuses the action anyway).
+        const can = (permission) => !!state.me && state.me.permissions.includes(permission);
         const views = {};
 
         function h(tag, attrs, ...children) {
           const el = document.createElement(tag);
+          if (attrs && attrs["data-perm"] && !can(attrs["data-perm"])) { el.hidden = true; el.disabled = true; }
           for (const [k, v] of Object.entries(attrs || {})) {
             if (v === undefined || v === null || v === false) continue;
             if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
@@ -68,7 +75,7 @@ enum ConsoleCoreScript {
           try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
           if (!res.ok) {
             const err = (json && json.error) || {};
-            if (res.status === 401 && path.split("?")[0] !== "/admin/v1/tenants") {
+            if (res.status === 401 && !["/admin/v1/tenants", "/admin/v1/me"].includes(path.split("?")[0])) {
               signOut("Your session ended: sign in again.");
             }
             throw new APIError(res.status, err.code || "http_" + res.status, err.message || res.statusText, err.param,
@@ -81,7 +88,7 @@ enum ConsoleCoreScript {
         async function attempt(action, where) {
           if (where) where.textContent = "";
           try { return await action(); } catch (e) {
-            const text = (e.code ? e.code + ": " : "") + e.message;
+            const text = (e.code ? e.code + ": " : "") + (e.message || String(e));
             if (where) where.textContent = text; else toast(text, true);
             return undefined;
           }
@@ -116,14 +123,34 @@ enum ConsoleCoreScript {
           const main = $("#view");
           main.replaceChildren(h("p", { class: "muted" }, "Loading…"));
           const node = await attempt(() => views[view]());
-          if (node) main.replaceChildren(node);
+          if (node) { main.replaceChildren(node); applyPermissions(main); }
           else if (main.textContent === "Loading…") main.replaceChildren(h("p", { class: "error" }, "Could not load this view."));
         }
         const refresh = () => show(state.view);
 
+        /// Removes every control marked `data-perm` whose permission the signed-in operator lacks.
+        function applyPermissions(root) {
+          for (const el of root.querySelectorAll("[data-perm]")) if (!can(el.dataset.perm)) el.remove();
+        }
+
+        /// Who the signed-in credential is: `GET /admin/v1/me`, or the bootstrap admin where the API answers 404.
+        async function loadMe() {
+          try {
+            const me = await api("GET", "/admin/v1/me");
+            state.me = { operator: me.operator || {}, permissions: me.permissions || [], breakGlass: !!me.break_glass };
+          } catch (e) {
+            if (e.status !== 404) throw e;
+            state.me = { operator: { id: null, name: "bootstrap", role: "admin" }, permissions: ALL_PERMISSIONS, breakGlass: true };
+          }
+          const who = $("#whoami");
+          if (who) who.textContent = state.me.operator.name + " · " + state.me.operator.role;
+          document.body.dataset.role = state.me.operator.role;
+        }
+
         async function signIn(token) {
           sessionStorage.setItem(TOKEN_KEY, token);
           try {
+            await loadMe();
             await loadTenants();
           } catch (e) {
             sessionStorage.removeItem(TOKEN_KEY);
@@ -138,6 +165,8 @@ enum ConsoleCoreScript {
 
         function signOut(message) {
           sessionStorage.removeItem(TOKEN_KEY);
+          state.me = null;
+          if ($("#whoami")) $("#whoami").textContent = "";
           $("#app").hidden = true;
           $("#sign-out").hidden = true;
           $("#tenant-picker").hidden = true;

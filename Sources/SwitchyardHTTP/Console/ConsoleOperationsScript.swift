@@ -44,7 +44,7 @@ enum ConsoleOperationsScript {
           const res = await api("GET", "/admin/v1/webhook-deliveries?status=" + status + "&limit=100");
           const rows = res.data.map((x) => {
             const d = x.delivery;
-            const replay = h("button", { type: "button", class: "small", onclick: async () => {
+            const replay = h("button", { type: "button", class: "small", "data-perm": "webhooks.replay", onclick: async () => {
               const r = await attempt(() => api("POST", "/admin/v1/tenants/" + x.tenant_id + "/events/" +
                 encodeURIComponent(d.event) + "/replay", { endpoint: d.endpoint }));
               if (r) { toast("Replay queued: " + r.data.map((n) => n.id).join(", ")); refresh(); }
@@ -111,10 +111,23 @@ enum ConsoleOperationsScript {
           return out;
         }
 
+        /// A button that posts to `path` after a confirmation, then shows `done(result)` and refreshes.
+        const reloadButton = (id, label, perm, path, question, done) => h("button", { type: "button", class: "small", id,
+          "data-perm": perm, onclick: async () => {
+            if (!confirm(question)) return;
+            const r = await attempt(() => api("POST", path));
+            if (r) { toast(done(r)); refresh(); }
+          } }, label);
+
         views.plugins = async () => {
           const s = await api("GET", "/admin/v1/plugins");
           return h("div", {},
-            h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Plugins loaded"), refreshButton()),
+            h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Plugins loaded"),
+              reloadButton("plugin-reload", "Reload plugins", "plugins.manage", "/admin/v1/plugins/reload",
+                "Reload every plugin from the plugin directory?", (r) => "Plugins reloaded: " + (r.loaded || []).length + " loaded"),
+              reloadButton("policy-reload", "Reload policy", "policy.manage", "/admin/v1/policy/reload",
+                "Reload the platform policy file?", () => "Policy reloaded"),
+              refreshButton()),
               table(["Id", "Provider", "Version", "Methods", "SHA-256", "Loaded"], (s.loaded || []).map((p) => h("tr", {},
                 h("td", {}, h("strong", {}, p.id)), h("td", {}, p.provider), h("td", {}, p.version), h("td", {}, (p.methods || []).join(", ")),
                 h("td", {}, h("code", { title: p.sha256 }, String(p.sha256).slice(0, 12) + "…")), h("td", {}, when(p.loadedAt || p.loaded_at)))),

@@ -106,7 +106,7 @@ enum ConsoleRoutingRolloutScript {
             toast("Rollout started");
             await reload();
           };
-          return h("form", { id: "rollout-form", onsubmit: start },
+          return h("form", { id: "rollout-form", "data-perm": "routing.manage", onsubmit: start },
             h("p", { class: "muted" }, "Try the editor's rules on a share of the traffic: the draft is rolled back as soon " +
               "as it is shown worse than the guardrail, and promoted once it is shown within it or at the longest duration."),
             h("div", { class: "inline" }, h("label", {}, "Share (%)", share), h("label", {}, "Guardrail (pp)", guardrail),
@@ -133,7 +133,7 @@ enum ConsoleRoutingRolloutScript {
                   h("span", { class: "key key-draft" }, "draft"), " · buckets of " + duration(running.bucket_seconds)),
                 rolloutCurves(running.points), h("h3", {}, "Draft − control, with its interval and the guardrail"),
                 rolloutIntervalChart(running.points, r.guardrail_pp),
-                h("div", { class: "inline" }, h("button", { type: "button", class: "danger", id: "rollout-stop", onclick: async () => {
+                h("div", { class: "inline" }, h("button", { type: "button", class: "danger", id: "rollout-stop", "data-perm": "routing.manage", onclick: async () => {
                   if (await attempt(() => api("POST", ctx.base + "/rollout/stop"), error)) {
                     toast("Rollout stopped");
                     await load();

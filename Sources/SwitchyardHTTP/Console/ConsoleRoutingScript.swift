@@ -97,7 +97,7 @@ enum ConsoleRoutingScript {
           const error = h("p", { class: "error", role: "alert", id: "routing-error" });
           const add = (r) => rules.append(ruleEditor(r, accs, () => {}));
           (routing.rules || []).forEach(add);
-          const save = h("button", { type: "button", id: "routing-save", onclick: async () => {
+          const save = h("button", { type: "button", id: "routing-save", "data-perm": "routing.manage", onclick: async () => {
             let saved;
             try {
               error.textContent = "";

@@ -73,7 +73,7 @@ enum ConsoleRoutingVersionsScript {
                 h("td", {}, when(v.created_at)), h("td", {}, v.rules.map((r) => r.name).join(", ") || "—"),
                 h("td", {}, h("button", { type: "button", class: "small ghost version-diff",
                   onclick: () => diff.replaceChildren(diffTable(v, ctx.current, ctx.accountName)) }, "Diff"), " ",
-                  current ? null : h("button", { type: "button", class: "small version-restore", onclick: () => restore(v) },
+                  current ? null : h("button", { type: "button", class: "small version-restore", "data-perm": "routing.manage", onclick: () => restore(v) },
                     "Restore as new version")));
             }), "No routing saved yet."));
             pager.replaceChildren(

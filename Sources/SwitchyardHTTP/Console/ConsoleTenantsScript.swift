@@ -20,7 +20,7 @@ enum ConsoleTenantsScript {
           await loadTenants();
           const error = h("p", { class: "error", role: "alert" });
           const name = h("input", { id: "tenant-name", placeholder: "Merchant name", required: true, maxlength: 200 });
-          const create = h("form", { class: "inline", id: "tenant-form", onsubmit: async (e) => {
+          const create = h("form", { class: "inline", id: "tenant-form", "data-perm": "tenants.manage", onsubmit: async (e) => {
             e.preventDefault();
             const t = await attempt(() => api("POST", "/admin/v1/tenants", { name: name.value }), error);
             if (t) { state.tenant = t.id; toast("Tenant “" + t.name + "” created"); refresh(); }
@@ -32,7 +32,7 @@ enum ConsoleTenantsScript {
           return h("div", {},
             h("div", { class: "card" }, h("h1", {}, "Tenants"), create,
               table(["Name", "Id", "Created", ""], rows, "No tenant yet.")),
-            state.tenant ? await keysCard(state.tenant) : "");
+            state.tenant ? await keysCard(state.tenant) : "", state.tenant ? await policyCard(state.tenant) : "");
         };
 
         async function keysCard(tenant, fresh) {
@@ -43,7 +43,7 @@ enum ConsoleTenantsScript {
           const name = h("input", { id: "key-name", placeholder: "e.g. checkout server" });
           const payments = h("input", { type: "checkbox", checked: true, id: "scope-payments" });
           const admin = h("input", { type: "checkbox", id: "scope-admin" });
-          const form = h("form", { class: "inline", id: "key-form", onsubmit: async (e) => {
+          const form = h("form", { class: "inline", id: "key-form", "data-perm": "keys.manage", onsubmit: async (e) => {
             e.preventDefault();
             const scopes = [payments.checked && "payments", admin.checked && "admin"].filter(Boolean);
             const key = await attempt(() => api("POST", "/admin/v1/tenants/" + tenant + "/api-keys",
@@ -55,12 +55,12 @@ enum ConsoleTenantsScript {
             h("td", {}, k.name), h("td", {}, h("code", {}, k.prefix + "…")), h("td", {}, k.scopes.join(", ")),
             h("td", {}, keyStatus(k)), h("td", {}, when(k.created_at)), h("td", {}, when(k.last_used_at)),
             h("td", {}, k.revoked_at ? "" : [
-              h("button", { type: "button", class: "small ghost", onclick: async () => {
+              h("button", { type: "button", class: "small ghost", "data-perm": "keys.manage", onclick: async () => {
                 const created = await attempt(() => api("POST",
                   "/admin/v1/tenants/" + tenant + "/api-keys/" + k.id + "/rotate", { grace_seconds: 86400 }));
                 if (created) redraw(created);
               } }, "Rotate"), " ",
-              h("button", { type: "button", class: "small danger", onclick: async () => {
+              h("button", { type: "button", class: "small danger", "data-perm": "keys.manage", onclick: async () => {
                 if (!confirm("Revoke the key " + k.prefix + "…? Calls with it fail at once.")) return;
                 if ((await attempt(() => api("DELETE", "/admin/v1/tenants/" + tenant + "/api-keys/" + k.id))) !== undefined)
                   redraw();
@@ -99,7 +99,7 @@ enum ConsoleTenantsScript {
           const creds = h("div", { id: "account-credentials" });
           const addCred = credentialRows(creds);
           addCred(); addCred();
-          const form = h("form", { id: "account-form", onsubmit: async (e) => {
+          const form = h("form", { id: "account-form", "data-perm": "accounts.manage", onsubmit: async (e) => {
             e.preventDefault();
             const body = { plugin: plugin.value, name: name.value || undefined, environment: env.value,
               base_url: baseURL.value, credentials: readCredentials(creds) };
@@ -127,7 +127,7 @@ enum ConsoleTenantsScript {
             h("td", {}, a.enabled ? badge("enabled", "ok") : badge("disabled", "bad")),
             h("td", {}, h("code", {}, a.base_url)),
             h("td", {}, Object.entries(a.credentials).map(([k, v]) => h("div", {}, h("code", {}, k + ": " + v)))),
-            h("td", {}, h("button", { type: "button", class: "small ghost account-edit",
+            h("td", {}, h("button", { type: "button", class: "small ghost account-edit", "data-perm": "accounts.manage",
               onclick: () => row.after(accountEditor(tenant, a)) }, "Edit")));
           return row;
         }
