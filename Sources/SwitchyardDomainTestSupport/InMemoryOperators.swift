@@ -60,6 +60,10 @@ public final class InMemoryOperators: OperatorRepository, Sendable {
         }
     }
 
+    public func auditAction(tenant: UUID?, action: String, target: String, details: [String: String]) async throws {
+        denials.withLock { $0.append("\(action) \(target)") }
+    }
+
     public func auditDenial(permission: OperatorPermission, method: String, route: String) async throws {
         denials.withLock { $0.append("\(permission.rawValue) \(method) \(route)") }
     }

@@ -377,6 +377,68 @@ try:
     find("#rollout-none")
     check(api_get(routing_url).get("rollout") is None, "no rollout runs any more")
 
+    step("disputes by deadline, answered by a support operator")
+    operators = {}
+    for name, role in [("Vera Viewer", "viewer"), ("Sam Support", "support")]:
+        status, _, body = http("POST", BASE + "/admin/v1/operators", {"name": name, "role": role},
+                               token=DEMO["operator_token"])
+        check(status == 201, f"operator {name} ({role}) is added ({status})")
+        operators[role] = json.loads(body)
+    disputed = paid("console-dispute-1")
+    charge = disputed["attempts"][-1]["provider_payment_id"]
+    status, _, _ = http("POST", DEMO["sandbox_url"] + "/_sandbox/citcon/chargebacks/" + charge,
+                        {"status": "Notification of Claim"})
+    check(status == 200, "the sandbox charges the payment back")
+    for _ in range(100):
+        _, _, body = http("GET", BASE + "/v1/disputes?payment=" + disputed["id"], token=secret)
+        found = json.loads(body)["data"]
+        if found:
+            break
+        time.sleep(0.1)
+    check(len(found) == 1, "the chargeback is a dispute of the payment")
+    dispute_id = found[0]["id"]
+
+    def sign_in_as(token, expected):
+        find("#sign-out").click()
+        fill("#token", token)
+        find("#signin-button").click()
+        shown = text_in("#whoami", expected)
+        Select(find("#tenant-select")).select_by_value(tenant_id)
+        return shown
+
+    check(sign_in_as(operators["viewer"]["token"], "viewer") == "Vera Viewer · viewer",
+          "the viewer is named with the role")
+    nav("disputes")
+    row = find(f'tr[data-dispute="{dispute_id}"]')
+    check("needs_response" in row.text, "the viewer sees the open dispute")
+    check(not row.find_elements(By.CSS_SELECTOR, '[data-action="accept"]'), "a viewer is not offered Accept")
+    status, _, body = http("POST", BASE + f"/admin/v1/tenants/{tenant_id}/disputes/{dispute_id}/accept", {},
+                           token=operators["viewer"]["token"])
+    check(status == 403 and json.loads(body)["error"]["code"] == "missing_permission",
+          "the API refuses the viewer's accept anyway")
+
+    check(sign_in_as(operators["support"]["token"], "support") == "Sam Support · support",
+          "the support operator is named with the role")
+    nav("disputes")
+    row = find(f'tr[data-dispute="{dispute_id}"]')
+    check(bool(row.find_elements(By.CSS_SELECTOR, ".status")) and "needs_response" in row.text,
+          "the dispute is listed with its status")
+    row.find_element(By.CSS_SELECTOR, '[data-action="accept"]').click()
+    wait.until(EC.alert_is_present())
+    prompt = driver.switch_to.alert.text
+    check(dispute_id in prompt and "USD" in prompt, f"the confirmation names the dispute and its amount ({prompt})")
+    driver.switch_to.alert.accept()
+    text_in("#toast", "Dispute " + dispute_id)
+    _, _, body = http("GET", BASE + "/v1/disputes/" + dispute_id, token=secret)
+    check(json.loads(body)["response"]["channel"] == "respond_at_provider",
+          "Citcon has no API: the acceptance is recorded to give at Citcon")
+    audit = api_get(BASE + "/admin/v1/audit?operator=" + operators["support"]["id"])["data"]
+    accepted = [e for e in audit if e["action"] == "dispute.accept"]
+    check(len(accepted) == 1 and accepted[0]["actor"] == "operator:Sam Support"
+          and accepted[0]["operatorRole"] == "support", "the audit names the support operator who accepted")
+    driver.save_screenshot(SHOT.replace(".png", "-disputes.png"))
+    check(sign_in_as(DEMO["operator_token"], "admin") == "bootstrap · admin", "back as the bootstrap admin")
+
     step("open a breaker with injected faults")
     status, _, _ = http("POST", DEMO["sandbox_url"] + "/_sandbox/citcon/faults", {"kind": "unavailable"})
     check(status == 200, "the sandbox takes the fault rule")

@@ -98,4 +98,7 @@ public protocol OperatorRepository: Sendable {
     /// Audits a request refused because the operator's role lacks `permission` (`operator.denied`, naming
     /// the route), attributed through ``AuditContext/current``.
     func auditDenial(permission: OperatorPermission, method: String, route: String) async throws
+    /// Audits an operator's action on a tenant's object that no store write audits itself (a dispute
+    /// answered on the merchant's behalf), attributed through ``AuditContext/current``.
+    func auditAction(tenant: UUID?, action: String, target: String, details: [String: String]) async throws
 }

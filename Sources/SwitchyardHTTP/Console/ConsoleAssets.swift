@@ -6,6 +6,7 @@ enum ConsoleAssets {
         ConsoleCoreScript.source, ConsoleTenantsScript.source, ConsoleRoutingScript.source,
         ConsoleRoutingStatsScript.source, ConsoleRoutingVersionsScript.source, ConsoleRoutingReplayScript.source,
         ConsoleRoutingRolloutScript.source, ConsoleOperationsScript.source, ConsolePolicyScript.source,
+        ConsoleDisputesScript.source,
     ].joined(separator: "\n")
 
     static let html = #"""
@@ -48,6 +49,7 @@ enum ConsoleAssets {
             <button type="button" data-view="review">Review queue</button>
             <button type="button" data-view="webhooks">Webhooks</button>
             <button type="button" data-view="payments">Payments</button>
+            <button type="button" data-view="disputes">Disputes</button>
             <button type="button" data-view="plugins">Plugins</button>
             <button type="button" data-view="audit">Audit log</button>
           </nav>
@@ -98,6 +100,7 @@ enum ConsoleAssets {
         button.ghost { background:transparent; color:inherit; border-color:#8792a8; }
         button.small { padding:2px 8px; font-size:12px; }
         button.danger { background:#fff; color:var(--bad); border-color:var(--bad); }
+        input[type=file] { max-width:190px; }
         .secret-once { background:var(--warn-bg); border:1px solid #f1d48a; padding:10px 12px; border-radius:6px; margin:10px 0; }
         .secret-once code { font-size:13px; user-select:all; word-break:break-all; }
         .rule { border:1px solid var(--line); border-radius:6px; padding:10px; margin-bottom:10px; background:#fbfcfd; }

@@ -3,7 +3,7 @@ import SwitchyardCore
 
 extension RouteContracts {
     /// The `/admin/v1` routes of the operator.
-    static let admin: [RouteContract] = tenants + orchestration + operators
+    static let admin: [RouteContract] = tenants + orchestration + tenantDisputes + operators
 
     static let tenants: [RouteContract] = [
         RouteContract.operatorRoute(.post, "/admin/v1/tenants", 201, needs: .tenantsManage).body,
@@ -58,6 +58,18 @@ extension RouteContracts {
         .operatorRoute(.get, "/admin/v1/payments/review", 200, query: ["tenant"], needs: .platformRead),
         .operatorRoute(
             .get, "/admin/v1/webhook-deliveries", 200, query: ["status", "tenant", "limit"], needs: .platformRead),
+    ]
+
+    static let tenantDisputes: [RouteContract] = [
+        .operatorRoute(
+            .get, "/admin/v1/tenants/{tenant}/disputes", 200,
+            query: listFilters + ["payment", "due_before", "needs_review"], needs: .platformRead),
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/disputes/{id}/accept", 200, [409, 503], needs: .disputesAct
+        ).body,
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/disputes/{id}/evidence", 200, [409, 413, 415, 503], needs: .disputesAct
+        ).body,
     ]
 
     static let operators: [RouteContract] = [

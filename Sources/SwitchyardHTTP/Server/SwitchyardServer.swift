@@ -138,6 +138,10 @@ public enum SwitchyardServer {
             events: events, now: now, bodyLimit: deps.bodyLimit
         ).register(on: admin)
         OperatorIdentityController().register(on: admin)
+        AdminDisputesController(
+            disputes: deps.service.disputes, tenants: tenants, operators: store.operators,
+            evidenceBodyLimit: disputes.evidenceBodyLimit
+        ).register(on: admin)
         if let operators = store.operators {
             OperatorsController(operators: operators, bodyLimit: deps.bodyLimit, clock: { deps.service.now() })
                 .register(on: admin)

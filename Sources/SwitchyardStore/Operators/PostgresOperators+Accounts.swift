@@ -127,6 +127,14 @@ extension PostgresOperators: OperatorRepository {
         }
     }
 
+    public func auditAction(tenant: UUID?, action: String, target: String, details: [String: String]) async throws {
+        let now = clock()
+        try await system { c in
+            try await PostgresTenants.audit(
+                c, tenant: tenant, actor: "operator", action: action, target: target, details: details, at: now)
+        }
+    }
+
     static func operatorRow(_ row: PGRow) throws -> Operator {
         let roleText = try row.string("role")
         guard let role = OperatorRole(rawValue: roleText) else {

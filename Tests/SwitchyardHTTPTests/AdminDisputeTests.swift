@@ -1,0 +1,45 @@
+import Foundation
+import TestWaiting
+import Testing
+
+/// A support operator answers a tenant's dispute through the admin API, within its role, audited by name.
+@Suite(.serialized)
+struct AdminDisputeTests {
+    @Test func aSupportOperatorAcceptsATenantsDisputeAndTheAuditNamesThem() async throws {
+        try await TestStack.with { stack in
+            let m = try await stack.merchant()
+            let flows = DisputeEndToEndTests()
+            let (id, charge) = try await flows.paidCitconPayment(stack, m)
+            _ = try await stack.sandbox.citcon.chargeback(chargeID: charge, status: "Notification of Claim")
+            let dispute = try await flows.waitForDispute(stack, m, payment: id) { _ in true }
+            let disputeId = try #require(dispute["id"] as? String)
+            let support = try await OperatorAccessTests.add(stack, "Sam Support", "support")
+            let viewer = try await OperatorAccessTests.add(stack, "Vera Viewer", "viewer")
+            let base = "/admin/v1/tenants/\(m.tenantId)/disputes"
+
+            let listed = try await stack.send(.GET, base + "?status=needs_response", token: viewer.token)
+            #expect((listed.json["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [disputeId])
+            let refused = try await stack.send(.POST, base + "/\(disputeId)/accept", token: viewer.token, json: [:])
+            #expect(refused.status == 403 && refused.errorCode == "missing_permission")
+
+            let wrongType = try await stack.send(
+                .POST, base + "/\(disputeId)/evidence", token: support.token,
+                json: ["files": [["type": "text/html", "name": "x.html", "data": "PGI+"]]])
+            #expect(wrongType.status == 415)
+            let accepted = try await stack.send(.POST, base + "/\(disputeId)/accept", token: support.token, json: [:])
+            #expect(accepted.status == 200)
+            #expect((accepted.json["response"] as? [String: Any])?["channel"] as? String == "respond_at_provider")
+            #expect(
+                try await stack.send(
+                    .POST, "/admin/v1/tenants/\(UUID())/disputes/\(disputeId)/accept",
+                    token: support.token, json: [:]
+                ).status == 404)
+
+            let audit = try await stack.send(.GET, "/admin/v1/audit?operator=\(support.id)", token: viewer.token)
+            let entry = (audit.json["data"] as? [[String: Any]])?.first { $0["action"] as? String == "dispute.accept" }
+            #expect(entry?["actor"] as? String == "operator:Sam Support")
+            #expect(entry?["target"] as? String == disputeId)
+            #expect((entry?["tenantId"] as? String)?.lowercased() == m.tenantId.lowercased())
+        }
+    }
+}
