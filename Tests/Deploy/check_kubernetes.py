@@ -6,6 +6,9 @@ it in place and `policy/reload` reads the new one), holding a policy with the pr
 NetworkPolicy over the pods whose ingress ports are the container's ports and whose egress lets DNS,
 PostgreSQL and HTTPS out; and the ServiceMonitor, a custom resource kubernetes-validate has no schema for:
 its required fields, a selector matching the Service and a port that is the Service's port to --metrics-port;
+every pod template (init containers included) within the Pod Security "restricted" profile, images pinned by
+digest or a version tag, a startupProbe, a ServiceAccount mounting no token, replicas spread over nodes and a
+HorizontalPodAutoscaler (autoscaling/v2) whose minimum leaves the PodDisruptionBudget room;
 and the CloudNativePG Cluster, another custom resource: at least three instances, synchronous replication
 that waits for a standby, storage, and the Secrets its bootstrap owner and managed roles read.
 Usage: check_kubernetes.py FILE..."""
@@ -195,6 +198,133 @@ def check_cloudnativepg_clusters():
     return problems
 
 
+RESTRICTED_VOLUME_TYPES = {
+    "configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret",
+}
+HOST_NAMESPACE_FIELDS = ("hostNetwork", "hostPID", "hostIPC")
+
+
+def pod_templates(document):
+    """The pod specs a workload document runs, with a title: (title, pod spec) pairs."""
+    kind, title = document["kind"], f"{document['kind']} {document['metadata']['name']}"
+    spec = document.get("spec") or {}
+    if kind == "Pod":
+        return [(title, spec)]
+    if kind == "CronJob":
+        spec = (spec.get("jobTemplate") or {}).get("spec") or {}
+    template = spec.get("template")
+    return [(title, template.get("spec") or {})] if isinstance(template, dict) else []
+
+
+def check_restricted(title, pod):
+    """Pod Security Standards, profile "restricted", on one pod spec (init and ephemeral containers included):
+    non-root, no privilege escalation, every capability dropped (NET_BIND_SERVICE the only one added back), the
+    RuntimeDefault or Localhost seccomp profile, no host namespaces, ports or paths, only the allowed volume types."""
+    problems = []
+    pod_context = pod.get("securityContext") or {}
+    for field in HOST_NAMESPACE_FIELDS:
+        if pod.get(field) is True:
+            problems.append(f"{title}: {field} is set")
+    for volume in pod.get("volumes", []):
+        kinds = set(volume) - {"name"}
+        if not kinds <= RESTRICTED_VOLUME_TYPES:
+            problems.append(f"{title}: volume {volume['name']} is of a type the restricted profile refuses: {sorted(kinds)}")
+    pod_seccomp = (pod_context.get("seccompProfile") or {}).get("type")
+    containers = pod.get("initContainers", []) + pod.get("containers", []) + pod.get("ephemeralContainers", [])
+    for container in containers:
+        where = f"{title}/{container['name']}"
+        context = container.get("securityContext") or {}
+        if context.get("privileged"):
+            problems.append(f"{where}: privileged")
+        if context.get("allowPrivilegeEscalation") is not False:
+            problems.append(f"{where}: allowPrivilegeEscalation is not false")
+        if context.get("runAsNonRoot", pod_context.get("runAsNonRoot")) is not True:
+            problems.append(f"{where}: runAsNonRoot is not true (on the container or the pod)")
+        if context.get("runAsUser", pod_context.get("runAsUser")) == 0:
+            problems.append(f"{where}: runAsUser is 0")
+        capabilities = context.get("capabilities") or {}
+        if "ALL" not in (capabilities.get("drop") or []):
+            problems.append(f"{where}: capabilities.drop does not hold ALL")
+        if set(capabilities.get("add") or []) - {"NET_BIND_SERVICE"}:
+            problems.append(f"{where}: capabilities.add holds more than NET_BIND_SERVICE")
+        seccomp = (context.get("seccompProfile") or {}).get("type", pod_seccomp)
+        if seccomp not in ("RuntimeDefault", "Localhost"):
+            problems.append(f"{where}: seccompProfile is not RuntimeDefault (on the container or the pod)")
+        if context.get("readOnlyRootFilesystem") is not True:
+            problems.append(f"{where}: readOnlyRootFilesystem is not true")
+        if any(port.get("hostPort") for port in container.get("ports", [])):
+            problems.append(f"{where}: a hostPort")
+        image = container.get("image", "")
+        if "@sha256:" not in image:
+            tag = image.rsplit("/", 1)[-1].partition(":")[2]
+            if not tag or tag == "latest" or not re.fullmatch(r"v?[0-9]+(\.[0-9]+)*([-+][0-9A-Za-z.-]+)?", tag):
+                problems.append(f"{where}: image {image!r} is neither pinned by digest nor a version tag")
+    return problems
+
+
+def check_hardening(name, pod, labels, replicas):
+    """Beyond the restricted profile: a startupProbe on every serving container, a ServiceAccount of the
+    manifests that mounts no token, replicas spread over nodes, and an autoscaler whose minimum keeps the
+    PodDisruptionBudget satisfiable."""
+    problems = []
+    for container in pod.get("containers", []):
+        if "startupProbe" not in container:
+            problems.append(f"{name}/{container['name']}: no startupProbe")
+    accounts = {a["metadata"]["name"]: a for a in by_kind.get("ServiceAccount", [])}
+    account = pod.get("serviceAccountName")
+    if account is None or account == "default":
+        problems.append(f"{name}: the pods run as the namespace's default ServiceAccount")
+    elif account not in accounts:
+        problems.append(f"{name}: ServiceAccount {account} is not in the manifests")
+    elif accounts[account].get("automountServiceAccountToken") is not False:
+        problems.append(f"{name}: ServiceAccount {account} does not set automountServiceAccountToken: false")
+    if pod.get("automountServiceAccountToken") is True:
+        problems.append(f"{name}: the pod mounts a ServiceAccount token")
+    spread = [
+        c for c in pod.get("topologySpreadConstraints", [])
+        if c.get("topologyKey") == "kubernetes.io/hostname"
+        and selects((c.get("labelSelector") or {}).get("matchLabels"), labels)
+    ]
+    if not spread:
+        problems.append(f"{name}: no topologySpreadConstraints over kubernetes.io/hostname selecting its pods")
+    autoscalers = [
+        h for h in by_kind.get("HorizontalPodAutoscaler", [])
+        if h["spec"].get("scaleTargetRef", {}).get("name") == name
+        and h["spec"].get("scaleTargetRef", {}).get("kind") == "Deployment"
+    ]
+    if not autoscalers:
+        problems.append(f"{name}: no HorizontalPodAutoscaler scales it")
+    for autoscaler in autoscalers:
+        title = f"HorizontalPodAutoscaler {autoscaler['metadata']['name']}"
+        if autoscaler.get("apiVersion") != "autoscaling/v2":
+            problems.append(f"{title}: apiVersion is not autoscaling/v2")
+        low = autoscaler["spec"].get("minReplicas", 1)
+        for budget in by_kind.get("PodDisruptionBudget", []):
+            if not selects(budget["spec"]["selector"].get("matchLabels"), labels):
+                continue
+            needed = budget["spec"].get("minAvailable")
+            if isinstance(needed, int) and low <= needed:
+                problems.append(f"{title}: minReplicas {low} leaves no pod to disrupt under PodDisruptionBudget "
+                                f"{budget['metadata']['name']} (minAvailable {needed})")
+        if replicas is not None and replicas < low:
+            problems.append(f"{title}: the Deployment's replicas {replicas} are below minReplicas {low}")
+    return problems
+
+
+def check_kustomization(paths):
+    """Every manifest beside a kustomization.yaml is one of its resources."""
+    problems = []
+    for directory in {Path(p).resolve().parent for p in paths}:
+        kustomization = directory / "kustomization.yaml"
+        if not kustomization.exists():
+            continue
+        listed = set((yaml.safe_load(kustomization.read_text()) or {}).get("resources") or [])
+        for manifest in sorted(directory.glob("*.yaml")):
+            if manifest.name != "kustomization.yaml" and manifest.name not in listed:
+                problems.append(f"{kustomization.name}: {manifest.name} is not among its resources")
+    return problems
+
+
 documents = [d for path in sys.argv[1:] for d in yaml.safe_load_all(open(path)) if d]
 problems = []
 by_kind = {}
@@ -254,6 +384,12 @@ for deployment in deployments:
         problems.append(f"{name}: no PodDisruptionBudget selects its pods")
     if pod.get("terminationGracePeriodSeconds", 30) < 30:
         problems.append(f"{name}: terminationGracePeriodSeconds shorter than the drain")
+    problems.extend(check_hardening(name, pod, labels, deployment["spec"].get("replicas")))
+
+for document in documents:
+    for title, pod in pod_templates(document):
+        problems.extend(check_restricted(title, pod))
+problems.extend(check_kustomization(sys.argv[1:]))
 
 problems.extend(check_cloudnativepg_clusters())
 
