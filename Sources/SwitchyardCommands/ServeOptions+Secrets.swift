@@ -21,13 +21,33 @@ extension ServeOptions {
         }
     }
 
-    /// SWITCHYARD_OPERATOR_TOKEN when set; refused when it is weak (the message never shows it).
-    package static func configuredOperatorToken() throws -> String? {
-        guard let token = ProcessInfo.processInfo.environment["SWITCHYARD_OPERATOR_TOKEN"], !token.isEmpty else {
+    /// SWITCHYARD_OPERATOR_TOKEN when set, else the contents of the file SWITCHYARD_OPERATOR_TOKEN_FILE names (a
+    /// compose or Kubernetes secret, trailing whitespace trimmed); refused when both are set, when the file
+    /// cannot be read, or when the token is weak (no message shows it).
+    package static func configuredOperatorToken(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String? {
+        let direct = environment["SWITCHYARD_OPERATOR_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let file = environment["SWITCHYARD_OPERATOR_TOKEN_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let token: String
+        switch (direct, file) {
+        case (nil, nil):
             return nil
+        case (.some, .some):
+            throw ValidationError("set SWITCHYARD_OPERATOR_TOKEN or SWITCHYARD_OPERATOR_TOKEN_FILE, not both")
+        case (.some(let value), nil):
+            token = value
+        case (nil, .some(let path)):
+            guard let contents = FileManager.default.contents(atPath: path),
+                let text = String(data: contents, encoding: .utf8)
+            else {
+                throw ValidationError("SWITCHYARD_OPERATOR_TOKEN_FILE cannot be read: \(path)")
+            }
+            token = text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let problem = OperatorToken.problem(token) {
-            throw ValidationError("SWITCHYARD_OPERATOR_TOKEN refused: \(problem)")
+            let source = file == nil ? "SWITCHYARD_OPERATOR_TOKEN" : "SWITCHYARD_OPERATOR_TOKEN_FILE"
+            throw ValidationError("\(source) refused: \(problem)")
         }
         return token
     }

@@ -8,7 +8,11 @@
 #    check_kubernetes.py on all of them (probes, resources, PodDisruptionBudget, Secrets, the public URL, the policy
 #    ConfigMap's mount, the NetworkPolicy, the ServiceMonitor, the CloudNativePG Cluster);
 #  - the Docker build context: .dockerignore lets in what the Dockerfile builds from and no local state;
-#  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one;
+#  - the compose file: healthchecks, read-only roots with a tmpfs, the KEK and operator token as secret files
+#    (check_compose.py);
+#  - the systemd unit: `systemd-analyze verify`, on a copy whose binary path is the built one, and
+#    `systemd-analyze security --offline=true` rating its exposure at 2.0 or below, with the directives it
+#    must carry (CapabilityBoundingSet=, RestrictAddressFamilies=, MemoryMax=, LoadCredential=kek);
 #  - the production executable carries no provider emulator and no demo seed, has no `sandbox` command
 #    and refuses to serve without a database (check_production_binary.sh);
 #  - every flag the Dockerfile, the compose file, the unit and the manifests pass to switchyard-server
@@ -57,6 +61,9 @@ done
 "$venv/bin/kubernetes-validate" --strict --quiet "${manifests[@]}" || status=1
 "$venv/bin/python" Tests/Deploy/check_kubernetes.py deploy/kubernetes/*.yaml || status=1
 
+echo "deploy: the compose file"
+"$venv/bin/python" Tests/Deploy/check_compose.py deploy/compose.yaml || status=1
+
 echo "deploy: the Docker build context"
 python3 Tests/Deploy/check_dockerignore.py || status=1
 
@@ -70,6 +77,18 @@ if ! systemd-analyze verify "$work/switchyard.service" >"$work/verify.log" 2>&1 
   echo "deploy: the systemd unit does not verify cleanly"
   status=1
 fi
+
+echo "deploy: systemd-analyze security (exposure at most 2.0)"
+systemd-analyze security --offline=true --threshold=20 "$work/switchyard.service" 2>&1 | tail -n 1
+if ! systemd-analyze security --offline=true --threshold=20 "$work/switchyard.service" >/dev/null 2>&1; then
+  systemd-analyze security --offline=true "$work/switchyard.service" 2>&1 | grep -v '✓' || true
+  echo "deploy: the systemd unit's exposure is above 2.0"
+  status=1
+fi
+for directive in '^CapabilityBoundingSet=$' '^RestrictAddressFamilies=' '^MemoryMax=' '^LoadCredential=kek:' \
+  '--kek-file \$\{CREDENTIALS_DIRECTORY\}/kek'; do
+  grep -qE -- "$directive" deploy/switchyard.service || { echo "deploy: the systemd unit lacks $directive"; status=1; }
+done
 
 echo "deploy: flags passed to switchyard-server"
 "$venv/bin/python" Tests/Deploy/check_flags.py "$binary" deploy || status=1
