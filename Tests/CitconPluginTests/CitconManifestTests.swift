@@ -19,7 +19,8 @@ import Testing
         #expect(manifest.usesAccessToken)
         #expect(
             manifest.credentials == [
-                CredentialField(name: "private_key", secret: true), CredentialField(name: "ipn_secret", secret: true),
+                CredentialField(name: "private_key", secret: true),
+                CredentialField(name: "ipn_secret", secret: true, publicTestValues: ["braintree"]),
             ])
     }
 
