@@ -27,6 +27,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
     public var retention = Retention()
     public var disputes = DisputePolicy()
     public var overdueNotifications = OverdueNotifications()
+    public var operatorSSO = OperatorSingleSignOn()
 
     public init() {}
 
@@ -39,7 +40,7 @@ public struct PlatformPolicy: Codable, Sendable, Equatable {
         .init(\.caching, answered: false), .init(\.metrics, answered: false),
         .init(\.adaptiveRouting, answered: false), .init(\.routingReplay, answered: false),
         .init(\.retention, answered: false), .init(\.disputes, answered: false),
-        .init(\.overdueNotifications, answered: false),
+        .init(\.overdueNotifications, answered: false), .init(\.operatorSSO, answered: false),
     ]
 
     public init(from decoder: any Decoder) throws {

@@ -159,6 +159,14 @@ extension String: PolicyValue {
     }
 }
 
+extension Dictionary: PolicyValue where Key == String, Value: PolicyValue {
+    public static var policyType: String { "object of " + Value.policyType + "s" }
+    public var policyText: String {
+        "{" + sorted { $0.key < $1.key }.map { $0.key.policyText + ": " + $0.value.policyText }.joined(separator: ", ")
+            + "}"
+    }
+}
+
 extension Array: PolicyValue where Element: PolicyValue {
     public static var policyType: String { Element.policyType + "s" }
     public var policyText: String { "[" + map(\.policyText).joined(separator: ", ") + "]" }

@@ -67,7 +67,9 @@ public enum SwitchyardServer {
         router.add(middleware: TenantLimitMiddleware(tenants: store.tenants, policy: deps.service.policy))
         router.add(middleware: InputMiddleware())
         router.add(middleware: QueryContractMiddleware())
-        let auth = Authenticator(operatorToken: deps.operatorToken, keys: store.tenants, operators: store.operators)
+        let auth = Authenticator(
+            operatorToken: deps.operatorToken, keys: store.tenants, operators: store.operators,
+            singleSignOn: { [policy = deps.service.policy] in policy.platform.operatorSSO })
         // Each group lets through only its callers and puts them in the context.
         let operatorOnly = router.group().add(middleware: OperatorAuthentication(auth: auth))
         let admin = router.group("admin/v1").add(middleware: OperatorAuthentication(auth: auth))

@@ -20,7 +20,7 @@ struct OperatorAuthentication: RouterMiddleware {
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response)
         async throws -> Response
     {
-        let identity = try await auth.requireOperator(request)
+        let identity = try await auth.requireOperator(request, remoteAddress: context.remoteAddress)
         var context = context
         context.principal = .operator(identity)
         let route = context.endpointPath ?? request.uri.path

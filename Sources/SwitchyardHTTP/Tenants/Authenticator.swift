@@ -17,11 +17,17 @@ public struct Authenticator: Sendable {
     let keys: any APIKeyAuthenticating
     /// Stored operators; nil: only the bootstrap token is accepted.
     let operators: (any OperatorRepository)?
+    /// The policy's `operator_sso` section as it is now.
+    let singleSignOn: @Sendable () -> OperatorSingleSignOn
 
-    public init(operatorToken: String, keys: any APIKeyAuthenticating, operators: (any OperatorRepository)? = nil) {
+    public init(
+        operatorToken: String, keys: any APIKeyAuthenticating, operators: (any OperatorRepository)? = nil,
+        singleSignOn: @escaping @Sendable () -> OperatorSingleSignOn = { OperatorSingleSignOn() }
+    ) {
         self.operatorTokenHash = SHA2.sha256(Array(operatorToken.utf8))
         self.keys = keys
         self.operators = operators
+        self.singleSignOn = singleSignOn
     }
 
     static func bearer(_ request: Request) -> String? {
@@ -32,10 +38,14 @@ public struct Authenticator: Sendable {
         return token.isEmpty ? nil : token
     }
 
-    /// Requires an operator credential: the bootstrap token (the break-glass admin) or a usable stored
-    /// operator's token; `401 unauthorized` otherwise (unknown, revoked and expired tokens alike).
-    func requireOperator(_ request: Request) async throws -> OperatorIdentity {
-        guard let token = Self.bearer(request) else { throw APIError.unauthorized }
+    /// Requires an operator credential: the bootstrap token (the break-glass admin), a usable stored
+    /// operator's token, or (with `operator_sso` on and no bearer token) the identity headers of a trusted
+    /// proxy at `remoteAddress`; `401 unauthorized` otherwise (unknown, revoked and expired tokens alike),
+    /// `403 forbidden` for identity headers from another address or naming no group with a role.
+    func requireOperator(_ request: Request, remoteAddress: String?) async throws -> OperatorIdentity {
+        guard let token = Self.bearer(request) else {
+            return try singleSignOnIdentity(request, remoteAddress: remoteAddress)
+        }
         if constantTimeEquals(SHA2.sha256(Array(token.utf8)), operatorTokenHash) { return .bootstrap }
         guard let operators, OperatorTokens.mayBeOperatorToken(token),
             let found = try await operators.authenticateOperator(secret: token)
@@ -65,5 +75,24 @@ public struct Authenticator: Sendable {
     private func key(for token: String, presented: PresentedKey?) async throws -> APIKey? {
         if let presented, presented.secret == token { return presented.key }
         return try await keys.authenticate(secret: token)
+    }
+
+    /// The operator a trusted proxy names in the request's headers (see ``OperatorSingleSignOn``).
+    private func singleSignOnIdentity(_ request: Request, remoteAddress: String?) throws -> OperatorIdentity {
+        let sso = singleSignOn()
+        guard sso.enabled, let userName = HTTPField.Name(sso.userHeader), let user = request.headers[userName],
+            !user.isEmpty
+        else { throw APIError.unauthorized }
+        guard sso.trusts(remoteAddress) else {
+            throw APIError(.forbidden, "identity headers are accepted only from the configured proxies")
+        }
+        let groups =
+            HTTPField.Name(sso.groupsHeader).flatMap { request.headers[$0] }.map {
+                $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            } ?? []
+        guard user.count <= Operator.maximumNameLength, let identity = sso.identity(user: user, groups: groups) else {
+            throw APIError(.forbidden, "none of the signed-in person's groups has an operator role")
+        }
+        return identity
     }
 }
