@@ -385,6 +385,7 @@ try:
         check(status == 201, f"operator {name} ({role}) is added ({status})")
         operators[role] = json.loads(body)
     disputed = paid("console-dispute-1")
+    refundable = paid("console-refund-1")
     charge = disputed["attempts"][-1]["provider_payment_id"]
     status, _, _ = http("POST", DEMO["sandbox_url"] + "/_sandbox/citcon/chargebacks/" + charge,
                         {"status": "Notification of Claim"})
@@ -417,6 +418,16 @@ try:
     check(status == 403 and json.loads(body)["error"]["code"] == "missing_permission",
           "the API refuses the viewer's accept anyway")
 
+    def search(reference):
+        nav("payments")
+        Select(find("#search-kind")).select_by_value("reference")
+        fill("#search-value", reference)
+        find("#search-form button[type=submit]").click()
+        return find(f'.payment[data-payment="{refundable["id"]}"]')
+
+    card = search("console-refund-1")
+    check(not card.find_elements(By.CSS_SELECTOR, ".payment-actions button"), "a viewer is offered no payment action")
+
     check(sign_in_as(operators["support"]["token"], "support") == "Sam Support · support",
           "the support operator is named with the role")
     nav("disputes")
@@ -437,6 +448,26 @@ try:
     check(len(accepted) == 1 and accepted[0]["actor"] == "operator:Sam Support"
           and accepted[0]["operatorRole"] == "support", "the audit names the support operator who accepted")
     driver.save_screenshot(SHOT.replace(".png", "-disputes.png"))
+
+    card = search("console-refund-1")
+    amount = card.find_element(By.CSS_SELECTOR, '[data-field="refund-amount"]')
+    amount.clear()
+    amount.send_keys("234")
+    card.find_element(By.CSS_SELECTOR, '[data-action="refund"]').click()
+    wait.until(EC.alert_is_present())
+    prompt = driver.switch_to.alert.text
+    check("2.34 USD" in prompt and refundable["id"] in prompt, f"the refund's confirmation shows amount and currency ({prompt})")
+    driver.switch_to.alert.accept()
+    text_in("#toast", "Refund re_")
+    for _ in range(50):
+        _, _, body = http("GET", BASE + "/v1/payments/" + refundable["id"], token=secret)
+        if json.loads(body)["amount_refunded"] == 234:
+            break
+        time.sleep(0.1)
+    check(json.loads(body)["amount_refunded"] == 234, "the partial refund is made once")
+    audit = api_get(BASE + "/admin/v1/audit?operator=" + operators["support"]["id"])["data"]
+    check(any(e["action"] == "payment.refund" and e["target"] == refundable["id"] for e in audit),
+          "the audit names the support operator who refunded")
     check(sign_in_as(DEMO["operator_token"], "admin") == "bootstrap · admin", "back as the bootstrap admin")
 
     step("open a breaker with injected faults")

@@ -65,8 +65,8 @@ enum ConsoleCoreScript {
           }
         }
 
-        async function api(method, path, body) {
-          const headers = { "Authorization": "Bearer " + sessionStorage.getItem(TOKEN_KEY) };
+        async function api(method, path, body, extraHeaders) {
+          const headers = Object.assign({ "Authorization": "Bearer " + sessionStorage.getItem(TOKEN_KEY) }, extraHeaders || {});
           if (body !== undefined) headers["Content-Type"] = "application/json";
           const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
             cache: "no-store", credentials: "omit" });

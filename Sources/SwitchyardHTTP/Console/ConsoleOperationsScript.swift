@@ -108,7 +108,44 @@ enum ConsoleOperationsScript {
               h("td", {}, when(a.started_at)))), "No attempt."));
           if (p.refunds.length) out.append(h("h3", {}, "Refunds"), table(["Refund", "Amount", "Status"],
             p.refunds.map((x) => h("tr", {}, h("td", {}, h("code", {}, x.id)), h("td", {}, money(x.amount, p.currency)), h("td", {}, x.status)))));
+          if (can("payments.act")) out.append(paymentActions(hit));
           return out;
+        }
+
+        /// Capture, refund (in full or in part), cancel and sync, each after a confirmation that names the
+        /// amount and currency, sent once under a fresh Idempotency-Key (a retry of the same click refunds
+        /// nothing more). Offered to roles holding `payments.act`.
+        function paymentActions(hit) {
+          const p = hit.payment;
+          const base = "/admin/v1/tenants/" + hit.tenant_id + "/payments/" + encodeURIComponent(p.id);
+          const error = h("p", { class: "error", role: "alert" });
+          const act = (name, path, body, question, done) => h("button", { type: "button", class: "small",
+            "data-action": name, onclick: async () => {
+              const request = typeof body === "function" ? body() : body;
+              if (request === null) return;
+              if (!window.confirm(question(request))) return;
+              const key = { "Idempotency-Key": "console-" + name + "-" + p.id + "-" + Date.now() };
+              const r = await attempt(() => api("POST", base + path, request, key), error);
+              if (r) { toast(done(r)); show("payments"); }
+            } }, name[0].toUpperCase() + name.slice(1));
+          const refundable = p.amount_captured - p.amount_refunded - (p.amount_disputed || 0);
+          const amount = h("input", { type: "number", min: 1, max: refundable, step: 1, size: 8, "data-field": "refund-amount",
+            placeholder: "minor units", value: refundable > 0 ? refundable : "" });
+          const buttons = [];
+          if (p.status === "authorized") buttons.push(act("capture", "/capture", {},
+            () => "Capture " + money(p.amount - p.amount_captured, p.currency) + " of payment " + p.id + "?",
+            (r) => "Payment " + r.id + ": " + r.status));
+          if (p.status === "succeeded" && refundable > 0) buttons.push(amount, act("refund", "/refunds", () => {
+              const value = Number(amount.value);
+              if (!Number.isInteger(value) || value < 1) { error.textContent = "Enter the amount in minor units."; return null; }
+              return { amount: value };
+            }, (b) => "Refund " + money(b.amount, p.currency) + " of payment " + p.id + "?",
+            (r) => "Refund " + r.id + ": " + money(r.amount, r.currency) + " " + r.status));
+          if (["requires_action", "authorized"].includes(p.status)) buttons.push(act("cancel", "/cancel", {},
+            () => "Cancel payment " + p.id + " of " + money(p.amount, p.currency) + "?", (r) => "Payment " + r.id + ": " + r.status));
+          buttons.push(act("sync", "/sync", undefined, () => "Ask the provider about payment " + p.id + " now?",
+            (r) => "Payment " + r.id + ": " + r.status));
+          return h("div", { class: "inline payment-actions", "data-perm": "payments.act" }, ...buttons, error);
         }
 
         /// A button that posts to `path` after a confirmation, then shows `done(result)` and refreshes.

@@ -38,12 +38,13 @@ struct IdempotencyGate: Sendable {
     /// Runs `route` with the request's body under its `Idempotency-Key`, if it has one; a request that takes
     /// the key over answers as `resume` says instead. The route says in its `ProviderContact` whether its
     /// provider may have acted before it failed (the domain's operations report it). `limit` replaces the
-    /// body limit for a route that takes larger bodies (evidence documents).
+    /// body limit for a route that takes larger bodies (evidence documents). `tenant` names the tenant of an
+    /// operator's request (the admin routes name it in the path); a merchant's is its API key's.
     func run(
-        _ request: Request, _ context: AppContext, resume: IdempotentResume, limit: Int? = nil,
+        _ request: Request, _ context: AppContext, resume: IdempotentResume, limit: Int? = nil, tenant: UUID? = nil,
         _ route: (JSONBody, IdempotencyScope?, inout ProviderContact) async throws -> IdempotentReply
     ) async throws -> Response {
-        let tenant = try context.tenant
+        let tenant = try tenant ?? context.tenant
         let body = try await JSONIO.body(request, context, limit: limit ?? bodyLimit)
         guard let scope = try scope(request, context, tenant: tenant, body: body) else {
             var contact = ProviderContact.none

@@ -3,7 +3,7 @@ import SwitchyardCore
 
 extension RouteContracts {
     /// The `/admin/v1` routes of the operator.
-    static let admin: [RouteContract] = tenants + orchestration + tenantDisputes + operators
+    static let admin: [RouteContract] = tenants + orchestration + tenantPayments + tenantDisputes + operators
 
     static let tenants: [RouteContract] = [
         RouteContract.operatorRoute(.post, "/admin/v1/tenants", 201, needs: .tenantsManage).body,
@@ -58,6 +58,20 @@ extension RouteContracts {
         .operatorRoute(.get, "/admin/v1/payments/review", 200, query: ["tenant"], needs: .platformRead),
         .operatorRoute(
             .get, "/admin/v1/webhook-deliveries", 200, query: ["status", "tenant", "limit"], needs: .platformRead),
+    ]
+
+    static let tenantPayments: [RouteContract] = [
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/payments/{id}/capture", 200, [402, 422], needs: .paymentsAct
+        ).idempotent,
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/payments/{id}/cancel", 200, [402], needs: .paymentsAct
+        )
+        .idempotent,
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/payments/{id}/refunds", 201, [402, 422], needs: .paymentsAct
+        ).idempotent,
+        .operatorRoute(.post, "/admin/v1/tenants/{tenant}/payments/{id}/sync", 200, [409], needs: .paymentsAct),
     ]
 
     static let tenantDisputes: [RouteContract] = [

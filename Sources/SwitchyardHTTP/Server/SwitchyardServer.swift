@@ -140,6 +140,9 @@ public enum SwitchyardServer {
             events: events, now: now, bodyLimit: deps.bodyLimit
         ).register(on: admin)
         OperatorIdentityController().register(on: admin)
+        AdminPaymentsController(
+            service: deps.service, tenants: tenants, operators: store.operators, bodyLimit: deps.bodyLimit
+        ).register(on: admin, idempotency: idempotency)
         AdminDisputesController(
             disputes: deps.service.disputes, tenants: tenants, operators: store.operators,
             evidenceBodyLimit: disputes.evidenceBodyLimit
