@@ -33,6 +33,13 @@ public actor InMemoryTenantRepository: TenantRepository {
 
     public func tenant(id: UUID) async throws -> Tenant? { tenantList.first { $0.id == id } }
 
+    public func setAPIVersion(tenant: UUID, version: String, actor: String) async throws -> Tenant? {
+        guard let index = tenantList.firstIndex(where: { $0.id == tenant }) else { return nil }
+        tenantList[index].apiVersion = version
+        record(tenant, actor, "tenant.api_version", tenant.uuidString)
+        return tenantList[index]
+    }
+
     public func createAPIKey(
         tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, livemode: Bool, actor: String
     ) async throws -> CreatedAPIKey {

@@ -148,6 +148,27 @@ try:
                                          token=DEMO["operator_token"])[2])["tenant"].get("attempt_limit") is None)
     check(True, "clearing the field gives the platform's limit back")
 
+    step("move the tenant's API-version pin")
+    nav("accounts")
+    nav("tenants")
+    row = find(f'tr[data-tenant="{tenant_id}"]')
+    pinned = Select(row.find_element(By.CSS_SELECTOR, ".pin-version")).first_selected_option.text
+    _, _, body = http("GET", BASE + f"/admin/v1/tenants/{tenant_id}", token=DEMO["operator_token"])
+    current = json.loads(body)["api_version"]
+    check(pinned == current, f"the tenant's pin is shown ({pinned})")
+    older = [o.get_attribute("value") for o in row.find_elements(By.CSS_SELECTOR, ".pin-version option")][0]
+    check(older != current, f"an older version can be chosen ({older})")
+    Select(row.find_element(By.CSS_SELECTOR, ".pin-version")).select_by_value(older)
+    row.find_element(By.CSS_SELECTOR, ".pin-save").click()
+    wait.until(EC.alert_is_present())
+    driver.switch_to.alert.accept()
+    text_in("#toast", "pinned to " + older)
+    _, _, body = http("GET", BASE + f"/admin/v1/tenants/{tenant_id}", token=DEMO["operator_token"])
+    check(json.loads(body)["api_version"] == older, "the pin is moved")
+    status, _, _ = http("PATCH", BASE + f"/admin/v1/tenants/{tenant_id}", {"api_version": current},
+                        token=DEMO["operator_token"])
+    check(status == 200, "and moved back through the API")
+
     step("create a provider account")
     nav("accounts")
     Select(find("#account-plugin")).select_by_value("citcon")

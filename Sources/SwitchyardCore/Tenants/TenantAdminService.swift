@@ -40,6 +40,19 @@ public struct TenantAdminService: Sendable {
         return tenant
     }
 
+    /// Moves the tenant's merchant API version pin to `version`, one of ``APIVersion/all``
+    /// (`400 invalid_api_version` naming `api_version` otherwise; `404` for no tenant).
+    public func setAPIVersion(tenant: UUID, version: String, actor: String) async throws -> Tenant {
+        guard APIVersion(version) != nil else {
+            let known = APIVersion.all.map(\.name).joined(separator: ", ")
+            throw CoreError(.invalidAPIVersion, "api_version must be one of \(known)", param: "api_version")
+        }
+        guard let moved = try await tenants.setAPIVersion(tenant: tenant, version: version, actor: actor) else {
+            throw CoreError.notFound("tenant")
+        }
+        return moved
+    }
+
     /// Creates a key for `tenant` with `scopes` (default `payments`; none is `400 invalid_scopes`) expiring
     /// at `expiresAt` (which must be in the future: else `400 invalid_expires_at`); a test key unless
     /// `livemode`.

@@ -14,6 +14,9 @@ public protocol TenantRepository: APIKeyAuthenticating {
     /// The rows of `page` (see ``PageRequest/page(_:)``) of every tenant.
     func tenants(page: PageRequest) async throws -> [Tenant]
     func tenant(id: UUID) async throws -> Tenant?
+    /// Pins the tenant to the merchant API version `version` (audited as `tenant.api_version`); returns the
+    /// tenant, nil when there is none.
+    func setAPIVersion(tenant: UUID, version: String, actor: String) async throws -> Tenant?
     /// Creates a key, live or test; only a hash of its secret is stored.
     func createAPIKey(
         tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, livemode: Bool, actor: String

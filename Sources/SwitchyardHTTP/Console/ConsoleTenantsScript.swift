@@ -1,7 +1,26 @@
 /// A part of the operator console's script (see ``ConsoleAssets/script``).
+import SwitchyardCore
+
 enum ConsoleTenantsScript {
-    /// Tenants with their API keys, and provider accounts.
+    /// Tenants with their API keys and API-version pins, and provider accounts.
     static let source = #"""
+        /// The merchant API versions this server knows, oldest first.
+        const API_VERSIONS = \#(APIVersion.all.map { "\"\($0.name)\"" }.joined(separator: ", ").wrappedInBrackets);
+
+        /// The tenant's pin, and (for roles holding `tenants.manage`) a picker that moves it after a confirmation.
+        function pinCell(t) {
+          if (!can("tenants.manage")) return h("td", { class: "api-version" }, t.api_version || "—");
+          const picker = h("select", { class: "pin-version" }, API_VERSIONS.map((v) =>
+            h("option", { value: v, selected: v === t.api_version }, v)));
+          const save = h("button", { type: "button", class: "small ghost pin-save", onclick: async () => {
+            if (picker.value === t.api_version) return;
+            if (!window.confirm("Pin " + t.name + " to API version " + picker.value + "? Its integrations get that version's behaviour.")) return;
+            const moved = await attempt(() => api("PATCH", "/admin/v1/tenants/" + t.id, { api_version: picker.value }));
+            if (moved) { toast(t.name + " pinned to " + moved.api_version); refresh(); }
+          } }, "Pin");
+          return h("td", { class: "api-version" }, picker, " ", save);
+        }
+
         function keyStatus(k) {
           const now = Date.now();
           if (k.revoked_at) return badge("revoked", "bad");
@@ -26,12 +45,12 @@ enum ConsoleTenantsScript {
             if (t) { state.tenant = t.id; toast("Tenant “" + t.name + "” created"); refresh(); }
           } }, h("label", {}, "New tenant", name), h("button", { type: "submit" }, "Create tenant"), error);
           const rows = state.tenants.map((t) => h("tr", { class: t.id === state.tenant ? "selected" : "", "data-tenant": t.id },
-            h("td", {}, t.name), h("td", {}, h("code", {}, t.id)), h("td", {}, when(t.created_at)),
+            h("td", {}, t.name), h("td", {}, h("code", {}, t.id)), h("td", {}, when(t.created_at)), pinCell(t),
             h("td", {}, h("button", { type: "button", class: "small ghost", onclick: () => {
               state.tenant = t.id; $("#tenant-select").value = t.id; refresh(); } }, "Select"))));
           return h("div", {},
             h("div", { class: "card" }, h("h1", {}, "Tenants"), create,
-              table(["Name", "Id", "Created", ""], rows, "No tenant yet.")),
+              table(["Name", "Id", "Created", "API version", ""], rows, "No tenant yet.")),
             state.tenant ? await keysCard(state.tenant) : "", state.tenant ? await policyCard(state.tenant) : "");
         };
 
@@ -155,4 +174,9 @@ enum ConsoleTenantsScript {
           return h("tr", { class: "account-editor" }, h("td", { colspan: 7 }, form));
         }
         """#
+}
+
+extension String {
+    /// The text in square brackets: a JavaScript array of the items it lists.
+    fileprivate var wrappedInBrackets: String { "[" + self + "]" }
 }

@@ -32,6 +32,12 @@ struct AdminController: Sendable {
         admin.get("tenants/:tenant") { _, context in
             JSONIO.response(.ok, AdminBodies.TenantBody(try await tenant(context)))
         }
+        admin.patch("tenants/:tenant") { request, context in
+            let tenant = try await tenant(context)
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.PatchTenant.self)
+            let moved = try await tenants.setAPIVersion(tenant: tenant.id, version: body.apiVersion, actor: Self.actor)
+            return JSONIO.response(.ok, AdminBodies.TenantBody(moved))
+        }
         admin.post("tenants/:tenant/api-keys") { request, context in
             let tenant = try await tenant(context)
             let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.CreateKey.self)

@@ -37,6 +37,15 @@ enum AdminBodies {
         }
     }
 
+    /// The body of `PATCH /admin/v1/tenants/{tenant}`: the merchant API version to pin the tenant to.
+    struct PatchTenant: Decodable {
+        var apiVersion: String
+
+        enum CodingKeys: String, CodingKey {
+            case apiVersion = "api_version"
+        }
+    }
+
     struct CreateKey: Decodable {
         var name: String?
         var scopes: [APIKeyScope]?

@@ -9,6 +9,7 @@ extension RouteContracts {
         RouteContract.operatorRoute(.post, "/admin/v1/tenants", 201, needs: .tenantsManage).body,
         .operatorRoute(.get, "/admin/v1/tenants", 200, query: paging, needs: .platformRead),
         .operatorRoute(.get, "/admin/v1/tenants/{tenant}", 200, needs: .platformRead),
+        RouteContract.operatorRoute(.patch, "/admin/v1/tenants/{tenant}", 200, needs: .tenantsManage).body,
         RouteContract.operatorRoute(.post, "/admin/v1/tenants/{tenant}/api-keys", 201, needs: .keysManage).body,
         .operatorRoute(.get, "/admin/v1/tenants/{tenant}/api-keys", 200, query: paging, needs: .platformRead),
         .operatorRoute(.delete, "/admin/v1/tenants/{tenant}/api-keys/{key}", 204, [409], needs: .keysManage),

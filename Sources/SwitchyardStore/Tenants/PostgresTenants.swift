@@ -52,6 +52,24 @@ extension PostgresTenants {
     // MARK: API keys
 
     /// Creates an API key, test unless `livemode`; only its SHA-256 is stored.
+    public func setAPIVersion(tenant: UUID, version: String, actor: String) async throws -> Tenant? {
+        let now = clock()
+        return try await system { c in
+            guard
+                let before = try await c.query(
+                    "SELECT api_version FROM tenants WHERE id = $1::uuid FOR UPDATE", [.uuid(tenant)]
+                ).first
+            else { return nil }
+            let row = try await c.query(
+                "UPDATE tenants SET api_version = $2 WHERE id = $1::uuid RETURNING id, name, created_at, api_version",
+                [.uuid(tenant), .text(version)])
+            try await Self.audit(
+                c, tenant: tenant, actor: actor, action: "tenant.api_version", target: tenant.uuidString.lowercased(),
+                details: ["from": before.optionalString("api_version") ?? "", "to": version], at: now)
+            return try row.first.map(Self.tenant)
+        }
+    }
+
     public func createAPIKey(
         tenant: UUID, name: String, scopes: [APIKeyScope], expiresAt: Date?, livemode: Bool, actor: String
     ) async throws -> CreatedAPIKey {
