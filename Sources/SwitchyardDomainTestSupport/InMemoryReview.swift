@@ -36,4 +36,19 @@ public actor InMemoryReview: ReviewRepository {
     public func operationsForReview(tenant: UUID?, limit: Int) async throws -> [OperationForReview] {
         Array(operations.filter { tenant == nil || $0.tenantId == tenant }.prefix(max(0, limit)))
     }
+
+    public func resolveReview(_ kind: ReviewItemKind, id: String, note: String, at: Date) async throws -> UUID? {
+        switch kind {
+        case .payment:
+            return try await payments.paymentsForReview(tenant: nil, limit: 1_000).first { $0.id == id }?.tenantId
+        case .notification:
+            guard let index = notifications.firstIndex(where: { "\($0.id)" == id }) else { return nil }
+            return notifications.remove(at: index).tenantId
+        case .refund, .capture:
+            guard let index = operations.firstIndex(where: { $0.id == id && $0.kind.rawValue == kind.rawValue }) else {
+                return nil
+            }
+            return operations.remove(at: index).tenantId
+        }
+    }
 }

@@ -11,6 +11,11 @@ public protocol ReviewRepository: Sendable {
     func notificationsForReview(tenant: UUID?, limit: Int) async throws -> [RejectedNotification]
     /// Refunds and captures the janitor could not resolve, of one tenant or all.
     func operationsForReview(tenant: UUID?, limit: Int) async throws -> [OperationForReview]
+    /// Takes an item out of the review list, with `note` kept beside it: a rejected notification is marked
+    /// resolved; a payment, refund or capture still undecided is handed back to the janitor, which asks its
+    /// provider again (and lists it again if that gives no answer either). Returns the item's tenant; nil when
+    /// no such item is in the list.
+    func resolveReview(_ kind: ReviewItemKind, id: String, note: String, at: Date) async throws -> UUID?
 }
 
 /// What the operator's health view shows of an account: nothing secret, nothing decrypted.
@@ -80,4 +85,12 @@ public struct OperationForReview: Sendable, Equatable {
         self.syncs = syncs
         self.createdAt = createdAt
     }
+}
+
+/// The kinds of item the review list holds.
+public enum ReviewItemKind: String, Sendable, CaseIterable {
+    case payment
+    case notification
+    case refund
+    case capture
 }

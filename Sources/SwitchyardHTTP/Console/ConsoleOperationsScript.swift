@@ -18,23 +18,34 @@ enum ConsoleOperationsScript {
               rows, "No provider account."));
         };
 
+        /// A Resolve button for a review item: asks for a note, then takes the item out of the list.
+        const resolveButton = (kind, id) => can("review.resolve") ? h("button", { type: "button", class: "small ghost",
+          "data-resolve": kind + ":" + id, onclick: async () => {
+            const note = window.prompt("Resolve " + kind + " " + id + ": what was done? (kept in the audit log)");
+            if (note === null) return;
+            const r = await attempt(() => api("POST", "/admin/v1/payments/review/" + kind + "/" + encodeURIComponent(id) + "/resolve", { note }));
+            if (r) { toast("Resolved " + kind + " " + id); refresh(); }
+          } }, "Resolve") : "";
+
         views.review = async () => {
           const r = await api("GET", "/admin/v1/payments/review");
           const pay = (id) => h("a", { href: "#", onclick: (e) => { e.preventDefault(); searchPayment("id", id); } }, id);
           return h("div", {},
             h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Payments still unknown"), refreshButton()),
-              table(["Payment", "Tenant", "Amount", "Reference", "Unknown since", "Syncs"], r.data.map((p) => h("tr", {},
+              table(["Payment", "Tenant", "Amount", "Reference", "Unknown since", "Syncs", ""], r.data.map((p) => h("tr", {},
                 h("td", {}, pay(p.id)), h("td", {}, tenantName(p.tenant_id)), h("td", {}, money(p.amount, p.currency)),
-                h("td", {}, p.reference), h("td", {}, when(p.unknown_since)), h("td", {}, p.syncs))), "No payment waits for review.")),
+                h("td", {}, p.reference), h("td", {}, when(p.unknown_since)), h("td", {}, p.syncs),
+                h("td", {}, resolveButton("payment", p.id)))), "No payment waits for review.")),
             h("div", { class: "card" }, h("h2", {}, "Rejected notifications"),
-              table(["When", "Tenant", "Payment", "Reason", "Message"], r.notifications.map((n) => h("tr", {},
+              table(["When", "Tenant", "Payment", "Reason", "Message", ""], r.notifications.map((n) => h("tr", {},
                 h("td", {}, when(n.at)), h("td", {}, tenantName(n.tenant_id)), h("td", {}, n.payment_id ? pay(n.payment_id) : "—"),
-                h("td", {}, badge(n.reason, "warn")), h("td", {}, n.message || ""))), "None.")),
+                h("td", {}, badge(n.reason, "warn")), h("td", {}, n.message || ""),
+                h("td", {}, resolveButton("notification", String(n.notification_id))))), "None.")),
             h("div", { class: "card" }, h("h2", {}, "Refunds and captures left unresolved"),
-              table(["When", "Kind", "Tenant", "Payment", "Amount", "Status", "Reason"], r.operations.map((o) => h("tr", {},
+              table(["When", "Kind", "Tenant", "Payment", "Amount", "Status", "Reason", ""], r.operations.map((o) => h("tr", {},
                 h("td", {}, when(o.at)), h("td", {}, o.kind), h("td", {}, tenantName(o.tenant_id)), h("td", {}, pay(o.payment_id)),
                 h("td", {}, o.amount === null || o.amount === undefined ? "—" : o.amount), h("td", {}, badge(o.status, "warn")),
-                h("td", {}, o.reason))), "None.")));
+                h("td", {}, o.reason), h("td", {}, resolveButton(o.kind, o.id)))), "None.")));
         };
 
         views.webhooks = async () => {

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import SwitchyardCore
 
 extension OrchestrationController {
@@ -62,5 +63,51 @@ extension OrchestrationController {
                 amount: o.amount, status: o.status, reason: o.reason, syncs: o.syncs, at: o.createdAt)
         }
         return ReviewList(data: payments, notifications: notifications, operations: operations)
+    }
+
+    /// The body of `POST /admin/v1/payments/review/{kind}/{id}/resolve`.
+    struct Resolution: Decodable {
+        var note: String
+    }
+
+    /// What a resolution answers.
+    struct ResolvedBody: Encodable {
+        var kind: String
+        var id: String
+        var tenantId: String
+        var note: String
+        var resolvedAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case kind, id, note
+            case tenantId = "tenant_id"
+            case resolvedAt = "resolved_at"
+        }
+    }
+
+    /// `POST /admin/v1/payments/review/{kind}/{id}/resolve` (`review.resolve`): takes an item out of the
+    /// review list with a note (1 to 500 characters), audited with the operator (see
+    /// ``ReviewRepository/resolveReview(_:id:note:at:)``); `404` for an item not in the list.
+    func registerResolution(on admin: RouterGroup<AppContext>) {
+        admin.post("payments/review/:kind/:id/resolve") { request, context in
+            guard let kind = context.parameters.get("kind").flatMap(ReviewItemKind.init(rawValue:)),
+                let id = context.parameters.get("id"), id.count <= 64
+            else { throw CoreError.notFound("review item") }
+            let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(Resolution.self)
+            let note = body.note.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (1...500).contains(note.count) else {
+                throw APIError(.invalidField, "note must be 1 to 500 characters", param: "note")
+            }
+            let now = service.now()
+            guard let tenant = try await review.resolveReview(kind, id: id, note: note, at: now) else {
+                throw CoreError.notFound("review item")
+            }
+            try await operators?.auditAction(
+                tenant: tenant, action: "review.resolve", target: "\(kind.rawValue):\(id)", details: ["note": note])
+            return JSONIO.response(
+                .ok,
+                ResolvedBody(
+                    kind: kind.rawValue, id: id, tenantId: tenant.uuidString.lowercased(), note: note, resolvedAt: now))
+        }
     }
 }

@@ -10,6 +10,8 @@ struct OrchestrationController: Sendable {
     let tenants: TenantAdminService
     let bodyLimit: Int
     let reloadPolicy: @Sendable () async throws -> PlatformPolicy
+    /// Where resolutions of review items are audited; nil: not audited.
+    var operators: (any OperatorRepository)? = nil
 
     struct HealthBody: Encodable {
         var accountId: String
@@ -84,6 +86,7 @@ struct OrchestrationController: Sendable {
             }
             return JSONIO.response(.ok, try await reviewList(data, tenant: tenant))
         }
+        registerResolution(on: admin)
         admin.get("tenants/:tenant/policy") { request, context in
             let tenant = try await tenantId(context)
             return JSONIO.response(.ok, try await policyBody(tenant: tenant))

@@ -57,6 +57,9 @@ extension RouteContracts {
         .operatorRoute(.get, "/admin/v1/providers/health", 200, needs: .platformRead),
         .operatorRoute(.get, "/admin/v1/payments", 200, query: ["id", "reference"], needs: .platformRead),
         .operatorRoute(.get, "/admin/v1/payments/review", 200, query: ["tenant"], needs: .platformRead),
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/payments/review/{kind}/{id}/resolve", 200, needs: .reviewResolve
+        ).body,
         .operatorRoute(
             .get, "/admin/v1/webhook-deliveries", 200, query: ["status", "tenant", "limit"], needs: .platformRead),
     ]

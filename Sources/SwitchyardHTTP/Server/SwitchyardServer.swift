@@ -129,7 +129,7 @@ public enum SwitchyardServer {
         .register(operator: admin, tenant: tenantAdmin)
         OrchestrationController(
             review: store.review, service: deps.service, tenants: tenants, bodyLimit: deps.bodyLimit,
-            reloadPolicy: deps.reloadPolicy
+            reloadPolicy: deps.reloadPolicy, operators: store.operators
         ).register(on: admin)
         let endpoints = WebhookEndpointService(
             endpoints: store.endpoints, policy: deps.service.policy, resolver: SystemHostResolver(), clock: now)

@@ -27,7 +27,8 @@ extension PostgresOperators {
             try await c.query(
                 """
                 SELECT id, tenant_id, account_id, payment_id, review_code, review_message, received_at
-                FROM notifications WHERE review_code IS NOT NULL AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
+                FROM notifications WHERE review_code IS NOT NULL AND review_resolved_at IS NULL
+                    AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
                 ORDER BY received_at, id LIMIT $2::bigint
                 """,
                 [tenant.pg, .int(Int64(max(0, limit)))]
@@ -38,6 +39,40 @@ extension PostgresOperators {
                 id: try $0.int64("id"), tenantId: try $0.uuid("tenant_id"), accountId: try $0.uuid("account_id"),
                 paymentId: $0.optionalString("payment_id"), code: try $0.string("review_code"),
                 message: $0.optionalString("review_message"), receivedAt: try $0.date("received_at"))
+        }
+    }
+
+    public func resolveReview(_ kind: ReviewItemKind, id: String, note: String, at: Date) async throws -> UUID? {
+        let statement: String
+        var params: [PGValue] = [.text(id), .timestamp(at)]
+        switch kind {
+        case .payment:
+            statement = """
+                UPDATE payments SET review_required = false, sync_count = 0, next_sync_at = $2::timestamptz
+                WHERE id = $1 AND review_required RETURNING tenant_id
+                """
+        case .notification:
+            guard let number = Int64(id) else { return nil }
+            params = [.int(number), .timestamp(at), .text(note)]
+            statement = """
+                UPDATE notifications SET review_resolved_at = $2::timestamptz, review_note = $3
+                WHERE id = $1::bigint AND review_code IS NOT NULL AND review_resolved_at IS NULL RETURNING tenant_id
+                """
+        case .refund:
+            statement = """
+                UPDATE refunds SET review_reason = NULL, sync_count = 0, next_sync_at = $2::timestamptz
+                WHERE id = $1 AND review_reason IS NOT NULL AND status IN ('pending', 'unknown') RETURNING tenant_id
+                """
+        case .capture:
+            statement = """
+                UPDATE payment_operations SET review_reason = NULL, sync_count = 0, next_sync_at = $2::timestamptz
+                WHERE id = $1 AND kind = 'capture' AND review_reason IS NOT NULL AND outcome IN ('pending', 'unknown')
+                RETURNING tenant_id
+                """
+        }
+        let arguments = params
+        return try await system { c in
+            try await c.query(statement, arguments).first.map { try $0.uuid("tenant_id") }
         }
     }
 

@@ -33,4 +33,11 @@ enum OperatorMigrations {
         CREATE INDEX audit_log_operator ON audit_log (operator_id, at DESC) WHERE operator_id IS NOT NULL;
         """
     }
+
+    /// A rejected notification an operator resolved: when, and the note they left.
+    static var reviewResolution: String {
+        """
+        ALTER TABLE notifications ADD COLUMN review_resolved_at timestamptz, ADD COLUMN review_note text;
+        """
+    }
 }

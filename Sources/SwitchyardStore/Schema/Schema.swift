@@ -110,6 +110,7 @@ public enum Schema {
             version: 29, name: "notification delays and overdue inquiries", sql: OverdueNotificationMigrations.overdue),
         Migration(version: 30, name: "the ledger of disputes' funds movements", sql: DisputeMigrations.ledger),
         Migration(version: 31, name: "named operators, the audit log naming them", sql: OperatorMigrations.operators),
+        Migration(version: 32, name: "review items resolved with a note", sql: OperatorMigrations.reviewResolution),
     ]
 
     static let coreTables = """
