@@ -65,11 +65,57 @@ enum ConsoleOperationsScript {
               h("td", {}, d.attempt_count), h("td", {}, d.last_status_code ? "HTTP " + d.last_status_code : "", " ", d.last_error || ""),
               h("td", {}, d.status === "dead" ? replay : ""));
           });
-          return h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Webhook deliveries"),
+          const deliveries = h("div", { class: "card" }, h("div", { class: "toolbar" }, h("h1", {}, "Webhook deliveries"),
             h("label", { class: "check" }, "Status", picker), refreshButton()),
             h("p", { class: "muted" }, "Dead letters gave up after every retry; a replay sends the event again to the same endpoint."),
             table(["Created", "Tenant", "Event", "Endpoint", "Status", "Attempts", "Last failure", ""], rows, "No delivery in this status."));
+          return h("div", {}, state.tenant ? await endpointsCard(state.tenant) : "", deliveries);
         };
+
+        /// The selected tenant's webhook endpoints: register, disable, rotate the secret (shown once), send a test event.
+        async function endpointsCard(tenant) {
+          const base = "/admin/v1/tenants/" + tenant + "/webhook-endpoints";
+          const registered = await listAll(base);
+          const error = h("p", { class: "error", role: "alert" });
+          const fresh = h("div", { id: "endpoint-secret" });
+          const showSecret = (e) => fresh.replaceChildren(h("div", { class: "secret-once" },
+            h("strong", {}, "Signing secret of " + e.url + ": copy it now, it is not shown again."), h("br"),
+            h("code", { id: "endpoint-secret-value" }, e.secret)));
+          const url = h("input", { id: "endpoint-url", placeholder: "https://merchant.example/webhooks", size: 40 });
+          const types = h("input", { id: "endpoint-types", value: "payment.*", size: 24 });
+          const form = h("form", { class: "inline", id: "endpoint-form", "data-perm": "webhooks.manage", onsubmit: async (e) => {
+            e.preventDefault();
+            const created = await attempt(() => api("POST", base, { url: url.value, event_types: list(types.value) }), error);
+            if (created) {
+              toast("Endpoint registered");
+              const card = await endpointsCard(tenant);
+              $("#endpoints-card").replaceWith(card);
+              showSecretIn(card, created);
+            }
+          } }, h("label", {}, "URL", url), h("label", {}, "Events", types), h("button", { type: "submit" }, "Register"), error);
+          const act = (label, perm, e, run) => h("button", { type: "button", class: "small ghost", "data-perm": perm,
+            "data-endpoint-action": label.toLowerCase().replace(" ", "-"), onclick: run }, label);
+          const rows = registered.map((e) => h("tr", { "data-endpoint": e.id }, h("td", {}, e.url), h("td", {}, (e.event_types || []).join(", ")),
+            h("td", { class: "endpoint-state" }, e.enabled ? badge("enabled", "ok") : badge("disabled", "bad")),
+            h("td", {}, e.livemode ? "live" : "test"),
+            h("td", {}, act("Test", "webhooks.replay", e, async () => {
+                const d = await attempt(() => api("POST", base + "/" + e.id + "/test"), error);
+                if (d) toast("Test event queued: " + d.id);
+              }), " ", act("Rotate secret", "webhooks.manage", e, async () => {
+                if (!window.confirm("Rotate the signing secret of " + e.url + "? The old one keeps signing for a day.")) return;
+                const r = await attempt(() => api("POST", base + "/" + e.id + "/rotate-secret", {}), error);
+                if (r) showSecret(r);
+              }), " ", !e.enabled ? "" : act("Disable", "webhooks.manage", e, async () => {
+                if (!window.confirm("Disable " + e.url + "? Nothing more is delivered to it.")) return;
+                if (await attempt(() => api("DELETE", base + "/" + e.id), error)) { toast("Endpoint disabled"); refresh(); }
+              }))));
+          const card = h("div", { class: "card", id: "endpoints-card" }, h("h2", {}, "Webhook endpoints of " + tenantName(tenant)),
+            form, fresh, table(["URL", "Events", "Status", "Mode", ""], rows, "No endpoint registered."));
+          return card;
+        }
+        const showSecretIn = (card, e) => $("#endpoint-secret", card).replaceChildren(h("div", { class: "secret-once" },
+          h("strong", {}, "Signing secret of " + e.url + ": copy it now, it is not shown again."), h("br"),
+          h("code", { id: "endpoint-secret-value" }, e.secret)));
 
         function searchPayment(kind, value) {
           state.search = { kind, value };

@@ -3,7 +3,8 @@ import SwitchyardCore
 
 extension RouteContracts {
     /// The `/admin/v1` routes of the operator.
-    static let admin: [RouteContract] = tenants + orchestration + tenantPayments + tenantDisputes + operators
+    static let admin: [RouteContract] =
+        tenants + orchestration + tenantPayments + tenantWebhooks + tenantDisputes + operators
 
     static let tenants: [RouteContract] = [
         RouteContract.operatorRoute(.post, "/admin/v1/tenants", 201, needs: .tenantsManage).body,
@@ -76,6 +77,27 @@ extension RouteContracts {
             .post, "/admin/v1/tenants/{tenant}/payments/{id}/refunds", 201, [402, 422], needs: .paymentsAct
         ).idempotent,
         .operatorRoute(.post, "/admin/v1/tenants/{tenant}/payments/{id}/sync", 200, [409], needs: .paymentsAct),
+    ]
+
+    static let tenantWebhooks: [RouteContract] = [
+        .operatorRoute(
+            .get, "/admin/v1/tenants/{tenant}/webhook-endpoints", 200, query: listFilters, needs: .platformRead),
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/webhook-endpoints", 201, [409], needs: .webhooksManage
+        ).body,
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/webhook-endpoints/{endpoint}", 200, [409], needs: .webhooksManage
+        ).body,
+        .operatorRoute(
+            .delete, "/admin/v1/tenants/{tenant}/webhook-endpoints/{endpoint}", 200, needs: .webhooksManage),
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/webhook-endpoints/{endpoint}/rotate-secret", 200,
+            needs: .webhooksManage
+        ).body,
+        RouteContract.operatorRoute(
+            .post, "/admin/v1/tenants/{tenant}/webhook-endpoints/{endpoint}/test", 202, [409],
+            needs: .webhooksReplay
+        ).body,
     ]
 
     static let tenantDisputes: [RouteContract] = [

@@ -135,6 +135,8 @@ public enum SwitchyardServer {
             endpoints: store.endpoints, policy: deps.service.policy, resolver: SystemHostResolver(), clock: now)
         let events = WebhookEventService(events: store.events, policy: deps.service.policy)
         WebhooksController(events: events, endpoints: endpoints, bodyLimit: deps.bodyLimit).register(on: tenantAdmin)
+        AdminWebhookEndpointsController(endpoints: endpoints, tenants: tenants, bodyLimit: deps.bodyLimit)
+            .register(on: admin)
         OperatorController(
             operations: OperatorService(tenants: store.tenants, payments: store.search, events: store.events),
             events: events, now: now, bodyLimit: deps.bodyLimit
