@@ -451,6 +451,14 @@ try:
 
     check(sign_in_as(operators["support"]["token"], "support") == "Sam Support · support",
           "the support operator is named with the role")
+    nav("tenants")
+    text_in("#view", "Tenants")
+    check(not driver.find_elements(By.CSS_SELECTOR, "#tenant-form, #key-form, .pin-save"),
+          "a support operator is offered no tenant, key or version change")
+    nav("plugins")
+    text_in("#view", "citcon")
+    check(not driver.find_elements(By.CSS_SELECTOR, "#plugin-reload, #policy-reload"),
+          "a support operator is offered no plugin or policy reload")
     nav("disputes")
     row = find(f'tr[data-dispute="{dispute_id}"]')
     check(bool(row.find_elements(By.CSS_SELECTOR, ".status")) and "needs_response" in row.text,
