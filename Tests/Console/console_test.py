@@ -15,6 +15,8 @@ check reads what the page shows.
 """
 
 import json
+import os
+import tempfile
 import shutil
 import sys
 import time
@@ -463,6 +465,15 @@ try:
     row = find(f'tr[data-dispute="{dispute_id}"]')
     check(bool(row.find_elements(By.CSS_SELECTOR, ".status")) and "needs_response" in row.text,
           "the dispute is listed with its status")
+    receipt = os.path.join(tempfile.mkdtemp(), "receipt.pdf")
+    with open(receipt, "wb") as handle:
+        handle.write(b"%PDF-1.4 console receipt")
+    row.find_element(By.CSS_SELECTOR, '[data-field="evidence-file"]').send_keys(receipt)
+    row.find_element(By.CSS_SELECTOR, '[data-action="evidence"]').click()
+    text_in("#toast", "Evidence staged for " + dispute_id)
+    check(True, "a support operator attaches a receipt as evidence")
+    wait.until(EC.staleness_of(row))
+    row = find(f'tr[data-dispute="{dispute_id}"]')
     row.find_element(By.CSS_SELECTOR, '[data-action="accept"]').click()
     wait.until(EC.alert_is_present())
     prompt = driver.switch_to.alert.text

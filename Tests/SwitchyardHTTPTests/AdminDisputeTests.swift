@@ -26,6 +26,18 @@ struct AdminDisputeTests {
                 .POST, base + "/\(disputeId)/evidence", token: support.token,
                 json: ["files": [["type": "text/html", "name": "x.html", "data": "PGI+"]]])
             #expect(wrongType.status == 415)
+            // A receipt staged, then submitted: Citcon has no API for it, so it is recorded to give at Citcon.
+            let pdf = Data("%PDF-1.4 receipt".utf8).base64EncodedString()
+            let staged = try await stack.send(
+                .POST, base + "/\(disputeId)/evidence", token: support.token,
+                json: ["files": [["type": "application/pdf", "name": "receipt.pdf", "data": pdf]]])
+            #expect(staged.status == 200, "\(staged.json)")
+            #expect((staged.json["evidence_details"] as? [String: Any])?["submission_count"] as? Int == 0)
+            let submitted = try await stack.send(
+                .POST, base + "/\(disputeId)/evidence", token: support.token, json: ["files": [], "submit": true])
+            #expect(submitted.status == 200, "\(submitted.json)")
+            #expect((submitted.json["response"] as? [String: Any])?["action"] as? String == "evidence")
+            #expect((submitted.json["response"] as? [String: Any])?["channel"] as? String == "respond_at_provider")
             let accepted = try await stack.send(.POST, base + "/\(disputeId)/accept", token: support.token, json: [:])
             #expect(accepted.status == 200)
             #expect((accepted.json["response"] as? [String: Any])?["channel"] as? String == "respond_at_provider")
@@ -39,6 +51,8 @@ struct AdminDisputeTests {
             let entry = (audit.json["data"] as? [[String: Any]])?.first { $0["action"] as? String == "dispute.accept" }
             #expect(entry?["actor"] as? String == "operator:Sam Support")
             #expect(entry?["target"] as? String == disputeId)
+            let actions = ((audit.json["data"] as? [[String: Any]]) ?? []).compactMap { $0["action"] as? String }
+            #expect(actions.contains("dispute.evidence_stage") && actions.contains("dispute.evidence_submit"))
             #expect((entry?["tenantId"] as? String)?.lowercased() == m.tenantId.lowercased())
         }
     }
