@@ -36,4 +36,9 @@ echo "total: $(( $(date +%s) - started )) s"
 # whose runners print closing lines too.
 echo "the test suite (swift test):"
 grep -E "^(✔|✘|􁁛|􀢄)? ?Test run with [0-9]+ tests|Executed [0-9]+ tests?, with" .build/test-output.txt | tail -2 || true
+# A red suite names what failed here, at the end, where a truncated log still shows it.
+if grep -qE "^✘ Test .* (recorded an issue|failed after)|: error: -\[" .build/test-output.txt; then
+    echo "what failed (swift test):"
+    grep -E "^✘ Test .* recorded an issue|: error: -\[" .build/test-output.txt | cut -c1-600 | head -20 || true
+fi
 exit $status

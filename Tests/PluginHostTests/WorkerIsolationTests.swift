@@ -3,6 +3,7 @@ import Logging
 import PluginHost
 import ProviderKit
 import SwitchyardTestSupport
+import Synchronization
 import TestWaiting
 import Testing
 
@@ -178,11 +179,15 @@ struct WorkerIsolationTests {
         await registry.reload()
         let blocking = try #require(await registry.plugin(id: "faulty"))
         let echo = try #require(await registry.plugin(id: "echo"))
-        // More blocked calls than this machine has cores.
+        // More blocked calls than this machine has cores; each holds its plugin for 3 s.
+        let ended = EndedCalls()
         let blocked = Task {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<(ProcessInfo.processInfo.activeProcessorCount + 2) {
-                    group.addTask { _ = try? await blocking.authorize(.test, account: .test) }
+                    group.addTask {
+                        _ = try? await blocking.authorize(.test, account: .test)
+                        ended.count.withLock { $0 += 1 }
+                    }
                 }
             }
         }
@@ -191,10 +196,11 @@ struct WorkerIsolationTests {
         try await Task.sleep(for: .milliseconds(300))
         let started = ContinuousClock.now
         #expect(try await echo.sync(.test, account: .test).kind == .succeeded)
-        let elapsed = ContinuousClock.now - started
-        print("echo sync while \(isolation.rawValue) calls block: \(elapsed)")
-        #expect(elapsed < .seconds(1))
+        print("echo sync while \(isolation.rawValue) calls block: \(ContinuousClock.now - started)")
+        // The echo answered while every blocked call still held its plugin: it never waited behind them.
+        #expect(ended.count.withLock { $0 } == 0)
         await blocked.value
+        #expect(ended.count.withLock { $0 } == ProcessInfo.processInfo.activeProcessorCount + 2)
     }
 
     /// A plugin in a worker cannot open a socket or a file for writing: `http_send`, under the server's
@@ -326,4 +332,9 @@ func eventually(_ condition: () async -> Bool) async throws {
     } catch is WaitTimedOut {
         Issue.record("condition not met within 10 s")
     }
+}
+
+/// How many of a test's calls have returned.
+private final class EndedCalls: Sendable {
+    let count = Mutex(0)
 }
