@@ -18,10 +18,17 @@ final class BenchServer {
     let log: String
 
     /// The bench's policy: the development policy with tenant and per-address connection limits far above
-    /// what the sweep sends.
-    static func policy() throws -> String {
+    /// what the sweep sends. With `pluginsInProcess`, every plugin runs inside the server (`"isolation":
+    /// "in_process"`) instead of in a worker process, to measure what the worker crossings cost.
+    static func policy(pluginsInProcess: Bool = false) throws -> String {
         var object =
             (try JSONSerialization.jsonObject(with: Data(DevelopmentPolicy.text.utf8)) as? [String: Any]) ?? [:]
+        if pluginsInProcess, var plugins = object["plugins"] as? [String: Any],
+            let allowed = plugins["allowed"] as? [[String: Any]]
+        {
+            plugins["allowed"] = allowed.map { entry in entry.merging(["isolation": "in_process"]) { $1 } }
+            object["plugins"] = plugins
+        }
         object["tenants"] = ["requests_per_second": 1_000_000, "burst": 1_000_000, "max_concurrent_requests": 10_000]
         // Every bench connection comes from one address: let it hold as many as the largest concurrency.
         object["server"] = ["max_connections_per_address": 2_048]
@@ -30,11 +37,13 @@ final class BenchServer {
     }
 
     /// Starts the server in `dataDirectory` and waits (at most `timeout` seconds) until it answers.
-    init(dataDirectory: String, inProcessSandbox: Bool = false, timeout: Double = 180) async throws {
+    init(
+        dataDirectory: String, inProcessSandbox: Bool = false, pluginsInProcess: Bool = false, timeout: Double = 180
+    ) async throws {
         self.dataDirectory = dataDirectory
         try StateFile.makePrivateDirectory(dataDirectory)
         let policyPath = dataDirectory + "/bench-policy.json"
-        try StateFile.write(try Self.policy(), to: policyPath)
+        try StateFile.write(try Self.policy(pluginsInProcess: pluginsInProcess), to: policyPath)
         port = PostgresCluster.freePort()
         log = dataDirectory + "/serve.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)

@@ -35,6 +35,13 @@ struct EmbeddedBenchCommand: AsyncParsableCommand {
             """)
     var inProcessSandbox = false
 
+    @Flag(
+        help: """
+            Run every plugin inside the embedded server (isolation "in_process") instead of in a worker process \
+            of its own, to measure what the crossings to the workers cost.
+            """)
+    var pluginsInProcess = false
+
     @Option(help: "Data directory of the embedded server (default: a new temporary directory, removed after).")
     var dataDir: String?
 
@@ -42,6 +49,9 @@ struct EmbeddedBenchCommand: AsyncParsableCommand {
         try options.validate(offered: Self.offered)
         if options.url != nil && options.apiKey == nil && demoDir == nil {
             throw ValidationError("--url needs --api-key (or --demo-dir with its demo.json)")
+        }
+        if options.url != nil && pluginsInProcess {
+            throw ValidationError("--plugins-in-process applies to the embedded default only, not to --url")
         }
     }
 
@@ -59,7 +69,8 @@ struct EmbeddedBenchCommand: AsyncParsableCommand {
             dataDir.map(CommandSupport.absolute)
             ?? NSTemporaryDirectory() + "switchyard-bench-" + UUID().uuidString.prefix(8).lowercased() + "/data"
         BenchProgress.write("starting the embedded default in \(directory) …\n")
-        let server = try await BenchServer(dataDirectory: directory, inProcessSandbox: inProcessSandbox)
+        let server = try await BenchServer(
+            dataDirectory: directory, inProcessSandbox: inProcessSandbox, pluginsInProcess: pluginsInProcess)
         defer {
             server.stop()
             if dataDir == nil {

@@ -20,6 +20,17 @@ struct PolicyFilesTests {
         }
     }
 
+    @Test func theBenchCanRunEveryPluginInProcess() throws {
+        let text = try BenchServer.policy(pluginsInProcess: true)
+        #expect(PolicyDocument.problems(in: Data(text.utf8)) == [])
+        let inProcess = try PolicyDocument(data: Data(text.utf8)).plugins
+        #expect(!inProcess.allowed.isEmpty)
+        #expect(inProcess.allowed.allSatisfy { $0.isolation == .inProcess })
+        let workers = try PolicyDocument(data: Data(try BenchServer.policy().utf8)).plugins
+        #expect(workers.allowed.map(\.id) == inProcess.allowed.map(\.id))
+        #expect(workers.allowed.allSatisfy { $0.isolation == .process })
+    }
+
     @Test func problemsAreListedOnePerLine() {
         let data = Data(
             #"{"plugins":{"mode":"pinned","allowed":[{"id":"a","sah256":[]}]},"janitor":{"pol_ms":5},"x":1}"#.utf8)
