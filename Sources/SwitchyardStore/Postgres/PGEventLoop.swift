@@ -69,9 +69,21 @@ final class PGEventLoop: TaskExecutor, Sendable {
         }
         wakeDescriptor = ends[0]
         wakeWriter = ends[1]
-        let thread = Thread { [self] in self.run() }
-        thread.name = name
+        let thread = Thread { [self] in
+            Self.nameCurrentThread(name)
+            self.run()
+        }
         thread.start()
+    }
+
+    /// Names the calling thread where the kernel keeps it (`ps`, `top` and profiles read it): Foundation's
+    /// `Thread.name` does not reach it here, and the kernel keeps at most 15 bytes.
+    static func nameCurrentThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
     }
 
     /// Queues a job of a task that prefers this executor.

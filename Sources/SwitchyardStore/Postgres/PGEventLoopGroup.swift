@@ -14,7 +14,9 @@ final class PGEventLoopGroup: Sendable {
 
     /// Starts `count` loops (at least one).
     init(count: Int) {
-        loops = (0..<max(1, count)).map { PGEventLoop(name: "switchyard.pg.loop.\($0)") }
+        // Linux keeps a thread name of at most 15 bytes and drops a longer one, leaving the thread under its
+        // creator's name in `ps`, `top` and profiles.
+        loops = (0..<max(1, count)).map { PGEventLoop(name: "sy-pg-loop-\($0)") }
     }
 
     /// The loop the next connection is bound to.
