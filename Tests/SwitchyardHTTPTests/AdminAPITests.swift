@@ -41,6 +41,30 @@ import Testing
         }
     }
 
+    /// Every admin route under `/tenants/{tenant}` reads the tenant the same way: a malformed id and an id that is
+    /// no tenant's both answer `404 not_found`, never a 5xx or another tenant's data.
+    @Test func aTenantPathThatNamesNoTenantIs404OnEveryKindOfAdminRoute() async throws {
+        try await TestStack.with { stack in
+            _ = try await stack.merchant()
+            for tenant in ["not-a-uuid", UUID().uuidString.lowercased()] {
+                let base = "/admin/v1/tenants/\(tenant)"
+                let requests: [(HTTPMethod, String)] = [
+                    (.GET, base), (.GET, base + "/provider-accounts"), (.GET, base + "/disputes"),
+                    (.GET, base + "/webhook-endpoints"), (.GET, base + "/routing"),
+                    (.POST, base + "/payments/pay_x/sync"), (.POST, base + "/events/evt_x/replay"),
+                    (.GET, base + "/policy"),
+                ]
+                for (method, path) in requests {
+                    let answer = try await stack.send(method, path, token: stack.operatorToken, json: [:])
+                    #expect(
+                        answer.status == 404,
+                        "\(method.rawValue) \(path): \(String(decoding: answer.body, as: UTF8.self))")
+                    #expect(answer.errorCode == "not_found", "\(method.rawValue) \(path)")
+                }
+            }
+        }
+    }
+
     @Test func revokedKeysAndTheWrongCredentialAreRefused() async throws {
         try await TestStack.with { stack in
             let m = try await stack.merchant()

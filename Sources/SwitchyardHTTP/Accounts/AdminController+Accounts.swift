@@ -6,7 +6,7 @@ import SwitchyardCore
 extension AdminController {
     func registerAccounts(on admin: RouterGroup<AppContext>) {
         admin.post("tenants/:tenant/provider-accounts") { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context)
             let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.CreateAccount.self)
             let created = try await accounts.create(
                 tenant: tenant.id,
@@ -17,7 +17,7 @@ extension AdminController {
             return JSONIO.response(.created, accountBody(created))
         }
         admin.get("tenants/:tenant/provider-accounts") { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context)
             let page = try ListQuery.page(request, statuses: ProviderAccountService.statuses)
             let found = try await accounts.accounts(tenant: tenant.id, page: page)
             return JSONIO.response(.ok, ListResource(found, page, id: { $0.id.uuidString.lowercased() }, accountBody))
@@ -40,7 +40,7 @@ extension AdminController {
 
     /// The account named in the path, of the tenant named in it; `404` when either is unknown.
     func account(_ context: AppContext) async throws -> ProviderAccount {
-        let tenant = try await tenant(context)
+        let tenant = try await tenants.tenant(in: context)
         return try await accounts.account(tenant: tenant.id, id: Self.uuid(context, "account"))
     }
 

@@ -16,7 +16,7 @@ struct AdminDisputesController: Sendable {
     func register(on admin: RouterGroup<AppContext>) {
         let group = admin.group("tenants/:tenant/disputes")
         group.get { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context).id
             let page = try ListQuery.page(request, statuses: Dispute.Status.allCases.map(\.rawValue))
             let found = try await disputes.list(
                 tenant: tenant, filter: try DisputesController.filter(request), page: page)
@@ -24,7 +24,7 @@ struct AdminDisputesController: Sendable {
             return JSONIO.response(.ok, ListResource(found, page, id: \.id) { DisputeSnapshot($0, now: now) })
         }
         group.post(":id/accept") { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context).id
             try await JSONIO.body(request, context, limit: 1_024).noFields()
             let id = try context.parameters.require("id")
             let dispute = try await disputes.accept(tenant: tenant, id: id)
@@ -33,7 +33,7 @@ struct AdminDisputesController: Sendable {
             return JSONIO.response(.ok, DisputeSnapshot(dispute, now: disputes.now()))
         }
         group.post(":id/evidence") { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context).id
             let body = try await JSONIO.body(request, context, limit: evidenceBodyLimit).decode(
                 DisputesController.EvidenceBody.self)
             let id = try context.parameters.require("id")
@@ -45,13 +45,5 @@ struct AdminDisputesController: Sendable {
                 target: id, details: ["files": "\(files.count)", "status": dispute.status.rawValue])
             return JSONIO.response(.ok, DisputeSnapshot(dispute, now: disputes.now()))
         }
-    }
-
-    /// The tenant named in the path; `404` when it is no tenant's id.
-    private func tenant(_ context: AppContext) async throws -> UUID {
-        guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)) else {
-            throw CoreError.notFound("tenant")
-        }
-        return try await tenants.tenant(id: id).id
     }
 }

@@ -30,16 +30,16 @@ struct AdminController: Sendable {
                 .ok, ListResource(found, page, id: { $0.id.uuidString.lowercased() }, AdminBodies.TenantBody.init))
         }
         admin.get("tenants/:tenant") { _, context in
-            JSONIO.response(.ok, AdminBodies.TenantBody(try await tenant(context)))
+            JSONIO.response(.ok, AdminBodies.TenantBody(try await tenants.tenant(in: context)))
         }
         admin.patch("tenants/:tenant") { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context)
             let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.PatchTenant.self)
             let moved = try await tenants.setAPIVersion(tenant: tenant.id, version: body.apiVersion, actor: Self.actor)
             return JSONIO.response(.ok, AdminBodies.TenantBody(moved))
         }
         admin.post("tenants/:tenant/api-keys") { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context)
             let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(AdminBodies.CreateKey.self)
             let created = try await tenants.createAPIKey(
                 tenant: tenant.id, name: body.name, scopes: body.scopes, expiresAt: body.expiresAt,
@@ -47,19 +47,19 @@ struct AdminController: Sendable {
             return JSONIO.response(.created, AdminBodies.KeyBody(created.key, secret: created.secret))
         }
         admin.get("tenants/:tenant/api-keys") { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context)
             let page = try ListQuery.page(request)
             let found = try await tenants.apiKeys(tenant: tenant.id, page: page)
             return JSONIO.response(
                 .ok, ListResource(found, page, id: { $0.id.uuidString.lowercased() }) { AdminBodies.KeyBody($0) })
         }
         admin.delete("tenants/:tenant/api-keys/:key") { _, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context)
             try await tenants.revokeAPIKey(tenant: tenant.id, id: Self.uuid(context, "key"), actor: Self.actor)
             return Response(status: .noContent)
         }
         admin.post("tenants/:tenant/api-keys/:key/rotate") { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context)
             let json = try await JSONIO.body(request, context, limit: bodyLimit)
             let body =
                 json.data.isEmpty ? AdminBodies.RotateKey() : try json.decode(AdminBodies.RotateKey.self)
@@ -88,11 +88,6 @@ struct AdminController: Sendable {
             let entries = try await tenants.auditLog(tenant: tenant, operatorId: operatorId, page: page)
             return JSONIO.response(.ok, ListResource(entries, page, id: { "\($0.id)" }) { $0 })
         }
-    }
-
-    /// The tenant named in the path; `404` when unknown.
-    func tenant(_ context: AppContext) async throws -> Tenant {
-        try await tenants.tenant(id: Self.uuid(context, "tenant"))
     }
 
     /// The path parameter `name` as a UUID; nil when absent or not a UUID.

@@ -46,7 +46,7 @@ struct OperatorController: Sendable {
             return JSONIO.response(.ok, ["data": try await deliveries(request)])
         }
         admin.post("tenants/:tenant/events/:event/replay") { request, context in
-            let tenant = try await tenantId(context.parameters.get("tenant"))
+            let tenant = try await tenantId(context)
             guard let event = context.parameters.get("event"), event.count <= 64 else {
                 throw CoreError.notFound("event")
             }
@@ -100,9 +100,8 @@ struct OperatorController: Sendable {
         }
     }
 
-    /// A tenant named in a path: `404 not_found` when not a UUID or unknown.
-    private func tenantId(_ text: String?) async throws -> UUID {
-        guard let id = text.flatMap(UUID.init(uuidString:)) else { throw CoreError.notFound("tenant") }
-        return try await operations.requireTenant(id).id
+    /// The tenant named by the route's `{tenant}`: `404 not_found` when not a UUID or unknown.
+    private func tenantId(_ context: AppContext) async throws -> UUID {
+        try await operations.requireTenant(context.parameters.get("tenant").flatMap(UUID.init(uuidString:))).id
     }
 }

@@ -88,11 +88,11 @@ struct OrchestrationController: Sendable {
         }
         registerResolution(on: admin)
         admin.get("tenants/:tenant/policy") { request, context in
-            let tenant = try await tenantId(context)
+            let tenant = try await tenants.tenant(in: context).id
             return JSONIO.response(.ok, try await policyBody(tenant: tenant))
         }
         admin.put("tenants/:tenant/policy") { request, context in
-            let tenant = try await tenantId(context)
+            let tenant = try await tenants.tenant(in: context).id
             let policy = try await JSONIO.body(request, context, limit: bodyLimit).decode(TenantPolicy.self)
             try await tenants.setTenantPolicy(
                 tenant: tenant, policy: policy, platform: service.policy.platform, actor: "operator")
@@ -112,9 +112,5 @@ struct OrchestrationController: Sendable {
         PolicyBody(
             tenant: try await tenants.tenantPolicy(tenant: tenant),
             effective: try await service.effectivePolicy(tenant: tenant))
-    }
-
-    private func tenantId(_ context: AppContext) async throws -> UUID {
-        try await tenants.tenant(id: AdminController.uuid(context, "tenant")).id
     }
 }

@@ -60,10 +60,7 @@ struct AdminPaymentsController: Sendable {
 
     /// The tenant and the payment named in the path; `404` when either is not there.
     private func target(_ context: AppContext) async throws -> (UUID, String) {
-        guard let tenant = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)) else {
-            throw CoreError.notFound("tenant")
-        }
-        _ = try await tenants.tenant(id: tenant)
+        let tenant = try await tenants.tenant(in: context).id
         let id = try PaymentsController.paymentId(context)
         _ = try await service.get(tenant: tenant, paymentId: id)
         return (tenant, id)

@@ -29,7 +29,7 @@ struct RoutingController: Sendable {
 
     func register(operator admin: RouterGroup<AppContext>, tenant v1: RouterGroup<AppContext>) {
         let asOperator: Resolve = { _, context in
-            (try await tenants.tenant(id: AdminController.uuid(context, "tenant")).id, "operator")
+            (try await tenants.tenant(in: context).id, "operator")
         }
         let asTenant: Resolve = { _, context in
             let key = try context.apiKey

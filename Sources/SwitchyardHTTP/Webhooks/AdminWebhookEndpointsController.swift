@@ -28,13 +28,13 @@ struct AdminWebhookEndpointsController: Sendable {
     func register(on admin: RouterGroup<AppContext>) {
         let group = admin.group("tenants/:tenant/webhook-endpoints")
         group.get { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context).id
             let page = try ListQuery.page(request, statuses: WebhookEndpointService.statuses)
             let list = try await endpoints.endpoints(tenant: tenant, page: page)
             return JSONIO.response(.ok, ListResource(list, page, id: \.id) { WebhookEndpointResource($0) })
         }
         group.post { request, context in
-            let tenant = try await tenant(context)
+            let tenant = try await tenants.tenant(in: context).id
             let body = try await JSONIO.body(request, context, limit: bodyLimit).decode(CreateBody.self)
             let (endpoint, secret) = try await endpoints.create(
                 tenant: tenant, url: body.url, description: body.description,
@@ -74,17 +74,9 @@ struct AdminWebhookEndpointsController: Sendable {
         }
     }
 
-    /// The tenant named in the path; `404` when it is no tenant's id.
-    private func tenant(_ context: AppContext) async throws -> UUID {
-        guard let id = context.parameters.get("tenant").flatMap(UUID.init(uuidString:)) else {
-            throw CoreError.notFound("tenant")
-        }
-        return try await tenants.tenant(id: id).id
-    }
-
     /// The tenant and its endpoint named in the path; `404` when either is not there.
     private func target(_ context: AppContext) async throws -> (UUID, String) {
-        let tenant = try await tenant(context)
+        let tenant = try await tenants.tenant(in: context).id
         guard let id = context.parameters.get("endpoint"), id.count <= 64 else {
             throw CoreError.notFound("webhook endpoint")
         }
