@@ -16,12 +16,6 @@ public struct RefundLimit: Sendable, Equatable {
         self.disputed = disputed
     }
 
-    /// What may still be refunded: `captured - refunded - pending - disputed`, never below zero. Sums that
-    /// overflow throw `refund_exceeds_captured`.
-    public func remainder() throws -> Int64 {
-        try parts().remainder
-    }
-
     /// The amount of a refund that names none: the whole remainder. A payment with nothing left refuses
     /// with the code that says why (`refund_exceeds_undisputed` when disputes took what was left).
     public func defaultAmount() throws -> Int64 {
