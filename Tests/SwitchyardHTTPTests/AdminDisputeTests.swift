@@ -38,9 +38,19 @@ struct AdminDisputeTests {
             #expect(submitted.status == 200, "\(submitted.json)")
             #expect((submitted.json["response"] as? [String: Any])?["action"] as? String == "evidence")
             #expect((submitted.json["response"] as? [String: Any])?["channel"] as? String == "respond_at_provider")
-            let accepted = try await stack.send(.POST, base + "/\(disputeId)/accept", token: support.token, json: [:])
+            // Accepted under an Idempotency-Key: a retry with the key replays the answer and accepts nothing again.
+            let key = ["Idempotency-Key": "accept-\(disputeId)"]
+            let accepted = try await stack.send(
+                .POST, base + "/\(disputeId)/accept", token: support.token, json: [:], headers: key)
             #expect(accepted.status == 200)
             #expect((accepted.json["response"] as? [String: Any])?["channel"] as? String == "respond_at_provider")
+            let retried = try await stack.send(
+                .POST, base + "/\(disputeId)/accept", token: support.token, json: [:], headers: key)
+            #expect(retried.status == 200 && retried.body == accepted.body)
+            #expect(retried.headers.contains { $0.0.lowercased() == "idempotent-replayed" && $0.1 == "true" })
+            let reused = try await stack.send(
+                .POST, base + "/\(disputeId)/accept", token: support.token, json: ["note": "again"], headers: key)
+            #expect(reused.status == 409, "\(reused.json)")
             #expect(
                 try await stack.send(
                     .POST, "/admin/v1/tenants/\(UUID())/disputes/\(disputeId)/accept",
@@ -54,6 +64,7 @@ struct AdminDisputeTests {
             let actions = ((audit.json["data"] as? [[String: Any]]) ?? []).compactMap { $0["action"] as? String }
             #expect(actions.contains("dispute.evidence_stage") && actions.contains("dispute.evidence_submit"))
             #expect((entry?["tenantId"] as? String)?.lowercased() == m.tenantId.lowercased())
+            #expect(actions.filter { $0 == "dispute.accept" }.count == 1)
         }
     }
 }

@@ -30,7 +30,8 @@ enum ConsoleDisputesScript {
             "data-action": "accept", onclick: async () => {
               if (!window.confirm("Accept dispute " + d.id + " of " + money(d.amount, d.currency) +
                 "? The merchant does not defend it and the funds stay with the cardholder.")) return;
-              const done = await attempt(() => api("POST", base + "/accept", {}), error);
+              const key = { "Idempotency-Key": "console-accept-" + d.id + "-" + Date.now() };
+              const done = await attempt(() => api("POST", base + "/accept", {}, key), error);
               if (done) { toast("Dispute " + d.id + ": " + (done.response ? done.response.message : done.status)); refresh(); }
             } }, "Accept");
           const file = h("input", { type: "file", accept: "application/pdf,image/jpeg,image/png", "data-field": "evidence-file" });
@@ -41,7 +42,8 @@ enum ConsoleDisputesScript {
             const data = await attempt(() => base64Of(chosen), error);
             if (data === undefined) return;
             const body = { files: [{ type: chosen.type || "application/octet-stream", name: chosen.name, data }], submit: submit.checked };
-            const done = await attempt(() => api("POST", base + "/evidence", body), error);
+            const key = { "Idempotency-Key": "console-evidence-" + d.id + "-" + Date.now() };
+            const done = await attempt(() => api("POST", base + "/evidence", body, key), error);
             if (done) { toast("Evidence " + (submit.checked ? "submitted" : "staged") + " for " + d.id); refresh(); }
           } }, "Attach");
           return h("span", { class: "inline", "data-perm": "disputes.act" }, accept, " ", file,

@@ -106,10 +106,10 @@ extension RouteContracts {
             query: listFilters + ["payment", "due_before", "needs_review"], needs: .platformRead),
         RouteContract.operatorRoute(
             .post, "/admin/v1/tenants/{tenant}/disputes/{id}/accept", 200, [409, 503], needs: .disputesAct
-        ).body,
+        ).idempotent,
         RouteContract.operatorRoute(
             .post, "/admin/v1/tenants/{tenant}/disputes/{id}/evidence", 200, [409, 413, 415, 503], needs: .disputesAct
-        ).body,
+        ).idempotent,
     ]
 
     static let operators: [RouteContract] = [

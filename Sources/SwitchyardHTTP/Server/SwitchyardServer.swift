@@ -148,7 +148,7 @@ public enum SwitchyardServer {
         AdminDisputesController(
             disputes: deps.service.disputes, tenants: tenants, operators: store.operators,
             evidenceBodyLimit: disputes.evidenceBodyLimit
-        ).register(on: admin)
+        ).register(on: admin, idempotency: idempotency)
         if let operators = store.operators {
             OperatorsController(operators: operators, bodyLimit: deps.bodyLimit, clock: { deps.service.now() })
                 .register(on: admin)
