@@ -75,10 +75,10 @@ public struct OperatorService: Sendable {
         return Array(hits.prefix(limit))
     }
 
-    /// The tenant with this id; `404 not_found` when there is none (or no id).
+    /// The tenant with this id; `404 not_found` when there is none.
     @discardableResult
-    public func requireTenant(_ id: UUID?) async throws -> Tenant {
-        guard let id, let tenant = try await tenants.tenant(id: id) else { throw CoreError.notFound("tenant") }
+    public func requireTenant(_ id: UUID) async throws -> Tenant {
+        guard let tenant = try await tenants.tenant(id: id) else { throw CoreError.notFound("tenant") }
         return tenant
     }
 }

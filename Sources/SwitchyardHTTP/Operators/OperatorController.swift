@@ -7,6 +7,7 @@ import SwitchyardCore
 /// replay. Every route needs the operator token.
 struct OperatorController: Sendable {
     let operations: OperatorService
+    let tenants: TenantAdminService
     let events: WebhookEventService
     /// The clock payments are rendered against.
     let now: @Sendable () -> Date
@@ -46,7 +47,7 @@ struct OperatorController: Sendable {
             return JSONIO.response(.ok, ["data": try await deliveries(request)])
         }
         admin.post("tenants/:tenant/events/:event/replay") { request, context in
-            let tenant = try await tenantId(context)
+            let tenant = try await tenants.tenant(in: context).id
             guard let event = context.parameters.get("event"), event.count <= 64 else {
                 throw CoreError.notFound("event")
             }
@@ -88,7 +89,7 @@ struct OperatorController: Sendable {
             let unknown = APIError(.invalidTenant, "tenant must be the id of a tenant", param: "tenant")
             guard let id = UUID(uuidString: text) else { throw unknown }
             do {
-                tenant = try await operations.requireTenant(id).id
+                tenant = try await tenants.tenant(id: id).id
             } catch let error as CoreError where error.code == .notFound {
                 throw unknown
             }
@@ -98,10 +99,5 @@ struct OperatorController: Sendable {
                 tenantId: hit.tenant.id.uuidString.lowercased(), tenantName: hit.tenant.name,
                 delivery: WebhookDeliveryResource(hit.delivery))
         }
-    }
-
-    /// The tenant named by the route's `{tenant}`: `404 not_found` when not a UUID or unknown.
-    private func tenantId(_ context: AppContext) async throws -> UUID {
-        try await operations.requireTenant(context.parameters.get("tenant").flatMap(UUID.init(uuidString:))).id
     }
 }

@@ -139,7 +139,7 @@ public enum SwitchyardServer {
             .register(on: admin)
         OperatorController(
             operations: OperatorService(tenants: store.tenants, payments: store.search, events: store.events),
-            events: events, now: now, bodyLimit: deps.bodyLimit
+            tenants: tenants, events: events, now: now, bodyLimit: deps.bodyLimit
         ).register(on: admin)
         OperatorIdentityController().register(on: admin)
         AdminPaymentsController(
