@@ -32,9 +32,10 @@ struct ConfigurationCacheReplicaTests {
             let app = SwitchyardServer.application(runtime.dependencies, host: "127.0.0.1", port: port) {
                 continuation.yield($0)
             }
+            let server = ServerStop(app)
             group.addTask {
                 defer { continuation.finish() }
-                try await app.run()
+                try await server.run()
             }
             var iterator = ports.makeAsyncIterator()
             let result: Result<Void, any Error>
@@ -48,6 +49,7 @@ struct ConfigurationCacheReplicaTests {
             } else {
                 result = .failure(TestFailure("the second replica did not start"))
             }
+            await server.stop()
             group.cancelAll()
             return result
         }

@@ -92,9 +92,12 @@ struct TestStack: Sendable {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let (sandboxPorts, sandboxContinuation) = AsyncStream<Int>.makeStream()
+                let sandboxServer = ServerStop {
+                    try await sandbox.run(host: "127.0.0.1", port: 0) { port in sandboxContinuation.yield(port) }
+                }
                 group.addTask {
                     defer { sandboxContinuation.finish() }
-                    try await sandbox.run(host: "127.0.0.1", port: 0) { port in sandboxContinuation.yield(port) }
+                    try await sandboxServer.run()
                 }
                 var iterator = sandboxPorts.makeAsyncIterator()
                 guard let sandboxPort = await iterator.next() else { throw TestFailure("sandbox did not start") }
@@ -113,9 +116,10 @@ struct TestStack: Sendable {
                     port in
                     serverContinuation.yield(port)
                 }
+                let server = ServerStop(app)
                 group.addTask {
                     defer { serverContinuation.finish() }
-                    try await app.run()
+                    try await server.run()
                 }
                 group.addTask { await runtime.watchPlugins() }
                 group.addTask { await runtime.runJanitor() }
@@ -135,6 +139,8 @@ struct TestStack: Sendable {
                 } catch {
                     result = .failure(error)
                 }
+                await server.stop()
+                await sandboxServer.stop()
                 group.cancelAll()
                 await runtime.shutdown()
                 try result.get()

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import SwitchyardHTTP
 import TestWaiting
 
@@ -44,8 +45,12 @@ final class WebhookReceiver: Sendable {
     private let changes: Changes
     let url: String
     private let task: Task<Void, any Error>
+    private let server: ServerStop
 
-    private init(url: String, task: Task<Void, any Error>, state: LockedState<State>, changes: Changes) {
+    private init(
+        url: String, task: Task<Void, any Error>, server: ServerStop, state: LockedState<State>, changes: Changes
+    ) {
+        self.server = server
         self.url = url
         self.task = task
         self.state = state
@@ -84,11 +89,12 @@ final class WebhookReceiver: Sendable {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let task = Task { try await app.run() }
+        let server = ServerStop(app)
+        let task = Task { try await server.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("receiver did not start") }
         let receiver = WebhookReceiver(
-            url: "http://127.0.0.1:\(port)/hook", task: task, state: state, changes: changes)
+            url: "http://127.0.0.1:\(port)/hook", task: task, server: server, state: state, changes: changes)
         let result: Result<T, any Error>
         do { result = .success(try await body(receiver)) } catch { result = .failure(error) }
         await receiver.stop()
@@ -100,9 +106,10 @@ final class WebhookReceiver: Sendable {
     private func stop() async {
         state.withLock { $0.stopping = true }
         changes.notify()
+        await server.stop()
         task.cancel()
-        let server = task
-        _ = try? await Deadline.within(.seconds(10), "the receiver's end") { _ = await server.result }
+        let run = task
+        _ = try? await Deadline.within(.seconds(10), "the receiver's end") { _ = await run.result }
     }
 
     /// Answers the next requests with `statuses`, then always with `then`.
