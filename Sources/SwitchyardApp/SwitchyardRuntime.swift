@@ -221,7 +221,7 @@ public final class SwitchyardRuntime: Sendable {
 
     /// What the HTTP surface needs.
     public var dependencies: ServerDependencies {
-        ServerDependencies(
+        var dependencies = ServerDependencies(
             repositories: ServerRepositories(
                 tenants: store.tenants, accounts: store.accounts, routing: store.routing, payments: store.payments,
                 claims: store.idempotencyKeys,
@@ -235,6 +235,10 @@ public final class SwitchyardRuntime: Sendable {
             operatorToken: configuration.operatorToken, bodyLimit: configuration.platform.limits.maxBodyBytes,
             logger: configuration.logger, reloadPolicy: { [self] in try await self.reloadPolicy() },
             keyReleases: keyReleases, instance: instance)
+        // A request runs on one of the loops that drive the database connections, so its transactions
+        // run where it already is.
+        dependencies.requestExecutor = { [pool] in pool.requestExecutor() }
+        return dependencies
     }
 
     /// Until the calling task is cancelled: releases the key claims of requests that ended during a database

@@ -13,6 +13,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     /// The per-address tally of the whole server.
     let addresses: ConnectionAddressLimitHandler.Shared
     let headTimeout: TimeAmount
+    /// The executor each connection's requests run on (nil: the cooperative pool).
+    let executor: @Sendable () -> (any TaskExecutor)?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
@@ -27,14 +29,20 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await http.handle(value: value, logger: logger)
+        await withTaskExecutorPreference(executor()) {
+            await http.handle(value: value, logger: logger)
+        }
     }
 }
 
 extension HTTPServerBuilder {
     /// An HTTP/1 server with the connection bounds of `bounds`: connections per client address, time to
     /// send a request head, time to send a whole request once its head is in, and idle time.
-    static func guardedHTTP1(_ bounds: PlatformPolicy.Server) -> HTTPServerBuilder {
+    ///
+    /// Each connection's requests run on an executor from `executor` (nil: the cooperative pool).
+    static func guardedHTTP1(
+        _ bounds: PlatformPolicy.Server, executor: @escaping @Sendable () -> (any TaskExecutor)? = { nil }
+    ) -> HTTPServerBuilder {
         let addresses = ConnectionAddressLimitHandler.Shared(limitPerAddress: bounds.maxConnectionsPerAddress)
         let readTimeout = TimeAmount.milliseconds(Int64(bounds.requestReadTimeoutMs))
         let configuration = HTTP1Channel.Configuration(
@@ -43,7 +51,7 @@ extension HTTPServerBuilder {
         return HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 http: HTTP1Channel(responder: responder, configuration: configuration), addresses: addresses,
-                headTimeout: .milliseconds(Int64(bounds.requestHeadTimeoutMs)))
+                headTimeout: .milliseconds(Int64(bounds.requestHeadTimeoutMs)), executor: executor)
         }
     }
 }

@@ -26,6 +26,8 @@ public struct ServerDependencies: Sendable {
     public var keyReleases: PendingKeyReleases
     /// This server's incarnation, naming the owners of the keys it claims; nil: random owners.
     public var instance: ServerInstance?
+    /// The executor a new connection's requests run on; nil (the default): the cooperative pool.
+    public var requestExecutor: @Sendable () -> (any TaskExecutor)? = { nil }
 
     public init(
         repositories: ServerRepositories, service: PaymentService, registry: any PluginCatalog,
@@ -167,7 +169,7 @@ public enum SwitchyardServer {
         let bounds = deps.service.policy.platform.server
         return Application(
             router: router(deps),
-            server: .guardedHTTP1(bounds),
+            server: .guardedHTTP1(bounds, executor: deps.requestExecutor),
             configuration: .init(
                 address: .hostname(host, port: port), serverName: "switchyard",
                 availableConnectionsDelegate: MaximumAvailableConnections(bounds.maxConnections, logger: deps.logger)),

@@ -53,6 +53,8 @@ final class PGEventLoop: TaskExecutor, Sendable {
     /// The loop's name, also its thread's.
     let name: String
     private let state = Mutex(State())
+    /// The loop's thread (`pthread_self()` as a number), set once it runs: 0 before.
+    private let threadID = Atomic<UInt>(0)
     /// The wake-up pipe's ends: the loop polls the first, others write a byte to the second.
     private let wakeDescriptor: Int32
     private let wakeWriter: Int32
@@ -70,6 +72,7 @@ final class PGEventLoop: TaskExecutor, Sendable {
         wakeDescriptor = ends[0]
         wakeWriter = ends[1]
         let thread = Thread { [self] in
+            threadID.store(UInt(pthread_self()), ordering: .releasing)
             Self.nameCurrentThread(name)
             self.run()
         }
@@ -85,6 +88,9 @@ final class PGEventLoop: TaskExecutor, Sendable {
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
     }
+
+    /// Whether the caller runs on this loop's thread.
+    var isCurrent: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
     /// Queues a job of a task that prefers this executor.
     func enqueue(_ job: consuming ExecutorJob) {

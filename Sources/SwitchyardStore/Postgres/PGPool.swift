@@ -30,6 +30,13 @@ public final class PGPool: Sendable {
         var closedCount = 0
         /// Connections handed to callers since the pool was made.
         var handedOut: UInt64 = 0
+
+        /// An idle connection, preferring one driven by the caller's own loop (its transaction then runs
+        /// where the caller already is, with no hop to another thread and back); nil when none is idle.
+        mutating func takeIdle() -> PGConnection? {
+            if let index = idle.lastIndex(where: { $0.loop.isCurrent }) { return idle.remove(at: index) }
+            return idle.popLast()
+        }
     }
 
     /// What the pool is doing now: a probe for tests and diagnostics.
@@ -92,6 +99,13 @@ public final class PGPool: Sendable {
     /// The number of connections.
     public var size: Int { connections.count }
 
+    /// An executor to run a request's work on: one of the loops that drive the pool's connections, in
+    /// turn. A task that prefers it runs its transactions on connections of that loop when one is idle,
+    /// without moving to another thread and back for each.
+    public func requestExecutor() -> any TaskExecutor {
+        PGEventLoopGroup.shared.nextLoop()
+    }
+
     /// Borrows a connection and runs `body` with it on the connection's loop.
     ///
     /// Inside the scope of ``withLease(_:)`` on this pool, the leased connection is used instead of
@@ -151,7 +165,7 @@ public final class PGPool: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PGConnection, any Error>) in
                 let acquisition: Acquisition = state.withLock { state in
                     if state.closed { return .closed }
-                    if let connection = state.idle.popLast() {
+                    if let connection = state.takeIdle() {
                         state.handedOut &+= 1
                         return .ready(connection)
                     }

@@ -20,4 +20,23 @@ struct PGEventLoopGroupTests {
         }
         #expect(Set(names.filter { $0.hasPrefix("sy-pg-loop-") }) == Set((0..<loops).map { "sy-pg-loop-\($0)" }))
     }
+
+    /// A caller running on one of the loops (a request, see `PGPool.requestExecutor()`) is lent a
+    /// connection that loop drives when one is idle, so its statements run on the thread it is already on.
+    @Test func aCallerOnALoopIsLentAConnectionOfThatLoop() async throws {
+        try await DriverFixture.withPool(size: 4) { pool in
+            for loop in PGEventLoopGroup.shared.loops {
+                for _ in 0..<3 {
+                    let (lentByLoop, ranOnIt) = try await withTaskExecutorPreference(loop) {
+                        try await pool.withConnection { connection in
+                            _ = try await connection.query("SELECT 1")
+                            return (connection.loop === loop, loop.isCurrent)
+                        }
+                    }
+                    #expect(lentByLoop)
+                    #expect(ranOnIt)
+                }
+            }
+        }
+    }
 }
