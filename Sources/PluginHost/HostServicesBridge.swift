@@ -33,15 +33,20 @@ final class HostServicesBridge: @unchecked Sendable {
     }
 
     /// Serves one `http_send`: decodes the request, sends it, hands the result's JSON to `reply`.
-    func send(_ requestJSON: Data, reply: @escaping @Sendable (Data) -> Void) {
+    ///
+    /// With `loop`, the whole service runs on that event loop (the worker channel's): the request is read,
+    /// sent, answered and the result written back without moving to another thread.
+    func send(_ requestJSON: Data, on loop: EventLoopTaskExecutor? = nil, reply: @escaping @Sendable (Data) -> Void) {
         sends.record()
         let services = self.services
         let pluginID = self.pluginID
-        Task {
+        Task(executorPreference: loop) {
             let result: OutboundResult
             if let request = try? PluginJSON.decoder().decode(OutboundRequest.self, from: requestJSON) {
                 result = await PluginTaskContext.$pluginID.withValue(pluginID) {
-                    await services.send(request)
+                    await PluginTaskContext.$eventLoop.withValue(loop?.loop) {
+                        await services.send(request)
+                    }
                 }
             } else {
                 result = OutboundResult(kind: .notSent, reason: "the plugin's request does not decode")

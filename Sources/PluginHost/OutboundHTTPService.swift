@@ -87,7 +87,10 @@ public final class OutboundHTTPService: HostServices, Sendable {
         // A plugin's `timeoutMs` is capped at 10 minutes: a huge value would overflow the deadline.
         let timeout = request.timeoutMs.map { Duration.milliseconds(min(max(1, $0), 600_000)) } ?? defaultTimeout
         let delegate = ExchangeDelegate(maximumBytes: maximumResponseBytes)
-        let task = client.execute(request: prepared, delegate: delegate, deadline: .now() + Self.timeAmount(timeout))
+        let task = client.execute(
+            request: prepared, delegate: delegate,
+            eventLoop: PluginTaskContext.eventLoop.map { .delegateAndChannel(on: $0) } ?? .indifferent,
+            deadline: .now() + Self.timeAmount(timeout))
         do {
             let response = try await withTaskCancellationHandler {
                 try await task.futureResult.get()

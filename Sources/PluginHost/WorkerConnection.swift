@@ -134,7 +134,7 @@ final class WorkerConnection: Sendable {
                     metadataJSON: #"{"plugin.call.id":"\#(id)"}"#)
             }
         case .send(let id, let request):
-            bridge.send(request) { [bridge] result in
+            bridge.send(request, on: EventLoopTaskExecutor(channel.eventLoop)) { [bridge] result in
                 channel.writeAndFlush(
                     WorkerFrame.sendResult(id: id, clockMs: bridge.nowMilliseconds(), result: result), promise: nil)
             }

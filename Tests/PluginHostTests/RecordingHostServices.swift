@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import NIOCore
+import PluginHost
 import ProviderKit
 
 /// Host services that answer every request with a scripted result and record what plugins did.
@@ -13,6 +15,7 @@ final class RecordingHostServices: HostServices, @unchecked Sendable {
     private let lock = NSLock()
     private var requests: [OutboundRequest] = []
     private var lines: [LogLine] = []
+    private var loops: [Bool] = []
     private let result: OutboundResult
     let fixedNow: Date
 
@@ -28,12 +31,22 @@ final class RecordingHostServices: HostServices, @unchecked Sendable {
         lock.withLock { requests }
     }
 
+    /// For each request sent, whether it was served on the event loop the host bound for it (a worker's
+    /// channel's loop) rather than on some other thread.
+    var servedOnTheirLoop: [Bool] {
+        lock.withLock { loops }
+    }
+
     var logs: [LogLine] {
         lock.withLock { lines }
     }
 
     func send(_ request: OutboundRequest) async -> OutboundResult {
-        lock.withLock { requests.append(request) }
+        let onLoop = PluginTaskContext.eventLoop?.inEventLoop ?? false
+        lock.withLock {
+            requests.append(request)
+            loops.append(onLoop)
+        }
         return result
     }
 

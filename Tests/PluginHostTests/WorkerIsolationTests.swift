@@ -64,6 +64,8 @@ struct WorkerIsolationTests {
         #expect(outcome.providerStatus == "host-ok")
         // The request went out through the server's services, and the worker's log line came back tagged.
         #expect(services.sent.map(\.url) == ["http://127.0.0.1:9/echo"])
+        // It was served on the worker channel's own event loop, where the worker's frame was read.
+        #expect(services.servedOnTheirLoop == [true])
         #expect(services.logs.contains { $0.message == "echo created" && $0.metadata["plugin.id"] == "echo" })
         #expect(try await plugin.sync(.test, account: .test).providerStatus == "v1.0.0")
     }
