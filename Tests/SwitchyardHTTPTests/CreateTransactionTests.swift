@@ -97,6 +97,11 @@ struct CreateTransactionTests {
             #expect(record.attempts.first?.outcome == nil, "the attempt is stored before the call")
             #expect(record.payment.providerAccountId?.uuidString.lowercased() == m.accountId.lowercased())
 
+            // The provider has taken the payment (its answer is what is late): only then is there a charge
+            // for the sync to find.
+            try await Poll.until("the provider took the payment", within: .seconds(10), every: .milliseconds(20)) {
+                await stack.sandbox.antom.ledger(merchant: client).contains { $0.kind == "charge" }
+            }
             // Past the provider deadline, the attempt is synced: the charge is found, not made again.
             clock.advance(by: 121)
             let settled = try await stack.runtime.service.resolveStale(tenant: tenant, paymentId: record.payment.id)
