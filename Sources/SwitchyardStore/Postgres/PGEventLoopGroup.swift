@@ -3,8 +3,9 @@ import Synchronization
 
 /// The process's PostgreSQL I/O drivers: one ``PGEventLoop`` per core, shared by every pool and listener.
 ///
-/// Connections are spread over the loops in turn when they are created; a connection keeps its loop for
-/// life. The loops start with the first pool and live as long as the process.
+/// A pool spreads its connections evenly over the loops (its connection i on loop i mod n); a connection made
+/// alone (the configuration listener's) takes the next loop in turn. A connection keeps its loop for life.
+/// The loops start with the first pool and live as long as the process.
 final class PGEventLoopGroup: Sendable {
     /// The loops every pool of the process uses.
     static let shared = PGEventLoopGroup(count: ProcessInfo.processInfo.activeProcessorCount)

@@ -81,6 +81,9 @@ public final class PGPool: Sendable {
             throw PGError(code: .invalidConfiguration, message: "the pool size must be at least 1")
         }
         try Self.validate(connectionString: configuration.connectionString)
+        // Spread evenly over the loops, whatever other pools took before: every loop a request may run on
+        // drives some of this pool's connections.
+        let loops = PGEventLoopGroup.shared.loops
         let connections = (0..<configuration.poolSize).map { index in
             var connectionLogger = logger
             connectionLogger[metadataKey: "db.connection"] = "\(index)"
@@ -88,7 +91,7 @@ public final class PGPool: Sendable {
                 connectionString: configuration.connectionString,
                 connectTimeoutSeconds: configuration.connectTimeoutSeconds,
                 sessionTimeouts: configuration.sessionTimeouts, keepalive: configuration.keepalive,
-                logger: connectionLogger)
+                logger: connectionLogger, loop: loops[index % loops.count])
         }
         self.connections = connections
         self.state = Mutex(State(idle: connections.reversed()))
