@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import TestWaiting
 
 /// A test server run as the service it is in production: stopped by a graceful shutdown (it stops
 /// accepting, lets requests in flight finish and closes its connections), not by cancelling its task, which
@@ -32,12 +33,8 @@ struct ServerStop: Sendable {
     /// guard: the caller cancels the task group afterwards either way).
     func stop(bound: Duration = .seconds(10)) async {
         await group.triggerGracefulShutdown()
-        await withTaskGroup(of: Void.self) { race in
-            race.addTask { for await _ in finished {} }
-            race.addTask { try? await Task.sleep(for: bound) }
-            await race.next()
-            race.cancelAll()
-        }
+        let finished = self.finished
+        _ = try? await Deadline.within(bound, "the server's graceful stop") { for await _ in finished {} }
     }
 }
 
