@@ -250,3 +250,7 @@ int sy_sandbox_restrict(void) {
 int sy_process_keep_private(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
+
+void sy_name_current_thread(const char *name) {
+    prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}

@@ -1,4 +1,5 @@
 import CSwitchyardPlugin
+import Foundation
 
 /// A plugin's entry table as this host reads it.
 ///
@@ -41,10 +42,23 @@ package struct PluginTable: @unchecked Sendable {
     /// Whether the plugin can be asked to stop a call.
     package var hasCancel: Bool { entries.cancel != nil }
 
+    /// Whether the manifest says the plugin's entry points and completions return at once
+    /// (``PluginManifest/returnsPromptly``); false when it does not say so or cannot be read.
+    package var returnsPromptly: Bool {
+        guard let manifest = entries.manifest_json else { return false }
+        let json = Data(bytes: manifest, count: strlen(manifest))
+        return (try? JSONDecoder().decode(PromptnessClaim.self, from: json))?.returnsPromptly == true
+    }
+
     /// The names of the entry points present, in table order.
     package var entryNames: [String] {
         var names = ["create", "destroy", "invoke"]
         if hasCancel { names.append("cancel") }
         return names
     }
+}
+
+/// The one manifest field the worker reads itself.
+private struct PromptnessClaim: Decodable {
+    var returnsPromptly: Bool?
 }

@@ -11,9 +11,12 @@ import ProviderKit
 /// host services that forward to the server over the socket, and serves the server's calls until the
 /// socket ends.
 ///
-/// Calls and their completions run on a concurrent queue, never on the thread reading the socket, so
-/// a plugin that blocks never stops the worker from reading. `now_ms` is answered in the worker from
-/// the clock the server's frames carry (``WorkerClock``).
+/// A plugin whose manifest says it ``PluginManifest/returnsPromptly`` (every plugin built with
+/// ProviderKit) is called on the thread that reads the socket: its entry points only start or resume its
+/// own work, so a frame wakes one thread of the worker, not two. Any other plugin's calls and completions
+/// run on a concurrent queue, never on the reading thread, so that a plugin that blocks in them never
+/// stops the worker from reading. `now_ms` is answered in the worker from the clock the server's frames
+/// carry (``WorkerClock``).
 ///
 /// Before the image is opened the worker installs the scanner's seccomp filter on itself: the plugin's
 /// code cannot open sockets, write files or start programs, so `http_send` (under the server's egress
@@ -39,7 +42,7 @@ public enum PluginWorker {
             socket.send(.failed(reason: error.reason))
             return 1
         }
-        let host = WorkerHost(socket: socket)
+        let host = WorkerHost(socket: socket, callsOnReader: table.returnsPromptly)
         WorkerHost.shared = host
         let reader = Thread { host.readLoop() }
         reader.name = "plugin worker reader"

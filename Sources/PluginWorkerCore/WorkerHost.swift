@@ -1,3 +1,4 @@
+import CPluginSandbox
 import CSwitchyardPlugin
 import Foundation
 import ProviderKit
@@ -29,11 +30,17 @@ final class WorkerHost: @unchecked Sendable {
     let table: UnsafeMutablePointer<sy_host_services>
     /// Signalled when the server's socket ends.
     let finished = DispatchSemaphore(value: 0)
-    private let queue = DispatchQueue(label: "plugin worker calls", attributes: .concurrent)
+    /// Where calls and completions run: `nil` on the reading thread (a plugin that returns promptly),
+    /// else a concurrent queue.
+    private let queue: DispatchQueue?
     private let state = Mutex(State())
 
-    init(socket: FrameSocket) {
+    /// The kernel's name of the thread that reads the socket.
+    static let readerThreadName = "sy-worker-read"
+
+    init(socket: FrameSocket, callsOnReader: Bool) {
         self.socket = socket
+        queue = callsOnReader ? nil : DispatchQueue(label: "plugin worker calls", attributes: .concurrent)
         table = .hostServices(httpSend: workerHTTPSend, log: workerLog, now: workerNow)
     }
 
@@ -52,6 +59,7 @@ final class WorkerHost: @unchecked Sendable {
     }
 
     func readLoop() {
+        sy_name_current_thread(Self.readerThreadName)
         socket.readFrames { frame in
             switch frame {
             case .invoke(_, _, let clockMs, _), .sendResult(_, let clockMs, _):
@@ -72,7 +80,7 @@ final class WorkerHost: @unchecked Sendable {
             guard let entry = entryPointsOrKeep(frame) else { return }
             var body = request
             body.append(0)
-            queue.async { [body] in
+            run { [body] in
                 body.withUnsafeBytes { raw in
                     entry.invoke(
                         entry.instance, id, method, raw.baseAddress?.assumingMemoryBound(to: CChar.self),
@@ -81,13 +89,18 @@ final class WorkerHost: @unchecked Sendable {
             }
         case .cancel(let id):
             guard let entry = entryPointsOrKeep(frame), let cancel = entry.cancel else { return }
-            queue.async { cancel(entry.instance, id) }
+            run { cancel(entry.instance, id) }
         case .sendResult(let id, _, let result):
             let completion = state.withLock { $0.sends.removeValue(forKey: id) }
-            if let completion { queue.async { completion.complete(result) } }
+            if let completion { run { completion.complete(result) } }
         case .reply, .send, .log, .ready, .failed:
             break
         }
+    }
+
+    /// Runs a call into the plugin where this worker runs them: here, or on the queue.
+    private func run(_ work: @escaping @Sendable () -> Void) {
+        if let queue { queue.async(execute: work) } else { work() }
     }
 
     /// The instance's entry points, or `nil` after keeping `frame` until the instance exists.

@@ -7,6 +7,7 @@ extension PluginManifest {
     /// A manifest for a plugin built with this ProviderKit: its ABI version is ``currentABIVersion``, any
     /// country is accepted unless `countries` says otherwise, and no access token is used unless
     /// `usesAccessToken` says so; `methodSupport` declares per method what the manifest-wide lists do not.
+    /// It ``returnsPromptly``: the kit's entry points never wait.
     public init(
         id: String, provider: String, version: String, flows: [Flow], methods: [String], currencies: [String],
         honoursIdempotencyKey: Bool, usesAccessToken: Bool = false, countries: [String] = [],
@@ -17,6 +18,8 @@ extension PluginManifest {
             methods: methods, countries: countries, currencies: currencies,
             honoursIdempotencyKey: honoursIdempotencyKey, usesAccessToken: usesAccessToken,
             credentials: credentials, methodSupport: methodSupport)
+        // The kit's entry points only start a task, cancel one or resume one: none waits.
+        returnsPromptly = true
     }
 
     /// What the plugin supports of `method`, nil when it does not offer the method at all. Its countries

@@ -28,6 +28,12 @@ public struct PluginManifest: Codable, Sendable, Equatable {
     /// Whether the plugin answers ``Flow/answerDispute`` (accepting a dispute, submitting evidence) through
     /// the provider's API. Not listed in ``flows``: a host older than the flow would refuse the manifest.
     public var answersDisputes: Bool?
+    /// Whether `invoke`, `cancel` and every completion the plugin hands to `http_send` return at once: they
+    /// only start or resume work that runs on the plugin's own threads. A worker then calls them on the
+    /// thread that reads its socket instead of handing each frame to a thread pool first. Absent (false) in
+    /// manifests built before it existed and in plugins that do not say so; every plugin built with
+    /// ProviderKit says so.
+    public var returnsPromptly: Bool?
 
     public init(
         id: String, version: String, provider: String, abiVersion: UInt32, flows: [Flow], methods: [String],

@@ -70,6 +70,29 @@ struct WorkerIsolationTests {
         #expect(try await plugin.sync(.test, account: .test).providerStatus == "v1.0.0")
     }
 
+    /// A plugin that says it returns promptly (every ProviderKit plugin) is called on the thread that reads
+    /// the worker's socket, its HTTP results too; any other plugin on threads of a pool, so that one
+    /// blocking in `invoke` never stops its worker reading.
+    @Test(arguments: [true, false])
+    func aPluginThatReturnsPromptlyIsCalledOnTheWorkersReader(_ returnsPromptly: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try install(
+            ["FAULT_REPORT_THREADS"] + (returnsPromptly ? ["FIXTURE_RETURNS_PROMPTLY"] : []), in: directory,
+            as: "threads.so")
+        let registry = registry(directory, services: RecordingHostServices())
+        await registry.reload()
+        let plugin = try #require(await registry.plugin(id: "faulty"))
+        let status = try #require(try await plugin.authorize(.test, account: .test).providerStatus)
+        let reader = "sy-worker-read"
+        if returnsPromptly {
+            #expect(status == "invoke=\(reader) result=\(reader)")
+        } else {
+            #expect(status.hasPrefix("invoke="))
+            #expect(!status.contains(reader), "\(status)")
+        }
+    }
+
     @Test func crashInCreateIsRefusedAndTheHostSurvives() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

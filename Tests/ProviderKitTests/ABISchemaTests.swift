@@ -123,7 +123,14 @@ struct ABISchemaTests {
             countries: ["FR"], currencies: ["EUR"], honoursIdempotencyKey: true, usesAccessToken: false,
             credentials: [CredentialField(name: "api_key", secret: true)])
         manifest.answersDisputes = true
+        manifest.returnsPromptly = true
         #expect(try validator.problems(encoding: manifest, against: "manifest.json") == [])
+        // A manifest made with the kit says its entry points return at once: the kit's never wait.
+        let kit = PluginManifest(
+            id: "kit", provider: "Kit", version: "1.0.0", flows: [.authorize], methods: ["card"],
+            currencies: [], honoursIdempotencyKey: false, credentials: [])
+        #expect(kit.returnsPromptly == true)
+        #expect(try validator.problems(encoding: kit, against: "manifest.json") == [])
         let request = OutboundRequest(
             method: "POST", url: "https://p.example", headers: [HTTPHeader("Authorization", "Bearer x")],
             body: Data([0, 1, 2]), timeoutMs: 1000, redactHeaders: ["Authorization"])

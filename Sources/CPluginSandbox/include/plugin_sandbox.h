@@ -35,6 +35,12 @@ int sy_sandbox_restrict(void);
  */
 int sy_process_keep_private(void);
 
+/**
+ * Names the calling thread where the kernel keeps it (at most 15 bytes; `ps`, profiles and the thread
+ * itself read it back). Works under the filter above, which leaves `prctl` open.
+ */
+void sy_name_current_thread(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

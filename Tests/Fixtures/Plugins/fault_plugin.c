@@ -15,8 +15,11 @@
  *                           then proceeds as normal;
  *  FAULT_ESCAPE           - authorize tries to reach the network and the file system itself, and answers
  *                           `declined` with providerStatus "socket=S file=F", each 0 when it succeeded and
- *                           the errno otherwise.
- * FIXTURE_ID sets the plugin id (default "faulty"), FIXTURE_VERSION its version (default "1.0.0").
+ *                           the errno otherwise;
+ *  FAULT_REPORT_THREADS   - authorize answers `declined` with providerStatus "invoke=A result=B": the
+ *                           kernel's names of the threads that ran `invoke` and the HTTP result's completion.
+ * FIXTURE_ID sets the plugin id (default "faulty"), FIXTURE_VERSION its version (default "1.0.0");
+ * FIXTURE_RETURNS_PROMPTLY makes the manifest say `"returnsPromptly": true`.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -42,7 +46,11 @@
 static const char manifest[] =
     "{\"id\":\"" FIXTURE_ID "\",\"version\":\"" FIXTURE_VERSION "\",\"provider\":\"Faulty\",\"abiVersion\":1,"
     "\"flows\":[\"authorize\",\"sync\"],\"methods\":[\"card\"],\"countries\":[],\"currencies\":[],"
-    "\"honoursIdempotencyKey\":false,\"usesAccessToken\":false,\"credentials\":[]}";
+    "\"honoursIdempotencyKey\":false,\"usesAccessToken\":false,\"credentials\":[]"
+#ifdef FIXTURE_RETURNS_PROMPTLY
+    ",\"returnsPromptly\":true"
+#endif
+    "}";
 
 typedef struct {
     sy_host_services host;
@@ -51,7 +59,13 @@ typedef struct {
 typedef struct {
     sy_completion_fn completion;
     void *context;
+    char invoke_thread[17];
 } pending_call;
+
+static void current_thread_name(char name[17]) {
+    memset(name, 0, 17);
+    if (prctl(PR_GET_NAME, (unsigned long)name, 0, 0, 0) != 0) strcpy(name, "unknown");
+}
 
 static void complete(sy_completion_fn completion, void *context, const char *json) {
     completion(context, json, strlen(json));
@@ -80,6 +94,17 @@ static void on_http_done(void *context, const char *json, size_t length) {
 #ifdef FAULT_HANG
     (void)json;
     (void)call;
+    return;
+#endif
+#ifdef FAULT_REPORT_THREADS
+    (void)json;
+    char result_thread[17];
+    current_thread_name(result_thread);
+    char reply[160];
+    snprintf(reply, sizeof(reply), "{\"result\":{\"kind\":\"declined\",\"providerStatus\":\"invoke=%s result=%s\"}}",
+             call->invoke_thread, result_thread);
+    complete(call->completion, call->context, reply);
+    free(call);
     return;
 #endif
     if (json != NULL && strstr(json, "\"kind\":\"response\"") != NULL) {
@@ -120,6 +145,7 @@ static void fault_invoke(void *pointer, uint64_t call_id, const char *method, co
         pending_call *call = malloc(sizeof(pending_call));
         call->completion = completion;
         call->context = completion_context;
+        current_thread_name(call->invoke_thread);
         static const char request[] =
             "{\"method\":\"POST\",\"url\":\"http://127.0.0.1:9/fault\",\"headers\":[],\"redactHeaders\":[]}";
         instance->host.http_send(instance->host.host_context, request, strlen(request), on_http_done, call);
