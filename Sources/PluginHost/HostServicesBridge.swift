@@ -18,7 +18,7 @@ final class HostServicesBridge: @unchecked Sendable {
     init(services: any HostServices, pluginID: String) {
         self.services = services
         self.pluginID = pluginID
-        table = .hostServices(httpSend: bridgeHTTPSend, log: bridgeLog, now: bridgeNow)
+        table = .hostServices(httpSend: bridgeHTTPSend, log: bridgeLog, now: bridgeNow, logLevel: bridgeLogLevel)
         table.pointee.host_context = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -58,8 +58,11 @@ final class HostServicesBridge: @unchecked Sendable {
         }
     }
 
-    /// Serves one `log`: adds the plugin id and forwards to the host's logger.
+    /// Serves one `log`: adds the plugin id and forwards to the host's logger. A line below the host's
+    /// level is dropped before its metadata is read.
     func log(level: Int32, message: String, metadataJSON: String?) {
+        let level = PluginLogLevel(rawValue: level) ?? .info
+        guard level >= services.logLevel else { return }
         var metadata: [String: String] = [:]
         if let metadataJSON,
             let decoded = try? JSONDecoder().decode([String: String].self, from: Data(metadataJSON.utf8))
@@ -67,7 +70,7 @@ final class HostServicesBridge: @unchecked Sendable {
             metadata = decoded
         }
         metadata["plugin.id"] = pluginID
-        services.log(PluginLogLevel(rawValue: level) ?? .info, message, metadata: metadata)
+        services.log(level, message, metadata: metadata)
     }
 
     func nowMilliseconds() -> Int64 {
@@ -96,6 +99,11 @@ private let bridgeLog:
         let bridge = Unmanaged<HostServicesBridge>.fromOpaque(hostContext).takeUnretainedValue()
         bridge.log(level: level, message: String(cString: message), metadataJSON: metadata.map { String(cString: $0) })
     }
+
+private let bridgeLogLevel: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { hostContext in
+    guard let hostContext else { return PluginLogLevel.trace.rawValue }
+    return Unmanaged<HostServicesBridge>.fromOpaque(hostContext).takeUnretainedValue().services.logLevel.rawValue
+}
 
 private let bridgeNow: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { hostContext in
     guard let hostContext else { return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

@@ -59,6 +59,18 @@ public final class OutboundHTTPService: HostServices, Sendable {
         return result
     }
 
+    /// The plugin level of this service's logger: plugins skip the lines it would drop.
+    public var logLevel: PluginLogLevel {
+        switch logger.logLevel {
+        case .trace: .trace
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error, .critical: .error
+        }
+    }
+
     public func log(_ level: PluginLogLevel, _ message: String, metadata: [String: String]) {
         logger.log(
             level: Self.loggerLevel(level), "\(message)",

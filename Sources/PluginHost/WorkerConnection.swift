@@ -56,7 +56,8 @@ final class WorkerConnection: Sendable {
         executable: PluginExecutable, file: String, bridge: HostServicesBridge, timeout: Duration,
         timer: any PluginTimer, onExit: @escaping @Sendable (WorkerConnection, String) -> Void
     ) async throws(PluginRefusal) -> WorkerConnection {
-        let (pid, fd) = try WorkerSpawn.spawn(executable: executable.workerPath, pluginFile: file)
+        let (pid, fd) = try WorkerSpawn.spawn(
+            executable: executable.workerPath, pluginFile: file, logLevel: bridge.services.logLevel)
         let connection = WorkerConnection(pid: pid, bridge: bridge, timer: timer, timeout: timeout, onExit: onExit)
         do {
             let channel = try await WorkerConnectionHandler.channel(fd: fd, connection: connection)

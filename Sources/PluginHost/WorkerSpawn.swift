@@ -1,4 +1,5 @@
 import Foundation
+import ProviderKit
 
 #if canImport(Glibc)
     import Glibc
@@ -28,8 +29,11 @@ enum WorkerSpawn {
         unsafeBitCast($0, to: CloseFrom.self)
     }
 
-    /// Spawns the worker and returns its pid and the server's end of the pair.
-    static func spawn(executable: String, pluginFile: String) throws(PluginRefusal) -> (pid_t, Int32) {
+    /// Spawns the worker and returns its pid and the server's end of the pair. The worker drops its
+    /// plugin's log lines below `logLevel` itself, and tells the plugin so.
+    static func spawn(
+        executable: String, pluginFile: String, logLevel: PluginLogLevel = .trace
+    ) throws(PluginRefusal) -> (pid_t, Int32) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw PluginRefusal(.createFailed, "no socket for the plugin worker (errno \(errno))")
@@ -63,7 +67,9 @@ enum WorkerSpawn {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let arguments = [executable, "--plugin", pluginFile, "--fd", "\(workerDescriptor)"]
+        let arguments = [
+            executable, "--plugin", pluginFile, "--fd", "\(workerDescriptor)", "--log-level", "\(logLevel.rawValue)",
+        ]
         // The scanner's minimal environment: never the server's key, operator token or database URL.
         let environment = ScannerRun.environment(ProcessInfo.processInfo.environment)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

@@ -21,14 +21,15 @@ extension UnsafeMutablePointer where Pointee == sy_host_services {
         log:
             @escaping @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?)
             -> Void,
-        now: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Int64
+        now: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Int64,
+        logLevel: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Int32
     ) -> UnsafeMutablePointer<sy_host_services> {
         let table = UnsafeMutablePointer<sy_host_services>.allocate(capacity: 1)
         table.initialize(
             to: sy_host_services(
                 abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
                 struct_size: UInt32(MemoryLayout<sy_host_services>.size), host_context: nil, http_send: httpSend,
-                log: log, now_ms: now))
+                log: log, now_ms: now, log_level: logLevel))
         return table
     }
 }

@@ -23,8 +23,9 @@ import ProviderKit
 /// rules, redaction and recording) is its only way out. A kernel that refuses the filter is reported to
 /// the server as a warning and the worker serves unrestricted.
 public enum PluginWorker {
-    /// Serves the plugin image at `file` on the connected socket `fd`; returns the exit status.
-    public static func serve(file: String, fd: Int32) -> Int32 {
+    /// Serves the plugin image at `file` on the connected socket `fd`, passing on the plugin's log lines
+    /// from `logLevel` up (`SY_LOG_*`); returns the exit status.
+    public static func serve(file: String, fd: Int32, logLevel: Int32 = 0) -> Int32 {
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
         let socket = FrameSocket(fd: fd)
@@ -42,7 +43,7 @@ public enum PluginWorker {
             socket.send(.failed(reason: error.reason))
             return 1
         }
-        let host = WorkerHost(socket: socket, callsOnReader: table.returnsPromptly)
+        let host = WorkerHost(socket: socket, callsOnReader: table.returnsPromptly, logLevel: logLevel)
         WorkerHost.shared = host
         let reader = Thread { host.readLoop() }
         reader.name = "plugin worker reader"

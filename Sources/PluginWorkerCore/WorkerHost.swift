@@ -38,10 +38,14 @@ final class WorkerHost: @unchecked Sendable {
     /// The kernel's name of the thread that reads the socket.
     static let readerThreadName = "sy-worker-read"
 
-    init(socket: FrameSocket, callsOnReader: Bool) {
+    /// The lowest level of the plugin's log lines the server records; lower ones stay in the worker.
+    let logLevel: Int32
+
+    init(socket: FrameSocket, callsOnReader: Bool, logLevel: Int32) {
         self.socket = socket
+        self.logLevel = logLevel
         queue = callsOnReader ? nil : DispatchQueue(label: "plugin worker calls", attributes: .concurrent)
-        table = .hostServices(httpSend: workerHTTPSend, log: workerLog, now: workerNow)
+        table = .hostServices(httpSend: workerHTTPSend, log: workerLog, now: workerNow, logLevel: workerLogLevel)
     }
 
     /// Starts serving calls with the created instance (calls that arrived before are served now).
@@ -133,6 +137,7 @@ final class WorkerHost: @unchecked Sendable {
     }
 
     fileprivate func log(level: Int32, message: String, metadata: String?) {
+        guard level >= logLevel else { return }
         socket.send(.log(level: level, message: message, metadata: metadata.flatMap { $0.isEmpty ? nil : $0 }))
     }
 }
@@ -169,6 +174,10 @@ private let workerLog:
         WorkerHost.shared?.log(
             level: level, message: String(cString: message), metadata: metadata.map { String(cString: $0) })
     }
+
+private let workerLogLevel: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { _ in
+    WorkerHost.shared?.logLevel ?? 0
+}
 
 private let workerNow: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { _ in
     WorkerHost.shared?.clock.nowMilliseconds() ?? Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))

@@ -18,4 +18,16 @@ public protocol HostServices: Sendable {
     func log(_ level: PluginLogLevel, _ message: String, metadata: [String: String])
     /// The host's clock.
     func now() -> Date
+    /// The lowest level the host records: lines below it may be skipped before they are built, as the
+    /// host drops them anyway. `.trace` (everything) unless a host says otherwise.
+    var logLevel: PluginLogLevel { get }
+}
+
+extension HostServices {
+    /// Every level: a host that does not say otherwise records them all.
+    public var logLevel: PluginLogLevel { .trace }
+}
+
+extension PluginLogLevel: Comparable {
+    public static func < (lhs: PluginLogLevel, rhs: PluginLogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }

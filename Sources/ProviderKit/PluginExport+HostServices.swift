@@ -50,7 +50,7 @@ struct CHostServices: HostServices, @unchecked Sendable {
     }
 
     func log(_ level: PluginLogLevel, _ message: String, metadata: [String: String]) {
-        guard let log = table.log else { return }
+        guard let log = table.log, level >= logLevel else { return }
         let context = table.host_context
         let metadataJSON =
             metadata.isEmpty ? nil : (try? JSONEncoder().encode(metadata)).map { String(decoding: $0, as: UTF8.self) }
@@ -61,6 +61,12 @@ struct CHostServices: HostServices, @unchecked Sendable {
                 log(context, level.rawValue, messagePointer, nil)
             }
         }
+    }
+
+    /// The host's `log_level`, or every level when the host's table has none (an older host).
+    var logLevel: PluginLogLevel {
+        guard let logLevel = table.log_level else { return .trace }
+        return PluginLogLevel(rawValue: logLevel(table.host_context)) ?? .trace
     }
 
     func now() -> Date {

@@ -28,6 +28,7 @@ public struct ProviderExchange: Sendable {
     ) async -> ExchangeResult<Payload> {
         let result = await host.send(request)
         let exchange = classify(result)
+        if case .success = exchange, host.logLevel > .debug { return exchange }
         var fields = ["provider.account": account.accountId, callKey: call]
         fields["http.status"] = result.status.map(String.init) ?? result.kind.rawValue
         switch exchange {

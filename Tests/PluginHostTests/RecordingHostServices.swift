@@ -18,13 +18,16 @@ final class RecordingHostServices: HostServices, @unchecked Sendable {
     private var loops: [Bool] = []
     private let result: OutboundResult
     let fixedNow: Date
+    /// The lowest level these services record.
+    let logLevel: PluginLogLevel
 
     init(
         result: OutboundResult = OutboundResult(kind: .response, status: 200, body: Data("pong".utf8)),
-        now: Date = Date(timeIntervalSince1970: 1_800_000_000)
+        now: Date = Date(timeIntervalSince1970: 1_800_000_000), logLevel: PluginLogLevel = .trace
     ) {
         self.result = result
         fixedNow = now
+        self.logLevel = logLevel
     }
 
     var sent: [OutboundRequest] {

@@ -93,6 +93,34 @@ struct WorkerIsolationTests {
         }
     }
 
+    /// A plugin's line below the host's level is dropped where it is made: a worker is told the level and
+    /// never sends it, and in process the bridge drops it before reading its metadata.
+    @Test(arguments: [PluginIsolation.process, .inProcess])
+    func aLogLineBelowTheHostsLevelNeverReachesTheHost(_ isolation: PluginIsolation) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A file name of its own: the worker's command line names the server's copy of it.
+        try FixturePlugins.install(try FixturePlugins.echo(), in: directory.path, as: "quiet-echo.so")
+        var policy = PluginPolicy(mode: .development, allowed: [.init(id: "echo")])
+        policy.allowed[0].isolation = isolation
+        let services = RecordingHostServices(logLevel: .warning)
+        let registry = registry(directory, policy: policy, services: services)
+        #expect(await registry.reload().loaded.map(\.id) == ["echo"])
+        let plugin = try #require(await registry.plugin(id: "echo"))
+        // The info line "echo created" came before the plugin was ready, and the authorisation after it.
+        #expect(try await plugin.authorize(.test, account: .test).kind == .authorized)
+        #expect(services.logs.isEmpty, "\(services.logs)")
+        if isolation == .process {
+            let arguments = Self.childWorkers().compactMap { pid in
+                FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map {
+                    $0.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                }
+            }.filter { $0.contains { $0.contains("/quiet-echo-") } }
+            #expect(arguments.count == 1)
+            #expect(arguments.first?.suffix(2) == ["--log-level", "\(PluginLogLevel.warning.rawValue)"])
+        }
+    }
+
     @Test func crashInCreateIsRefusedAndTheHostSurvives() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

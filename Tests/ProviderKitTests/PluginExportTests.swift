@@ -171,6 +171,22 @@ struct PluginExportTests {
             ])
     }
 
+    /// A host that records from `warning` up is never handed the plugin's `info` line; a host whose table
+    /// has no `log_level` (an older host) is handed every line.
+    @Test(arguments: [Int32(SY_LOG_WARNING), nil])
+    func aLineBelowTheHostsLevelStaysInThePlugin(_ level: Int32?) async throws {
+        let host = ScriptedHost(logLevel: level) { _ in
+            OutboundResult(kind: .response, status: 201, body: Data(#"{"ok":true}"#.utf8))
+        }
+        let driver = TableDriver(table: PluginExport.table(for: EchoTestProvider.self), host: host)
+        let request = RefundRequest(
+            payment: PaymentLocator(attemptId: "att-1", providerPaymentId: "p-1"), refundId: "ref-3", amount: 300,
+            currency: "USD"
+        )
+        #expect(try await driver.invoke(22, .refund, request, as: Outcome.self).result?.kind == .succeeded)
+        #expect(host.logs.map(\.message) == (level == nil ? ["refund requested"] : []))
+    }
+
     @Test func pluginSendSeesNotSent() async throws {
         let (driver, _) = driver { _ in OutboundResult(kind: .notSent, reason: "connection refused") }
         let request = RefundRequest(

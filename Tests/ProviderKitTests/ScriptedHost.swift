@@ -15,17 +15,24 @@ final class ScriptedHost: @unchecked Sendable {
     private var requests: [OutboundRequest] = []
     private var logLines: [LogLine] = []
     let nowMs: Int64
+    /// The level the table's `log_level` answers, or `nil` for a table without it (an older host).
+    let logLevel: Int32?
     let table: UnsafeMutablePointer<sy_host_services>
 
-    init(nowMs: Int64 = 1_700_000_000_123, respond: @escaping @Sendable (OutboundRequest) -> OutboundResult) {
+    init(
+        nowMs: Int64 = 1_700_000_000_123, logLevel: Int32? = nil,
+        respond: @escaping @Sendable (OutboundRequest) -> OutboundResult
+    ) {
         self.respond = respond
         self.nowMs = nowMs
+        self.logLevel = logLevel
         table = .allocate(capacity: 1)
         table.initialize(
             to: sy_host_services(
                 abi_version: UInt32(SWITCHYARD_PLUGIN_ABI_VERSION),
                 struct_size: UInt32(MemoryLayout<sy_host_services>.size),
-                host_context: nil, http_send: scriptedSend, log: scriptedLog, now_ms: scriptedNow
+                host_context: nil, http_send: scriptedSend, log: scriptedLog, now_ms: scriptedNow,
+                log_level: logLevel == nil ? nil : scriptedLogLevel
             )
         )
         table.pointee.host_context = Unmanaged.passUnretained(self).toOpaque()
@@ -90,6 +97,10 @@ private let scriptedLog:
         }
         host.record(ScriptedHost.LogLine(level: level, message: String(cString: message!), metadata: decoded ?? [:]))
     }
+
+private let scriptedLogLevel: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+    Unmanaged<ScriptedHost>.fromOpaque(context!).takeUnretainedValue().logLevel ?? 0
+}
 
 private let scriptedNow: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { context in
     Unmanaged<ScriptedHost>.fromOpaque(context!).takeUnretainedValue().nowMs

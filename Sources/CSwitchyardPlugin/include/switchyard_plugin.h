@@ -30,7 +30,8 @@
  *    `struct_size`) or NULL.
  *  - The same rule holds for `sy_host_services` on the plugin's side: a plugin must read only the
  *    services within the host's `struct_size` (treating later ones as absent) and must accept a larger
- *    table. Every host of ABI version 1 provides `http_send`, `log` and `now_ms`.
+ *    table. Every host of ABI version 1 provides `http_send`, `log` and `now_ms`; `log_level` came
+ *    later, so a plugin treats it as absent when it lies outside the host's `struct_size` or is NULL.
  *
  * Buffers and strings.
  *  - Every JSON buffer is UTF-8, passed as a pointer and a length in bytes (the length excludes any
@@ -120,6 +121,11 @@ typedef struct sy_host_services {
     void (*log)(void *host_context, int32_t level, const char *message, const char *metadata_json);
     /** Milliseconds since the Unix epoch, from the host's (possibly injected) clock. */
     int64_t (*now_ms)(void *host_context);
+    /**
+     * Optional (NULL, or outside an older host's `struct_size`): the lowest level (`SY_LOG_*`) the host
+     * records. A plugin may skip building log lines below it; the host drops them anyway.
+     */
+    int32_t (*log_level)(void *host_context);
 } sy_host_services;
 
 /** The constant table a plugin exports. */
