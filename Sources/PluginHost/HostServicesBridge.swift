@@ -52,7 +52,7 @@ final class HostServicesBridge: @unchecked Sendable {
                 result = OutboundResult(kind: .notSent, reason: "the plugin's request does not decode")
             }
             let json =
-                (try? PluginJSON.encoder().encode(result))
+                (try? PluginJSON.encode(result))
                 ?? Data(#"{"headers":[],"kind":"noResponse","reason":"result could not be encoded"}"#.utf8)
             reply(json)
         }

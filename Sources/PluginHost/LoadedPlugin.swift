@@ -48,7 +48,7 @@ public struct LoadedPlugin: Sendable {
         }
         let payload: Data
         do {
-            payload = try PluginJSON.encoder().encode(PluginInvocation(account: account, request: request))
+            payload = try PluginJSON.encode(PluginInvocation(account: account, request: request))
         } catch {
             throw PluginCallError(.encodeFailed, message: "the \(flow.rawValue) request could not be encoded")
         }

@@ -40,6 +40,12 @@ public struct ProviderErrorBody: Codable, Sendable, Equatable {
 
 /// JSON coding shared by both sides of the ABI: ISO-8601 dates with fractional seconds, base64 data.
 public enum PluginJSON {
+    /// The ABI JSON of `value`: the same values ``encoder()`` writes, keys in their type's order, written
+    /// in one pass (``CompactJSONEncoder``).
+    package static func encode<T: Encodable>(_ value: T) throws -> Data {
+        try CompactJSONEncoder(dates: .secondsSince1970).encode(value)
+    }
+
     /// An encoder for ABI payloads.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()

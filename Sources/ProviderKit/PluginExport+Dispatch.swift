@@ -56,7 +56,7 @@ enum PluginExportDispatch {
         }
         do {
             let result = try await operation(invocation.request, invocation.account)
-            return try PluginJSON.encoder().encode(PluginReply(result: result))
+            return try PluginJSON.encode(PluginReply(result: result))
         } catch let error as ProviderError {
             return PluginExportInstance.errorReply(error.resultCode, message: error.message)
         } catch is CancellationError {

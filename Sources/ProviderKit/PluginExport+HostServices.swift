@@ -30,7 +30,7 @@ struct CHostServices: HostServices, @unchecked Sendable {
         guard let httpSend = table.http_send else {
             return OutboundResult(kind: .notSent, reason: "the host offers no HTTP service")
         }
-        guard let json = try? PluginJSON.encoder().encode(request) else {
+        guard let json = try? PluginJSON.encode(request) else {
             return OutboundResult(kind: .notSent, reason: "the request could not be encoded")
         }
         let context = table.host_context
@@ -53,7 +53,7 @@ struct CHostServices: HostServices, @unchecked Sendable {
         guard let log = table.log, level >= logLevel else { return }
         let context = table.host_context
         let metadataJSON =
-            metadata.isEmpty ? nil : (try? JSONEncoder().encode(metadata)).map { String(decoding: $0, as: UTF8.self) }
+            metadata.isEmpty ? nil : (try? PluginJSON.encode(metadata)).map { String(decoding: $0, as: UTF8.self) }
         message.withCString { messagePointer in
             if let metadataJSON {
                 metadataJSON.withCString { log(context, level.rawValue, messagePointer, $0) }

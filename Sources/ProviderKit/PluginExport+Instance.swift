@@ -88,7 +88,7 @@ final class PluginExportInstance: @unchecked Sendable {
     /// A `PluginReply` carrying an error, as JSON.
     static func errorReply(_ code: PluginResultCode, message: String) -> Data {
         let reply = PluginReply<JSONValue>(error: ProviderErrorBody(code: code.rawValue, message: message))
-        if let data = try? PluginJSON.encoder().encode(reply) {
+        if let data = try? PluginJSON.encode(reply) {
             return data
         }
         return Data(#"{"error":{"code":"plugin_error","message":"reply could not be encoded"}}"#.utf8)

@@ -61,9 +61,7 @@ extension WebhookEvent {
     static func make<Object: Encodable>(
         id: String, tenant: UUID, type: String, objectId: String, object: Object, livemode: Bool, at now: Date
     ) throws -> WebhookEvent {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        let encoder = CompactJSONEncoder(dates: .iso8601, escapesSlashes: false)
         var renderings: [String: Data] = [:]
         for version in APIVersion.all {
             let envelope = Envelope(

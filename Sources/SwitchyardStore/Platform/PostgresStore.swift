@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ProviderKit
 import SwitchyardCore
 
 /// Switchyard's storage over PostgreSQL, built once by the server: the migrations, and one repository per
@@ -132,13 +133,7 @@ public final class PostgresStore: Sendable, PostgresRepository {
 /// JSON helpers for jsonb columns.
 enum StoreJSON {
     static func encode<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.timeIntervalSince1970)
-        }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try CompactJSONEncoder(dates: .secondsSince1970).encode(value), as: UTF8.self)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
