@@ -38,7 +38,8 @@ public struct ProviderErrorBody: Codable, Sendable, Equatable {
     }
 }
 
-/// JSON coding shared by both sides of the ABI: ISO-8601 dates with fractional seconds, base64 data.
+/// JSON coding shared by both sides of the ABI: dates as seconds since 1970 (a number with its fraction),
+/// Base64 data.
 public enum PluginJSON {
     /// The ABI JSON of `value`: the same values ``encoder()`` writes, keys in their type's order, written
     /// in one pass (``CompactJSONEncoder``).
@@ -49,10 +50,7 @@ public enum PluginJSON {
     /// An encoder for ABI payloads.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.timeIntervalSince1970)
-        }
+        encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
@@ -60,10 +58,7 @@ public enum PluginJSON {
     /// A decoder for ABI payloads.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            return Date(timeIntervalSince1970: try container.decode(Double.self))
-        }
+        decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
     }
 }

@@ -136,12 +136,15 @@ enum StoreJSON {
         String(decoding: try CompactJSONEncoder(dates: .secondsSince1970).encode(value), as: UTF8.self)
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+    /// Dates as seconds since 1970, as ``encode(_:)`` writes them.
+    private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self))
-        }
-        return try decoder.decode(type, from: Data(text.utf8))
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        try decoder.decode(type, from: Data(text.utf8))
     }
 
     /// The `metadata` column of a row (`{}` when absent from the selection).
