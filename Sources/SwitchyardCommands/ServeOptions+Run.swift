@@ -105,6 +105,8 @@ extension ServeOptions {
         services.append(TaskService(name: "background-work") { await runtime.runBackgroundWork() })
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
+                // What the start allocated and freed stays in the allocator's arenas otherwise.
+                FreeMemory.release()
                 logger.info("switchyard listening", metadata: ["http.port": "\(port)", "http.host": "\(host)"])
             })
         // SIGTERM or SIGINT drains: the listener closes first and requests in flight finish (bounded by
