@@ -133,12 +133,16 @@ final class PGEventLoop: TaskExecutor, Sendable {
         let executor = asUnownedTaskExecutor()
         var descriptors: [pollfd] = []
         var ids: [UInt64] = []
+        var running: [UnownedJob] = []
         while true {
-            let jobs = state.withLock { state in
-                defer { state.jobs.removeAll(keepingCapacity: true) }
-                return state.jobs
+            // Jobs queued by the jobs just run (a task resuming on this loop) run before the sockets are
+            // polled again, up to a bound, so a chain of them costs one `poll` rather than one each.
+            for _ in 0..<Self.roundsBetweenPolls {
+                state.withLock { swap(&$0.jobs, &running) }
+                if running.isEmpty { break }
+                for job in running { job.runSynchronously(on: executor) }
+                running.removeAll(keepingCapacity: true)
             }
-            for job in jobs { job.runSynchronously(on: executor) }
             descriptors.removeAll(keepingCapacity: true)
             ids.removeAll(keepingCapacity: true)
             descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
@@ -187,6 +191,9 @@ final class PGEventLoop: TaskExecutor, Sendable {
         }
         for (continuation, wake) in woken { continuation.resume(returning: wake) }
     }
+
+    /// How many rounds of queued jobs run between two polls of the sockets while jobs keep coming.
+    static let roundsBetweenPolls = 16
 
     /// Milliseconds until `deadline` for `poll` (rounded up, so a wait never ends early), or -1 for none.
     static func pollTimeout(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant = .now) -> Int32 {
