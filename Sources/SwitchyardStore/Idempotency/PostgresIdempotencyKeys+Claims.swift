@@ -159,6 +159,12 @@ extension PostgresIdempotencyKeys {
     static func finish(key: String, owner: String, outcome: IdempotentOutcome, now: Date, on c: PGConnection)
         async throws -> Bool
     {
+        let statement = try finishing(key: key, owner: owner, outcome: outcome, now: now)
+        return try await c.query(statement.sql, statement.params).affectedRows == 1
+    }
+
+    /// The statement of ``finish(key:owner:outcome:now:on:)``: it updates one row when `owner` still holds `key`.
+    static func finishing(key: String, owner: String, outcome: IdempotentOutcome, now: Date) throws -> PGStatement {
         var status: Int?
         var kind: String?
         var resourceId: String?
@@ -176,7 +182,7 @@ extension PostgresIdempotencyKeys {
                 param: error.param, declineCode: error.declineCode, providerCode: error.providerCode)
             details = pointers.isEmpty ? nil : try StoreJSON.encode(pointers)
         }
-        return try await c.query(
+        return PGStatement(
             """
             UPDATE idempotency_keys SET response_status = $3::integer, resource_kind = $4,
                 resource_id = COALESCE($5, resource_id), resource_parent = $6, error_code = $7, error_message = $8,
@@ -188,7 +194,7 @@ extension PostgresIdempotencyKeys {
                 .text(key), .text(owner), status.map { .int(Int64($0)) } ?? .null, kind.pg, resourceId.pg, parent.pg,
                 code.pg, message.pg, .timestamp(now), details.pg,
             ]
-        ).affectedRows == 1
+        )
     }
 
     /// Gives up `owner`'s claim on `key` after a failure with no answer to store: a key under which nothing

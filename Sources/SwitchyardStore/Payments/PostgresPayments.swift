@@ -35,7 +35,7 @@ extension PostgresPayments {
                     PostgresIdempotencyKeys.linking(key: claim.key, owner: claim.owner, resourceId: $0.id)
                 }
                 if let statements = try await write.statements(on: c) {
-                    try await c.pipeline(statements + (link.map { [$0] } ?? []))
+                    try await c.commit(after: statements + (link.map { [$0] } ?? []))
                 } else {
                     try await write.run(on: c)
                     if let link { try await c.query(link.sql, link.params) }
@@ -80,8 +80,10 @@ extension PostgresPayments {
             }
             guard concludes else { return (result, nil, false) }
             guard let record, let answer = answer(record) else { return (result, record, false) }
-            let answered = try await PostgresIdempotencyKeys.finish(
-                key: answer.key, owner: answer.owner, outcome: answer.outcome, now: self.clock(), on: c)
+            // The answer is stored in the round trip that commits.
+            let finishing = try PostgresIdempotencyKeys.finishing(
+                key: answer.key, owner: answer.owner, outcome: answer.outcome, now: self.clock())
+            let answered = try await c.commit(after: [finishing]).first?.affectedRows == 1
             return (result, record, answered)
         }
     }

@@ -17,6 +17,7 @@ extension PGConnection {
     func exchange(until end: ResultEnd = .null, _ send: (OpaquePointer) -> Int32) async throws -> [OpaquePointer?] {
         let conn = try liveHandle()
         var results: [OpaquePointer?] = []
+        counters.roundTrips += 1
         var action = machine.sent(queued: send(conn) == 1)
         while true {
             switch action {

@@ -23,23 +23,83 @@ extension PGConnection {
     /// its first answers are read.
     @discardableResult
     public func pipeline(_ statements: [PGStatement]) async throws -> [PGResult] {
-        guard statements.count > 1 else { return try await sequentially(statements) }
         let encoded = try statements.map { statement in
             try statement.params.enumerated().map { try $1.encoded(position: $0 + 1) }
         }
+        try checkNotCommitted()
+        if let opening = takePendingBegin() {
+            return try await reopeningOnce {
+                try await self.pipelined(statements, encoded: encoded, opening: opening)
+            }
+        }
+        guard statements.count > 1 else { return try await sequentially(statements) }
+        return try await pipelined(statements, encoded: encoded)
+    }
+
+    /// Runs `statements` and then `COMMIT` in one round trip (where it can), ending the transaction; returns
+    /// the statements' results. The transaction's own commit then has nothing left to do, and no statement may
+    /// follow in it.
+    ///
+    /// The result of `COMMIT` is read before this returns, so what it wrote is committed. An error in
+    /// `statements` leaves the transaction open and failed (it is rolled back as after any error), and a
+    /// transaction that had failed before is reported as at ``commit()``. When `statements` would be the
+    /// transaction's first batch, which may be sent twice on a reopened connection, `COMMIT` follows in a
+    /// round trip of its own.
+    @discardableResult
+    public func commit(after statements: [PGStatement]) async throws -> [PGResult] {
+        try checkNotCommitted()
+        let results: [PGResult]
+        if pendingBegin != nil || statements.isEmpty {
+            results = try await pipeline(statements)
+            try await commit()
+        } else {
+            let encoded = try statements.map { statement in
+                try statement.params.enumerated().map { try $1.encoded(position: $0 + 1) }
+            }
+            results = try await pipelined(statements, encoded: encoded, closing: ["COMMIT"])
+        }
+        committed = true
+        return results
+    }
+
+    /// Throws when the transaction was committed by ``commit(after:)``: a statement now would run outside it.
+    func checkNotCommitted() throws {
+        guard !committed else {
+            throw PGError(code: .unexpectedResult, message: "a statement followed the transaction's commit")
+        }
+    }
+
+    /// Sends `opening`, `statements` and `closing` in one pipeline and returns the results of `statements`.
+    ///
+    /// The opening and closing statements carry no parameters and are not prepared; their results are only
+    /// checked (a `COMMIT` that rolled back is reported as at ``commit()``).
+    private func pipelined(
+        _ statements: [PGStatement], encoded: [[String?]], opening: [String] = [], closing: [String] = []
+    ) async throws -> [PGResult] {
         let conn = try liveHandle()
         var names: [String] = []
         names.reserveCapacity(statements.count)
         for statement in statements { names.append(try await statementName(for: statement.sql, on: conn)) }
-        guard PQenterPipelineMode(conn) == 1 else { return try await sequentially(statements) }
+        guard PQenterPipelineMode(conn) == 1 else {
+            if !opening.isEmpty { try await execute(opening.joined(separator: "; ")) }
+            let results = try await sequentially(statements)
+            if !closing.isEmpty { try await commit() }
+            return results
+        }
         let raw: [OpaquePointer?]
         do {
             raw = try await exchange(until: .pipelineSync) { conn in
+                for sql in opening {
+                    guard PQsendQueryParams(conn, sql, 0, nil, nil, nil, nil, 0) == 1 else { return 0 }
+                }
                 for (name, values) in zip(names, encoded) {
                     let sent = PGCStrings.withArray(values) { pointers in
                         PQsendQueryPrepared(conn, name, Int32(pointers.count), pointers, nil, nil, 0)
                     }
                     guard sent == 1 else { return 0 }
+                }
+                for sql in closing {
+                    guard PQsendQueryParams(conn, sql, 0, nil, nil, nil, nil, 0) == 1 else { return 0 }
                 }
                 return PQpipelineSync(conn)
             }
@@ -52,7 +112,8 @@ extension PGConnection {
         // reconnects rather than finding it unusable.
         defer { if handle == conn, PQexitPipelineMode(conn) != 1 { close() } }
         counters.statements += statements.count
-        return try collect(statements, from: raw, on: conn)
+        let sqls = opening + statements.map(\.sql) + closing
+        return Array(try collect(sqls, from: raw, on: conn).dropFirst(opening.count).prefix(statements.count))
     }
 
     private func sequentially(_ statements: [PGStatement]) async throws -> [PGResult] {
@@ -63,7 +124,7 @@ extension PGConnection {
 
     /// Turns the pipelined results into one ``PGResult`` per statement: each statement's results end with
     /// a `NULL`, and the pipeline's sync comes last. Every libpq result is cleared.
-    private func collect(_ statements: [PGStatement], from raw: [OpaquePointer?], on conn: OpaquePointer) throws
+    private func collect(_ statements: [String], from raw: [OpaquePointer?], on conn: OpaquePointer) throws
         -> [PGResult]
     {
         var results: [PGResult] = []
@@ -83,12 +144,15 @@ extension PGConnection {
                     ?? PGError(
                         code: .transactionAborted, sqlState: "25P02",
                         message: "an earlier statement of the pipeline failed")
+            } else if statement == "COMMIT", let tag = PQcmdStatus(result), String(cString: tag) == "ROLLBACK" {
+                PQclear(result)
+                failure = failure ?? PGConnection.rolledBackAtCommit
             } else {
                 if Self.writes(result) { wroteSinceBegin = true }
                 do {
                     results.append(try Self.makeResult(result, connection: conn))
                 } catch {
-                    forgetStalePlan(of: statement.sql, after: error)
+                    forgetStalePlan(of: statement, after: error)
                     failure = failure ?? error
                 }
             }

@@ -32,6 +32,11 @@ public final class PGConnection: @unchecked Sendable {
     private(set) var sessionNumber = 0
     /// Whether ``begin(then:)`` may reopen a broken session; off while a ``PGLease`` relies on its state.
     var mayReopenAtBegin = true
+    /// `BEGIN` and the setup of a transaction that has not sent a statement yet: they go out in front of its
+    /// first statement (or with it, for ``execute(_:)``), saving the round trip of their own.
+    var pendingBegin: [String]?
+    /// Whether the transaction's `COMMIT` went out with its last statements (``commit(after:)``).
+    var committed = false
 
     /// Running totals of one connection's work.
     public struct Counters: Sendable, Equatable {
@@ -39,6 +44,8 @@ public final class PGConnection: @unchecked Sendable {
         public var statements = 0
         /// Statements prepared on the server (`PQprepare`), at most once per SQL text and session.
         public var prepares = 0
+        /// Requests sent and answered: each is one round trip to the server, however many statements it holds.
+        public var roundTrips = 0
     }
 
     /// Settings applied to every new session so that text output has one known form.
@@ -67,6 +74,13 @@ public final class PGConnection: @unchecked Sendable {
     /// with `PQsendQueryPrepared`; parameters are sent as text. The text must hold a single statement.
     @discardableResult
     public func query(_ sql: String, _ params: [PGValue] = []) async throws -> PGResult {
+        try checkNotCommitted()
+        if pendingBegin != nil {
+            guard let result = try await pipeline([PGStatement(sql, params)]).first else {
+                throw PGError(code: .unexpectedResult, message: "the statement returned no result")
+            }
+            return result
+        }
         let encoded = try params.enumerated().map { try $1.encoded(position: $0 + 1) }
         let conn = try liveHandle()
         let name = try await statementName(for: sql, on: conn)
@@ -97,26 +111,24 @@ public final class PGConnection: @unchecked Sendable {
     ///
     /// Meant for migrations, `SET` and transaction control.
     public func execute(_ sql: String) async throws {
+        try checkNotCommitted()
+        if let opening = takePendingBegin() {
+            return try await reopeningOnce { try await self.execute((opening + [sql]).joined(separator: "; ")) }
+        }
         let conn = try liveHandle()
         let results = try await exchange { PQsendQuery($0, sql) }
         _ = try Self.every(results, connection: conn)
     }
 
-    /// Starts a transaction: `BEGIN`, then `setup` (simple SQL, may be empty) in the same round trip.
+    /// Starts a transaction: `BEGIN`, then `setup` (single statements), sent with the transaction's first
+    /// statement in one round trip rather than on their own (see ``pendingBegin``).
     ///
-    /// When the connection turns out broken at `BEGIN` (it idled through a server restart or failover),
-    /// nothing of the transaction was applied: the connection is reopened (following a multi-host
-    /// connection string to the current primary) and `BEGIN` sent once more.
-    func begin(then setup: String = "") async throws {
-        let sql = setup.isEmpty ? "BEGIN" : "BEGIN; " + setup
-        do {
-            try await execute(sql)
-        } catch let error as PGError where error.isUnavailable && mayReopenAtBegin {
-            logger.info("reopening PostgreSQL connection lost before BEGIN", metadata: ["db.error": "\(error.code)"])
-            close()
-            try await connect()
-            try await execute(sql)
-        }
+    /// When the connection turns out broken with that first batch (it idled through a server restart or
+    /// failover, or reaches a standby that became read-only), nothing of the transaction was applied and no
+    /// caller saw a result of it: the connection is reopened (following a multi-host connection string to
+    /// the current primary) and the batch sent once more.
+    func begin(then setup: [String] = []) {
+        pendingBegin = ["BEGIN"] + setup
         wroteSinceBegin = false
     }
 
@@ -142,6 +154,8 @@ public final class PGConnection: @unchecked Sendable {
 
     /// Rolls back a transaction left open (or failed) by the last user of the connection.
     func cleanUpAfterUse() async {
+        pendingBegin = nil
+        committed = false
         guard let conn = handle else { return }
         guard machine.state == .idle else { return close() }
         let status = PQtransactionStatus(conn)
@@ -153,19 +167,32 @@ public final class PGConnection: @unchecked Sendable {
 
     /// Commits, and reports a transaction the server rolled back instead (it had failed earlier).
     func commit() async throws {
+        // A transaction that ran no statement was never sent: there is nothing to commit; one that sent its
+        // COMMIT with its last statements is over.
+        if takePendingBegin() != nil { return }
+        if committed {
+            committed = false
+            return
+        }
         let conn = try liveHandle()
         let results = try await exchange { PQsendQuery($0, "COMMIT") }
         let status = results.first.flatMap { $0 }.flatMap { PQcmdStatus($0) }.map { String(cString: $0) }
         _ = try Self.single(results, connection: conn)
-        if status == "ROLLBACK" {
-            throw PGError(
-                code: .transactionAborted, sqlState: "25P02",
-                message: "the transaction had failed and was rolled back at COMMIT")
-        }
+        if status == "ROLLBACK" { throw Self.rolledBackAtCommit }
     }
+
+    /// What `COMMIT` of a transaction that had already failed reports: the server rolled it back instead.
+    static let rolledBackAtCommit = PGError(
+        code: .transactionAborted, sqlState: "25P02",
+        message: "the transaction had failed and was rolled back at COMMIT")
 
     /// Rolls back the current transaction, ignoring any error (the connection may be broken).
     func rollbackQuietly() async {
+        if takePendingBegin() != nil { return }
+        if committed {
+            committed = false
+            return
+        }
         guard let conn = handle else { return }
         guard machine.state == .idle else { return close() }
         if let results = try? await exchange({ PQsendQuery($0, "ROLLBACK") }) {
@@ -202,7 +229,7 @@ public final class PGConnection: @unchecked Sendable {
 
     /// Opens a session without blocking: `PQconnectStartParams`, then `PQconnectPoll` whenever the socket
     /// is ready, within the connect deadline; then the session's settings.
-    private func connect() async throws {
+    func connect() async throws {
         let parameters = Self.connectParameters(
             connectionString: connectionString, connectTimeoutSeconds: connectTimeoutSeconds, keepalive: keepalive)
         let conn = PGCStrings.withArray(parameters.map(\.0)) { keywords in

@@ -6,8 +6,9 @@ extension PGPool {
     ///
     /// Issues `BEGIN`; then, for a `snapshot`, `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
     /// then `SET LOCAL ROLE` when `role` is given; then `set_config(name, value, true)`
-    /// for each setting (in name order), so both end with the transaction (these in one round trip, with
-    /// the values quoted as literals); then `body`; then `COMMIT`.
+    /// for each setting (in name order), so both end with the transaction (with the values quoted as
+    /// literals); then `body`; then `COMMIT`. The opening goes out with the first statement of `body`, in
+    /// its round trip; a `body` that runs no statement sends nothing at all.
     /// Any error thrown by these steps rolls the transaction back and is rethrown. A transaction that
     /// had already failed inside `body` is reported by ``PGError/Code/transactionAborted``.
     ///
@@ -35,8 +36,7 @@ extension PGPool {
     ) async throws -> T {
         try await withConnection { connection in
             do {
-                try await connection.begin(
-                    then: try Self.transactionSetup(role: role, settings: settings, snapshot: snapshot))
+                connection.begin(then: try Self.transactionSetup(role: role, settings: settings, snapshot: snapshot))
                 let before = connection.counters.statements
                 let result = try await body(connection)
                 try await connection.commit()
@@ -51,9 +51,12 @@ extension PGPool {
         }
     }
 
-    /// The statements that follow `BEGIN` (sent with it in one round trip): the snapshot's isolation,
-    /// `SET LOCAL ROLE` and one `set_config(name, value, true)` per setting, in name order.
-    static func transactionSetup(role: String?, settings: [String: String], snapshot: Bool = false) throws -> String {
+    /// The statements that follow `BEGIN` (sent with it and the transaction's first statement in one round
+    /// trip): the snapshot's isolation, `SET LOCAL ROLE` and one `SELECT` of a `set_config(name, value, true)`
+    /// per setting, in name order.
+    static func transactionSetup(role: String?, settings: [String: String], snapshot: Bool = false) throws
+        -> [String]
+    {
         var statements: [String] = []
         if snapshot { statements.append("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY") }
         if let role { statements.append("SET LOCAL ROLE \(try quoteIdentifier(role))") }
@@ -63,7 +66,7 @@ extension PGPool {
             }
             statements.append("SELECT " + calls.joined(separator: ", "))
         }
-        return statements.joined(separator: "; ")
+        return statements
     }
 
     /// Quotes an SQL string literal as an escape string (`E'…'`, backslashes and quotes doubled), which

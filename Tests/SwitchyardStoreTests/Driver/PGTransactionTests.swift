@@ -121,6 +121,92 @@ struct PGTransactionTests {
         }
     }
 
+    @Test func theOpeningGoesWithTheFirstStatementAndAnEmptyTransactionSendsNothing() async throws {
+        try await DriverFixture.withPool(size: 1) { pool in
+            let role = DriverFixture.uniqueName("opening")
+            try await pool.withConnection { connection in
+                try await connection.execute("CREATE ROLE \"\(role)\" NOLOGIN")
+                try await connection.execute("CREATE TABLE opened (n int); GRANT ALL ON opened TO \"\(role)\"")
+                _ = try await connection.query("SELECT current_user AS who, current_setting('app.t', true) AS t")
+                _ = try await connection.query("INSERT INTO opened VALUES ($1)", [.int(1)])
+            }
+            // Every statement prepared above: what remains is one round trip per request.
+            let (seen, trips) = try await pool.transaction(role: role, settings: ["app.t": "t-1"]) { connection in
+                let before = connection.counters.roundTrips
+                let row = try await connection.query(
+                    "SELECT current_user AS who, current_setting('app.t', true) AS t"
+                ).first.driverUnwrap()
+                try await connection.query("INSERT INTO opened VALUES ($1)", [.int(1)])
+                return ([row["who"], row["t"]], connection.counters.roundTrips - before)
+            }
+            #expect(seen == [role, "t-1"])
+            #expect(trips == 2, "BEGIN, the role and the setting travel with the first statement")
+
+            // The pool's one connection, looked at between its uses.
+            let connection = try await pool.withConnection { $0 }
+            let before = connection.counters.roundTrips
+            try await pool.transaction(role: role, settings: ["app.t": "t-2"]) { _ in }
+            #expect(connection.counters.roundTrips == before)
+
+            // A refused opening fails the first statement, which did not run.
+            let error = await #expect(throws: PGError.self) {
+                try await pool.transaction(role: DriverFixture.uniqueName("no such role")) { connection in
+                    try await connection.query("INSERT INTO opened VALUES ($1)", [.int(2)])
+                }
+            }
+            #expect(error?.sqlState == "22023")
+            let rows = try await pool.withConnection { connection in
+                try await connection.query("SELECT count(*) AS n FROM opened WHERE n = 2").first.driverUnwrap()
+                    .int64("n")
+            }
+            #expect(rows == 0)
+        }
+    }
+
+    @Test func aCommitSentWithTheLastStatementsEndsTheTransactionInTheirRoundTrip() async throws {
+        try await DriverFixture.withPool(size: 2) { pool in
+            try await pool.withConnection { connection in
+                try await connection.execute("CREATE TABLE tail (n int PRIMARY KEY)")
+                _ = try await connection.query("SELECT n FROM tail WHERE n = $1", [.int(0)])
+                _ = try await connection.query("INSERT INTO tail VALUES ($1) ON CONFLICT DO NOTHING", [.int(0)])
+            }
+            let insert = "INSERT INTO tail VALUES ($1) ON CONFLICT DO NOTHING"
+            let trips = try await pool.transaction { connection in
+                _ = try await connection.query("SELECT n FROM tail WHERE n = $1", [.int(1)])
+                let before = connection.counters.roundTrips
+                let results = try await connection.commit(after: [PGStatement(insert, [.int(1)])])
+                #expect(results.map(\.affectedRows) == [1])
+                // Nothing may follow the commit in the transaction.
+                await #expect(throws: PGError.self) { try await connection.query("SELECT 1") }
+                return connection.counters.roundTrips - before
+            }
+            #expect(trips == 1)
+            #expect(try await Self.count(pool, "tail") == 2)
+
+            // The first batch of a transaction commits in a round trip of its own.
+            let firstBatch = try await pool.transaction { connection in
+                let before = connection.counters.roundTrips
+                try await connection.commit(after: [PGStatement(insert, [.int(2)])])
+                return connection.counters.roundTrips - before
+            }
+            #expect(firstBatch == 2)
+            #expect(try await Self.count(pool, "tail") == 3)
+
+            // A failing statement commits nothing: the insert before it in the pipeline is rolled back.
+            await #expect(throws: PGError.self) {
+                try await pool.transaction { connection in
+                    _ = try await connection.query("SELECT n FROM tail WHERE n = $1", [.int(3)])
+                    try await connection.commit(after: [
+                        PGStatement(insert, [.int(3)]), PGStatement("INSERT INTO tail VALUES ($1)", [.int(1)]),
+                    ])
+                }
+            }
+            #expect(try await Self.count(pool, "tail") == 3)
+            // And the connection is usable afterwards.
+            #expect(try await Self.count(pool, "tail") == 3)
+        }
+    }
+
     @Test func rowLevelSecurityFollowsTheTransactionSetting() async throws {
         try await DriverFixture.withPool(size: 2) { pool in
             let role = DriverFixture.uniqueName("app")
