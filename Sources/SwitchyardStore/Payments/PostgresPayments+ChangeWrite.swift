@@ -25,8 +25,8 @@ extension PostgresPayments {
 
         /// Upserts every change, announcing status changes: in one round trip (with the payment's lock
         /// before it) unless refunds or operations change.
-        func run(on c: PGConnection) async throws {
-            if let statements = try await statements(on: c) {
+        func run(on c: PGConnection, paymentIsNew: Bool = false) async throws {
+            if let statements = try await statements(on: c, paymentIsNew: paymentIsNew) {
                 try await c.pipeline(statements)
                 return
             }
@@ -35,11 +35,15 @@ extension PostgresPayments {
 
         /// The statements that write these changes, after locking the payment's row on `c`; nil when refunds
         /// or operations change (their writes read locks and totals between statements: ``runEach(on:)``).
-        func statements(on c: PGConnection) async throws -> [PGStatement]? {
+        ///
+        /// A payment the caller knows to be new (its id was just made) has no row to lock and no previous
+        /// status: `paymentIsNew` saves that round trip.
+        func statements(on c: PGConnection, paymentIsNew: Bool = false) async throws -> [PGStatement]? {
             guard changes.refunds.isEmpty, changes.operations.isEmpty else { return nil }
             var statements: [PGStatement] = []
             if let payment = changes.payment, let paymentParams {
-                let previous = try await PostgresOutbox.lockedStatus("payments", id: payment.id, on: c)
+                let previous =
+                    paymentIsNew ? nil : try await PostgresOutbox.lockedStatus("payments", id: payment.id, on: c)
                 statements.append(PGStatement(PostgresPayments.upsertPayment, paymentParams))
                 statements += try store.announcement(payment, previous: previous)
             }

@@ -34,15 +34,15 @@ extension PostgresPayments {
                 let link = changes.payment.map {
                     PostgresIdempotencyKeys.linking(key: claim.key, owner: claim.owner, resourceId: $0.id)
                 }
-                if let statements = try await write.statements(on: c) {
+                if let statements = try await write.statements(on: c, paymentIsNew: true) {
                     try await c.commit(after: statements + (link.map { [$0] } ?? []))
                 } else {
-                    try await write.run(on: c)
+                    try await write.run(on: c, paymentIsNew: true)
                     if let link { try await c.query(link.sql, link.params) }
                 }
                 return result
             }
-            try await write.run(on: c)
+            try await write.run(on: c, paymentIsNew: true)
             return .proceed
         }
     }
