@@ -33,7 +33,7 @@ extension InMemoryPaymentRepository: PaymentRepository {
     public func transition<T: Sendable>(
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
         concluding: @escaping @Sendable (T) -> Bool,
-        answer: @escaping @Sendable (PaymentRecord) -> IdempotentAnswer?,
+        answer: @escaping @Sendable (Payment) -> IdempotentAnswer?,
         _ body: @escaping @Sendable (inout Payment) throws -> T
     ) async throws -> (T, PaymentRecord?, answered: Bool) {
         try outage.check()
@@ -51,7 +51,7 @@ extension InMemoryPaymentRepository: PaymentRepository {
             if outage.dropsTransition(at: .beforeCommit) { throw InMemoryOutage.Unavailable() }
             guard concluding(result) else { return (result, nil, false) }
             let record = state.record(paymentId)
-            guard let record, let answer = answer(record) else { return (result, record, false) }
+            guard let record, let answer = answer(payment) else { return (result, record, false) }
             if outage.drops(at: .beforeCommit) { throw InMemoryOutage.Unavailable() }
             let answered = state.finish(
                 tenant: tenant, key: answer.key, owner: answer.owner, outcome: answer.outcome, at: now)

@@ -148,21 +148,22 @@ extension PaymentService {
     /// the payment because the request lacks something one of them needs (the merchant's to fix, not a
     /// failed payment to inspect).
     static func answer(_ record: PaymentRecord, last previous: Outcome?) -> Result<PaymentRecord, CoreError> {
-        if record.payment.status == .failed, let previous, previous.kind == .notSent,
-            let code = previous.resultCode.flatMap(missingInput)
-        {
-            return .failure(CoreError(code, previous.message ?? "the request lacks what the provider needs"))
-        }
+        if let error = refusal(record.payment, last: previous) { return .failure(error) }
         return .success(record)
     }
 
+    /// The 4xx of ``answer(_:last:)``, from the payment alone: nil when the create answers with the payment.
+    static func refusal(_ payment: Payment, last previous: Outcome?) -> CoreError? {
+        guard payment.status == .failed, let previous, previous.kind == .notSent,
+            let code = previous.resultCode.flatMap(missingInput)
+        else { return nil }
+        return CoreError(code, previous.message ?? "the request lacks what the provider needs")
+    }
+
     /// What a create under an `Idempotency-Key` stores for its key: the created payment, or the error
-    /// ``answer(_:last:)`` gives.
-    static func outcome(_ record: PaymentRecord, last previous: Outcome?) -> IdempotentOutcome {
-        switch answer(record, last: previous) {
-        case .success(let record): return .createdPayment(record.payment.id)
-        case .failure(let error): return .failure(error)
-        }
+    /// ``answer(_:last:)`` gives. It needs the payment as the create left it, not its record.
+    static func outcome(_ payment: Payment, last previous: Outcome?) -> IdempotentOutcome {
+        refusal(payment, last: previous).map { .failure($0) } ?? .createdPayment(payment.id)
     }
 
     /// The error for a plugin refusal (nothing sent) that names something missing from the merchant's
@@ -240,7 +241,7 @@ extension PaymentService {
         let (actions, record, _) = try await payments.transition(
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [attempt]),
             concluding: { !$0.contains(.tryNextCandidate) },
-            answer: { record in claim?.answer(Self.outcome(record, last: outcome)) }
+            answer: { payment in claim?.answer(Self.outcome(payment, last: outcome)) }
         ) { PaymentMachine.apply(machineEvent, to: &$0, at: time) }
         if claim != nil, record != nil { _ = key.apply(.answeredWithWork) }
         logger.info(
@@ -296,7 +297,7 @@ extension PaymentService {
         let time = clock()
         let (_, record, _) = try await payments.transition(
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(), concluding: { _ in true },
-            answer: { record in claim?.answer(Self.outcome(record, last: nil)) }
+            answer: { payment in claim?.answer(Self.outcome(payment, last: nil)) }
         ) {
             PaymentMachine.apply(.authorizeFinished(.notSent("circuit open"), moreCandidates: false), to: &$0, at: time)
         }

@@ -51,13 +51,13 @@ public protocol PaymentRepository: Sendable {
     /// ``Payment/paymentData`` empty), and nothing it sets there is stored.
     ///
     /// ``transition(tenant:paymentId:with:_:)`` that, when `concluding` holds for `body`'s result, also reads
-    /// the payment's record in the same transaction and stores `answer(record)` (when not nil) as the
-    /// outcome of its `Idempotency-Key`, if the answer's owner still owns the key. Returns the record
-    /// read, and whether the answer was stored.
+    /// the payment's record in the same transaction and stores `answer(payment)` (when not nil; `payment` as
+    /// `body` left it) as the outcome of its `Idempotency-Key`, if the answer's owner still owns the key.
+    /// Returns the record read, and whether the answer was stored.
     func transition<T: Sendable>(
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
         concluding: @escaping @Sendable (T) -> Bool,
-        answer: @escaping @Sendable (PaymentRecord) -> IdempotentAnswer?,
+        answer: @escaping @Sendable (Payment) -> IdempotentAnswer?,
         _ body: @escaping @Sendable (inout Payment) throws -> T
     ) async throws -> (T, PaymentRecord?, answered: Bool)
     /// Inserts a refund only if it fits the payment's refundable remainder, with the payment row locked.

@@ -50,7 +50,7 @@ extension PostgresPayments {
     public func transition<T: Sendable>(
         tenant: UUID, paymentId: String, with changes: PaymentChanges,
         concluding: @escaping @Sendable (T) -> Bool,
-        answer: @escaping @Sendable (PaymentRecord) -> IdempotentAnswer?,
+        answer: @escaping @Sendable (Payment) -> IdempotentAnswer?,
         _ body: @escaping @Sendable (inout Payment) throws -> T
     ) async throws -> (T, PaymentRecord?, answered: Bool) {
         var parts = changes
@@ -63,26 +63,36 @@ extension PostgresPayments {
             let previous = payment.status
             let result = try body(&payment)
             let concludes = concluding(result)
-            // The payment, its event, the other changes and (when it concludes) the record read back: one
-            // round trip when only attempts change besides the payment.
+            // The payment, its event, the other changes and (when it concludes) the record read back and the
+            // key's answer with COMMIT: one round trip when only attempts change besides the payment.
             let own =
                 [PGStatement(Self.upsertPayment, try Self.paymentParameters(payment))]
                 + (try self.announcement(payment, previous: previous.rawValue))
+            let answering = concludes ? answer(payment) : nil
+            let finishing = try answering.map {
+                try PostgresIdempotencyKeys.finishing(
+                    key: $0.key, owner: $0.owner, outcome: $0.outcome, now: self.clock())
+            }
             let record: PaymentRecord?
             if let writes = try await write.statements(on: c) {
                 let reads = concludes ? Self.recordReads(paymentId) : []
-                let results = try await c.pipeline(own + writes + reads)
-                record = concludes ? try self.record(from: Array(results.suffix(reads.count))) : nil
+                guard let finishing else {
+                    let results = try await c.pipeline(own + writes + reads)
+                    record = concludes ? try self.record(from: Array(results.suffix(reads.count))) : nil
+                    return (result, record, false)
+                }
+                // The key's answer is stored with the writes and reads, in the round trip that commits.
+                let results = try await c.commit(after: own + writes + reads + [finishing])
+                record = try self.record(from: Array(results.dropLast().suffix(reads.count)))
+                return (result, record, results.last?.affectedRows == 1)
             } else {
                 try await c.pipeline(own)
                 try await write.run(on: c)
                 record = await concludes ? try self.record(paymentId, on: c) : nil
             }
             guard concludes else { return (result, nil, false) }
-            guard let record, let answer = answer(record) else { return (result, record, false) }
+            guard let record, let finishing else { return (result, record, false) }
             // The answer is stored in the round trip that commits.
-            let finishing = try PostgresIdempotencyKeys.finishing(
-                key: answer.key, owner: answer.owner, outcome: answer.outcome, now: self.clock())
             let answered = try await c.commit(after: [finishing]).first?.affectedRows == 1
             return (result, record, answered)
         }
