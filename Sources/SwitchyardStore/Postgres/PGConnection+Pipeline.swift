@@ -27,6 +27,7 @@ extension PGConnection {
             try statement.params.enumerated().map { try $1.encoded(position: $0 + 1) }
         }
         try checkNotCommitted()
+        guard !statements.isEmpty else { return [] }
         if let opening = takePendingBegin() {
             return try await reopeningOnce {
                 try await self.pipelined(statements, encoded: encoded, opening: opening)
@@ -49,7 +50,10 @@ extension PGConnection {
     public func commit(after statements: [PGStatement]) async throws -> [PGResult] {
         try checkNotCommitted()
         let results: [PGResult]
-        if pendingBegin != nil || statements.isEmpty {
+        if statements.isEmpty {
+            results = []
+            try await commit()
+        } else if pendingBegin != nil {
             results = try await pipeline(statements)
             try await commit()
         } else {

@@ -192,6 +192,14 @@ struct PGTransactionTests {
             #expect(firstBatch == 2)
             #expect(try await Self.count(pool, "tail") == 3)
 
+            // Nothing to run and nothing sent yet: nothing goes out.
+            let nothing = try await pool.transaction { connection in
+                let before = connection.counters.roundTrips
+                try await connection.commit(after: [])
+                return connection.counters.roundTrips - before
+            }
+            #expect(nothing == 0)
+
             // A failing statement commits nothing: the insert before it in the pipeline is rolled back.
             await #expect(throws: PGError.self) {
                 try await pool.transaction { connection in
