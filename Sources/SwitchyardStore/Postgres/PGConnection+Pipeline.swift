@@ -23,9 +23,7 @@ extension PGConnection {
     /// its first answers are read.
     @discardableResult
     public func pipeline(_ statements: [PGStatement]) async throws -> [PGResult] {
-        let encoded = try statements.map { statement in
-            try statement.params.enumerated().map { try $1.encoded(position: $0 + 1) }
-        }
+        let encoded = try statements.map { try $0.params.encoded() }
         try checkNotCommitted()
         guard !statements.isEmpty else { return [] }
         if let opening = takePendingBegin() {
@@ -57,9 +55,7 @@ extension PGConnection {
             results = try await pipeline(statements)
             try await commit()
         } else {
-            let encoded = try statements.map { statement in
-                try statement.params.enumerated().map { try $1.encoded(position: $0 + 1) }
-            }
+            let encoded = try statements.map { try $0.params.encoded() }
             results = try await pipelined(statements, encoded: encoded, closing: ["COMMIT"])
         }
         committed = true

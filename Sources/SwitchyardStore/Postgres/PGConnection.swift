@@ -81,7 +81,7 @@ public final class PGConnection: @unchecked Sendable {
             }
             return result
         }
-        let encoded = try params.enumerated().map { try $1.encoded(position: $0 + 1) }
+        let encoded = try params.encoded()
         let conn = try liveHandle()
         let name = try await statementName(for: sql, on: conn)
         let results = try await exchange { conn in

@@ -73,3 +73,10 @@ extension PGValue {
         }
     }
 }
+
+extension [PGValue] {
+    /// The parameters as libpq takes them: text, or nil for NULL, each checked for its position.
+    func encoded() throws -> [String?] {
+        try enumerated().map { try $1.encoded(position: $0 + 1) }
+    }
+}
