@@ -272,6 +272,7 @@ let package = Package(
                 "SwitchyardTestSupport", "TestWaiting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(

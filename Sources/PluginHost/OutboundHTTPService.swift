@@ -99,9 +99,13 @@ public final class OutboundHTTPService: HostServices, Sendable {
         // A plugin's `timeoutMs` is capped at 10 minutes: a huge value would overflow the deadline.
         let timeout = request.timeoutMs.map { Duration.milliseconds(min(max(1, $0), 600_000)) } ?? defaultTimeout
         let delegate = ExchangeDelegate(maximumBytes: maximumResponseBytes)
+        // The exchange prefers a connection on the loop that serves the plugin's request, and takes an idle
+        // one on another loop before it opens a new one. (Requiring that loop, `.delegateAndChannel(on:)`,
+        // made every connection the pool opened for it one it closes as soon as no request waits on that
+        // loop: under concurrent payments nearly every exchange opened a connection of its own.)
         let task = client.execute(
             request: prepared, delegate: delegate,
-            eventLoop: PluginTaskContext.eventLoop.map { .delegateAndChannel(on: $0) } ?? .indifferent,
+            eventLoop: PluginTaskContext.eventLoop.map { .delegate(on: $0) } ?? .indifferent,
             deadline: .now() + Self.timeAmount(timeout))
         do {
             let response = try await withTaskCancellationHandler {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import PluginHost
 import ProviderKit
 import Testing
@@ -174,6 +175,34 @@ struct OutboundHTTPServiceTests {
             }
             #expect(server.accepted == 1)
             #expect(server.requests.count == 3)
+        }
+    }
+
+    @Test func exchangesServedOnAPluginsLoopKeepTheirConnectionsForTheNextOnes() async throws {
+        let server = try RawTCPServer(.keepAlive("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+        defer { server.stop() }
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        try await withService { service in
+            // Three rounds of four concurrent exchanges, each bound to the loop as a plugin's request is.
+            for round in 0..<3 {
+                let kinds = await withTaskGroup(of: OutboundResult.Kind.self) { group in
+                    for index in 0..<4 {
+                        group.addTask {
+                            await PluginTaskContext.$eventLoop.withValue(loop) {
+                                await service.send(
+                                    OutboundRequest(
+                                        method: "GET", url: "http://127.0.0.1:\(server.port)/ping/\(round)/\(index)")
+                                ).kind
+                            }
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(kinds == Array(repeating: .response, count: 4))
+            }
+            #expect(server.requests.count == 12)
+            // The first round may open a connection per exchange; the later rounds reuse them.
+            #expect(server.accepted <= 4)
         }
     }
 
