@@ -23,7 +23,7 @@ public struct ServerInstance: Sendable, Equatable {
     public static func replicaPrefix(_ replica: String) -> String { replica + "#" }
 
     /// A new owner for one request's key.
-    public func newOwner() -> String { ownerPrefix + UUID().uuidString.lowercased() }
+    public func newOwner() -> String { ownerPrefix + UUID.random().uuidString.lowercased() }
 
     /// Why `replica` cannot name a replica (empty, too long, or with a space, `#` or a control character);
     /// nil when it can.

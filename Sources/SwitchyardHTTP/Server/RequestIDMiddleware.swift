@@ -38,6 +38,17 @@ struct RequestIDMiddleware: RouterMiddleware {
 
     /// A fresh id: 32 lowercase hex digits.
     static func make() -> String {
-        UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        var generator = SystemRandomNumberGenerator()
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            for half in 0..<2 {
+                var value = generator.next() as UInt64
+                for index in (0..<16).reversed() {
+                    buffer[half * 16 + index] = digits.utf8Start[Int(value & 15)]
+                    value >>= 4
+                }
+            }
+            return 32
+        }
     }
 }
