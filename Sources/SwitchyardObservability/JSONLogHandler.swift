@@ -42,26 +42,35 @@ public struct JSONLogHandler: LogHandler {
         sink(Self.line(time: Date(), level: event.level, message: "\(event.message)", label: label, metadata: merged))
     }
 
-    /// The JSON object for one record.
+    /// The JSON object for one record, written byte by byte into one buffer.
     static func line(time: Date, level: Logger.Level, message: String, label: String, metadata: Logger.Metadata)
         -> String
     {
         var fields: [(String, String)] = []
         flatten(metadata, prefix: "", into: &fields)
-        var out = "{\"time\":\"\(timestamp(time))\",\"level\":\"\(level.rawValue)\",\"message\":"
+        fields.sort { $0.0 < $1.0 }
+        var out: [UInt8] = []
+        out.reserveCapacity(160 + message.utf8.count + fields.count * 32)
+        out.append(contentsOf: #"{"time":""#.utf8)
+        appendTimestamp(time, to: &out)
+        out.append(contentsOf: #"","level":""#.utf8)
+        out.append(contentsOf: level.rawValue.utf8)
+        out.append(contentsOf: #"","message":"#.utf8)
         appendString(message, to: &out)
-        out += ",\"logger\":"
+        out.append(contentsOf: #","logger":"#.utf8)
         appendString(label, to: &out)
-        for (key, value) in fields.sorted(by: { $0.0 < $1.0 })
-        where !["time", "level", "message", "logger"].contains(key) {
-            out += ","
+        for (key, value) in fields where !reserved.contains(key) {
+            out.append(UInt8(ascii: ","))
             appendString(key, to: &out)
-            out += ":"
+            out.append(UInt8(ascii: ":"))
             appendString(value, to: &out)
         }
-        out += "}"
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
+
+    /// The keys of the record itself, which metadata cannot repeat.
+    private static let reserved: Set<String> = ["time", "level", "message", "logger"]
 
     static func flatten(_ metadata: Logger.Metadata, prefix: String, into fields: inout [(String, String)]) {
         for (key, value) in metadata {
@@ -75,33 +84,86 @@ public struct JSONLogHandler: LogHandler {
         }
     }
 
-    /// Appends `text` as a JSON string literal.
-    static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+    /// Appends `text` as a JSON string literal: quotes, backslashes and control characters escaped, and
+    /// U+2028 and U+2029, which end a line for some readers.
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+                case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+                case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+                case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+                case 0..<0x20, 0x7F:
+                    out.append(contentsOf: #"\u00"#.utf8)
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 15)])
+                case 0xE2 where index + 1 < bytes.count && bytes[index] == 0x80 && bytes[index + 1] & 0xFE == 0xA8:
+                    // U+2028 (E2 80 A8) or U+2029 (E2 80 A9).
+                    out.append(contentsOf: (bytes[index + 1] == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)
+                    index += 2
+                default: out.append(byte)
                 }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends `date` as ISO 8601 in UTC with milliseconds (`2026-12-07T09:41:05.123Z`).
+    static func appendTimestamp(_ date: Date, to out: inout [UInt8]) {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let days = milliseconds.dividedFloor(by: 86_400_000)
+        let ofDay = milliseconds - days * 86_400_000
+        // Days since 1970-01-01 to a civil date (proleptic Gregorian calendar).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            for _ in 0..<count {
+                out.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        out.append(UInt8(ascii: "T"))
+        digits(ofDay / 3_600_000, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(ofDay / 60_000 % 60, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(ofDay / 1000 % 60, 2)
+        out.append(UInt8(ascii: "."))
+        digits(ofDay % 1000, 3)
+        out.append(UInt8(ascii: "Z"))
+    }
+}
+
+extension Int64 {
+    /// The quotient rounded toward negative infinity.
+    fileprivate func dividedFloor(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 }
 
@@ -111,7 +173,8 @@ final class StandardOutputLines: Sendable {
     private let writing = Mutex(())
 
     func write(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
         writing.withLock { _ in
             bytes.withUnsafeBufferPointer { buffer in
                 var offset = 0
