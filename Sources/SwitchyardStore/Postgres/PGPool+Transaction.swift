@@ -72,9 +72,13 @@ extension PGPool {
     /// Quotes an SQL string literal as an escape string (`E'…'`, backslashes and quotes doubled), which
     /// means the same whatever `standard_conforming_strings` says.
     static func quoteLiteral(_ value: String) throws -> String {
-        guard !value.utf8.contains(0) else {
-            throw PGError(code: .invalidParameter, message: "a setting must not contain NUL")
+        var plain = true
+        for byte in value.utf8 {
+            if byte == 0 { throw PGError(code: .invalidParameter, message: "a setting must not contain NUL") }
+            if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "'") { plain = false }
         }
+        // Most settings (tenant ids, roles) hold neither character: no search-and-replace for them.
+        guard !plain else { return "E'" + value + "'" }
         return "E'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''")
             + "'"
     }
@@ -84,6 +88,7 @@ extension PGPool {
         guard !name.isEmpty, !name.utf8.contains(0) else {
             throw PGError(code: .invalidParameter, message: "an identifier must be non-empty and without NUL")
         }
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
         return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

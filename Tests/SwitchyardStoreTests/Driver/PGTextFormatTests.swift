@@ -92,5 +92,9 @@ struct PGTextFormatTests {
         #expect(PostgresCluster.quoteConnectionValue("a b'c\\d") == "'a b\\'c\\\\d'")
         #expect(try PGPool.quoteIdentifier("we\"ird") == "\"we\"\"ird\"")
         #expect(throws: PGError.self) { try PGPool.quoteIdentifier("") }
+        #expect(try PGPool.quoteIdentifier("plain") == "\"plain\"")
+        #expect(try PGPool.quoteLiteral("6ba7b810-9dad") == "E'6ba7b810-9dad'")
+        #expect(try PGPool.quoteLiteral("it's a \\ back") == "E'it''s a \\\\ back'")
+        #expect(throws: PGError.self) { try PGPool.quoteLiteral("a\u{0}b") }
     }
 }
