@@ -56,23 +56,33 @@ extension WebhookEvent {
             object: EndpointSnapshot(id: endpoint.id, url: endpoint.url), livemode: endpoint.livemode, at: now)
     }
 
-    /// The event rendered in every API version (``renderings``); its ``payload`` is the oldest version's,
-    /// which the store replaces by that of the tenant's pinned version.
+    /// The event rendered once, in the oldest API version, with the place of that version's name
+    /// (``versionSlot``): the store puts the tenant's pinned version there.
     static func make<Object: Encodable>(
         id: String, tenant: UUID, type: String, objectId: String, object: Object, livemode: Bool, at now: Date
     ) throws -> WebhookEvent {
         let encoder = CompactJSONEncoder(dates: .iso8601, escapesSlashes: false)
-        var renderings: [String: Data] = [:]
-        for version in APIVersion.all {
-            let envelope = Envelope(
-                id: id, type: type, apiVersion: version.name, createdAt: now, livemode: livemode,
-                data: .init(object: object))
-            renderings[version.name] = try encoder.encode(envelope)
-        }
+        let version = APIVersion.oldest.name
+        let envelope = Envelope(
+            id: id, type: type, apiVersion: version, createdAt: now, livemode: livemode, data: .init(object: object))
+        let payload = try encoder.encode(envelope)
         return WebhookEvent(
-            id: id, tenantId: tenant, type: type, objectId: objectId,
-            payload: renderings[APIVersion.oldest.name] ?? Data(), createdAt: now, livemode: livemode,
-            renderings: renderings)
+            id: id, tenantId: tenant, type: type, objectId: objectId, payload: payload, createdAt: now,
+            livemode: livemode, versionSlot: versionSlot(in: payload, version: version))
+    }
+
+    /// Where `version` is the value of the envelope's `api_version`: its first `"api_version":"…"` pair.
+    /// The envelope writes it before `data`, and the `id` and `type` before it are JSON strings, which
+    /// cannot hold a bare quote, so no other object's field can come first.
+    package static func versionSlot(in payload: Data, version: String) -> Range<Int>? {
+        let key = Array(#","api_version":""#.utf8)
+        let bytes = Array(payload)
+        guard let keyStart = bytes.firstRange(of: key)?.lowerBound else { return nil }
+        let start = keyStart + key.count
+        let end = start + version.utf8.count
+        guard end < bytes.count, bytes[start..<end].elementsEqual(version.utf8), bytes[end] == UInt8(ascii: "\"")
+        else { return nil }
+        return start..<end
     }
 
     private struct Envelope<Object: Encodable>: Encodable {

@@ -13,9 +13,10 @@ public struct WebhookEvent: Sendable, Equatable {
     /// The JSON body delivered to endpoints, exactly as signed.
     public var payload: Data
     public var createdAt: Date
-    /// For a new event: its body as each API version renders it (``APIVersion/name`` → body); the store
-    /// keeps, as ``payload``, the one of the version the tenant is pinned to. Empty for a stored event.
-    public var renderings: [String: Data]
+    /// For a new event: where in ``payload`` (rendered in the oldest API version) the version's name
+    /// sits. The store writes there the name of the version the tenant is pinned to: the renderings of all
+    /// versions differ in that name only. `nil` for a stored event.
+    public var versionSlot: Range<Int>?
     /// Its object's mode (``Livemode``): delivered only to endpoints of that mode, listed only to keys of it.
     public var livemode: Bool
 
@@ -23,7 +24,7 @@ public struct WebhookEvent: Sendable, Equatable {
     public init(
         id: String, tenantId: UUID, type: String, objectId: String, payload: Data, createdAt: Date,
         livemode: Bool = false,
-        renderings: [String: Data] = [:]
+        versionSlot: Range<Int>? = nil
     ) {
         self.livemode = livemode
         self.id = id
@@ -32,7 +33,7 @@ public struct WebhookEvent: Sendable, Equatable {
         self.objectId = objectId
         self.payload = payload
         self.createdAt = createdAt
-        self.renderings = renderings
+        self.versionSlot = versionSlot
     }
 }
 

@@ -39,26 +39,38 @@ enum PostgresOutbox {
         ]
     }
 
-    /// The statement that stores `event` (without deliveries): its rendering in the API version its tenant
-    /// is pinned to, chosen by the statement itself (a tenant without one gets ``WebhookEvent/payload``,
-    /// the oldest version's).
+    /// The statement that stores `event` (without deliveries): rendered in the API version its tenant is
+    /// pinned to, whose name the statement itself writes into the event's ``WebhookEvent/versionSlot`` (a
+    /// tenant without a pin, or a stored event, gets ``WebhookEvent/payload`` as it is: the oldest version).
     static func storing(_ event: WebhookEvent) -> PGStatement {
         var parameters: [PGValue] = [
             .text(event.id), .uuid(event.tenantId), .text(event.type), .text(event.objectId),
-            .text(String(decoding: event.payload, as: UTF8.self)), .timestamp(event.createdAt), .bool(event.livemode),
+            .timestamp(event.createdAt), .bool(event.livemode),
         ]
-        var choices = ""
-        for (version, body) in event.renderings.sorted(by: { $0.key < $1.key }) {
-            choices += " WHEN $\(parameters.count + 1) THEN $\(parameters.count + 2)"
-            parameters += [.text(version), .text(String(decoding: body, as: UTF8.self))]
+        let payload: String
+        if let slot = event.versionSlot, slot.lowerBound >= 0, slot.upperBound <= event.payload.count {
+            // $7 and $9 around the slot, $8 the oldest version's name it holds, then every version's name.
+            let bytes = Array(event.payload)
+            parameters += [
+                .text(String(decoding: bytes[..<slot.lowerBound], as: UTF8.self)),
+                .text(String(decoding: bytes[slot], as: UTF8.self)),
+                .text(String(decoding: bytes[slot.upperBound...], as: UTF8.self)),
+            ]
+            var choices = ""
+            for version in APIVersion.all {
+                parameters.append(.text(version.name))
+                choices += " WHEN $\(parameters.count) THEN $\(parameters.count)"
+            }
+            payload =
+                "$7::text || CASE (SELECT api_version FROM tenants WHERE id = $2::uuid)\(choices) ELSE $8::text END || $9::text"
+        } else {
+            parameters.append(.text(String(decoding: event.payload, as: UTF8.self)))
+            payload = "$7"
         }
-        let payload =
-            choices.isEmpty
-            ? "$5" : "CASE (SELECT api_version FROM tenants WHERE id = $2::uuid)\(choices) ELSE $5 END"
         return PGStatement(
             """
             INSERT INTO webhook_events (id, tenant_id, type, object_id, payload, created_at, livemode)
-            VALUES ($1, $2::uuid, $3, $4, \(payload), $6::timestamptz, $7::boolean)
+            VALUES ($1, $2::uuid, $3, $4, \(payload), $5::timestamptz, $6::boolean)
             """, parameters)
     }
 }
