@@ -75,14 +75,28 @@ extension WebhookEvent {
     /// The envelope writes it before `data`, and the `id` and `type` before it are JSON strings, which
     /// cannot hold a bare quote, so no other object's field can come first.
     package static func versionSlot(in payload: Data, version: String) -> Range<Int>? {
-        let key = Array(#","api_version":""#.utf8)
-        let bytes = Array(payload)
-        guard let keyStart = bytes.firstRange(of: key)?.lowerBound else { return nil }
-        let start = keyStart + key.count
-        let end = start + version.utf8.count
-        guard end < bytes.count, bytes[start..<end].elementsEqual(version.utf8), bytes[end] == UInt8(ascii: "\"")
-        else { return nil }
-        return start..<end
+        let key: StaticString = #","api_version":""#
+        let name = Array(version.utf8)
+        return payload.withUnsafeBytes { bytes -> Range<Int>? in
+            let keyBytes = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+            var start = 0
+            // The pair comes after the envelope's first few fields: a plain scan from the front finds it.
+            while start + keyBytes.count + name.count < bytes.count {
+                if bytes[start] == keyBytes[0],
+                    memcmp(bytes.baseAddress! + start, keyBytes.baseAddress!, keyBytes.count) == 0
+                {
+                    let value = start + keyBytes.count
+                    let end = value + name.count
+                    guard
+                        name.withUnsafeBytes({ memcmp(bytes.baseAddress! + value, $0.baseAddress!, name.count) }) == 0,
+                        bytes[end] == UInt8(ascii: "\"")
+                    else { return nil }
+                    return value..<end
+                }
+                start += 1
+            }
+            return nil
+        }
     }
 
     private struct Envelope<Object: Encodable>: Encodable {
