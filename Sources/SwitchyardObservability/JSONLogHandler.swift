@@ -117,53 +117,40 @@ public struct JSONLogHandler: LogHandler {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Appends `date` as ISO 8601 in UTC with milliseconds (`2026-12-07T09:41:05.123Z`).
+    /// Appends `date` as ISO 8601 in UTC with milliseconds (`2026-12-07T09:41:05.123Z`), the calendar
+    /// fields from the C library's `gmtime_r`.
     static func appendTimestamp(_ date: Date, to out: inout [UInt8]) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let days = milliseconds.dividedFloor(by: 86_400_000)
-        let ofDay = milliseconds - days * 86_400_000
-        // Days since 1970-01-01 to a civil date (proleptic Gregorian calendar).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func digits(_ value: Int64, _ count: Int) {
-            var divisor: Int64 = 1
+        var seconds = time_t(milliseconds / 1000)
+        var fraction = milliseconds % 1000
+        if fraction < 0 {
+            fraction += 1000
+            seconds -= 1
+        }
+        var fields = tm()
+        gmtime_r(&seconds, &fields)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
             for _ in 1..<count { divisor *= 10 }
-            var rest = value
             for _ in 0..<count {
-                out.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-                rest %= divisor
+                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
                 divisor /= 10
             }
         }
-        digits(year, 4)
+        digits(Int(fields.tm_year) + 1900, 4)
         out.append(UInt8(ascii: "-"))
-        digits(month, 2)
+        digits(Int(fields.tm_mon) + 1, 2)
         out.append(UInt8(ascii: "-"))
-        digits(day, 2)
+        digits(Int(fields.tm_mday), 2)
         out.append(UInt8(ascii: "T"))
-        digits(ofDay / 3_600_000, 2)
+        digits(Int(fields.tm_hour), 2)
         out.append(UInt8(ascii: ":"))
-        digits(ofDay / 60_000 % 60, 2)
+        digits(Int(fields.tm_min), 2)
         out.append(UInt8(ascii: ":"))
-        digits(ofDay / 1000 % 60, 2)
+        digits(Int(fields.tm_sec), 2)
         out.append(UInt8(ascii: "."))
-        digits(ofDay % 1000, 3)
+        digits(Int(fraction), 3)
         out.append(UInt8(ascii: "Z"))
-    }
-}
-
-extension Int64 {
-    /// The quotient rounded toward negative infinity.
-    fileprivate func dividedFloor(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 }
 
