@@ -42,7 +42,7 @@ final class HostServicesBridge: @unchecked Sendable {
         let pluginID = self.pluginID
         Task(executorPreference: loop) {
             let result: OutboundResult
-            if let request = try? PluginJSON.decoder().decode(OutboundRequest.self, from: requestJSON) {
+            if let request = OutboundRequest.relayed(requestJSON) {
                 result = await PluginTaskContext.$pluginID.withValue(pluginID) {
                     await PluginTaskContext.$eventLoop.withValue(loop?.loop) {
                         await services.send(request)

@@ -42,7 +42,7 @@ struct CHostServices: HostServices, @unchecked Sendable {
                 httpSend(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), json.count, hostReplied, box)
             }
         }
-        guard let result = try? PluginJSON.decoder().decode(OutboundResult.self, from: reply) else {
+        guard let result = OutboundResult.relayed(reply) else {
             // The host may have sent the request: the safe reading of an unreadable answer is "no response".
             return OutboundResult(kind: .noResponse, reason: "the host's answer could not be decoded")
         }
