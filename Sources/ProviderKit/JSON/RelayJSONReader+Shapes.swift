@@ -3,7 +3,7 @@ import Foundation
 extension OutboundRequest {
     /// The request a plugin's `http_send` carries: read in one pass, or by `JSONDecoder` when the fast read
     /// declines (``RelayJSONReader``); nil when neither can read it.
-    public static func relayed(_ json: Data) -> OutboundRequest? {
+    package static func relayed(_ json: Data) -> OutboundRequest? {
         RelayJSONReader.read(json) { reader in reader.outboundRequest() }
             ?? (try? PluginJSON.decoder().decode(OutboundRequest.self, from: json))
     }
@@ -12,7 +12,7 @@ extension OutboundRequest {
 extension OutboundResult {
     /// The host's answer to an `http_send`: read in one pass, or by `JSONDecoder` when the fast read
     /// declines (``RelayJSONReader``); nil when neither can read it.
-    public static func relayed(_ json: Data) -> OutboundResult? {
+    package static func relayed(_ json: Data) -> OutboundResult? {
         RelayJSONReader.read(json) { reader in reader.outboundResult() }
             ?? (try? PluginJSON.decoder().decode(OutboundResult.self, from: json))
     }

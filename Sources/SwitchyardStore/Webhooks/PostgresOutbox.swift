@@ -62,7 +62,8 @@ enum PostgresOutbox {
                 choices += " WHEN $\(parameters.count) THEN $\(parameters.count)"
             }
             payload =
-                "$7::text || CASE (SELECT api_version FROM tenants WHERE id = $2::uuid)\(choices) ELSE $8::text END || $9::text"
+                "$7::text || CASE (SELECT api_version FROM tenants WHERE id = $2::uuid)\(choices) ELSE $8::text END"
+                + " || $9::text"
         } else {
             parameters.append(.text(String(decoding: event.payload, as: UTF8.self)))
             payload = "$7"
