@@ -6,37 +6,26 @@ import Testing
 /// The relay's one-pass reader: what it reads equals what `JSONDecoder` reads, and what it declines
 /// `JSONDecoder` still decides.
 struct RelayJSONReaderTests {
-    private struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let pieces = [
         "a", "Z", "0", " ", "/", "\"", "\\", "\n", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "漢", "😀", "\u{2028}",
         "Bearer ", "application/json", "%2F", "'",
     ]
 
-    private static func text(_ random: inout Seeded) -> String {
+    private static func text(_ random: inout SystemRandomNumberGenerator) -> String {
         (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
     }
 
-    private static func headers(_ random: inout Seeded) -> [HTTPHeader] {
+    private static func headers(_ random: inout SystemRandomNumberGenerator) -> [HTTPHeader] {
         (0..<Int.random(in: 0...4, using: &random)).map { _ in HTTPHeader(text(&random), text(&random)) }
     }
 
-    private static func body(_ random: inout Seeded) -> Data? {
+    private static func body(_ random: inout SystemRandomNumberGenerator) -> Data? {
         Bool.random(using: &random)
             ? nil
             : Data((0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
     }
 
-    private static func integer(_ random: inout Seeded) -> Int? {
+    private static func integer(_ random: inout SystemRandomNumberGenerator) -> Int? {
         [nil, 0, 1, -1, 30_000, Int.max, Int.min, Int.random(in: -1_000_000...1_000_000, using: &random)]
             .randomElement(using: &random)!
     }
@@ -46,7 +35,7 @@ struct RelayJSONReaderTests {
     }
 
     @Test func everyRequestAndResultTheRelayWritesIsReadBackInOnePass() throws {
-        var random = Seeded(state: 7)
+        var random = SystemRandomNumberGenerator()
         let pretty = JSONEncoder()
         pretty.outputFormatting = [.prettyPrinted, .sortedKeys]
         for _ in 0..<400 {

@@ -29,11 +29,13 @@ package struct RelayJSONReader {
     /// Fails on a repeated key.
     mutating func object(_ field: (inout RelayJSONReader, String) -> Bool) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
-        var seen: Set<String> = []
+        // The shapes have a handful of keys: a short array finds a repeated one without hashing.
+        var seen: [String] = []
         if consume(UInt8(ascii: "}")) { return true }
         repeat {
-            guard let key = string(), seen.insert(key).inserted, consume(UInt8(ascii: ":")), field(&self, key)
+            guard let key = string(), !seen.contains(key), consume(UInt8(ascii: ":")), field(&self, key)
             else { return false }
+            seen.append(key)
         } while consume(UInt8(ascii: ","))
         return consume(UInt8(ascii: "}"))
     }
