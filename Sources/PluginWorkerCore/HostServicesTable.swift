@@ -1,5 +1,5 @@
 import CSwitchyardPlugin
-import Foundation
+import FoundationEssentials
 
 /// The C signature of a plugin table's `invoke`.
 package typealias PluginInvokeFunction =

@@ -1,5 +1,5 @@
 import CSwitchyardPlugin
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -35,7 +35,7 @@ package enum PluginImageFile {
 
     /// `dlerror` text without the private copy's path, trimmed to a sensible length.
     private static func shortened(_ detail: String, without path: String) -> String {
-        let text = detail.replacingOccurrences(of: path + ": ", with: "").replacingOccurrences(of: path, with: "")
+        let text = detail.replacing(path + ": ", with: "").replacing(path, with: "")
         return String(text.prefix(200))
     }
 }

@@ -1,5 +1,9 @@
 import CSwitchyardPlugin
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A plugin's entry table as this host reads it.
 ///

@@ -1,6 +1,6 @@
 import CPluginSandbox
 import CSwitchyardPlugin
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 #if canImport(Glibc)
@@ -45,9 +45,7 @@ public enum PluginWorker {
         }
         let host = WorkerHost(socket: socket, callsOnReader: table.returnsPromptly, logLevel: logLevel)
         WorkerHost.shared = host
-        let reader = Thread { host.readLoop() }
-        reader.name = "plugin worker reader"
-        reader.start()
+        ReaderThread.start { host.readLoop() }
         guard let create = table.entries.create, let invoke = table.entries.invoke,
             let instance = create(host.table)
         else {

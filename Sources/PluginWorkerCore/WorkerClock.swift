@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The server's clock as the worker process knows it: the time carried by the latest frame that

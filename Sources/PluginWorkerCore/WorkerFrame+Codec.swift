@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The binary layout of a ``WorkerFrame``, all integers big-endian:
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One message between the server and a plugin worker process.
 ///

@@ -1,6 +1,7 @@
 import CPluginSandbox
 import CSwitchyardPlugin
-import Foundation
+import Dispatch
+import FoundationEssentials
 import ProviderKit
 import Synchronization
 

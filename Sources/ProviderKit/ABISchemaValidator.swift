@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A small JSON Schema (draft 2020-12) checker for the plugin ABI's schema files (`switchyard plugins sdk`
 /// writes them beside the C header): `type`, `enum`, `const`, `pattern`, `properties`, `required`,
@@ -91,8 +91,8 @@ public struct ABISchemaValidator: Sendable {
             problems.append("\(path): expected \(constant)")
         }
         if let pattern = keywords["pattern"]?.stringValue, let text = value.stringValue {
-            let expression = try NSRegularExpression(pattern: pattern)
-            if expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil {
+            let expression = try Regex(pattern).matchingSemantics(.unicodeScalar)
+            if (try expression.firstMatch(in: text)) == nil {
                 problems.append("\(path): \(text) does not match \(pattern)")
             }
         }

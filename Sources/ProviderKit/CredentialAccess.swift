@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Typed access to an account's credential fields (``AccountContext/credentials``) and options.
 ///
@@ -9,7 +9,7 @@ extension Dictionary where Key == String, Value == String {
     ///
     /// - Throws: `misconfigured` (`credential <name> is missing`) when it is absent or blank.
     public func require(_ name: String) throws -> Secret {
-        guard let value = self[name], !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let value = self[name], !value.trimmingBlanks().isEmpty else {
             throw ProviderError.missingCredential(name)
         }
         return Secret(value)
@@ -26,7 +26,7 @@ extension Dictionary where Key == String, Value == String {
     /// A field that is not secret (an optional credential, an account option), surrounding blanks removed;
     /// nil when absent or blank.
     public func nonBlank(_ name: String) -> String? {
-        guard let value = self[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = self[name]?.trimmingBlanks(), !value.isEmpty else { return nil }
         return value
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A plugin's credential fields, declared once as the cases of a string enum: the manifest lists them
 /// (``manifestFields``) and the flows read the account's values by case.

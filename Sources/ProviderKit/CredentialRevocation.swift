@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Ask the provider to revoke a customer's stored credential (delete a wallet card, cancel an agreement's
 /// token), so that it cannot pay again even outside Switchyard.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A customer's stored credential (a provider token), as the host hands it to a plugin for a payment.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `answerDispute` flow's request: the merchant's answer to one of the provider's disputes.
 public struct DisputeAnswerRequest: Codable, Sendable, Equatable {

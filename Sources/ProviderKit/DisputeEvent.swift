@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a provider's notification says about a dispute (a retrieval request, a chargeback and what
 /// follows), mapped by the plugin onto one ``Kind``. The host keeps one dispute per provider dispute id

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A classified exchange with a provider: its decoded answer, or the outcome that ends the flow.
 public enum ExchangeResult<Payload: Sendable>: Sendable {

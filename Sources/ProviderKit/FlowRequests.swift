@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether an authorisation is captured at once or later by a separate capture.
 public enum CaptureMode: String, Codable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `application/x-www-form-urlencoded` bodies and percent-encoding.
 public enum FormEncoding {
@@ -29,8 +29,8 @@ public enum FormEncoding {
 
     /// One form component: `+` as a space when `plusIsSpace`, then percent-escapes; nil for a bad escape.
     public static func decodeComponent(_ component: some StringProtocol, plusIsSpace: Bool = true) -> String? {
-        let text = plusIsSpace ? component.replacingOccurrences(of: "+", with: " ") : String(component)
-        return text.removingPercentEncoding
+        let text = plusIsSpace ? String(component).replacing("+", with: " ") : String(component)
+        return percentDecode(text)
     }
 
     /// Percent-encodes like Python's `quote_plus`: letters, digits and `_.-~` stay, a space becomes `+`, every

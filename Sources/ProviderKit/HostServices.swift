@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Log levels a plugin may use.
 public enum PluginLogLevel: Int32, Codable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a plugin judges an inquiry by our own reference that finds nothing at the provider.
 ///
@@ -30,7 +30,7 @@ public struct NotFoundRule: Sendable, Equatable {
 
     /// The account's delay from ``optionName`` (whole seconds, clamped to ``delayRange``), else `defaultDelay`.
     public init(options: [String: String], defaultDelay: TimeInterval) {
-        guard let text = options[Self.optionName]?.trimmingCharacters(in: .whitespaces), let seconds = Int(text)
+        guard let text = options[Self.optionName]?.trimmingBlanks(), let seconds = Int(text)
         else {
             self.init(delay: defaultDelay)
             return

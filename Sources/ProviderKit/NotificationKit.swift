@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension NotificationRequest {
     /// Every value of a header, names compared case-insensitively (a signature header sent twice must be

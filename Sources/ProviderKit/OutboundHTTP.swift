@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An HTTP request a plugin asks the host to send.
 public struct OutboundRequest: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Outcome {
     /// An `unknown` outcome with a code of ours (`no_response`, `http_503`, `unparsable_response`, …).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a provider call returned, classified for the orchestrator.
 ///

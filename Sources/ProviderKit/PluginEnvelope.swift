@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON sent with `invoke`: the account and the flow's request.
 public struct PluginInvocation<Request: Codable & Sendable>: Codable, Sendable {

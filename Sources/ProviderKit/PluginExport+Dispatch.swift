@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Maps a flow to the provider method that implements it, with JSON on both sides.
 enum PluginExportDispatch {

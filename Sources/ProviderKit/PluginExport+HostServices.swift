@@ -1,5 +1,5 @@
 import CSwitchyardPlugin
-import Foundation
+import FoundationEssentials
 
 /// The plugin side of the host services: a Swift ``HostServices`` over the C `sy_host_services` table
 /// the host passed to `create`.

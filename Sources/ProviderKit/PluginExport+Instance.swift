@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One created plugin instance: a provider value plus the calls in flight, each with its task and its
 /// completion.
@@ -16,8 +16,7 @@ final class PluginExportInstance: @unchecked Sendable {
     }
 
     private let dispatch: Dispatch
-    // NSLock, not Mutex: the plugin SDK also builds for macOS 14, where Synchronization's Mutex is not available.
-    private let lock = NSLock()
+    private let lock = SDKLock()
     private var calls: [UInt64: Call] = [:]
 
     init(dispatch: @escaping Dispatch) {

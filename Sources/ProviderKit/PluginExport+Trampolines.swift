@@ -1,5 +1,5 @@
 import CSwitchyardPlugin
-import Foundation
+import FoundationEssentials
 
 /// The C entry points of an exported table. None of them captures context: `create` has one
 /// trampoline per registry slot, and the others find their state through the instance pointer.

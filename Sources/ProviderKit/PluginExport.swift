@@ -1,5 +1,5 @@
 import CSwitchyardPlugin
-import Foundation
+import FoundationEssentials
 
 /// Exports a Swift ``Provider`` through the C plugin ABI.
 ///
@@ -34,8 +34,7 @@ final class ExportRegistry: @unchecked Sendable {
     /// How many provider types one process can export (a plugin exports one; tests a few).
     static let slotCount = ExportTrampolines.create.count
 
-    // NSLock, not Mutex: the plugin SDK also builds for macOS 14, where Synchronization's Mutex is not available.
-    private let lock = NSLock()
+    private let lock = SDKLock()
     private var tables: [ObjectIdentifier: UnsafePointer<sy_plugin_table>] = [:]
     private var factories: [@Sendable (CHostServices) -> PluginExportInstance] = []
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Errors a provider implementation may throw for our own failures (not declines, which are data).
 public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sends a plugin's requests through the host and logs each call's end, one line a call.
 ///

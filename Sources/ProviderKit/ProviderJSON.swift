@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// JSON as a provider's API writes it: request bodies with sorted keys and unescaped slashes (stable bytes,
 /// which signatures and seals can cover), and tolerant reading of answers.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Making provider text and numbers safe to repeat in outcomes and logs.
 public enum ProviderText {
@@ -13,11 +13,16 @@ public enum ProviderText {
     /// anything else becomes ``unrecognisedCode`` (a body cannot smuggle text through a code); nil when absent
     /// or blank.
     public static func safeCode(_ code: String?) -> String? {
-        guard let code = code?.trimmingCharacters(in: .whitespaces), !code.isEmpty else { return nil }
+        guard let code = code?.trimmingBlanks(), !code.isEmpty else { return nil }
         let allowed =
             code.count <= maxCodeLength
             && code.unicodeScalars.allSatisfy { isAlphanumeric($0) || $0 == "_" || $0 == "-" || $0 == "." }
         return allowed ? code : unrecognisedCode
+    }
+
+    /// Whether a scalar is a blank: a tab or a Unicode space separator (category Zs).
+    public static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
     }
 
     /// Whether a scalar is an ASCII letter or digit.
@@ -30,7 +35,7 @@ public enum ProviderText {
 
     /// The text when it is only ASCII digits (surrounding blanks removed), else nil.
     public static func digits(_ text: String) -> String? {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmingBlanks()
         return !text.isEmpty && text.allSatisfy({ $0.isASCII && $0.isNumber }) ? text : nil
     }
 
@@ -45,21 +50,8 @@ public enum ProviderText {
     public static func scrub(_ text: String, secrets: [String], limit: Int = 200) -> String {
         var text = text
         for secret in secrets where secret.count >= 4 {
-            text = text.replacingOccurrences(of: secret, with: redaction)
+            text = text.replacing(secret, with: redaction)
         }
         return text.count > limit ? String(text.prefix(limit)) : text
-    }
-}
-
-/// Times as providers write them.
-public enum ProviderTime {
-    /// Whole seconds since the epoch, rounded down.
-    public static func epochSeconds(_ date: Date) -> Int64 {
-        Int64(date.timeIntervalSince1970.rounded(.down))
-    }
-
-    /// The date rounded down to a whole second.
-    public static func wholeSeconds(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 }

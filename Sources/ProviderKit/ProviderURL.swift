@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Building the URLs of a provider's API from an account's base URL.
 public enum ProviderURL {
@@ -24,7 +24,7 @@ public enum ProviderURL {
     /// The endpoint of `path` under `base`; nil unless the base is an absolute http(s) URL with a host and
     /// without query or fragment (surrounding blanks and trailing slashes are ignored).
     public static func endpoint(base: String, path: String) -> Endpoint? {
-        var base = base.trimmingCharacters(in: .whitespaces)
+        var base = base.trimmingBlanks()
         while base.hasSuffix("/") { base.removeLast() }
         guard let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", components.host?.isEmpty == false,
@@ -45,8 +45,21 @@ public enum ProviderURL {
 
     /// One path segment, percent-encoded (a `/` inside the value is encoded too).
     public static func pathSegment(_ value: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove("/")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+        var out = ""
+        for byte in value.utf8 {
+            switch byte {
+            // Foundation's `urlPathAllowed`: RFC 3986 `pchar` (unreserved, sub-delims, `:`, `@`) without `;`.
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+                UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+                UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count < 2 ? "0" + hex : hex)
+            }
+        }
+        return out
     }
 }

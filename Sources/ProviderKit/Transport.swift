@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which HTTP statuses carry an answer a plugin reads with its own status table; the others are `unknown`.
 public enum AnsweredStatuses: Sendable, Equatable {

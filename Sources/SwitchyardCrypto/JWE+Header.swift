@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JWE {
     /// The JWE protected header members SwitchyardCrypto reads; other members are ignored.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading RSA keys as providers hand them out: PEM text, or the bare base64 of the DER that dashboards show.
 extension RSAPrivateKey {
@@ -46,7 +46,7 @@ extension RSAPublicKey {
 enum RSAKeyText {
     /// The text without any whitespace.
     static func compact(_ text: String) -> String {
-        String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) })
+        String(text.unicodeScalars.filter { !$0.properties.isWhitespace })
     }
 
     /// Base64 `body` as PEM with `label`, in 64-character lines.

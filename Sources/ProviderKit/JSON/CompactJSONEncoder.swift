@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes JSON as a value encodes itself, without the tree, the dictionaries and the key sort that
 /// Foundation's `JSONEncoder` builds on the way.

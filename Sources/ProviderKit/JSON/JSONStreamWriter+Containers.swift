@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An object of a ``JSONStreamWriter``: each key writes its value in place.
 struct JSONKeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {

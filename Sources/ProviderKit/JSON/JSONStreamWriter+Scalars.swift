@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONStreamWriter {
     /// Writes `value` when it is a type `JSONEncoder` writes as a scalar (or as Base64, a date, a URL);

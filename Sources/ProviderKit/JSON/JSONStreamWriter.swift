@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `Encoder` behind ``CompactJSONEncoder``: appends each value's JSON to ``bytes`` as it is encoded.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension OutboundRequest {
     /// The request a plugin's `http_send` carries: read in one pass, or by `JSONDecoder` when the fast read

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the relay's small fixed JSON shapes (``OutboundRequest``, ``OutboundResult``) in one pass over the
 /// bytes, without `Codable`'s containers.
