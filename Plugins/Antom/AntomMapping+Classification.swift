@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 import SwitchyardCrypto
 
@@ -85,7 +85,7 @@ extension AntomMapping {
     /// - a missing or other status → unknown (`unrecognised_result`).
     static func resultOutcome(_ result: AntomResult, call: AntomCall) -> Outcome? {
         let code = ProviderText.safeCode(result.resultCode)
-        switch result.resultStatus?.trimmingCharacters(in: .whitespaces).uppercased() {
+        switch result.resultStatus?.trimmingBlanks().uppercased() {
         case "S":
             return nil
         case "U":

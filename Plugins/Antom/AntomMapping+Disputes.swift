@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension AntomMapping {
@@ -42,7 +42,7 @@ extension AntomMapping {
             currency: ProviderText.nonEmpty(n.disputeAmount?.currency)?.uppercased(),
             reasonCode: ProviderText.safeCode(n.disputeReasonCode),
             reason: n.disputeReasonCode.flatMap(reasonCategory),
-            evidenceDueBy: ProviderText.nonEmpty(n.defenseDueTime).flatMap { ISO8601DateFormatter().date(from: $0) })
+            evidenceDueBy: n.defenseDueTime.flatMap(ProviderTime.iso8601))
     }
 
     /// `CHARGEBACK` is a chargeback; a retrieval or compliance request an inquiry.
@@ -61,7 +61,7 @@ extension AntomMapping {
 
     /// The category of a Visa (`10.4`, `13.1`) or Mastercard (`4837`) reason code; nil for one not listed.
     static func reasonCategory(_ code: String) -> String? {
-        let code = code.trimmingCharacters(in: .whitespaces)
+        let code = code.trimmingBlanks()
         if code.hasPrefix("10.") { return "fraudulent" }
         switch code {
         case "4837", "4840", "4849", "4863", "4870", "4871": return "fraudulent"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// What a verified notification reports.
@@ -23,7 +23,7 @@ extension AntomMapping {
             return AntomNotificationContent(
                 credentials: authorizationEvent(notification, type: type).map { [$0] } ?? [])
         }
-        let status = notification.result?.resultStatus?.trimmingCharacters(in: .whitespaces).uppercased()
+        let status = notification.result?.resultStatus?.trimmingBlanks().uppercased()
         let code = ProviderText.safeCode(notification.result?.resultCode)
         switch notification.notifyType?.uppercased() {
         case "PAYMENT_RESULT", "PAYMENT_PENDING":
@@ -134,7 +134,7 @@ extension AntomMapping {
 
     /// A wallet login id (e-mail or phone) masked for display; an id Antom already masked is kept.
     static func maskLogin(_ login: String) -> String? {
-        let login = login.trimmingCharacters(in: .whitespaces)
+        let login = login.trimmingBlanks()
         guard !login.isEmpty else { return nil }
         if login.contains("*") { return login }
         if let at = login.firstIndex(of: "@"), at > login.startIndex {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension AntomMapping {
@@ -8,7 +8,7 @@ extension AntomMapping {
     /// captured) → authorized, `PROCESSING` → pending, `FAIL` → declined, `CANCELLED` → canceled, anything
     /// else → unknown.
     static func paymentStatusKind(_ status: String?) -> Outcome.Kind {
-        switch status?.trimmingCharacters(in: .whitespaces).uppercased() {
+        switch status?.trimmingBlanks().uppercased() {
         case "SUCCESS": return .succeeded
         case "PENDING": return .authorized
         case "PROCESSING": return .pending
@@ -21,7 +21,7 @@ extension AntomMapping {
     /// The class of a `refundStatus`: `SUCCESS` → succeeded, `PROCESSING` → pending, `FAIL` → declined,
     /// anything else → unknown.
     static func refundStatusKind(_ status: String?) -> Outcome.Kind {
-        switch status?.trimmingCharacters(in: .whitespaces).uppercased() {
+        switch status?.trimmingBlanks().uppercased() {
         case "SUCCESS": return .succeeded
         case "PROCESSING": return .pending
         case "FAIL": return .declined

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension AntomMapping {
@@ -134,7 +134,7 @@ extension AntomMapping {
     ///
     /// - Throws: `return_url_required` (nothing sent) when neither is set; Antom requires one.
     static func returnURL(_ requested: String?, account: AccountContext) throws -> String {
-        if let requested = requested?.trimmingCharacters(in: .whitespaces), !requested.isEmpty { return requested }
+        if let requested = requested?.trimmingBlanks(), !requested.isEmpty { return requested }
         if let configured = account.options.nonBlank(Option.returnURL) { return configured }
         throw ProviderError(
             code: "return_url_required",

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension AntomMapping {
@@ -20,7 +20,7 @@ extension AntomMapping {
     /// `PROCESSING` → pending; nil for another status or a success without a card token.
     static func vaultingEvent(_ response: AntomInquireVaultingResponse, vaultingId: String) -> CredentialEvent? {
         let correlation = response.vaultingRequestId ?? vaultingId
-        switch response.vaultingStatus?.trimmingCharacters(in: .whitespaces).uppercased() {
+        switch response.vaultingStatus?.trimmingBlanks().uppercased() {
         case "SUCCESS":
             return cardCreated(response.paymentMethodDetail?.card, correlationId: correlation)
         case "FAIL":

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// The Antom calls the plugin makes; the raw value is the path under `/ams/api/v1/`.
@@ -88,11 +88,6 @@ enum AntomMapping {
 
     /// Parses an ISO-8601 time with an offset or `Z`, with or without fractional seconds.
     static func parseTime(_ text: String?) -> Date? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        text.flatMap(ProviderTime.iso8601)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension AntomProvider {
@@ -22,7 +22,7 @@ extension AntomProvider {
             guard found.count == 1, let value = found.first else {
                 return rejected(found.isEmpty ? "missing \(name) header" : "repeated \(name) header", account: account)
             }
-            values[name] = value.trimmingCharacters(in: .whitespaces)
+            values[name] = value.trimmingBlanks()
         }
         guard values["client-id"] == clientId else {
             return rejected("client id mismatch", account: account)

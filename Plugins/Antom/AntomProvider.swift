@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// The Antom provider (Alipay global AMS): EasySafePay wallet payments (a payment session for the app's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 import SwitchyardCrypto
 
@@ -44,7 +44,7 @@ enum AntomSigning {
         guard let header = parseHeader(headerValue),
             header.algorithm.map({ $0.uppercased() == algorithm }) ?? true,
             let text = FormEncoding.percentDecode(header.signature),
-            let signature = Base64.decode(text.trimmingCharacters(in: .whitespaces))
+            let signature = Base64.decode(text.trimmingBlanks())
         else { return false }
         return key.verifySHA256(signature: signature, message: content)
     }
@@ -55,8 +55,8 @@ enum AntomSigning {
         var fields: [String: String] = [:]
         for part in value.split(separator: ",") {
             guard let equals = part.firstIndex(of: "=") else { continue }
-            let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            let fieldValue = part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let name = part[..<equals].trimmingBlanks().lowercased()
+            let fieldValue = part[part.index(after: equals)...].trimmingBlanks()
             if fields[name] == nil { fields[name] = fieldValue }
         }
         guard let signature = fields["signature"], !signature.isEmpty else { return nil }
@@ -75,7 +75,7 @@ enum AntomSigning {
     /// The time of a `request-time` value: epoch milliseconds (Antom's documentation) or ISO-8601 with an
     /// offset (Antom's SDKs); nil when it is neither.
     static func parseRequestTime(_ value: String) -> Date? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingBlanks()
         if !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let milliseconds = Int64(text)
         {

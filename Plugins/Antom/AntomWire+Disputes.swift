@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `notifyDispute`: what Antom tells the merchant about a dispute (global-open-sdk `AlipayDisputeNotify`).
 struct AntomDisputeNotification: Codable, Sendable, Equatable {

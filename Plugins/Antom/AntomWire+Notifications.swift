@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every notification Antom sends, in one shape: notifyPayment, notifyCapture, notifyRefund (`notifyType`),
 /// notifyVaulting (`notifyType: VAULTING_RESULT`) and notifyAuthorization (`authorizationNotifyType`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `payments/createPaymentSession` body (EasySafePay first payment).
 struct AntomCreatePaymentSessionRequest: Codable, Sendable, Equatable {

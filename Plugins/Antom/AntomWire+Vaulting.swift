@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `vaults/createVaultingSession` body.
 struct AntomCreateVaultingSessionRequest: Codable, Sendable, Equatable {

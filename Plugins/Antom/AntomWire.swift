@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Codable mirrors of Antom's (Alipay global AMS) JSON. Every response field is optional so that a partial
 // answer still decodes; the mapping decides what is required. Request fields that are always sent are not
@@ -21,7 +21,7 @@ struct AntomAmount: Codable, Sendable, Equatable {
 
     /// The value as minor units, when it is an integer.
     var minorUnits: Int64? {
-        value.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        value.flatMap { Int64($0.trimmingBlanks()) }
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// Reads an IPN body into ordered key/value pairs, as the sign rule needs them.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension CitconMapping {
@@ -42,11 +42,6 @@ extension CitconMapping {
         if let seconds = Int64(text), seconds > 0, seconds < 253_402_300_800 {
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
-        if let date = ISO8601DateFormatter().date(from: text) { return date }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.date(from: text)
+        return ProviderTime.iso8601(text) ?? ProviderTime.utcDateTime(text)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension CitconMapping {
@@ -30,6 +30,6 @@ extension CitconMapping {
 
     /// An integer field (minor units), or `nil` when absent or not an integer.
     static func integer(_ value: String?) -> Int64? {
-        value.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        value.flatMap { Int64($0.trimmingBlanks()) }
     }
 }

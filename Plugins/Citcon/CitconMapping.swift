@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// Pure mapping between Switchyard's requests and outcomes and Citcon's wire types.
@@ -28,7 +28,7 @@ enum CitconMapping {
     /// `succeeded|success|captured` → succeeded; `authorized` → authorized; `initiated|pending` → pending;
     /// `failed|fail` → declined; `canceled|cancelled|expired` → canceled; anything else → unknown.
     static func outcomeKind(forStatus status: String?) -> Outcome.Kind {
-        switch status?.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch status?.trimmingBlanks().lowercased() {
         case "succeeded", "success", "captured": return .succeeded
         case "authorized": return .authorized
         case "initiated", "pending": return .pending
@@ -41,7 +41,7 @@ enum CitconMapping {
     /// Whether a charge with this status still waits for the app's confirm step (`initiated`); a `pending` charge
     /// was confirmed and waits for the wallet.
     static func isAwaitingTheApp(_ status: String?) -> Bool {
-        status?.trimmingCharacters(in: .whitespaces).lowercased() == "initiated"
+        status?.trimmingBlanks().lowercased() == "initiated"
     }
 
     /// An outcome carrying only what a payment's status says (the caller adds ids and amounts).

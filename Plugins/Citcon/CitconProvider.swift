@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// The Citcon UPI provider: pending charges for Citcon's mobile SDK, captures, cancels, refunds,

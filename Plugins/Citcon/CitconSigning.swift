@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SwitchyardCrypto
 
 /// The result of checking an IPN's `sign`.
@@ -18,7 +18,7 @@ enum CitconSigning {
     /// The names a `fields` value covers, plus `fields` itself, sorted and without duplicates.
     static func signedKeys(fieldsValue: String) -> [String] {
         var keys = Set(
-            fieldsValue.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            fieldsValue.split(separator: ",").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
         )
         keys.insert(CitconIPNField.fields)
         return keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Codable mirrors of the Citcon UPI JSON. No logic lives here; see CitconMapping for the rules.
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// The Worldline calls the plugin makes; the classification of an answer depends on it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// What a Worldline status describes: a payment (and its captures) or a refund.
@@ -42,7 +42,7 @@ enum WorldlineDirectMapping {
 
     /// The class of a `status` text, or nil when the text is absent or not known.
     static func kind(forStatus status: String?) -> Outcome.Kind? {
-        guard let status = status?.trimmingCharacters(in: .whitespaces).uppercased(), !status.isEmpty else {
+        guard let status = status?.trimmingBlanks().uppercased(), !status.isEmpty else {
             return nil
         }
         switch status {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension WorldlineDirectProvider {
@@ -22,7 +22,7 @@ extension WorldlineDirectProvider {
             return rejected(keyIds.isEmpty ? "missing key id" : "repeated key id header", account: account)
         }
         if let expected = account.credentials.nonBlank(Credential.webhookKeyId),
-            keyId.trimmingCharacters(in: .whitespaces) != expected
+            keyId.trimmingBlanks() != expected
         {
             return rejected("unknown key id", account: account)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// The Worldline Direct provider: client sessions for the app SDK (OnlinePaymentsKit), payments from the

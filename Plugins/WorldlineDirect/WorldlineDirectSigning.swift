@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 import SwitchyardCrypto
 
@@ -40,7 +40,7 @@ enum WorldlineDirectSigning {
                 scalars.append(scalar)
             }
         }
-        return String(scalars).trimmingCharacters(in: .whitespaces)
+        return String(scalars).trimmingBlanks()
     }
 
     /// The `Authorization` header value: `GCS v1HMAC:<keyId>:<signature>`.
@@ -58,11 +58,7 @@ enum WorldlineDirectSigning {
 
     /// An RFC 1123 date in GMT, e.g. `Fri, 06 Jun 2014 13:39:43 GMT`.
     static func rfc1123(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+        ProviderTime.rfc1123(date)
     }
 
     /// The webhook signature: base64(HMAC-SHA256(webhook secret, raw body)).
@@ -74,6 +70,6 @@ enum WorldlineDirectSigning {
     static func verifyWebhook(body: Data, signature provided: String, secret: String) -> Bool {
         let expected = webhookSignature(body: body, secret: secret)
         return constantTimeEquals(
-            Array(expected.utf8), Array(provided.trimmingCharacters(in: .whitespaces).utf8))
+            Array(expected.utf8), Array(provided.trimmingBlanks().utf8))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Codable mirrors of Worldline Direct's JSON (API v2). Every response field is optional so that a
 // partial answer still decodes; the mapping decides what is required.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 import SwitchyardCrypto
 
@@ -12,7 +12,7 @@ struct SipsAutomaticResponse: Sendable, Equatable {
 
     /// Whether `Data` is base64.
     var isBase64: Bool {
-        encode?.trimmingCharacters(in: .whitespaces).lowercased() == "base64"
+        encode?.trimmingBlanks().lowercased() == "base64"
     }
 }
 
@@ -52,7 +52,7 @@ extension SipsMapping {
         var fields: [String: String] = [:]
         for part in text.split(separator: "|", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = pieces[0].trimmingCharacters(in: .whitespaces)
+            let name = pieces[0].trimmingBlanks()
             guard !name.isEmpty, fields[name] == nil else { continue }
             fields[name] = pieces.count > 1 ? String(pieces[1]) : ""
         }
@@ -70,12 +70,12 @@ extension SipsMapping {
                 && value.unicodeScalars.allSatisfy(ProviderText.isAlphanumeric) ? value : nil
         }
         let returnContext = fields["returnContext"].flatMap { $0.isEmpty ? nil : String($0.prefix(128)) }
-        let amount = fields["amount"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        let amount = fields["amount"].flatMap { Int64($0.trimmingBlanks()) }
         let code = ProviderText.safeCode(fields["responseCode"])
         let outcome: Outcome
         switch code {
         case "00":
-            if fields["captureMode"]?.trimmingCharacters(in: .whitespaces).uppercased() == "VALIDATION" {
+            if fields["captureMode"]?.trimmingBlanks().uppercased() == "VALIDATION" {
                 outcome = Outcome(
                     kind: .authorized, providerPaymentId: transaction, providerStatus: code, amount: amount)
             } else {

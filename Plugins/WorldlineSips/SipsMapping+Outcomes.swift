@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension SipsMapping {
@@ -8,7 +8,7 @@ extension SipsMapping {
     /// automatically), `CAPTURED` and `CREDITED` → succeeded; `CANCELLED` → canceled; `REFUSED` → declined;
     /// `PENDING` → pending; anything else → unknown.
     static func transactionStatusKind(_ status: String?) -> Outcome.Kind {
-        switch status?.trimmingCharacters(in: .whitespaces).uppercased() {
+        switch status?.trimmingBlanks().uppercased() {
         case "TO_VALIDATE": return .authorized
         case "TO_CAPTURE", "CAPTURED", "CREDITED": return .succeeded
         case "CANCELLED": return .canceled

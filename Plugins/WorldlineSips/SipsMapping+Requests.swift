@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// A stored Sips wallet card: the wallet it lives in and its id there.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension SipsMapping {
@@ -71,9 +71,9 @@ extension SipsMapping {
     /// What may be shown about a wallet card: brand, Sips' masked number, the last four digits when the mask
     /// shows them, and the expiry from `panExpiryDate` (`yyyyMM`).
     static func cardDisplay(_ card: SipsWalletPaymentMean) -> CredentialDisplay {
-        let masked = card.maskedPan?.trimmingCharacters(in: .whitespaces)
+        let masked = card.maskedPan?.trimmingBlanks()
         let tail = masked.map { String($0.suffix(4)) }
-        let expiry = card.panExpiryDate?.trimmingCharacters(in: .whitespaces) ?? ""
+        let expiry = card.panExpiryDate?.trimmingBlanks() ?? ""
         var month: Int?
         var year: Int?
         if expiry.count == 6, expiry.allSatisfy({ $0.isASCII && $0.isNumber }) {

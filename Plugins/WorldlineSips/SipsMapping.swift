@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// The Sips services the plugin calls; the raw value is the path under `/rs-services/v2/`.
@@ -102,7 +102,7 @@ enum SipsMapping {
     ///
     /// - Throws: `bad_request` (nothing sent) for a currency outside ``currencyCodes``.
     static func currencyCode(_ currency: String) throws -> String {
-        guard let code = currencyCodes[currency.trimmingCharacters(in: .whitespaces).uppercased()] else {
+        guard let code = currencyCodes[currency.trimmingBlanks().uppercased()] else {
             throw ProviderError(code: "bad_request", message: "currency is not supported by Worldline Sips")
         }
         return code
@@ -147,7 +147,7 @@ enum SipsMapping {
     /// The `transactionReference` of an existing payment: the provider id we recorded, else derived from the
     /// attempt id.
     static func transactionReference(_ payment: PaymentLocator) throws -> String {
-        if let id = payment.providerPaymentId?.trimmingCharacters(in: .whitespaces), !id.isEmpty,
+        if let id = payment.providerPaymentId?.trimmingBlanks(), !id.isEmpty,
             id.count <= maxTransactionReferenceLength, id.unicodeScalars.allSatisfy(ProviderText.isAlphanumeric)
         {
             return id

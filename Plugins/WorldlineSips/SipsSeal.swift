@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 import SwitchyardCrypto
 
@@ -97,7 +97,7 @@ enum SipsSeal {
 
     /// Whether `seal` is either form of the seal of `data` (both compared in constant time).
     static func verifyData(_ data: String, seal: String, secret: String) -> Bool {
-        let received = seal.trimmingCharacters(in: .whitespaces).lowercased()
+        let received = seal.trimmingBlanks().lowercased()
         let hmacMatches = constantTimeEquals(hmacDataSeal(data, secret: secret), received)
         let shaMatches = constantTimeEquals(sha256DataSeal(data, secret: secret), received)
         return hmacMatches || shaMatches

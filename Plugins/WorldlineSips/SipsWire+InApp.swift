@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `checkoutInApp/orderInitialize` body: prepares an In-App order for the app's InAppSdk.
 struct SipsOrderInitializeRequest: SipsSealedRequest, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `diagnostic/getTransactionData` body.
 struct SipsTransactionDataRequest: SipsSealedRequest, Equatable {

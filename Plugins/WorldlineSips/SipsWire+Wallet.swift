@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `wallet/getWalletData` body.
 struct SipsWalletDataRequest: SipsSealedRequest, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Codable mirrors of Worldline Sips 2.0 JSON (In-App init, Office cash management, diagnostic and wallet).
 // Every response field is optional and read leniently (codes as strings or numbers, amounts as integers or
@@ -24,7 +24,7 @@ extension KeyedDecodingContainer {
     /// An amount in minor units: an integer, or a string of ASCII digits; nil otherwise.
     func sipsAmount(_ key: Key) -> Int64? {
         if let number = try? decodeIfPresent(Int64.self, forKey: key) { return number }
-        guard let text = try? decodeIfPresent(String.self, forKey: key)?.trimmingCharacters(in: .whitespaces),
+        guard let text = try? decodeIfPresent(String.self, forKey: key)?.trimmingBlanks(),
             !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber })
         else { return nil }
         return Int64(text)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 extension WorldlineSipsProvider {
@@ -27,7 +27,7 @@ extension WorldlineSipsProvider {
             return rejected("unreadable Data", account: account)
         }
         let fields = SipsMapping.dataFields(text)
-        guard let merchant = fields["merchantId"]?.trimmingCharacters(in: .whitespaces), merchant == keys.merchantId
+        guard let merchant = fields["merchantId"]?.trimmingBlanks(), merchant == keys.merchantId
         else {
             return rejected("merchant mismatch", account: account)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// The Worldline Sips provider (Sips 2.0 In-App and Office JSON connectors): In-App order initialisations for

@@ -318,6 +318,32 @@ struct WorkerIsolationTests {
         withExtendedLifetime(registry) {}
     }
 
+    /// A worker running a ProviderKit plugin maps FoundationEssentials and none of the rest of Foundation
+    /// (Foundation, its internationalization and ICU): about 6 MiB of resident memory per worker.
+    @Test func aProviderKitWorkerMapsOnlyFoundationsEssentials() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.copyItem(
+            atPath: BuiltProducts.directory + "/libCitconPlugin.so", toPath: directory.path + "/libCitconPlugin.so")
+        let registry = registry(directory)
+        #expect(await registry.reload().loaded.map(\.id) == ["citcon"])
+        // Other tests run workers too: this one's maps the plugin.
+        let mapped = Self.childWorkers().compactMap { pid -> Set<String>? in
+            guard let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { return nil }
+            let libraries = Set(
+                maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) })
+            return libraries.contains { $0.hasPrefix("libCitconPlugin") } ? libraries : nil
+        }
+        let libraries = try #require(mapped.first)
+        #expect(libraries.contains { $0.hasPrefix("libFoundationEssentials.so") })
+        let heavy = libraries.filter {
+            $0.hasPrefix("libFoundation.so") || $0.hasPrefix("libFoundationInternationalization")
+                || $0.hasPrefix("lib_FoundationICU")
+        }
+        #expect(heavy.isEmpty, "the worker maps \(heavy.sorted())")
+        withExtendedLifetime(registry) {}
+    }
+
     /// The pids of this process's `plugin-worker` children.
     private static func childWorkers() -> [Int32] {
         let me = getpid()

@@ -68,6 +68,23 @@ import Testing
             "ARCHITECTURE.md's allowed-imports table has no row for Plugins/Templates/*")
     }
 
+    /// The modules a plugin worker loads (the plugin kit, its cryptography, the worker, the plugins and the
+    /// template's sources) import FoundationEssentials, never the whole of Foundation: a worker that maps
+    /// Foundation, its internationalization and ICU rests at about 6 MiB more.
+    @Test func theWorkersSideImportsOnlyFoundationEssentials() throws {
+        var files: [URL] = []
+        for module in ["ProviderKit", "SwitchyardCrypto", "PluginWorkerCore", "SwitchyardPluginWorker"] {
+            files += Self.swiftFiles(under: Self.root.appendingPathComponent("Sources/\(module)"))
+        }
+        let plugins = Self.root.appendingPathComponent("Plugins")
+        let templateTests = plugins.appendingPathComponent("Templates/swift/Tests").path + "/"
+        files += Self.swiftFiles(under: plugins).filter { !$0.path.hasPrefix(templateTests) }
+        #expect(files.count > 100)
+        let offenders = try files.filter { try Self.imports(of: $0).contains("Foundation") }
+            .map { String($0.path.dropFirst(Self.root.path.count + 1)) }
+        #expect(offenders.isEmpty, "import Foundation on the worker's side:\n\(offenders.joined(separator: "\n"))")
+    }
+
     @Test func everyImportIsAllowed() throws {
         let rows = try Self.allowedImports()
         let firstParty = try Self.firstParty()

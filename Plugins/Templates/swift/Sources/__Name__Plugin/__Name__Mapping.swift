@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// Pure mapping between Switchyard's requests and outcomes and the __Name__ wire types: no I/O, no state.
@@ -19,7 +19,7 @@ enum __Name__Mapping {
     /// `declined|failed` → declined; `canceled|cancelled|expired` → canceled; anything else → unknown
     /// (never guess success or decline from a status you do not know).
     static func outcomeKind(forStatus status: String?) -> Outcome.Kind {
-        switch status?.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch status?.trimmingBlanks().lowercased() {
         case "succeeded": return .succeeded
         case "authorized": return .authorized
         case "pending", "processing", "requires_action": return .pending

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderKit
 
 /// The __Name__ provider: payments (`authorize`), their state (`sync`), refunds and signed notifications.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SwitchyardCrypto
 
 /// The __Name__ notification signature: the lowercase hex HMAC-SHA256 of the raw body under the account's
@@ -16,7 +16,7 @@ enum __Name__Signing {
     /// of the hex text ignored).
     static func verify(body: Data, signature provided: String, secret: String) -> Bool {
         let expected = signature(body: body, secret: secret)
-        let provided = provided.trimmingCharacters(in: .whitespaces).lowercased()
+        let provided = provided.trimmingBlanks().lowercased()
         return constantTimeEquals(Array(expected.utf8), Array(provided.utf8))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A notification body: `{"type":"payment.updated","data":{…}}`, signed by the `X-Signature` header.
 struct __Name__Event: Codable, Sendable, Equatable {

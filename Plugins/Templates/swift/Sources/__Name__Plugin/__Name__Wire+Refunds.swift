@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Body of `POST /v1/payments/{id}/refunds`.
 struct __Name__RefundRequest: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Codable mirrors of the __Name__ API's JSON. No logic lives here; see __Name__Mapping for the rules.
 // Answer fields are optional so that a partial answer still decodes; the mapping decides what is required.
