@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -253,4 +254,8 @@ int sy_process_keep_private(void) {
 
 void sy_name_current_thread(const char *name) {
     prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+int sy_wake_fd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }

@@ -7,8 +7,9 @@ import Synchronization
 
 /// The worker process's side of its connection to the server: a connected stream socket carrying
 /// ``WorkerFrame``s in the framing the server's channel uses (``WorkerFrame/cut(_:)`` through
-/// ``WorkerFrameReader``, ``WorkerFrame/framed()``). One thread reads (the worker has one socket and nothing else to wait for);
-/// writes are serialised and never raise SIGPIPE.
+/// ``WorkerFrameReader``, ``WorkerFrame/framed()``). One thread reads (and, for a plugin that returns
+/// promptly, runs the jobs of the worker's tasks between frames); writes are serialised and never raise
+/// SIGPIPE.
 final class FrameSocket: Sendable {
     let fd: Int32
     private let writeLock = Mutex(())
@@ -44,11 +45,23 @@ final class FrameSocket: Sendable {
     }
 
     /// Hands each frame read to `handle` until the stream ends, a read fails, or bytes arrive that are not
-    /// a frame (or one that is too large).
-    func readFrames(_ handle: (WorkerFrame) -> Void) {
+    /// a frame (or one that is too large). With an `executor`, runs its jobs whenever no frame is left to
+    /// handle, and waits for the socket and the executor's wake-up together.
+    func readFrames(runningJobsOf executor: WorkerExecutor? = nil, _ handle: (WorkerFrame) -> Void) {
         var reader = WorkerFrameReader()
         var chunk = [UInt8](repeating: 0, count: Self.readChunk)
+        var waits = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: executor?.wakeFD ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
+            if let executor {
+                let more = executor.runJobs()
+                let ready = poll(&waits, nfds_t(waits.count), more ? 0 : -1)
+                if ready < 0 && errno != EINTR { return }
+                if waits[1].revents != 0 { executor.clearWakeUp() }
+                guard ready > 0, waits[0].revents != 0 else { continue }
+            }
             let got = chunk.withUnsafeMutableBytes { raw in
                 var count: Int
                 repeat { count = Glibc.read(fd, raw.baseAddress!, raw.count) } while count < 0 && errno == EINTR

@@ -13,7 +13,8 @@ import ProviderKit
 ///
 /// A plugin whose manifest says it ``PluginManifest/returnsPromptly`` (every plugin built with
 /// ProviderKit) is called on the thread that reads the socket: its entry points only start or resume its
-/// own work, so a frame wakes one thread of the worker, not two. Any other plugin's calls and completions
+/// own work, and the jobs of that work run there too (``WorkerExecutor``), so a frame wakes one thread of
+/// the worker, not two. Any other plugin's calls and completions
 /// run on a concurrent queue, never on the reading thread, so that a plugin that blocks in them never
 /// stops the worker from reading. `now_ms` is answered in the worker from the clock the server's frames
 /// carry (``WorkerClock``).
@@ -45,7 +46,13 @@ public enum PluginWorker {
         }
         let host = WorkerHost(socket: socket, callsOnReader: table.returnsPromptly, logLevel: logLevel)
         WorkerHost.shared = host
-        ReaderThread.start { host.readLoop() }
+        let reader = ReaderThread.start { host.readLoop() }
+        if let executor = host.executor, !executor.installAsGlobal(reader: reader) {
+            socket.send(
+                .log(
+                    level: PluginLogLevel.warning.rawValue,
+                    message: "plugin worker runs its tasks on the runtime's own executor", metadata: nil))
+        }
         guard let create = table.entries.create, let invoke = table.entries.invoke,
             let instance = create(host.table)
         else {

@@ -9,8 +9,9 @@ enum ReaderThread {
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
-    /// Runs `body` on a new detached thread.
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` on a new detached thread; returns the thread.
+    @discardableResult
+    static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(
@@ -22,5 +23,6 @@ enum ReaderThread {
             }, box)
         precondition(status == 0, "the worker could not start its reader thread")
         pthread_detach(thread)
+        return thread
     }
 }

@@ -41,10 +41,13 @@ final class WorkerHost: @unchecked Sendable {
 
     /// The lowest level of the plugin's log lines the server records; lower ones stay in the worker.
     let logLevel: Int32
+    /// The executor of the worker's tasks whose jobs the reader runs, when the plugin returns promptly.
+    let executor: WorkerExecutor?
 
     init(socket: FrameSocket, callsOnReader: Bool, logLevel: Int32) {
         self.socket = socket
         self.logLevel = logLevel
+        executor = callsOnReader ? WorkerExecutor() : nil
         queue = callsOnReader ? nil : DispatchQueue(label: "plugin worker calls", attributes: .concurrent)
         table = .hostServices(httpSend: workerHTTPSend, log: workerLog, now: workerNow, logLevel: workerLogLevel)
     }
@@ -65,7 +68,7 @@ final class WorkerHost: @unchecked Sendable {
 
     func readLoop() {
         sy_name_current_thread(Self.readerThreadName)
-        socket.readFrames { frame in
+        socket.readFrames(runningJobsOf: executor) { frame in
             switch frame {
             case .invoke(_, _, let clockMs, _), .sendResult(_, let clockMs, _):
                 clock.update(clockMs)

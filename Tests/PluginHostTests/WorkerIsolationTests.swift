@@ -344,6 +344,38 @@ struct WorkerIsolationTests {
         withExtendedLifetime(registry) {}
     }
 
+    /// A ProviderKit plugin's tasks run on the worker's reader, between its frames: after calls that send
+    /// requests and get their results, the worker still has only its main thread and its reader (the
+    /// runtime's pool would have started threads for the first job).
+    @Test func aProviderKitPluginsTasksRunOnTheWorkersReader() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.copyItem(
+            atPath: BuiltProducts.directory + "/libCitconPlugin.so", toPath: directory.path + "/libCitconPlugin.so")
+        let services = RecordingHostServices()
+        let registry = registry(directory, services: services)
+        #expect(await registry.reload().loaded.map(\.id) == ["citcon"])
+        let plugin = try #require(await registry.plugin(id: "citcon"))
+        var account = AccountContext.test
+        account.accessToken = "token-1"
+        for _ in 0..<3 {
+            _ = try await plugin.authorize(.test, account: account)
+        }
+        #expect(services.sent.count == 3)
+        let worker = try #require(
+            Self.childWorkers().first { pid in
+                let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+                return maps.contains("libCitconPlugin")
+            })
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker)/task").compactMap { tid in
+            try? String(contentsOfFile: "/proc/\(worker)/task/\(tid)/comm", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(threads.count == 2, "the worker's threads: \(threads.sorted())")
+        #expect(threads.contains("sy-worker-read"))
+        withExtendedLifetime(registry) {}
+    }
+
     /// The pids of this process's `plugin-worker` children.
     private static func childWorkers() -> [Int32] {
         let me = getpid()

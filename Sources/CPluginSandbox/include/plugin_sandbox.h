@@ -41,6 +41,12 @@ int sy_process_keep_private(void);
  */
 void sy_name_current_thread(const char *name);
 
+/**
+ * A non-blocking, close-on-exec eventfd for one thread to wake another waiting in `poll` (the filter above
+ * leaves `eventfd2` open). Returns the descriptor, or -1 (with errno set).
+ */
+int sy_wake_fd(void);
+
 #ifdef __cplusplus
 }
 #endif
