@@ -323,18 +323,9 @@ struct WorkerIsolationTests {
     @Test func aProviderKitWorkerMapsOnlyFoundationsEssentials() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try FileManager.default.copyItem(
-            atPath: BuiltProducts.directory + "/libCitconPlugin.so", toPath: directory.path + "/libCitconPlugin.so")
-        let registry = registry(directory)
-        #expect(await registry.reload().loaded.map(\.id) == ["citcon"])
-        // Other tests run workers too: this one's maps the plugin.
-        let mapped = Self.childWorkers().compactMap { pid -> Set<String>? in
-            guard let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { return nil }
-            let libraries = Set(
-                maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) })
-            return libraries.contains { $0.hasPrefix("libCitconPlugin") } ? libraries : nil
-        }
-        let libraries = try #require(mapped.first)
+        let (registry, worker) = try await citconInAWorker(directory)
+        let maps = try String(contentsOfFile: "/proc/\(worker)/maps", encoding: .utf8)
+        let libraries = Set(maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) })
         #expect(libraries.contains { $0.hasPrefix("libFoundationEssentials.so") })
         let heavy = libraries.filter {
             $0.hasPrefix("libFoundation.so") || $0.hasPrefix("libFoundationInternationalization")
@@ -350,11 +341,8 @@ struct WorkerIsolationTests {
     @Test func aProviderKitPluginsTasksRunOnTheWorkersReader() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try FileManager.default.copyItem(
-            atPath: BuiltProducts.directory + "/libCitconPlugin.so", toPath: directory.path + "/libCitconPlugin.so")
         let services = RecordingHostServices()
-        let registry = registry(directory, services: services)
-        #expect(await registry.reload().loaded.map(\.id) == ["citcon"])
+        let (registry, worker) = try await citconInAWorker(directory, services: services)
         let plugin = try #require(await registry.plugin(id: "citcon"))
         var account = AccountContext.test
         account.accessToken = "token-1"
@@ -362,11 +350,6 @@ struct WorkerIsolationTests {
             _ = try await plugin.authorize(.test, account: account)
         }
         #expect(services.sent.count == 3)
-        let worker = try #require(
-            Self.childWorkers().first { pid in
-                let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
-                return maps.contains("libCitconPlugin")
-            })
         let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker)/task").compactMap { tid in
             try? String(contentsOfFile: "/proc/\(worker)/task/\(tid)/comm", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -374,6 +357,23 @@ struct WorkerIsolationTests {
         #expect(threads.count == 2, "the worker's threads: \(threads.sorted())")
         #expect(threads.contains("sy-worker-read"))
         withExtendedLifetime(registry) {}
+    }
+
+    /// The bundled Citcon plugin loaded into a worker from `directory`: the registry and the worker's pid
+    /// (other tests run workers too: this one maps the plugin).
+    private func citconInAWorker(
+        _ directory: TemporaryDirectory, services: RecordingHostServices = RecordingHostServices()
+    ) async throws -> (PluginRegistry, Int32) {
+        try FileManager.default.copyItem(
+            atPath: BuiltProducts.directory + "/libCitconPlugin.so", toPath: directory.path + "/libCitconPlugin.so")
+        let registry = registry(directory, services: services)
+        #expect(await registry.reload().loaded.map(\.id) == ["citcon"])
+        let worker = try #require(
+            Self.childWorkers().first { pid in
+                let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+                return maps.contains("libCitconPlugin")
+            })
+        return (registry, worker)
     }
 
     /// The pids of this process's `plugin-worker` children.

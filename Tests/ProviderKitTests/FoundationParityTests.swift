@@ -22,6 +22,15 @@ struct FoundationParityTests {
         return String(scalars)
     }
 
+    /// Foundation's formatter of `format` in the POSIX locale and the time zone `zone`.
+    static func posixFormatter(_ format: String, zone: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: zone)
+        formatter.dateFormat = format
+        return formatter
+    }
+
     @Test func blanksAreTrimmedAsCharacterSetWhitespacesTrimsThem() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<5_000 {
@@ -67,10 +76,7 @@ struct FoundationParityTests {
     }
 
     @Test func utcDateTimesParseAsAPOSIXDateFormatterParsesThem() {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let formatter = Self.posixFormatter("yyyy-MM-dd HH:mm:ss", zone: "UTC")
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let date = Date(timeIntervalSince1970: TimeInterval(Int64.random(in: 0...4_102_444_800, using: &generator)))
@@ -84,10 +90,7 @@ struct FoundationParityTests {
     }
 
     @Test func rfc1123DatesAreWrittenAsAPOSIXDateFormatterWritesThem() {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let formatter = Self.posixFormatter("EEE, dd MMM yyyy HH:mm:ss 'GMT'", zone: "GMT")
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let seconds = TimeInterval(Int64.random(in: 0...4_102_444_800, using: &generator))
