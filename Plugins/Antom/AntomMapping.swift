@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import ProviderKit
 
 /// The Antom calls the plugin makes; the raw value is the path under `/ams/api/v1/`.

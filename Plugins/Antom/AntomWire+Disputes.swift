@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `notifyDispute`: what Antom tells the merchant about a dispute (global-open-sdk `AlipayDisputeNotify`).
 struct AntomDisputeNotification: Codable, Sendable, Equatable {

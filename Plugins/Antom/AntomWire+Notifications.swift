@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Every notification Antom sends, in one shape: notifyPayment, notifyCapture, notifyRefund (`notifyType`),
 /// notifyVaulting (`notifyType: VAULTING_RESULT`) and notifyAuthorization (`authorizationNotifyType`).

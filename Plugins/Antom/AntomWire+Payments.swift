@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `payments/createPaymentSession` body (EasySafePay first payment).
 struct AntomCreatePaymentSessionRequest: Codable, Sendable, Equatable {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Codable mirrors of Antom's (Alipay global AMS) JSON. Every response field is optional so that a partial
 // answer still decodes; the mapping decides what is required. Request fields that are always sent are not

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Codable mirrors of the Citcon UPI JSON. No logic lives here; see CitconMapping for the rules.
 

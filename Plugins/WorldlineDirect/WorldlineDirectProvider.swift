@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import ProviderKit
 
 /// The Worldline Direct provider: client sessions for the app SDK (OnlinePaymentsKit), payments from the

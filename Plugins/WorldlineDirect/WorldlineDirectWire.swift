@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Codable mirrors of Worldline Direct's JSON (API v2). Every response field is optional so that a
 // partial answer still decodes; the mapping decides what is required.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import ProviderKit
 
 /// The Sips services the plugin calls; the raw value is the path under `/rs-services/v2/`.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `checkoutInApp/orderInitialize` body: prepares an In-App order for the app's InAppSdk.
 struct SipsOrderInitializeRequest: SipsSealedRequest, Equatable {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Codable mirrors of Worldline Sips 2.0 JSON (In-App init, Office cash management, diagnostic and wallet).
 // Every response field is optional and read leniently (codes as strings or numbers, amounts as integers or

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import ProviderKit
 
 /// The Worldline Sips provider (Sips 2.0 In-App and Office JSON connectors): In-App order initialisations for

@@ -1,5 +1,9 @@
 import CSwitchyardPlugin
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The C signature of a plugin table's `invoke`.
 package typealias PluginInvokeFunction =

@@ -1,7 +1,12 @@
 import CPluginSandbox
 import CSwitchyardPlugin
-import FoundationEssentials
 import ProviderKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -14,10 +19,9 @@ import ProviderKit
 /// A plugin whose manifest says it ``PluginManifest/returnsPromptly`` (every plugin built with
 /// ProviderKit) is called on the thread that reads the socket: its entry points only start or resume its
 /// own work, and the jobs of that work run there too (``WorkerExecutor``), so a frame wakes one thread of
-/// the worker, not two. Any other plugin's calls and completions
-/// run on a concurrent queue, never on the reading thread, so that a plugin that blocks in them never
-/// stops the worker from reading. `now_ms` is answered in the worker from the clock the server's frames
-/// carry (``WorkerClock``).
+/// the worker, not two. Any other plugin's calls and completions run on a concurrent queue, never on the
+/// reading thread, so that a plugin that blocks in them never stops the worker from reading. `now_ms` is
+/// answered in the worker from the clock the server's frames carry (``WorkerClock``).
 ///
 /// Before the image is opened the worker installs the scanner's seccomp filter on itself: the plugin's
 /// code cannot open sockets, write files or start programs, so `http_send` (under the server's egress

@@ -1,7 +1,11 @@
 import CPluginSandbox
 import CSwitchyardPlugin
 import Dispatch
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import ProviderKit
 import Synchronization
 

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A small JSON Schema (draft 2020-12) checker for the plugin ABI's schema files (`switchyard plugins sdk`
 /// writes them beside the C header): `type`, `enum`, `const`, `pattern`, `properties`, `required`,

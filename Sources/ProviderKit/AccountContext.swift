@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The provider account a call is made for: where the provider is and how to authenticate.
 /// The host fills it in for every call; plugins keep no per-account state.

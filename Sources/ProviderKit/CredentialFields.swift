@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A plugin's credential fields, declared once as the cases of a string enum: the manifest lists them
 /// (``manifestFields``) and the flows read the account's values by case.

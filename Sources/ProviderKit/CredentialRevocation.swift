@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Ask the provider to revoke a customer's stored credential (delete a wallet card, cancel an agreement's
 /// token), so that it cannot pay again even outside Switchyard.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `answerDispute` flow's request: the merchant's answer to one of the provider's disputes.
 public struct DisputeAnswerRequest: Codable, Sendable, Equatable {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a provider's notification says about a dispute (a retrieval request, a chargeback and what
 /// follows), mapped by the plugin onto one ``Kind``. The host keeps one dispute per provider dispute id

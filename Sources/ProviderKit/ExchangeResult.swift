@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A classified exchange with a provider: its decoded answer, or the outcome that ends the flow.
 public enum ExchangeResult<Payload: Sendable>: Sendable {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Whether an authorisation is captured at once or later by a separate capture.
 public enum CaptureMode: String, Codable, Sendable {

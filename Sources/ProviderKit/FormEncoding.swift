@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `application/x-www-form-urlencoded` bodies and percent-encoding.
 public enum FormEncoding {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Log levels a plugin may use.
 public enum PluginLogLevel: Int32, Codable, Sendable {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension NotificationRequest {
     /// Every value of a header, names compared case-insensitively (a signature header sent twice must be

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An HTTP request a plugin asks the host to send.
 public struct OutboundRequest: Codable, Sendable, Equatable {

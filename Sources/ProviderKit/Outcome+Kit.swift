@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Outcome {
     /// An `unknown` outcome with a code of ours (`no_response`, `http_503`, `unparsable_response`, …).

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The JSON sent with `invoke`: the account and the flow's request.
 public struct PluginInvocation<Request: Codable & Sendable>: Codable, Sendable {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Maps a flow to the provider method that implements it, with JSON on both sides.
 enum PluginExportDispatch {

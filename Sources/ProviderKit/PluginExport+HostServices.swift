@@ -1,5 +1,9 @@
 import CSwitchyardPlugin
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The plugin side of the host services: a Swift ``HostServices`` over the C `sy_host_services` table
 /// the host passed to `create`.

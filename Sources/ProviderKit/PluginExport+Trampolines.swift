@@ -1,5 +1,9 @@
 import CSwitchyardPlugin
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The C entry points of an exported table. None of them captures context: `create` has one
 /// trampoline per registry slot, and the others find their state through the instance pointer.

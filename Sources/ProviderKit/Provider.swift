@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Errors a provider implementation may throw for our own failures (not declines, which are data).
 public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible {

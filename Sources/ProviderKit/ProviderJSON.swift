@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// JSON as a provider's API writes it: request bodies with sorted keys and unescaped slashes (stable bytes,
 /// which signatures and seals can cover), and tolerant reading of answers.

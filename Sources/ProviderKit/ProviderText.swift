@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Making provider text and numbers safe to repeat in outcomes and logs.
 public enum ProviderText {

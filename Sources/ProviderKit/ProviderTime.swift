@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Times as providers write them, without Foundation's formatters (a plugin needs only FoundationEssentials).
 public enum ProviderTime {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Which HTTP statuses carry an answer a plugin reads with its own status table; the others are `unknown`.
 public enum AnsweredStatuses: Sendable, Equatable {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension JWE {
     /// The JWE protected header members SwitchyardCrypto reads; other members are ignored.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// JWE compact serialisation (RFC 7516) with key management `RSA-OAEP` (SHA-1) or `RSA-OAEP-256`
 /// and content encryption `A256CBC-HS512`.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reading RSA keys as providers hand them out: PEM text, or the bare base64 of the DER that dashboards show.
 extension RSAPrivateKey {

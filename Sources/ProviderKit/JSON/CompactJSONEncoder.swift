@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes JSON as a value encodes itself, without the tree, the dictionaries and the key sort that
 /// Foundation's `JSONEncoder` builds on the way.

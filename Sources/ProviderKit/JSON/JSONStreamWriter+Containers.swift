@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An object of a ``JSONStreamWriter``: each key writes its value in place.
 struct JSONKeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {

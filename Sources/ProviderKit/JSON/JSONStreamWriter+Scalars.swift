@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension JSONStreamWriter {
     /// Writes `value` when it is a type `JSONEncoder` writes as a scalar (or as Base64, a date, a URL);

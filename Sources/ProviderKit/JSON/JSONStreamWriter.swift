@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `Encoder` behind ``CompactJSONEncoder``: appends each value's JSON to ``bytes`` as it is encoded.
 ///

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension OutboundRequest {
     /// The request a plugin's `http_send` carries: read in one pass, or by `JSONDecoder` when the fast read

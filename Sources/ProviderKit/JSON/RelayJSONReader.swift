@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads the relay's small fixed JSON shapes (``OutboundRequest``, ``OutboundResult``) in one pass over the
 /// bytes, without `Codable`'s containers.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import ProviderKit
 
 /// The __Name__ provider: payments (`authorize`), their state (`sync`), refunds and signed notifications.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import SwitchyardCrypto
 
 /// The __Name__ notification signature: the lowercase hex HMAC-SHA256 of the raw body under the account's

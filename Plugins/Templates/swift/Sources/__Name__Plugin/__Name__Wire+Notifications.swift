@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A notification body: `{"type":"payment.updated","data":{…}}`, signed by the `X-Signature` header.
 struct __Name__Event: Codable, Sendable, Equatable {

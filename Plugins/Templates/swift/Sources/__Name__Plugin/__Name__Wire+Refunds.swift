@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Body of `POST /v1/payments/{id}/refunds`.
 struct __Name__RefundRequest: Codable, Sendable, Equatable {

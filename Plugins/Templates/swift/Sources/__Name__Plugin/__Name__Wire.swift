@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Codable mirrors of the __Name__ API's JSON. No logic lives here; see __Name__Mapping for the rules.
 // Answer fields are optional so that a partial answer still decodes; the mapping decides what is required.
