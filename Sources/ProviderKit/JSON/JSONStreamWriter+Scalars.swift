@@ -43,6 +43,8 @@ extension JSONStreamWriter {
             writeString((value as! Data).base64EncodedString())
         } else if type == ObjectIdentifier(URL.self) {
             writeString((value as! URL).absoluteString)
+        } else if type == ObjectIdentifier(UUID.self) {
+            writeString((value as! UUID).text(uppercase: true))
         } else if type == ObjectIdentifier(Decimal.self) {
             appendBytes((value as! Decimal).description.utf8)
         } else {

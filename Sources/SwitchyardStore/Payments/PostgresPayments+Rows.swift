@@ -67,7 +67,7 @@ extension PostgresPayments {
         p.amountRefunded = try row.int64("amount_refunded")
         p.amountDisputed = row.optionalInt64("amount_disputed") ?? 0
         p.nextAction = try row.optionalString("next_action").map { try StoreJSON.decode(NextAction.self, $0) }
-        p.providerAccountId = row.optionalString("provider_account_id").flatMap(UUID.init(uuidString:))
+        p.providerAccountId = row.optionalUUID("provider_account_id")
         p.failureCode = row.optionalString("failure_code")
         p.failureMessage = row.optionalString("failure_message")
         p.routing = try row.optionalString("routing").map { try StoreJSON.decode(RoutingDecision.self, $0) }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ProviderKit
 import SwitchyardCore
 
 /// The connection layer every PostgreSQL repository works through: the pool, the sealing keys, the clock,
@@ -35,7 +36,7 @@ final class PostgresDatabase: Sendable {
         async throws -> T
     {
         try await pool.transaction(
-            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.uuidString.lowercased()], body)
+            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.text()], body)
     }
 
     /// Runs `body` like ``tenantScoped(_:_:)`` in a read-only transaction whose statements all read one
@@ -44,7 +45,7 @@ final class PostgresDatabase: Sendable {
         async throws -> T
     {
         try await pool.transaction(
-            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.uuidString.lowercased()], snapshot: true,
+            role: Schema.tenantRole, settings: [Schema.tenantSetting: tenant.text()], snapshot: true,
             body)
     }
 

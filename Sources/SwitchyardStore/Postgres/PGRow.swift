@@ -1,4 +1,5 @@
 import Foundation
+import ProviderKit
 
 /// One row of a result, as the server's text output, read by column name.
 ///
@@ -59,11 +60,11 @@ public struct PGRow: Sendable {
 
     /// A `uuid` column.
     public func uuid(_ column: String) throws -> UUID {
-        try decode(column, as: "a UUID") { UUID(uuidString: $0) }
+        try decode(column, as: "a UUID") { UUID(text: $0) }
     }
 
     /// A `uuid` column, or nil when NULL, absent or malformed.
-    public func optionalUUID(_ column: String) -> UUID? { self[column].flatMap { UUID(uuidString: $0) } }
+    public func optionalUUID(_ column: String) -> UUID? { self[column].flatMap { UUID(text: $0) } }
 
     /// A `timestamptz` (or `timestamp`, taken as UTC, or `date`) column, to the microsecond.
     public func date(_ column: String) throws -> Date {

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderKit
 
 /// A statement parameter.
 ///
@@ -63,7 +64,7 @@ extension PGValue {
             if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
             return value.description
         case .uuid(let value):
-            return value.uuidString.lowercased()
+            return value.text()
         case .timestamp(let value):
             return PGTimestamp.format(value)
         case .bytea(let bytes):
