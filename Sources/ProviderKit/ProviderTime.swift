@@ -58,11 +58,11 @@ public enum ProviderTime {
     }
 
     /// The Gregorian calendar in UTC.
-    public static var utcCalendar: Calendar {
+    public static let utcCalendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
         return calendar
-    }
+    }()
 
     private static func two(_ value: Int?) -> String {
         let value = value ?? 0
