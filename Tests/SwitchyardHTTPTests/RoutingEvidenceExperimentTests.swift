@@ -61,14 +61,20 @@ struct RoutingEvidenceExperimentTests {
                     < AdaptiveRoutingExperimentTests.number(france?["predicted"] as? [String: Any], "estimate"),
                 "the replay tells the segments apart: \(segments)")
 
-            // The bad draft (A) is rolled back by the guardrail, after a bounded number of answers.
+            // The bad draft (A) is rolled back by the guardrail, after a bounded number of answers. Checked after
+            // every answer, this interval (70 % against 95 %, guardrail 3 pp, alpha 0.05, half the traffic on
+            // the draft) first lies below -3 pp after a median of 115 draft answers; 1 % of runs need more than
+            // 200 and 1.5e-4 more than 260 (40,000 simulated runs, none above 290), the tail falling about 70-fold
+            // every 60 answers. The janitor decides on its looks, so the answers of one look's lag come on top.
+            // 400 leaves under one run in ten million to chance and still fails a rollback that waits for the
+            // rollout limit (about 600 draft answers).
             let bad = try Self.rollout(report, "bad draft")
             #expect(bad["status"] as? String == "rolled_back", "\(bad)")
             #expect(bad["reason"] as? String == "guardrail_breached", "\(bad)")
             let badDraft = bad["draft_arm"] as? [String: Any]
             let badControl = bad["control"] as? [String: Any]
             #expect(AdaptiveRoutingExperimentTests.number(badDraft, "samples") >= 20, "\(bad)")
-            #expect(AdaptiveRoutingExperimentTests.number(badDraft, "samples") <= 200, "\(bad)")
+            #expect(AdaptiveRoutingExperimentTests.number(badDraft, "samples") <= 400, "\(bad)")
             #expect(
                 AdaptiveRoutingExperimentTests.number(badDraft, "rate")
                     < AdaptiveRoutingExperimentTests.number(badControl, "rate"), "\(bad)")
