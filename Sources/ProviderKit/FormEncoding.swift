@@ -40,22 +40,39 @@ public enum FormEncoding {
     /// Percent-encodes like Python's `quote_plus`: letters, digits and `_.-~` stay, a space becomes `+`, every
     /// other byte becomes `%XX` in upper case (so `+` → `%2B`, `/` → `%2F`, `=` → `%3D`).
     public static func quotePlus(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
+        percentEncode(text, spaceAsPlus: true) { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"),
                 UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                out += "+"
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count < 2 ? "0" + hex : hex)
+                true
+            default: false
             }
         }
-        return out
     }
+
+    /// `text`'s UTF-8 bytes, those `keeping` accepts as they are, the others as `%XX` (upper-case digits); a
+    /// blank as `+` when `spaceAsPlus`.
+    package static func percentEncode(
+        _ text: String, spaceAsPlus: Bool = false, keeping: (UInt8) -> Bool
+    ) -> String {
+        let digits = Self.upperHexDigits
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if keeping(byte) {
+                out.append(byte)
+            } else if spaceAsPlus && byte == UInt8(ascii: " ") {
+                out.append(UInt8(ascii: "+"))
+            } else {
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The hexadecimal digits, upper case.
+    package static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Decodes `%XX` escapes; a literal `+` stays `+` (so an unencoded base64 value survives). Nil for a
     /// malformed escape or bytes that are not UTF-8.

@@ -49,8 +49,7 @@ public enum ProviderURL {
 
     /// One path segment, percent-encoded (a `/` inside the value is encoded too).
     public static func pathSegment(_ value: String) -> String {
-        var out = ""
-        for byte in value.utf8 {
+        FormEncoding.percentEncode(value) { byte in
             switch byte {
             // Foundation's `urlPathAllowed`: RFC 3986 `pchar` (unreserved, sub-delims, `:`, `@`) without `;`.
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -58,12 +57,9 @@ public enum ProviderURL {
                 UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
                 UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
                 UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count < 2 ? "0" + hex : hex)
+                true
+            default: false
             }
         }
-        return out
     }
 }

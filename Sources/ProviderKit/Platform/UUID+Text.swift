@@ -8,7 +8,7 @@ extension UUID {
     /// The 36-character text, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`: in upper case it is `uuidString`, in
     /// lower case PostgreSQL's form. Written here, not through the C library's formatter `uuidString` uses.
     package func text(uppercase: Bool = false) -> String {
-        let digits: [UInt8] = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        let digits = uppercase ? FormEncoding.upperHexDigits : Self.lowerHexDigits
         return withUnsafeBytes(of: uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { out in
                 var at = 0
@@ -25,6 +25,8 @@ extension UUID {
             }
         }
     }
+
+    private static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A UUID from its 36-character text, hexadecimal digits in either case and hyphens after the 8th, 12th,
     /// 16th and 20th, as `UUID(uuidString:)` reads it (without the C library's scanner, which also takes a
