@@ -96,13 +96,18 @@ extension ServeOptions {
                 logger: logger)
         }
         services.append(TaskService(name: "plugin-watcher") { await runtime.watchPlugins() })
+        // The workers that mostly talk to the database run on its loops (the plugin watcher reads files).
+        let onALoop = { [pool = runtime.pool] (service: any Service) in
+            LoopBoundService(service) { pool.requestExecutor() }
+        }
         services.append(
-            JanitorService(janitor: runtime.janitor) { [service = runtime.service] in
-                service.policy.platform.janitor.pollMs
-            })
-        services.append(WebhookService(runtime: runtime))
-        services.append(TaskService(name: "idempotency-keys") { await runtime.keepIdempotencyKeys() })
-        services.append(TaskService(name: "background-work") { await runtime.runBackgroundWork() })
+            onALoop(
+                JanitorService(janitor: runtime.janitor) { [service = runtime.service] in
+                    service.policy.platform.janitor.pollMs
+                }))
+        services.append(onALoop(WebhookService(runtime: runtime)))
+        services.append(onALoop(TaskService(name: "idempotency-keys") { await runtime.keepIdempotencyKeys() }))
+        services.append(onALoop(TaskService(name: "background-work") { await runtime.runBackgroundWork() }))
         services.append(
             SwitchyardServer.application(runtime.dependencies, host: host, port: port) { port in
                 // What the start allocated and freed stays in the allocator's arenas otherwise.

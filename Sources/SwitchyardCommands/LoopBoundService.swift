@@ -1,0 +1,22 @@
+import ServiceLifecycle
+
+/// A service whose task prefers an executor: the background workers run on one of the loops that drive
+/// the database connections, as requests do, so each of their transactions runs where the worker already
+/// is instead of hopping from the cooperative pool to a loop and back, and an idle server keeps no pool
+/// threads awake.
+package struct LoopBoundService: Service {
+    let base: any Service
+    let executor: @Sendable () -> (any TaskExecutor)?
+
+    /// `base`, run on an executor from `executor` (nil: the cooperative pool).
+    package init(_ base: any Service, executor: @escaping @Sendable () -> (any TaskExecutor)?) {
+        self.base = base
+        self.executor = executor
+    }
+
+    package func run() async throws {
+        try await withTaskExecutorPreference(executor()) {
+            try await base.run()
+        }
+    }
+}
