@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SwitchyardCore
 import SwitchyardDomainTestSupport
+import TestWaiting
 import Testing
 
 /// The claims of requests that ended during a database outage are released once it answers again, by a
@@ -21,16 +22,27 @@ struct PendingKeyReleasesTests {
         #expect(releases.pending.count == 1)
 
         let pauses = LockedPauses()
-        await releases.run { pause in
-            let count = pauses.append(pause)
-            if count == 3 { payments.outage.set(down: false) }
-            if count == 4 { throw CancellationError() }
+        let worker = Task {
+            await releases.run { pause in
+                if pauses.append(pause) == 3 { payments.outage.set(down: false) }
+            }
         }
-        #expect(pauses.all == [200, 400, 800, 100])
-        #expect(releases.pending.isEmpty)
+        try await Poll.until("the queued claim is released") { releases.pending.isEmpty }
         #expect(
             try await payments.claimIdempotent(tenant: tenant, key: "k", requestHash: "h", owner: "retry", lease: 60)
                 == .proceed, "the key is free: no 409 for the rest of the lease")
+
+        // The queue is empty: the worker waits for the next claim instead of looking again after a pause, and
+        // one queued now is released at once.
+        _ = try await payments.claimIdempotent(tenant: tenant, key: "k2", requestHash: "h", owner: "gone", lease: 60)
+        releases.enqueue(.init(tenant: tenant, key: "k2", owner: "gone"))
+        try await Poll.until("the claim queued later is released") { releases.pending.isEmpty }
+        #expect(pauses.all == [200, 400, 800], "pauses only while the database was away")
+        #expect(
+            try await payments.claimIdempotent(tenant: tenant, key: "k2", requestHash: "h", owner: "retry", lease: 60)
+                == .proceed)
+        worker.cancel()
+        await worker.value
     }
 
     @Test func aReleaseOfAKeyAnsweredOrTakenOverChangesNothing() async throws {

@@ -35,10 +35,14 @@ public final class PendingKeyReleases: Sendable {
     private let claims: any IdempotencyRepository
     private let logger: Logger
     private let queue = Mutex<[Release]>([])
+    /// Rung by each ``enqueue(_:)``; ``run(sleep:)`` waits on it while the queue is empty (one ring kept).
+    private let doorbell: (rings: AsyncStream<Void>, ring: AsyncStream<Void>.Continuation)
 
     public init(claims: any IdempotencyRepository, logger: Logger) {
         self.claims = claims
         self.logger = logger
+        let (rings, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        doorbell = (rings, ring)
     }
 
     /// The claims waiting to be released.
@@ -51,6 +55,7 @@ public final class PendingKeyReleases: Sendable {
             queue.append(release)
             return queue.count > Self.capacity ? queue.removeFirst() : nil
         }
+        doorbell.ring.yield()
         if let dropped {
             logger.warning(
                 "idempotency key release dropped; its lease frees it", metadata: ["tenant.id": "\(dropped.tenant)"])
@@ -100,17 +105,26 @@ public final class PendingKeyReleases: Sendable {
         return released
     }
 
-    /// Drains the queue until the calling task is cancelled: every `first` ms while it is empty or drains,
-    /// backing off up to `last` ms while the database stays unreachable.
+    /// Drains the queue until the calling task is cancelled: at once when a claim is queued, then again after
+    /// a pause while the database stays unreachable, doubling from `first` up to `last` ms. While the queue is
+    /// empty it waits for the next claim without waking. One worker runs this at a time.
     public func run(sleep: @Sendable (Int) async throws -> Void = { try await Task.sleep(for: .milliseconds($0)) })
         async
     {
+        var rings = doorbell.rings.makeAsyncIterator()
         var pause = Self.backoffMs.first
         while !Task.isCancelled {
-            if !pending.isEmpty {
-                _ = await drain()
-                pause = pending.isEmpty ? Self.backoffMs.first : min(pause * 2, Self.backoffMs.last)
+            if pending.isEmpty {
+                // Nil once the task is cancelled.
+                guard await rings.next() != nil else { return }
+                continue
             }
+            _ = await drain()
+            if pending.isEmpty {
+                pause = Self.backoffMs.first
+                continue
+            }
+            pause = min(pause * 2, Self.backoffMs.last)
             do { try await sleep(pause) } catch { return }
         }
     }
