@@ -53,7 +53,8 @@ public final class ConfigurationListener: Sendable {
         }
     }
 
-    /// Stops listening and waits until the connection is closed (within about a tenth of a second).
+    /// Stops listening and waits until the connection is closed: at once while it waits for notifications,
+    /// after the step under way while it connects.
     public func stop() async {
         guard let running = task.withLock({ $0 }) else { return }
         running.cancel()
@@ -73,7 +74,7 @@ public final class ConfigurationListener: Sendable {
                     changes.setLive(true)
                     logger.debug("listening for configuration changes")
                 }
-                try await drain(waitingAtMost: .milliseconds(100))
+                try await drain(waitingAtMost: Self.longestWait)
             } catch {
                 if listening {
                     changes.setLive(false)
@@ -91,14 +92,20 @@ public final class ConfigurationListener: Sendable {
         connection.close()
     }
 
-    /// Waits up to `wait` for the socket to be readable, then reports every notification received.
+    /// The longest one wait for notifications lasts. A stop cancels the wait and a lost connection ends it
+    /// (keepalives bound a silent one), so it only bounds what nothing else would.
+    static let longestWait = Duration.seconds(60)
+
+    /// Waits up to `wait` for the socket to be readable (less when the task is cancelled), then reports every
+    /// notification received.
     private func drain(waitingAtMost wait: Duration) async throws {
         guard let conn = connection.handle, PQstatus(conn) == CONNECTION_OK else {
             throw PGError(code: .connectionFailed, message: "the listener's connection is not open")
         }
         let socket = PQsocket(conn)
         guard socket >= 0 else { throw PGError(code: .connectionFailed, message: "the listener has no socket") }
-        let wake = await connection.loop.wait(for: socket, .readable, until: .now.advanced(by: wait))
+        let wake = await connection.loop.waitUnlessCancelled(for: socket, .readable, until: .now.advanced(by: wait))
+        guard let wake else { return }
         if case .ready = wake, PQconsumeInput(conn) != 1 {
             throw PGError(code: .connectionFailed, message: "the listener's connection was lost")
         }

@@ -33,7 +33,21 @@ final class PGEventLoop: TaskExecutor, Sendable {
         var socket: Int32
         var interest: Interest
         var deadline: ContinuousClock.Instant?
-        var continuation: CheckedContinuation<Wake, Never>
+        var task: Resumption
+    }
+
+    /// The task a waiter resumes: one that waits until its socket or deadline, or one that a cancellation
+    /// also resumes (with nil).
+    private enum Resumption {
+        case whole(CheckedContinuation<Wake, Never>)
+        case cancellable(CheckedContinuation<Wake?, Never>)
+
+        func resume(_ wake: Wake?) {
+            switch self {
+            case .whole(let continuation): continuation.resume(returning: wake ?? .timedOut)
+            case .cancellable(let continuation): continuation.resume(returning: wake)
+            }
+        }
     }
 
     private struct State {
@@ -111,10 +125,42 @@ final class PGEventLoop: TaskExecutor, Sendable {
             let wake = state.withLock { state in
                 state.nextWaiter &+= 1
                 state.waiters[state.nextWaiter] = Waiter(
-                    socket: socket, interest: interest, deadline: deadline, continuation: continuation)
+                    socket: socket, interest: interest, deadline: deadline, task: .whole(continuation))
                 return state.takeSleeping()
             }
             if wake { signal() }
+        }
+    }
+
+    /// Like ``wait(for:_:until:)``, but ends early, with nil, when the calling task is cancelled: for a caller
+    /// that abandons the connection when it is cancelled (the configuration listener), never for one that
+    /// must leave libpq's state whole.
+    func waitUnlessCancelled(
+        for socket: Int32, _ interest: Interest, until deadline: ContinuousClock.Instant? = nil
+    ) async -> Wake? {
+        let id = state.withLock { state in
+            state.nextWaiter &+= 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Wake?, Never>) in
+                let waiter = Waiter(
+                    socket: socket, interest: interest, deadline: deadline, task: .cancellable(continuation))
+                let (cancelled, wake) = state.withLock { state in
+                    // A cancellation that came first finds no waiter to remove: it is seen here.
+                    if Task.isCancelled { return (true, false) }
+                    state.waiters[id] = waiter
+                    return (false, state.takeSleeping())
+                }
+                if cancelled { continuation.resume(returning: nil) }
+                if wake { signal() }
+            }
+        } onCancel: {
+            let removed = state.withLock { $0.waiters.removeValue(forKey: id) }
+            guard let removed else { return }
+            removed.task.resume(nil)
+            // The loop polls the socket no longer.
+            signal()
         }
     }
 
@@ -170,9 +216,9 @@ final class PGEventLoop: TaskExecutor, Sendable {
     /// Resumes the waiters whose socket is ready or whose deadline passed.
     private func resumeWaiters(descriptors: [pollfd], ids: [UInt64]) {
         let now = ContinuousClock.now
-        let woken: [(CheckedContinuation<Wake, Never>, Wake)] = state.withLock { state in
+        let woken: [(Resumption, Wake)] = state.withLock { state in
             state.sleeping = false
-            var woken: [(CheckedContinuation<Wake, Never>, Wake)] = []
+            var woken: [(Resumption, Wake)] = []
             for (index, id) in ids.enumerated() {
                 guard let waiter = state.waiters[id] else { continue }
                 let revents = Int32(descriptors[index + 1].revents)
@@ -181,15 +227,15 @@ final class PGEventLoop: TaskExecutor, Sendable {
                     let wake = Wake.ready(
                         readable: failed || revents & POLLIN != 0, writable: failed || revents & POLLOUT != 0)
                     state.waiters[id] = nil
-                    woken.append((waiter.continuation, wake))
+                    woken.append((waiter.task, wake))
                 } else if let deadline = waiter.deadline, deadline <= now {
                     state.waiters[id] = nil
-                    woken.append((waiter.continuation, .timedOut))
+                    woken.append((waiter.task, .timedOut))
                 }
             }
             return woken
         }
-        for (continuation, wake) in woken { continuation.resume(returning: wake) }
+        for (task, wake) in woken { task.resume(wake) }
     }
 
     /// How many rounds of queued jobs run between two polls of the sockets while jobs keep coming.
