@@ -65,7 +65,9 @@ public enum FormEncoding {
             } else if spaceAsPlus && byte == UInt8(ascii: " ") {
                 out.append(UInt8(ascii: "+"))
             } else {
-                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+                out.append(UInt8(ascii: "%"))
+                out.append(digits[Int(byte >> 4)])
+                out.append(digits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: out, as: UTF8.self)

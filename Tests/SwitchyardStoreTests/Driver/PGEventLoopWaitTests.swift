@@ -30,7 +30,7 @@ struct PGEventLoopWaitTests {
         // Nothing is ever written to `quiet`: only the cancellation ends this wait before its deadline.
         let deadline = ContinuousClock.now + .seconds(20)
         let waiting = Task { await loop.waitUnlessCancelled(for: quiet, .readable, until: deadline) }
-        // Once the loop polls the socket, a wait on another socket still works beside it.
+        // A wait on another socket works beside it.
         var byte: UInt8 = 1
         #expect(write(busyPeer, &byte, 1) == 1)
         let ready = await loop.waitUnlessCancelled(for: busy, .readable, until: .now + .seconds(30))
