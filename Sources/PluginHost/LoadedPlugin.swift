@@ -61,7 +61,7 @@ public struct LoadedPlugin: Sendable {
         }
         let reply: PluginReply<Res>
         do {
-            reply = try PluginJSON.decoder().decode(PluginReply<Res>.self, from: replyData)
+            reply = try PluginJSON.decode(PluginReply<Res>.self, from: replyData)
         } catch {
             throw PluginCallError(
                 .badReply, message: "the \(flow.rawValue) reply of plugin \(manifest.id) does not decode")

@@ -34,7 +34,7 @@ enum PluginImage {
         }
         let manifest: PluginManifest
         do {
-            manifest = try PluginJSON.decoder().decode(PluginManifest.self, from: Data(bytes: text, count: length))
+            manifest = try PluginJSON.decode(PluginManifest.self, from: Data(bytes: text, count: length))
         } catch {
             throw PluginRefusal(.badManifest, "the manifest does not decode")
         }

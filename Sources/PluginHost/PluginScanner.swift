@@ -66,7 +66,7 @@ public struct PluginScanner: Sendable {
     /// manifest with a usable table.
     static func report(from output: Data) throws(PluginRefusal) -> PluginScanReport {
         let lines = output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-        guard lines.count == 1, let report = try? PluginJSON.decoder().decode(PluginScanReport.self, from: lines[0])
+        guard lines.count == 1, let report = try? PluginJSON.decode(PluginScanReport.self, from: lines[0])
         else {
             throw PluginRefusal(.scanBadOutput, "the scanner's output is not one scan report")
         }

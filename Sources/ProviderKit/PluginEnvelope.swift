@@ -59,6 +59,12 @@ public enum PluginJSON {
         return encoder
     }
 
+    /// The `type` value an ABI payload holds, read in one pass where it can be (``CompactJSONDecoder``); the
+    /// values and errors of ``decoder()``.
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try CompactJSONDecoder(dates: .secondsSince1970).decode(type, from: data)
+    }
+
     /// A decoder for ABI payloads.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()

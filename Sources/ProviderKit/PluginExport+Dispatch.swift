@@ -53,7 +53,7 @@ enum PluginExportDispatch {
     ) async -> Data {
         let invocation: PluginInvocation<Request>
         do {
-            invocation = try PluginJSON.decoder().decode(PluginInvocation<Request>.self, from: body)
+            invocation = try PluginJSON.decode(PluginInvocation<Request>.self, from: body)
         } catch {
             // Never echo the body or the decoder's description: both may carry request data.
             return PluginExportInstance.errorReply(.badRequest, message: "the invocation does not decode")

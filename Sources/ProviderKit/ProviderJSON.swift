@@ -43,6 +43,9 @@ public struct ProviderJSON: Sendable {
     /// The value a body holds; nil when there is no body or it is not that value.
     public func decode<Value: Decodable>(_ type: Value.Type, from body: Data?) -> Value? {
         guard let body, !body.isEmpty else { return nil }
+        if keys == .asDeclared {
+            return try? CompactJSONDecoder(dates: .deferredToDate).decode(type, from: body)
+        }
         let decoder = JSONDecoder()
         if keys == .snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
         return try? decoder.decode(type, from: body)

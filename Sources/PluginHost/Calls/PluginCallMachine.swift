@@ -149,7 +149,7 @@ struct PluginCallMachine: Sendable {
 
     /// Whether `reply` is the plugin's `cancelled` error.
     static func isCancelled(_ reply: Data) -> Bool {
-        let decoded = try? PluginJSON.decoder().decode(PluginReply<JSONValue>.self, from: reply)
+        let decoded = try? PluginJSON.decode(PluginReply<JSONValue>.self, from: reply)
         return decoded?.error?.code == PluginResultCode.cancelled.rawValue
     }
 }

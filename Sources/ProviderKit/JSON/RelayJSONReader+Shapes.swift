@@ -9,7 +9,7 @@ extension OutboundRequest {
     /// declines (``RelayJSONReader``); nil when neither can read it.
     package static func relayed(_ json: Data) -> OutboundRequest? {
         RelayJSONReader.read(json) { reader in reader.outboundRequest() }
-            ?? (try? PluginJSON.decoder().decode(OutboundRequest.self, from: json))
+            ?? (try? PluginJSON.decode(OutboundRequest.self, from: json))
     }
 }
 
@@ -18,7 +18,7 @@ extension OutboundResult {
     /// declines (``RelayJSONReader``); nil when neither can read it.
     package static func relayed(_ json: Data) -> OutboundResult? {
         RelayJSONReader.read(json) { reader in reader.outboundResult() }
-            ?? (try? PluginJSON.decoder().decode(OutboundResult.self, from: json))
+            ?? (try? PluginJSON.decode(OutboundResult.self, from: json))
     }
 }
 

@@ -100,90 +100,28 @@ package struct RelayJSONReader {
     mutating func string() -> String? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        // The common case: no escape, one copy.
+        var escaped = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = Self.text(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+                let content = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                return text
+                // The common case: no escape, one copy.
+                return escaped ? JSONEscapes.unescaped(content) : JSONEscapes.text(content)
             }
-            if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { return nil }
-            index += 1
-        }
-        var unescaped = Array(bytes[start..<index])
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return Self.text(unescaped)
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { return nil }
-                let escape = bytes[index]
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped.append(escape)
-                case UInt8(ascii: "b"): unescaped.append(0x08)
-                case UInt8(ascii: "f"): unescaped.append(0x0C)
-                case UInt8(ascii: "n"): unescaped.append(0x0A)
-                case UInt8(ascii: "r"): unescaped.append(0x0D)
-                case UInt8(ascii: "t"): unescaped.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard let scalar = unicodeEscape() else { return nil }
-                    unescaped.append(contentsOf: String(Character(scalar)).utf8)
-                default: return nil
-                }
-            case 0..<0x20:
-                return nil
-            default:
-                unescaped.append(byte)
             }
+            index += 1
         }
         return nil
     }
 
-    /// `bytes` as a string; nil when they are not valid UTF-8.
-    private static func text(_ bytes: some Collection<UInt8>) -> String? {
-        if #available(macOS 15, *) { return String(validating: bytes, as: UTF8.self) }
-        // String(decoding:) repairs invalid UTF-8, so a repaired text no longer has the same bytes.
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.utf8.elementsEqual(bytes) ? text : nil
-    }
-
-    /// The scalar of a `\uXXXX` escape (its `\u` read), a surrogate pair taking two; nil for a lone surrogate.
-    private mutating func unicodeEscape() -> Unicode.Scalar? {
-        guard let high = hex4() else { return nil }
-        if (0xD800...0xDBFF).contains(high) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-            else { return nil }
-            index += 2
-            guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-        }
-        return Unicode.Scalar(high)
-    }
-
-    private mutating func hex4() -> UInt32? {
-        guard index + 4 <= bytes.count else { return nil }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = Self.hexDigit(bytes[index]) else { return nil }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
-    }
-
     /// The value of a hexadecimal digit (either case), or nil.
     package static func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
+        JSONEscapes.hexDigit(byte)
     }
 
     /// Skips whitespace, then takes `byte` if it comes next.

@@ -136,15 +136,9 @@ enum StoreJSON {
         String(decoding: try CompactJSONEncoder(dates: .secondsSince1970).encode(value), as: UTF8.self)
     }
 
-    /// Dates as seconds since 1970, as ``encode(_:)`` writes them.
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
-
+    /// The value of a column's JSON text, dates as seconds since 1970 as ``encode(_:)`` writes them.
     static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try decoder.decode(type, from: Data(text.utf8))
+        try CompactJSONDecoder(dates: .secondsSince1970).decode(type, fromText: text)
     }
 
     /// The `metadata` column of a row (`{}` when absent from the selection).
