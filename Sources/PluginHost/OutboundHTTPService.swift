@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderKit
+import Tracing
 
 /// The host's outbound HTTP, clock and logging for plugins.
 ///
@@ -40,6 +41,9 @@ public final class OutboundHTTPService: HostServices, Sendable {
             idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
         // Fail waiting requests as soon as a connection attempt fails, instead of retrying until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // The client takes the tracer bootstrapped by now; without one, no span is started and given its
+        // attributes for nothing on every exchange.
+        if InstrumentationSystem.tracer is NoOpTracer { configuration.tracing.tracer = nil }
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.defaultTimeout = defaultTimeout
         self.maximumResponseBytes = maximumResponseBytes
@@ -121,6 +125,8 @@ public final class OutboundHTTPService: HostServices, Sendable {
     }
 
     private func logExchange(_ request: OutboundRequest, result: OutboundResult, duration: Duration) {
+        // The line is a debug line: below that level its URL parse and metadata would be built for nothing.
+        guard logger.logLevel <= .debug else { return }
         let url = URLComponents(string: request.url)
         var metadata: Logger.Metadata = [
             "http.method": "\(request.method.uppercased())",
