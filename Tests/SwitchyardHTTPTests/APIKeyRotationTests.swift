@@ -53,4 +53,18 @@ struct APIKeyRotationTests {
             #expect(actions.contains("api_key.rotate"))
         }
     }
+
+    @Test func aKeyIsReadFromTheAuthorizationHeaderInAnyCaseAndSpacing() async throws {
+        try await TestStack.with { stack in
+            let m = try await stack.merchant()
+            for header in ["bearer \(m.apiKey)", "BEARER \t \(m.apiKey)", "Bearer  \(m.apiKey)\t\t"] {
+                let reply = try await stack.send(.GET, "/v1/payments", headers: ["Authorization": header])
+                #expect(reply.status == 200, "\(header.prefix(9))")
+            }
+            for header in ["Bearer", "Bearer \t ", "Basic \(m.apiKey)", "Bearer \(m.apiKey) x"] {
+                let reply = try await stack.send(.GET, "/v1/payments", headers: ["Authorization": header])
+                #expect(reply.status == 401, "\(header.prefix(9))")
+            }
+        }
+    }
 }

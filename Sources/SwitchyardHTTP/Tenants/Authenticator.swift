@@ -34,8 +34,18 @@ public struct Authenticator: Sendable {
         guard let header = request.headers[.authorization] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let token = Self.trimmingWhitespace(parts[1])
         return token.isEmpty ? nil : token
+    }
+
+    /// `text` without the whitespace around it (Foundation's `.whitespaces`: spaces and tabs), which in ASCII
+    /// text are only spaces and tabs.
+    private static func trimmingWhitespace(_ text: Substring) -> String {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.trimmingCharacters(in: .whitespaces) }
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) })
+        else { return "" }
+        return String(text[first...last])
     }
 
     /// Requires an operator credential: the bootstrap token (the break-glass admin), a usable stored
