@@ -146,6 +146,9 @@ struct ObservabilityEndToEndTests {
                     ["http_route": "/v1/payments", "http_response_status_code": "201"])
                     >= 1, "\(after.body)")
             #expect(after.body.contains("switchyard_db_pool_wait_seconds_count"))
+            // The pool's gauges: the request that rendered the page held a connection, so none is waiting.
+            #expect(after.body.contains("switchyard_db_pool_connections_in_use "), "\(after.body)")
+            #expect(Self.sample(after.body, "switchyard_db_pool_waiting") == 0, "\(after.body)")
             #expect(after.body.contains("switchyard_janitor_unknown_payments"))
             #expect(after.body.contains("switchyard_plugin_loads_total{plugin=\"worldline-direct\"}"))
             let fetched = ["plugin": "citcon", "result": "ok"]

@@ -71,6 +71,9 @@ public final class PGPool: Sendable {
     /// Probes counting transactions (see ``watch(setting:value:)``).
     let watches = Mutex<[PGWatch]>([])
     let logger: Logger
+    /// The pool gauges, made once: `Gauge(label:)` looks its metric up in the registry each time.
+    private let inUseGauge: Gauge
+    private let waitingGauge: Gauge
 
     /// Creates a pool. No connection is opened yet.
     ///
@@ -97,6 +100,10 @@ public final class PGPool: Sendable {
         self.state = Mutex(State(idle: connections.reversed()))
         self.acquireTimeout = configuration.acquireTimeout
         self.logger = logger
+        // The registry the server exposes, installed before the handles bind to the metrics system.
+        SwitchyardMetrics.bootstrap()
+        inUseGauge = Gauge(label: MetricName.dbPoolInUse)
+        waitingGauge = Gauge(label: MetricName.dbPoolWaiting)
     }
 
     /// The number of connections.
@@ -244,8 +251,8 @@ public final class PGPool: Sendable {
     /// would need a label per pool; the last pool to change wins, which is the serving pool in practice).
     private func recordUsage() {
         let now = usage
-        Gauge(label: MetricName.dbPoolInUse).record(now.inUse)
-        Gauge(label: MetricName.dbPoolWaiting).record(now.waiting)
+        inUseGauge.record(now.inUse)
+        waitingGauge.record(now.waiting)
     }
 
     private static func validate(connectionString: String) throws {
