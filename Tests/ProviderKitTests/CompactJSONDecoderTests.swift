@@ -194,4 +194,23 @@ struct CompactJSONDecoderTests {
         let accented = Data(#"{"value":"é漢😀"}"#.utf8)
         #expect(Self.decoder.decodedInOnePass([String: String].self, from: accented) == ["value": "é漢😀"])
     }
+
+    @Test func aLargeObjectIsReadByIndexAsJSONDecoderReadsIt() throws {
+        // 20,000 members: a dictionary decodes each by key, which a scan per key would make quadratic.
+        let members = (0..<20_000).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let data = Data("{\(members)}".utf8)
+        let expected = try Self.foundation().decode([String: Int].self, from: data)
+        #expect(Self.decoder.decodedInOnePass([String: Int].self, from: data) == expected)
+        #expect(expected.count == 20_000)
+    }
+
+    @Test func negativeZeroIsJSONDecodersNegativeZero() throws {
+        let zero = try #require(Self.decoder.decodedInOnePass([Double].self, from: Data("[-0, 0]".utf8)))
+        #expect(zero.map(\.sign) == [.minus, .plus])
+        #expect(try Self.foundation().decode([Double].self, from: Data("[-0, 0]".utf8)).map(\.sign) == [.minus, .plus])
+        #expect(Self.decoder.decodedInOnePass([UInt].self, from: Data("[-0]".utf8)) == nil)
+        let unsigned = Result { try Self.decoder.decode([UInt].self, from: Data("[-0]".utf8)) }
+        let foundation = Result { try Self.foundation().decode([UInt].self, from: Data("[-0]".utf8)) }
+        #expect((try? unsigned.get()) == (try? foundation.get()))
+    }
 }

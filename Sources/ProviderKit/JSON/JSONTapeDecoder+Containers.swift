@@ -28,15 +28,7 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The node of `key`'s value, if the object has it.
     private func find(_ key: Key) -> Int? {
-        let tape = decoder.tape
-        let name = key.stringValue
-        var member = object + 1
-        let end = tape.nodes[object].next
-        while member < end {
-            if tape.string(at: member, equals: name) { return member + 1 }
-            member = tape.nodes[member + 1].next
-        }
-        return nil
+        decoder.member(key.stringValue, of: object)
     }
 
     /// The node of `key`'s value, or `keyNotFound`.

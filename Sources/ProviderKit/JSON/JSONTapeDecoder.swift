@@ -15,6 +15,8 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     private(set) var unsupported = false
     /// The node being decoded.
     private var node = 0
+    /// The members of each large object read so far, by key: found in one lookup, not a scan.
+    private var indexes: [Int: [String: Int]] = [:]
     private(set) var codingPath: [any CodingKey] = []
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -76,6 +78,37 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
         defer { (self.node, codingPath) = (savedNode, savedPath) }
         return try T(from: self)
     }
+
+    /// The node of the value of the member `name` of the object at `object`, if it has one.
+    ///
+    /// A small object is scanned, comparing each key's bytes; a large one is indexed the first time, so that
+    /// decoding all its members (a dictionary's) stays linear.
+    func member(_ name: String, of object: Int) -> Int? {
+        let end = tape.nodes[object].next
+        guard tape.nodes[object].count > Self.scannedMembers else {
+            var member = object + 1
+            while member < end {
+                if tape.string(at: member, equals: name) { return member + 1 }
+                member = tape.nodes[member + 1].next
+            }
+            return nil
+        }
+        if let index = indexes[object] { return index[name] }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(tape.nodes[object].count)
+        var member = object + 1
+        while member < end {
+            // A key that is not UTF-8 declines the document, so no repaired key can match.
+            guard let key = try? string(at: member, parent: codingPath, key: nil) else { return nil }
+            index[key] = member + 1
+            member = tape.nodes[member + 1].next
+        }
+        indexes[object] = index
+        return index[name]
+    }
+
+    /// The most members an object has for its keys to be scanned rather than indexed.
+    static let scannedMembers = 16
 
     // MARK: The single value container (the node being decoded)
 
@@ -145,7 +178,12 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
         guard item.kind == .number else { throw mismatch(Double.self, at: node, parent: parent, key: key) }
         let text = tape.bytes[item.start..<item.end]
         // An integer below 2^53 is exactly that double, as a correctly rounded parse gives it.
-        if let value = Self.integer(Int64.self, text), value.magnitude < 1 << 53 { return Double(value) }
+        // (`-0` is the negative zero, which no integer is.)
+        if let value = Self.integer(Int64.self, text), value.magnitude < 1 << 53,
+            value != 0 || text.first != UInt8(ascii: "-")
+        {
+            return Double(value)
+        }
         guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else {
             throw decline("a number out of range", parent: parent, key: key)
         }
@@ -175,6 +213,8 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     private static func integer<I: FixedWidthInteger>(_: I.Type, _ text: ArraySlice<UInt8>) -> I? {
         var index = text.startIndex
         let negative = text[index] == UInt8(ascii: "-")
+        // `-0` for an unsigned type is left to JSONDecoder.
+        if negative && !I.isSigned { return nil }
         if negative { index += 1 }
         guard index < text.endIndex else { return nil }
         var value: I = 0
