@@ -167,7 +167,10 @@ struct CompactJSONDecoderTests {
     @Test func aValueThatCatchesErrorsStillGetsJSONDecodersAnswer() throws {
         // JSONValue tries kinds in turn; an integer written `1.0` must come out as JSONDecoder reads it.
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        for text in ["1.0", "[1.0, 2e0, 3]", #"{"n":-0.0,"m":1E+2}"#, "1e400", "\"\\ud800\"", deep] {
+        for text in [
+            "1.0", "[1.0, 2e0, 3]", #"{"n":-0.0,"m":1E+2}"#, "1e400", "1e-400", "[2.5e-310, -1e-320]",
+            "123456789012345678901234567890", "0.1e1", "\"\\ud800\"", deep,
+        ] {
             let data = Data(text.utf8)
             let expected = Result { try Self.foundation().decode(JSONValue.self, from: data) }
             let actual = Result { try Self.decoder.decode(JSONValue.self, from: data) }
@@ -209,6 +212,14 @@ struct CompactJSONDecoderTests {
         #expect(zero.map(\.sign) == [.minus, .plus])
         #expect(try Self.foundation().decode([Double].self, from: Data("[-0, 0]".utf8)).map(\.sign) == [.minus, .plus])
         #expect(Self.decoder.decodedInOnePass([UInt].self, from: Data("[-0]".utf8)) == nil)
+        // Underflow, a subnormal, an integer beyond 2^64 and a fraction with an exponent, read as doubles.
+        let edges = Data("[2.5e-310, -1e-320, 123456789012345678901234567890, 0.1e1, 9007199254740993, 0e-999]".utf8)
+        let doubles = try #require(Self.decoder.decodedInOnePass([Double].self, from: edges))
+        #expect(
+            doubles.map(\.bitPattern) == (try Self.foundation().decode([Double].self, from: edges)).map(\.bitPattern))
+        // JSONDecoder refuses a number that underflows to zero, and so does the one-pass read.
+        #expect(Self.decoder.decodedInOnePass([Double].self, from: Data("[1e-400]".utf8)) == nil)
+        #expect(throws: DecodingError.self) { try Self.decoder.decode([Double].self, from: Data("[1e-400]".utf8)) }
         let unsigned = Result { try Self.decoder.decode([UInt].self, from: Data("[-0]".utf8)) }
         let foundation = Result { try Self.foundation().decode([UInt].self, from: Data("[-0]".utf8)) }
         #expect((try? unsigned.get()) == (try? foundation.get()))

@@ -184,7 +184,11 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
         {
             return Double(value)
         }
-        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else {
+        // JSONDecoder refuses a number beyond the doubles and one that underflows to zero.
+        let mantissa = text.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite,
+            value != 0 || !mantissa.contains(where: { (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) })
+        else {
             throw decline("a number out of range", parent: parent, key: key)
         }
         return value
