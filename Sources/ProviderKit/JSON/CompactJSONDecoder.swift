@@ -9,8 +9,9 @@
 ///
 /// A value it decodes is the value `JSONDecoder` decodes from the same bytes, with the same date style and
 /// Base64 data, and default keys. Whatever it does not read exactly as `JSONDecoder` does (a document
-/// outside strict UTF-8 JSON, a repeated or escaped key, a number it would have to round or that fits no
-/// integer, `Float`, `Decimal`, `URL`, a `superDecoder`) and every error make it hand the bytes to
+/// outside strict UTF-8 JSON, a repeated or escaped key, an integer written with a fraction or exponent or
+/// that fits no integer type asked for, a number that overflows or underflows a double, `Float`, `Decimal`,
+/// `URL`, a `superDecoder`) and every error make it hand the bytes to
 /// `JSONDecoder` instead, so a success and each error are always `JSONDecoder`'s.
 package struct CompactJSONDecoder: Sendable {
     /// How a `Date` is read.
