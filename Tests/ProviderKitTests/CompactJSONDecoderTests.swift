@@ -194,6 +194,16 @@ struct CompactJSONDecoderTests {
             #expect(throws: DecodingError.self) { try Self.decoder.decode([String: String].self, from: data) }
             #expect(throws: DecodingError.self) { try Self.foundation().decode([String: String].self, from: data) }
         }
+        // A key that is not UTF-8: JSONDecoder refuses the object even though no value asks for that key; an
+        // unread value that is not UTF-8 it reads past.
+        struct Holder: Decodable, Equatable { var value: Int }
+        let badKey = Data(Array(#"{"value":1,""#.utf8) + [0xFF] + Array(#"":2}"#.utf8))
+        #expect(Self.decoder.decodedInOnePass(Holder.self, from: badKey) == nil)
+        #expect(throws: DecodingError.self) { try Self.foundation().decode(Holder.self, from: badKey) }
+        #expect(throws: DecodingError.self) { try Self.decoder.decode(Holder.self, from: badKey) }
+        let badValue = Data(Array(#"{"value":1,"other":""#.utf8) + [0xFF] + Array(#""}"#.utf8))
+        #expect(try Self.foundation().decode(Holder.self, from: badValue) == Holder(value: 1))
+        #expect(Self.decoder.decodedInOnePass(Holder.self, from: badValue) == Holder(value: 1))
         let accented = Data(#"{"value":"é漢😀"}"#.utf8)
         #expect(Self.decoder.decodedInOnePass([String: String].self, from: accented) == ["value": "é漢😀"])
     }

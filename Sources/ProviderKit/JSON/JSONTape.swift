@@ -77,9 +77,12 @@ struct JSONTape {
             case UInt8(ascii: "{"):
                 return container(.object, closing: UInt8(ascii: "}"), into: &nodes, depth: depth) { parser, nodes in
                     parser.skipWhitespace()
-                    // A key is an unescaped string: `JSONDecoder` compares escaped ones after unescaping.
+                    // A key is an unescaped string (`JSONDecoder` compares escaped ones after unescaping) of
+                    // valid UTF-8 (`JSONDecoder` reads every key of an object it decodes, and refuses one that
+                    // is not, even when the value never asks for it).
                     return parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "\"")
                         && parser.string(into: &nodes) && nodes[nodes.count - 1].kind == .string
+                        && parser.isUTF8(nodes[nodes.count - 1])
                         && parser.consume(UInt8(ascii: ":")) && parser.value(into: &nodes, depth: depth + 1)
                 } && !hasRepeatedKey(nodes, object: at)
             case UInt8(ascii: "["):
@@ -123,6 +126,11 @@ struct JSONTape {
             nodes[at].end = index
             nodes[at].next = nodes.count
             return true
+        }
+
+        /// Whether a string node's bytes are valid UTF-8 (ASCII always is).
+        func isUTF8(_ node: Node) -> Bool {
+            node.count == 0 || JSONEscapes.text(bytes[node.start..<node.end]) != nil
         }
 
         /// Whether the object at `object` names a key twice.
