@@ -1,12 +1,13 @@
+import ProviderKit
+import SwitchyardCrypto
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import ProviderKit
-import SwitchyardCrypto
 
-/// An account's Antom credentials, parsed for one call.
+/// An account's Antom credentials for one call, the keys from ``AntomProvider/keyCache``.
 struct AntomAccountKeys: Sendable {
     var clientId: String
     var keyVersion: String
@@ -15,6 +16,9 @@ struct AntomAccountKeys: Sendable {
 }
 
 extension AntomProvider {
+    /// The accounts' keys, read once per credential text for the life of the plugin's process.
+    static let keyCache = RSAKeyCache(capacity: 64)
+
     /// Signs and sends one call through the host, and classifies the answer (signature checked).
     func exchange<Payload: Decodable & Sendable>(
         _ call: AntomCall, body: some Encodable, account: AccountContext, as type: Payload.Type
@@ -58,7 +62,7 @@ extension AntomProvider {
         let clientId = try account.credentials.requireIdentifier(Credential.clientId)
         let privateText = try account.credentials.require(Credential.privateKey)
         let publicText = try account.credentials.require(Credential.antomPublicKey)
-        guard let privateKey = try? privateText.withValue(RSAPrivateKey.init(keyText:)) else {
+        guard let privateKey = try? privateText.withValue(Self.keyCache.privateKey(keyText:)) else {
             throw ProviderError.misconfigured(
                 "credential \(Credential.privateKey.name) is not a readable RSA private key")
         }
@@ -69,7 +73,7 @@ extension AntomProvider {
 
     /// Antom's public key from the credential text.
     func antomPublicKey(_ text: Secret) throws -> RSAPublicKey {
-        guard let key = try? text.withValue(RSAPublicKey.init(keyText:)) else {
+        guard let key = try? text.withValue(Self.keyCache.publicKey(keyText:)) else {
             throw ProviderError.misconfigured(
                 "credential \(Credential.antomPublicKey.name) is not a readable RSA public key")
         }

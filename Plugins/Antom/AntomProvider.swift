@@ -1,9 +1,10 @@
+import ProviderKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import ProviderKit
 
 /// The Antom provider (Alipay global AMS): EasySafePay wallet payments (a payment session for the app's
 /// AMSEasyPay SDK on the first payment, password-free `pay` with the agreement's access token afterwards),
@@ -11,7 +12,8 @@ import ProviderKit
 /// inquiries and signed notifications.
 ///
 /// Every call is RSA-signed with the merchant's key, every answer's signature is checked with Antom's key,
-/// and everything goes through the host's HTTP service; the plugin keeps no state.
+/// and everything goes through the host's HTTP service; the plugin keeps no state but the keys it has read
+/// (``keyCache``).
 public struct AntomProvider: Provider {
     let host: any HostServices
 
