@@ -29,4 +29,20 @@ import Testing
         let unreadable = Data([0xFF, 0x00, 0x7B])
         #expect(NotificationRedaction.redact(unreadable) == unreadable)
     }
+
+    @Test func namesWrittenWithEscapesOrBlanksAreStillFound() {
+        let escaped = Data(#"{"acc\u0065ssToken":"tok_1","amount":5}"#.utf8)
+        #expect(!text(NotificationRedaction.redact(escaped)).contains("tok_1"))
+        let spaced = Data("{\"a\":[{\"TOKEN\" \n\t : \"tok_2\"}]}".utf8)
+        #expect(!text(NotificationRedaction.redact(spaced)).contains("tok_2"))
+        let unicode = Data(#"{"käse":{"cvv":"123"}}"#.utf8)
+        #expect(!text(NotificationRedaction.redact(unicode)).contains("123"))
+    }
+
+    @Test func valuesThatLookLikeNamesAreKeptByteForByte() {
+        let json = Data(#"{"note":"token: x","quoted":"\"token\":","list":["cvv",":"],"tokén":1}"#.utf8)
+        #expect(NotificationRedaction.redact(json) == json)
+        let unterminated = Data(#"{"token":"tok_3"#.utf8)
+        #expect(NotificationRedaction.redact(unterminated) == unterminated)
+    }
 }

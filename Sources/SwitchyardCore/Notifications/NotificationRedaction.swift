@@ -16,9 +16,12 @@ public enum NotificationRedaction {
 
     /// `body` with the values of secret fields replaced by ``redacted``.
     public static func redact(_ body: Data, extraFields: [String] = []) -> Data {
-        let names = knownSecretFields.union(extraFields.map { $0.lowercased() })
-        let first = body.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+        let extra = Set(extraFields.map { $0.lowercased() })
+        let first = body.first { !isBlank($0) }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            guard mayHaveSecretMember(body, isSecret: { knownSecretFields.contains($0) || extra.contains($0) })
+            else { return body }
+            let names = knownSecretFields.union(extra)
             guard let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
                 return body
             }
@@ -30,6 +33,7 @@ public enum NotificationRedaction {
             else { return body }
             return data
         }
+        let names = knownSecretFields.union(extra)
         guard let text = String(data: body, encoding: .utf8), text.contains("=") else { return body }
         var changed = false
         let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
