@@ -122,45 +122,42 @@ extension PaymentService {
             if attempt == nil, let providerId = event.providerPaymentId {
                 attempt = try await payments.attempt(accountId: account.id, providerPaymentId: providerId)
             }
-            guard var attempt,
-                let record = try await payments.record(tenant: account.tenantId, paymentId: attempt.paymentId)
-            else {
-                logger.notice(
-                    "notification for an unknown payment kept", metadata: ["provider.account": "\(account.id)"])
-                return nil
-            }
+            guard var attempt else { return unknownPayment(account) }
             if attempt.providerPaymentId == nil { attempt.providerPaymentId = event.providerPaymentId }
             attempt.providerStatus = event.outcome.providerStatus ?? attempt.providerStatus
             attempt.learn(event.outcome)
             let time = clock()
             let outcome = event.outcome
-            let status: PaymentStatus
+            let paymentId = attempt.paymentId
+            let settled: (before: PaymentStatus, after: PaymentStatus, createdAt: Date)
             do {
-                status = try await payments.transition(
-                    tenant: account.tenantId, paymentId: record.payment.id, with: PaymentChanges(attempts: [attempt])
-                ) { payment -> PaymentStatus in
+                settled = try await payments.transition(
+                    tenant: account.tenantId, paymentId: paymentId, with: PaymentChanges(attempts: [attempt])
+                ) { payment in
                     // Judged on the locked row; throwing rolls the whole change back.
                     if let rejection = PaymentMachine(payment: payment).rejection(of: outcome) { throw rejection }
+                    let before = payment.status
                     _ = PaymentMachine.apply(.providerReported(outcome), to: &payment, at: time)
-                    return payment.status
+                    return (before, payment.status, payment.createdAt)
                 }
             } catch let rejection as ReportRejection {
                 logger.warning(
                     "notification rejected by the payment's state; kept for review",
                     metadata: [
-                        "tenant.id": "\(account.tenantId)", "payment.id": "\(record.payment.id)",
-                        "reason": "\(rejection.code)",
+                        "tenant.id": "\(account.tenantId)", "payment.id": "\(paymentId)", "reason": "\(rejection.code)",
                     ])
-                return (record.payment.id, rejection)
+                return (paymentId, rejection)
+            } catch let error as CoreError where error.code == .notFound {
+                return unknownPayment(account)
             }
-            if record.payment.status == .requiresAction && status != .requiresAction {
-                await learnDelay(of: record.payment, account: account, at: time)
+            if settled.before == .requiresAction && settled.after != .requiresAction {
+                await learnDelay(of: paymentId, createdAt: settled.createdAt, account: account, at: time)
             }
             logger.info(
                 "notification applied",
                 metadata: [
-                    "tenant.id": "\(account.tenantId)", "payment.id": "\(record.payment.id)",
-                    "payment.status": "\(status.rawValue)",
+                    "tenant.id": "\(account.tenantId)", "payment.id": "\(paymentId)",
+                    "payment.status": "\(settled.after.rawValue)",
                 ])
             return nil
         case .refund:
@@ -176,17 +173,22 @@ extension PaymentService {
         }
     }
 
+    /// A notification about a payment this account does not have: kept (it was recorded), nothing applied.
+    private func unknownPayment(_ account: ProviderAccount) -> (paymentId: String, rejection: ReportRejection)? {
+        logger.notice("notification for an unknown payment kept", metadata: ["provider.account": "\(account.id)"])
+        return nil
+    }
+
     /// Records how long after its creation a payment that waited for the customer's app was settled by
     /// its notification, for the account's overdue threshold. A failure to record loses one sample only.
-    private func learnDelay(of payment: Payment, account: ProviderAccount, at time: Date) async {
+    private func learnDelay(of paymentId: String, createdAt: Date, account: ProviderAccount, at time: Date) async {
         do {
             try await payments.recordNotificationDelay(
-                tenant: account.tenantId, accountId: account.id, seconds: time.timeIntervalSince(payment.createdAt),
-                at: time)
+                tenant: account.tenantId, accountId: account.id, seconds: time.timeIntervalSince(createdAt), at: time)
         } catch {
             logger.warning(
                 "notification delay not recorded",
-                metadata: ["provider.account": "\(account.id)", "payment.id": "\(payment.id)", "error": "\(error)"])
+                metadata: ["provider.account": "\(account.id)", "payment.id": "\(paymentId)", "error": "\(error)"])
         }
     }
 }
