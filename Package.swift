@@ -253,7 +253,7 @@ let package = Package(
         .target(name: "ProviderTestSupport", dependencies: ["ProviderKit"]),
 
         .testTarget(name: "SwitchyardCryptoTests", dependencies: ["SwitchyardCrypto", "ProviderTestSupport"]),
-        .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit", "TestWaiting"]),
+        .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit", "SwitchyardCrypto", "TestWaiting"]),
         .testTarget(
             name: "SwitchyardCoreTests",
             dependencies: ["SwitchyardCore", "SwitchyardDomainTestSupport"]

@@ -1,4 +1,4 @@
-import Synchronization
+import SwitchyardCrypto
 
 /// RSA keys read from their text once and kept, found again by the SHA-256 of that text.
 ///
@@ -8,14 +8,36 @@ import Synchronization
 /// text and is read afresh. At most `capacity` keys of each kind are kept; the oldest goes first. A text
 /// that is not a readable key is not kept, so the error is thrown again on every call.
 public final class RSAKeyCache: Sendable {
-    private struct Entries<Key: Sendable>: Sendable {
-        var keys: [[UInt8]: Key] = [:]
-        var order: [[UInt8]] = []
+    private final class Entries<Key: Sendable>: @unchecked Sendable {
+        private let lock = SDKLock()
+        private var keys: [[UInt8]: Key] = [:]
+        private var order: [[UInt8]] = []
+
+        var count: Int { locked { keys.count } }
+
+        func key(_ digest: [UInt8]) -> Key? { locked { keys[digest] } }
+
+        /// Keeps `key` unless another caller kept one for `digest` first; returns the one kept.
+        func keep(_ key: Key, for digest: [UInt8], capacity: Int) -> Key {
+            locked {
+                if let kept = keys[digest] { return kept }
+                if order.count >= capacity { keys[order.removeFirst()] = nil }
+                keys[digest] = key
+                order.append(digest)
+                return key
+            }
+        }
+
+        private func locked<Result>(_ body: () -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body()
+        }
     }
 
     private let capacity: Int
-    private let privateKeys = Mutex(Entries<RSAPrivateKey>())
-    private let publicKeys = Mutex(Entries<RSAPublicKey>())
+    private let privateKeys = Entries<RSAPrivateKey>()
+    private let publicKeys = Entries<RSAPublicKey>()
 
     /// A cache of at most `capacity` (at least one) private keys and as many public keys.
     public init(capacity: Int = 64) {
@@ -36,23 +58,14 @@ public final class RSAKeyCache: Sendable {
 
     /// How many keys of each kind are kept now.
     public var count: (privateKeys: Int, publicKeys: Int) {
-        (privateKeys.withLock { $0.keys.count }, publicKeys.withLock { $0.keys.count })
+        (privateKeys.count, publicKeys.count)
     }
 
-    private func key<Key: Sendable>(
-        _ text: String, in entries: borrowing Mutex<Entries<Key>>, read: (String) throws -> Key
-    ) throws -> Key {
+    private func key<Key: Sendable>(_ text: String, in entries: Entries<Key>, read: (String) throws -> Key) throws
+        -> Key
+    {
         let digest = SHA2.sha256(text)
-        if let key = entries.withLock({ $0.keys[digest] }) { return key }
-        let key = try read(text)
-        return entries.withLock { entries in
-            if let kept = entries.keys[digest] { return kept }
-            if entries.order.count >= capacity {
-                entries.keys[entries.order.removeFirst()] = nil
-            }
-            entries.keys[digest] = key
-            entries.order.append(digest)
-            return key
-        }
+        if let key = entries.key(digest) { return key }
+        return entries.keep(try read(text), for: digest, capacity: capacity)
     }
 }
