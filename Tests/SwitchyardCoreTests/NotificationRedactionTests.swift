@@ -45,4 +45,19 @@ import Testing
         let unterminated = Data(#"{"token":"tok_3"#.utf8)
         #expect(NotificationRedaction.redact(unterminated) == unterminated)
     }
+
+    @Test func secretValuesAreReplacedWhereTheyStand() {
+        let body = Data(
+            "{ \"z\": 1, \"cardNumber\" : \"4111\\\"11\" , \"CVV\":123,\"pan\":null,\"token\":true,\"card\":{\"token\":[\"t1\",{\"cvc\":-1.5e3}]},\"a\":[] }"
+                .utf8)
+        #expect(
+            text(NotificationRedaction.redact(body))
+                == "{ \"z\": 1, \"cardNumber\" : \"[redacted]\" , \"CVV\":\"[redacted]\",\"pan\":\"[redacted]\",\"token\":\"[redacted]\",\"card\":{\"token\":[\"t1\",{\"cvc\":\"[redacted]\"}]},\"a\":[] }"
+        )
+    }
+
+    @Test func aBodyThatIsNotJSONIsKeptAsItCame() {
+        let sloppy = Data(#"{"token":"tok_4","n":01}"#.utf8)
+        #expect(NotificationRedaction.redact(sloppy) == sloppy)
+    }
 }

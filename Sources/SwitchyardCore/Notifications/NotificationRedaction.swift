@@ -14,14 +14,17 @@ public enum NotificationRedaction {
         "password", "secret", "client_secret", "clientsecret",
     ]
 
-    /// `body` with the values of secret fields replaced by ``redacted``.
+    /// `body` with the values of secret fields replaced by ``redacted``. A JSON body keeps its other bytes as
+    /// they are, unless it has a member name written with an escape or outside ASCII: then it is read in full
+    /// and written again with sorted keys.
     public static func redact(_ body: Data, extraFields: [String] = []) -> Data {
         let extra = Set(extraFields.map { $0.lowercased() })
         let first = body.first { !isBlank($0) }
+        let names = knownSecretFields.union(extra)
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            guard mayHaveSecretMember(body, isSecret: { knownSecretFields.contains($0) || extra.contains($0) })
-            else { return body }
-            let names = knownSecretFields.union(extra)
+            if let ranges = SecretValueScan.ranges(in: body, isSecret: { names.contains($0) }) {
+                return ranges.isEmpty ? body : replacing(ranges, of: body)
+            }
             guard let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
                 return body
             }
@@ -33,7 +36,6 @@ public enum NotificationRedaction {
             else { return body }
             return data
         }
-        let names = knownSecretFields.union(extra)
         guard let text = String(data: body, encoding: .utf8), text.contains("=") else { return body }
         var changed = false
         let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
@@ -45,6 +47,25 @@ public enum NotificationRedaction {
             return key + "=" + "%5Bredacted%5D"
         }
         return changed ? Data(pairs.joined(separator: "&").utf8) : body
+    }
+
+    /// `body` with each of `ranges` (in order, apart) replaced by ``redacted`` as a JSON string.
+    private static func replacing(_ ranges: [Range<Int>], of body: Data) -> Data {
+        var result = Data()
+        result.reserveCapacity(body.count)
+        var copied = body.startIndex
+        for range in ranges {
+            result.append(body[copied..<(body.startIndex + range.lowerBound)])
+            result.append(contentsOf: #""\#(redacted)""#.utf8)
+            copied = body.startIndex + range.upperBound
+        }
+        result.append(body[copied...])
+        return result
+    }
+
+    /// JSON's four blanks.
+    static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     private static func redact(_ value: Any, names: Set<String>, changed: inout Bool) -> Any {
