@@ -14,9 +14,11 @@ extension PostgresNotifications {
     ) async throws -> VerifiedNotificationRecord {
         let dedupKey = Hex.encode(SHA2.sha256([UInt8](signedContent)))
         let headersJSON = try Self.storedHeaders(headers)
-        let row = try await tenantScoped(tenantId) { c in
-            // The no-op update makes a replay return the first row, so its application state is known.
-            try await c.query(
+        // The no-op update makes a replay return the first row, so its application state is known (and the
+        // statement repeatable).
+        let row = try await tenantScoped(
+            tenantId,
+            repeatable: PGStatement(
                 """
                 INSERT INTO notifications (tenant_id, account_id, body_hash, headers, body, verified, received_at)
                 VALUES ($1::uuid, $2::uuid, $3, $4::jsonb, $5::bytea, true, $6::timestamptz)
@@ -27,34 +29,33 @@ extension PostgresNotifications {
                 [
                     .uuid(tenantId), .uuid(accountId), .text(dedupKey), .json(headersJSON), .bytea([UInt8](body)),
                     .timestamp(time),
-                ]
-            ).rows.first
-        }
+                ])
+        ).rows.first
         guard let row else { throw StoreError.corrupt("the notification was not recorded") }
         if row.optionalDate("applied_at") != nil { return .applied }
         return .toApply(id: try row.int64("id"))
     }
 
     public func markApplied(id: Int64, tenantId: UUID, at time: Date) async throws {
-        try await tenantScoped(tenantId) { c in
-            _ = try await c.query(
+        _ = try await tenantScoped(
+            tenantId,
+            repeatable: PGStatement(
                 "UPDATE notifications SET applied_at = $2::timestamptz WHERE id = $1::bigint AND applied_at IS NULL",
-                [.int(id), .timestamp(time)])
-        }
+                [.int(id), .timestamp(time)]))
     }
 
     public func markRejected(
         id: Int64, tenantId: UUID, paymentId: String, rejection: ReportRejection, at time: Date
     ) async throws {
-        try await tenantScoped(tenantId) { c in
-            _ = try await c.query(
+        _ = try await tenantScoped(
+            tenantId,
+            repeatable: PGStatement(
                 """
                 UPDATE notifications SET applied_at = $2::timestamptz, review_code = $3, review_message = $4,
                     payment_id = $5
                 WHERE id = $1::bigint AND applied_at IS NULL
                 """,
-                [.int(id), .timestamp(time), .text(rejection.code), .text(rejection.message), .text(paymentId)])
-        }
+                [.int(id), .timestamp(time), .text(rejection.code), .text(rejection.message), .text(paymentId)]))
     }
 
     public func recordUnverified(

@@ -138,21 +138,18 @@ extension PostgresPayments {
     }
 
     public func attempt(accountId: UUID, attemptId: String) async throws -> Attempt? {
-        try await system { c in
-            try await c.query(
-                "SELECT * FROM attempts WHERE id = $1 AND account_id = $2::uuid", [.text(attemptId), .uuid(accountId)]
-            )
-            .first.map(Self.attempt)
-        }
+        try await system(
+            repeatable: PGStatement(
+                "SELECT * FROM attempts WHERE id = $1 AND account_id = $2::uuid", [.text(attemptId), .uuid(accountId)])
+        ).first.map(Self.attempt)
     }
 
     public func attempt(accountId: UUID, providerPaymentId: String) async throws -> Attempt? {
-        try await system { c in
-            try await c.query(
+        try await system(
+            repeatable: PGStatement(
                 "SELECT * FROM attempts WHERE provider_payment_id = $1 AND account_id = $2::uuid ORDER BY started_at DESC LIMIT 1",
-                [.text(providerPaymentId), .uuid(accountId)]
-            ).first.map(Self.attempt)
-        }
+                [.text(providerPaymentId), .uuid(accountId)])
+        ).first.map(Self.attempt)
     }
 
     public func refund(id: String) async throws -> Refund? {

@@ -38,4 +38,25 @@ extension PostgresRepository {
     func system<T: Sendable>(_ body: @escaping @Sendable (PGConnection) async throws -> T) async throws -> T {
         try await database.system(body)
     }
+
+    /// Runs one `repeatable` statement like ``tenantScoped(_:_:)`` in one round trip: the transaction's
+    /// opening, the statement and `COMMIT` go together (see ``PGConnection/commit(after:repeatable:)``).
+    /// Only for a statement whose second run, after the first committed, changes nothing and answers the
+    /// same: a read, an upsert that returns its row, an update whose own condition excludes what it changed.
+    func tenantScoped(_ tenant: UUID, repeatable statement: PGStatement) async throws -> PGResult {
+        try await tenantScoped(tenant) { c in try await Self.single(statement, on: c) }
+    }
+
+    /// Runs one `repeatable` statement like ``system(_:)`` in one round trip (see
+    /// ``tenantScoped(_:repeatable:)``).
+    func system(repeatable statement: PGStatement) async throws -> PGResult {
+        try await system { c in try await Self.single(statement, on: c) }
+    }
+
+    private static func single(_ statement: PGStatement, on c: PGConnection) async throws -> PGResult {
+        guard let result = try await c.commit(after: [statement], repeatable: true).first else {
+            throw PGError(code: .unexpectedResult, message: "the statement returned no result")
+        }
+        return result
+    }
 }

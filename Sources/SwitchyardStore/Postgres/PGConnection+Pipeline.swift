@@ -43,26 +43,35 @@ extension PGConnection {
     /// `statements` leaves the transaction open and failed (it is rolled back as after any error), and a
     /// transaction that had failed before is reported as at ``commit()``. When `statements` would be the
     /// transaction's first batch, which may be sent twice on a reopened connection, `COMMIT` follows in a
-    /// round trip of its own.
+    /// round trip of its own, unless the caller says the statements are `repeatable`: running them a second
+    /// time after they committed changes nothing and answers the same (a read, an upsert that returns its
+    /// row, an update whose own condition excludes the rows it already changed). Then the opening, the
+    /// statements and `COMMIT` go in one round trip.
     @discardableResult
-    public func commit(after statements: [PGStatement]) async throws -> [PGResult] {
+    public func commit(after statements: [PGStatement], repeatable: Bool = false) async throws -> [PGResult] {
         try checkNotCommitted()
         let results: [PGResult]
         if statements.isEmpty {
             results = []
             try await commit()
-        } else if pendingBegin != nil {
+        } else if pendingBegin != nil, !repeatable {
             results = try await pipeline(statements)
             try await commit()
         } else {
             let encoded = try statements.map { try $0.params.encoded() }
-            results = try await pipelined(statements, encoded: encoded, closing: ["COMMIT"])
+            if let opening = takePendingBegin() {
+                results = try await reopeningOnce {
+                    try await self.pipelined(statements, encoded: encoded, opening: opening, closing: ["COMMIT"])
+                }
+            } else {
+                results = try await pipelined(statements, encoded: encoded, closing: ["COMMIT"])
+            }
         }
         committed = true
         return results
     }
 
-    /// Throws when the transaction was committed by ``commit(after:)``: a statement now would run outside it.
+    /// Throws when the transaction was committed by ``commit(after:repeatable:)``: a statement now would run outside it.
     func checkNotCommitted() throws {
         guard !committed else {
             throw PGError(code: .unexpectedResult, message: "a statement followed the transaction's commit")

@@ -35,7 +35,7 @@ public final class PGConnection: @unchecked Sendable {
     /// `BEGIN` and the setup of a transaction that has not sent a statement yet: they go out in front of its
     /// first statement (or with it, for ``execute(_:)``), saving the round trip of their own.
     var pendingBegin: [String]?
-    /// Whether the transaction's `COMMIT` went out with its last statements (``commit(after:)``).
+    /// Whether the transaction's `COMMIT` went out with its last statements (``commit(after:repeatable:)``).
     var committed = false
 
     /// Running totals of one connection's work.

@@ -56,6 +56,26 @@ struct PGFailoverTests {
         }
     }
 
+    @Test func aRepeatableFirstBatchWithItsCommitOnABrokenConnectionIsSentAgainOnANewSession() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await PGPool.scoped(connectionString: url, size: 1, logger: DriverFixture.logger) { admin in
+            try await admin.withConnection { try await $0.execute("CREATE TABLE sessions (pid bigint)") }
+            let connection = try await PGConnection.open(
+                connectionString: url, connectTimeoutSeconds: 5, logger: DriverFixture.logger)
+            let first = try await Self.backendPID(connection)
+            try await Self.terminate(first, via: admin)
+            connection.begin()
+            let results = try await connection.commit(
+                after: [PGStatement("INSERT INTO sessions SELECT pg_backend_pid() RETURNING pid")], repeatable: true)
+            let second = try results.first.driverUnwrap().first.driverUnwrap().int64("pid")
+            #expect(second != first)
+            let stored = try await admin.withConnection { connection in
+                try await connection.query("SELECT pid FROM sessions").rows.map { try $0.int64("pid") }
+            }
+            #expect(stored == [second])
+        }
+    }
+
     @Test func aTransactionThatLosesItsConnectionAfterWritingIsNotRetried() async throws {
         try await DriverFixture.withPool(size: 1) { pool in
             try await pool.withConnection { try await $0.execute("CREATE TABLE written (n int)") }

@@ -215,6 +215,32 @@ struct PGTransactionTests {
         }
     }
 
+    @Test func aRepeatableFirstBatchCommitsWithItsOpeningInOneRoundTrip() async throws {
+        try await DriverFixture.withPool(size: 1) { pool in
+            try await pool.withConnection { connection in
+                try await connection.execute("CREATE TABLE once (n int PRIMARY KEY, tenant text)")
+                _ = try await connection.query(Self.upsertOnce, [.int(0)])
+            }
+            let (trips, tenant) = try await pool.transaction(settings: ["app.tenant_id": "t-7"]) { connection in
+                let before = connection.counters.roundTrips
+                let results = try await connection.commit(
+                    after: [PGStatement(Self.upsertOnce, [.int(1)])], repeatable: true)
+                await #expect(throws: PGError.self) { try await connection.query("SELECT 1") }
+                return (connection.counters.roundTrips - before, try results.first.driverUnwrap().first.driverUnwrap())
+            }
+            #expect(trips == 1)
+            // The statement ran after the opening's setting, and it committed.
+            #expect(try tenant.string("tenant") == "t-7")
+            #expect(try await Self.count(pool, "once") == 2)
+        }
+    }
+
+    /// An upsert that returns its row: running it again changes nothing.
+    static let upsertOnce = """
+        INSERT INTO once VALUES ($1, current_setting('app.tenant_id', true))
+        ON CONFLICT (n) DO UPDATE SET n = once.n RETURNING n, tenant
+        """
+
     @Test func rowLevelSecurityFollowsTheTransactionSetting() async throws {
         try await DriverFixture.withPool(size: 2) { pool in
             let role = DriverFixture.uniqueName("app")
