@@ -85,6 +85,13 @@ struct LivemodeTests {
             let crossed = try await stack.send(
                 .POST, "/v1/payments/\(liveId)/refunds", token: testKey, json: ["amount": 100])
             #expect(crossed.status == 404)
+            let actions: [(String, [String: Any])] = [
+                ("capture", ["amount": 100]), ("complete", ["payment_data": ["x": "y"]]), ("cancel", [:]),
+            ]
+            for (action, body) in actions {
+                let other = try await stack.send(.POST, "/v1/payments/\(liveId)/\(action)", token: testKey, json: body)
+                #expect(other.status == 404, "\(action): \(String(decoding: other.body, as: UTF8.self))")
+            }
             let cursor = try await stack.send(.GET, "/v1/payments?starting_after=\(liveId)", token: testKey)
             #expect(cursor.status == 400)
             let refund = try await stack.send(

@@ -8,11 +8,13 @@ extension PaymentService {
         return try await capture(tenant: tenant, paymentId: paymentId, amount: amount, contact: &contact)
     }
 
-    /// ``capture(tenant:paymentId:amount:)``, saying in `contact` whether the provider may have acted.
-    public func capture(tenant: UUID, paymentId: String, amount: Int64?, contact: inout ProviderContact)
-        async throws -> PaymentRecord
-    {
-        let record = try await resolvedIfUnknown(try await get(tenant: tenant, paymentId: paymentId))
+    /// ``capture(tenant:paymentId:amount:)``, saying in `contact` whether the provider may have acted; a
+    /// payment of the other mode than `livemode` (when given) is not found.
+    public func capture(
+        tenant: UUID, paymentId: String, amount: Int64?, livemode: Bool? = nil, contact: inout ProviderContact
+    ) async throws -> PaymentRecord {
+        let record = try await resolvedIfUnknown(
+            try await get(tenant: tenant, paymentId: paymentId, livemode: livemode))
         let amount = amount ?? (record.payment.amount - record.payment.amountCaptured)
         try PaymentMachine(payment: record.payment).validateCapture(amount: amount)
         let (attempt, account) = try await currentAttempt(of: record)
@@ -28,7 +30,7 @@ extension PaymentService {
             account: account)
         apply(outcome, to: &operation)
         let time = clock()
-        let actions = try await payments.transition(
+        let (actions, concluded) = try await concludingTransition(
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(operations: [operation])
         ) { PaymentMachine.apply(.captureFinished(amount: amount, outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
@@ -37,7 +39,7 @@ extension PaymentService {
             throw CoreError(
                 .providerUnreachable, "the provider could not be reached; nothing was captured")
         }
-        return try await get(tenant: tenant, paymentId: paymentId)
+        return concluded
     }
 
     /// Finishes a payment waiting for the customer's app with what the app produced (e.g. Worldline's
@@ -49,11 +51,13 @@ extension PaymentService {
         return try await complete(tenant: tenant, paymentId: paymentId, paymentData: paymentData, contact: &contact)
     }
 
-    /// ``complete(tenant:paymentId:paymentData:)``, saying in `contact` whether the provider may have acted.
+    /// ``complete(tenant:paymentId:paymentData:)``, saying in `contact` whether the provider may have acted; a
+    /// payment of the other mode than `livemode` (when given) is not found.
     public func complete(
-        tenant: UUID, paymentId: String, paymentData: [String: JSONValue], contact: inout ProviderContact
+        tenant: UUID, paymentId: String, paymentData: [String: JSONValue], livemode: Bool? = nil,
+        contact: inout ProviderContact
     ) async throws -> PaymentRecord {
-        let record = try await get(tenant: tenant, paymentId: paymentId)
+        let record = try await get(tenant: tenant, paymentId: paymentId, livemode: livemode)
         try PaymentMachine(payment: record.payment).validateComplete(at: clock())
         let (attempt, account) = try await currentAttempt(of: record)
         guard await gateway.manifest(pluginId: account.pluginId)?.flows.contains(.complete) == true else {
@@ -76,7 +80,7 @@ extension PaymentService {
         updated.providerStatus = outcome.providerStatus ?? updated.providerStatus
         updated.learn(outcome)
         let time = clock()
-        _ = try await payments.transition(
+        let (_, concluded) = try await concludingTransition(
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(attempts: [updated], operations: [operation])
         ) { PaymentMachine.apply(.completeFinished(outcome), to: &$0, at: time) }
         if outcome.kind == .notSent || outcome.kind == .authExpired {
@@ -87,7 +91,7 @@ extension PaymentService {
             throw CoreError(
                 .providerUnreachable, "the provider could not be reached; nothing was charged")
         }
-        return try await get(tenant: tenant, paymentId: paymentId)
+        return concluded
     }
 
     /// Cancels a payment that was not captured. A payment whose outcome is open (`unknown`, or `processing`
@@ -98,11 +102,12 @@ extension PaymentService {
         return try await cancel(tenant: tenant, paymentId: paymentId, contact: &contact)
     }
 
-    /// ``cancel(tenant:paymentId:)``, saying in `contact` whether the provider may have acted.
-    public func cancel(tenant: UUID, paymentId: String, contact: inout ProviderContact) async throws
-        -> PaymentRecord
+    /// ``cancel(tenant:paymentId:)``, saying in `contact` whether the provider may have acted; a payment of the
+    /// other mode than `livemode` (when given) is not found.
+    public func cancel(tenant: UUID, paymentId: String, livemode: Bool? = nil, contact: inout ProviderContact)
+        async throws -> PaymentRecord
     {
-        let found = try await get(tenant: tenant, paymentId: paymentId)
+        let found = try await get(tenant: tenant, paymentId: paymentId, livemode: livemode)
         let record = try await resolvedIfOpen(found)
         let settled: Set<PaymentStatus> = [.failed, .canceled]
         if found.payment.status != record.payment.status, settled.contains(record.payment.status) {
@@ -119,7 +124,7 @@ extension PaymentService {
             VoidRequest(payment: locator(attempt), operationId: operation.id), account: account)
         apply(outcome, to: &operation)
         let time = clock()
-        let actions = try await payments.transition(
+        let (actions, concluded) = try await concludingTransition(
             tenant: tenant, paymentId: paymentId, with: PaymentChanges(operations: [operation])
         ) { PaymentMachine.apply(.voidFinished(outcome), to: &$0, at: time) }
         try throwIfDeclined(actions)
@@ -128,7 +133,7 @@ extension PaymentService {
             throw CoreError(
                 .providerUnreachable, "the provider could not be reached; nothing was canceled")
         }
-        return try await get(tenant: tenant, paymentId: paymentId)
+        return concluded
     }
 
     /// Refunds `amount` (default: the refundable remainder, less what disputes hold) of a succeeded payment. Under an
@@ -304,5 +309,20 @@ extension PaymentService {
             throw CoreError(
                 .providerDeclined, "\(code): \(message)", declineCode: DeclineCode.normalised(code), providerCode: code)
         }
+    }
+}
+
+extension PaymentService {
+    /// Applies `body` to the payment like ``PaymentRepository/transition(tenant:paymentId:with:_:)`` and
+    /// returns its result with the payment's record as that transaction left it, read in the round trip that
+    /// commits it rather than in a transaction of its own afterwards.
+    func concludingTransition<T: Sendable>(
+        tenant: UUID, paymentId: String, with changes: PaymentChanges,
+        _ body: @escaping @Sendable (inout Payment) throws -> T
+    ) async throws -> (T, PaymentRecord) {
+        let (result, record, _) = try await payments.transition(
+            tenant: tenant, paymentId: paymentId, with: changes, concluding: { _ in true }, answer: { _ in nil }, body)
+        guard let record else { return (result, try await get(tenant: tenant, paymentId: paymentId)) }
+        return (result, record)
     }
 }

@@ -83,8 +83,8 @@ struct PaymentsController: Sendable {
                 let body = try json.decode(AmountBody.self)
                 return try reply(
                     try await service.capture(
-                        tenant: try context.tenant, paymentId: try await id(context), amount: body.amount?.value,
-                        contact: &contact))
+                        tenant: try context.tenant, paymentId: try Self.paymentId(context), amount: body.amount?.value,
+                        livemode: try context.apiKey.livemode, contact: &contact))
             }
         }
         group.post(":id/complete") { request, context in
@@ -92,8 +92,8 @@ struct PaymentsController: Sendable {
                 let body = try json.decode(CompleteBody.self)
                 return try reply(
                     try await service.complete(
-                        tenant: try context.tenant, paymentId: try await id(context), paymentData: body.paymentData,
-                        contact: &contact))
+                        tenant: try context.tenant, paymentId: try Self.paymentId(context),
+                        paymentData: body.paymentData, livemode: try context.apiKey.livemode, contact: &contact))
             }
         }
         group.post(":id/cancel") { request, context in
@@ -101,7 +101,8 @@ struct PaymentsController: Sendable {
                 try json.noFields()
                 return try reply(
                     try await service.cancel(
-                        tenant: try context.tenant, paymentId: try await id(context), contact: &contact))
+                        tenant: try context.tenant, paymentId: try Self.paymentId(context),
+                        livemode: try context.apiKey.livemode, contact: &contact))
             }
         }
         group.post(":id/refunds") { request, context in
