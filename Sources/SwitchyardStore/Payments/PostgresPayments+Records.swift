@@ -5,7 +5,10 @@ import SwitchyardCore
 /// or a whole page.
 extension PostgresPayments {
     public func record(tenant: UUID, paymentId: String) async throws -> PaymentRecord? {
-        try await tenantSnapshot(tenant) { c in try await self.record(paymentId, on: c) }
+        // Reads only: the opening, the four reads and COMMIT go in one round trip.
+        try await tenantSnapshot(tenant) { c in
+            try await self.record(from: c.commit(after: Self.recordReads(paymentId), repeatable: true))
+        }
     }
 
     /// A page of a tenant's payments, newest first, with their records: four queries whatever `limit` is.
