@@ -14,10 +14,34 @@ extension PostgresIdempotencyKeys {
     ) async throws -> IdempotencyClaim {
         let now = clock()
         let until = now.addingTimeInterval(lease)
+        // A new key, the common case, is claimed in one round trip; any other finds the key's state in a
+        // transaction of its own.
+        let fresh = try await tenantScoped(
+            tenant,
+            repeatable: Self.claimingNew(
+                tenant: tenant, key: key, requestHash: requestHash, owner: owner, now: now, until: until))
+        if fresh.affectedRows == 1 { return .proceed }
         return try await tenantScoped(tenant) { c in
             try await Self.claim(
                 tenant: tenant, key: key, requestHash: requestHash, owner: owner, now: now, until: until, on: c)
         }
+    }
+
+    /// The statement that claims `key` when no request has used it: one row when it inserted the key, or
+    /// found it unanswered under the same `owner` (so it is repeatable: a second run after the first
+    /// committed answers the same); none when another request holds or answered the key.
+    static func claimingNew(
+        tenant: UUID, key: String, requestHash: String, owner: String, now: Date, until: Date
+    ) -> PGStatement {
+        PGStatement(
+            """
+            INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at, owner, locked_until)
+            VALUES ($1::uuid, $2, $3, $4::timestamptz, $5, $6::timestamptz)
+            ON CONFLICT (tenant_id, key) DO UPDATE SET owner = EXCLUDED.owner
+            WHERE idempotency_keys.owner = EXCLUDED.owner AND idempotency_keys.completed_at IS NULL
+                AND idempotency_keys.request_hash = EXCLUDED.request_hash
+            """,
+            [.uuid(tenant), .text(key), .text(requestHash), .timestamp(now), .text(owner), .timestamp(until)])
     }
 
     /// Claims `key` inside the caller's transaction (see ``claimIdempotent(tenant:key:requestHash:owner:lease:)``).
@@ -149,9 +173,8 @@ extension PostgresIdempotencyKeys {
         async throws -> Bool
     {
         let now = clock()
-        return try await tenantScoped(tenant) { c in
-            try await Self.finish(key: key, owner: owner, outcome: outcome, now: now, on: c)
-        }
+        let statement = try Self.finishing(key: key, owner: owner, outcome: outcome, now: now)
+        return try await tenantScoped(tenant, repeatable: statement).affectedRows == 1
     }
 
     /// Stores an outcome for `key` inside the caller's transaction; false when `owner` no longer owns it.
@@ -163,7 +186,9 @@ extension PostgresIdempotencyKeys {
         return try await c.query(statement.sql, statement.params).affectedRows == 1
     }
 
-    /// The statement of ``finish(key:owner:outcome:now:on:)``: it updates one row when `owner` still holds `key`.
+    /// The statement of ``finish(key:owner:outcome:now:on:)``: it updates one row when `owner` still holds `key`,
+    /// or already answered it with this outcome at `now` (so it is repeatable: a second run after the first
+    /// committed writes the same and answers the same).
     static func finishing(key: String, owner: String, outcome: IdempotentOutcome, now: Date) throws -> PGStatement {
         var status: Int?
         var kind: String?
@@ -188,7 +213,7 @@ extension PostgresIdempotencyKeys {
                 resource_id = COALESCE($5, resource_id), resource_parent = $6, error_code = $7, error_message = $8,
                 response_body = NULL, completed_at = $9::timestamptz, locked_until = NULL,
                 error_details = $10::jsonb
-            WHERE key = $1 AND owner = $2 AND completed_at IS NULL
+            WHERE key = $1 AND owner = $2 AND (completed_at IS NULL OR completed_at = $9::timestamptz)
             """,
             [
                 .text(key), .text(owner), status.map { .int(Int64($0)) } ?? .null, kind.pg, resourceId.pg, parent.pg,
