@@ -24,7 +24,7 @@ extension PostgresPayments {
         }
 
         /// Upserts every change, announcing status changes: in one round trip (with the payment's lock
-        /// before it) unless refunds or operations change.
+        /// before it) unless refunds change.
         func run(on c: PGConnection, paymentIsNew: Bool = false) async throws {
             if let statements = try await statements(on: c, paymentIsNew: paymentIsNew) {
                 try await c.pipeline(statements)
@@ -34,12 +34,12 @@ extension PostgresPayments {
         }
 
         /// The statements that write these changes, after locking the payment's row on `c`; nil when refunds
-        /// or operations change (their writes read locks and totals between statements: ``runEach(on:)``).
+        /// change (their writes read locks and totals between statements: ``runEach(on:)``).
         ///
         /// A payment the caller knows to be new (its id was just made) has no row to lock and no previous
         /// status: `paymentIsNew` saves that round trip.
         func statements(on c: PGConnection, paymentIsNew: Bool = false) async throws -> [PGStatement]? {
-            guard changes.refunds.isEmpty, changes.operations.isEmpty else { return nil }
+            guard changes.refunds.isEmpty else { return nil }
             var statements: [PGStatement] = []
             if let payment = changes.payment, let paymentParams {
                 let previous =
@@ -49,7 +49,15 @@ extension PostgresPayments {
             }
             statements += attemptParams.map { PGStatement(PostgresPayments.upsertAttempt, $0) }
             statements += outcomeParams.map { PGStatement(PostgresRouting.recordRoutingOutcome, $0) }
+            statements += operationParams.map { PGStatement(PostgresPayments.upsertOperation, $0) }
             return statements
+        }
+
+        /// Whether the changes are operations only: upserts by id whose second run writes the same, so their
+        /// transaction may commit in its first round trip (see ``PGConnection/commit(after:repeatable:)``).
+        var onlyOperations: Bool {
+            changes.payment == nil && changes.attempts.isEmpty && changes.refunds.isEmpty
+                && !changes.operations.isEmpty
         }
 
         /// Upserts every change one statement at a time, announcing status changes.

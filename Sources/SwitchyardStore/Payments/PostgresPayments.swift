@@ -14,7 +14,12 @@ extension PostgresPayments {
             ?? changes.operations.first?.tenantId
         guard let tenant else { return }
         let write = try ChangeWrite(changes, store: self)
-        try await tenantScoped(tenant) { c in try await write.run(on: c) }
+        try await tenantScoped(tenant) { c in
+            guard write.onlyOperations, let statements = try await write.statements(on: c) else {
+                return try await write.run(on: c)
+            }
+            try await c.commit(after: statements, repeatable: true)
+        }
     }
 
     public func begin(_ changes: PaymentChanges, claim: IdempotencyScope?) async throws -> IdempotencyClaim {
