@@ -58,16 +58,16 @@ extension PostgresAccounts {
     }
 
     public func account(tenant: UUID, id: UUID) async throws -> ProviderAccount? {
-        let rows = try await tenantScoped(tenant) { c in
-            try await c.query("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)]).rows
-        }
+        let rows = try await tenantScoped(
+            tenant, repeatable: PGStatement("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)])
+        ).rows
         return try rows.first.map(openAccount)
     }
 
     public func accounts(tenant: UUID) async throws -> [ProviderAccount] {
-        let rows = try await tenantScoped(tenant) { c in
-            try await c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
-        }
+        let rows = try await tenantScoped(
+            tenant, repeatable: PGStatement("SELECT * FROM provider_accounts ORDER BY created_at, id")
+        ).rows
         return try rows.map(openAccount)
     }
 
@@ -83,16 +83,16 @@ extension PostgresAccounts {
 
     /// All of a tenant's accounts for routing, their secret credential fields left out (not decrypted).
     public func accountDescriptors(tenant: UUID) async throws -> [ProviderAccount] {
-        let rows = try await tenantScoped(tenant) { c in
-            try await c.query("SELECT * FROM provider_accounts ORDER BY created_at, id").rows
-        }
+        let rows = try await tenantScoped(
+            tenant, repeatable: PGStatement("SELECT * FROM provider_accounts ORDER BY created_at, id")
+        ).rows
         return try rows.map { try openAccount($0, decrypt: false) }
     }
 
     public func account(id: UUID) async throws -> ProviderAccount? {
-        let rows = try await system { c in
-            try await c.query("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)]).rows
-        }
+        let rows = try await system(
+            repeatable: PGStatement("SELECT * FROM provider_accounts WHERE id = $1::uuid", [.uuid(id)])
+        ).rows
         return try rows.first.map(openAccount)
     }
 

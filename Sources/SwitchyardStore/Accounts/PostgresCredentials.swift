@@ -121,7 +121,7 @@ extension PostgresCredentials {
     private func oneCredential(_ tenant: UUID, _ sql: String, _ params: [PGValue]) async throws
         -> StoredPaymentMethod?
     {
-        let row = try await tenantScoped(tenant) { c in try await c.query(sql, params).first }
+        let row = try await tenantScoped(tenant, repeatable: PGStatement(sql, params)).first
         return try row.map(credential(from:))
     }
 
