@@ -68,8 +68,8 @@ extension PostgresPayments {
             let previous = payment.status
             let result = try body(&payment)
             let concludes = concluding(result)
-            // The payment, its event, the other changes and (when it concludes) the record read back and the
-            // key's answer with COMMIT: one round trip when only attempts change besides the payment.
+            // The payment, its event, the other changes, (when it concludes) the record read back and the key's
+            // answer, and COMMIT: one round trip when no refund changes.
             let own =
                 [PGStatement(Self.upsertPayment, try Self.paymentParameters(payment))]
                 + (try self.announcement(payment, previous: previous.rawValue))
@@ -82,7 +82,7 @@ extension PostgresPayments {
             if let writes = try await write.statements(on: c) {
                 let reads = concludes ? Self.recordReads(paymentId) : []
                 guard let finishing else {
-                    let results = try await c.pipeline(own + writes + reads)
+                    let results = try await c.commit(after: own + writes + reads)
                     record = concludes ? try self.record(from: Array(results.suffix(reads.count))) : nil
                     return (result, record, false)
                 }
