@@ -41,8 +41,9 @@ extension PostgresRepository {
 
     /// Runs one `repeatable` statement like ``tenantScoped(_:_:)`` in one round trip: the transaction's
     /// opening, the statement and `COMMIT` go together (see ``PGConnection/commit(after:repeatable:)``).
-    /// Only for a statement whose second run, after the first committed, changes nothing and answers the
-    /// same: a read, an upsert that returns its row, an update whose own condition excludes what it changed.
+    /// Only for a statement whose second run, after the first committed, changes nothing and gives an answer
+    /// the caller may take as the first's: a read, an upsert that returns its row, an update whose own
+    /// condition excludes what it changed (when the caller does not use its count).
     func tenantScoped(_ tenant: UUID, repeatable statement: PGStatement) async throws -> PGResult {
         try await tenantScoped(tenant) { c in try await Self.single(statement, on: c) }
     }

@@ -13,7 +13,8 @@ extension PGConnection {
     /// This is safe because the batch holds no `COMMIT`: whatever the server did with it was rolled back
     /// with the lost session or the failed statement, and the caller has seen none of its results. A batch
     /// with `COMMIT` comes here only with statements declared repeatable (see ``commit(after:repeatable:)``):
-    /// if the lost session committed them, running them again changes nothing and answers the same.
+    /// if the lost session committed them, running them again changes nothing, and the caller may take the
+    /// second answer as the first's.
     func reopeningOnce<T>(_ send: () async throws -> T) async throws -> T {
         do {
             return try await send()

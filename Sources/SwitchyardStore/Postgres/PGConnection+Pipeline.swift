@@ -44,9 +44,10 @@ extension PGConnection {
     /// transaction that had failed before is reported as at ``commit()``. When `statements` would be the
     /// transaction's first batch, which may be sent twice on a reopened connection, `COMMIT` follows in a
     /// round trip of its own, unless the caller says the statements are `repeatable`: running them a second
-    /// time after they committed changes nothing and answers the same (a read, an upsert that returns its
-    /// row, an update whose own condition excludes the rows it already changed). Then the opening, the
-    /// statements and `COMMIT` go in one round trip.
+    /// time after they committed changes nothing, and the caller may take the second answer as the first's
+    /// (a read, an upsert that returns its row, an update whose own condition excludes the rows it already
+    /// changed when its count is not used). Then the opening, the statements and `COMMIT` go in one round
+    /// trip.
     @discardableResult
     public func commit(after statements: [PGStatement], repeatable: Bool = false) async throws -> [PGResult] {
         try checkNotCommitted()
