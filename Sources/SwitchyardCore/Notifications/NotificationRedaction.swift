@@ -18,11 +18,11 @@ public enum NotificationRedaction {
     /// they are, unless it has a member name written with an escape or outside ASCII: then it is read in full
     /// and written again with sorted keys.
     public static func redact(_ body: Data, extraFields: [String] = []) -> Data {
-        let extra = Set(extraFields.map { $0.lowercased() })
         let first = body.first { !isBlank($0) }
-        let names = knownSecretFields.union(extra)
+        let names =
+            extraFields.isEmpty ? knownSecretFields : knownSecretFields.union(extraFields.map { $0.lowercased() })
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            if let ranges = SecretValueScan.ranges(in: body, isSecret: { names.contains($0) }) {
+            if let ranges = SecretValueScan.ranges(in: body, names: names) {
                 return ranges.isEmpty ? body : replacing(ranges, of: body)
             }
             guard let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {

@@ -12,20 +12,20 @@ struct SecretValueScan {
     static let maximumDepth = 512
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    private let isSecret: (String) -> Bool
+    private let names: Set<String>
     private var index = 0
     private var ranges: [Range<Int>] = []
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, isSecret: @escaping (String) -> Bool) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, names: Set<String>) {
         self.bytes = bytes
-        self.isSecret = isSecret
+        self.names = names
     }
 
-    /// The ranges of `body`'s secret scalar values, in order; `isSecret` gets each name in lowercase. Nil
-    /// when the body is not read (see above).
-    static func ranges(in body: Data, isSecret: @escaping (String) -> Bool) -> [Range<Int>]? {
+    /// The ranges of `body`'s scalar values whose member names, in lowercase, are among `names` (in
+    /// order). Nil when the body is not read (see above).
+    static func ranges(in body: Data, names: Set<String>) -> [Range<Int>]? {
         body.withUnsafeBytes { raw in
-            var scan = SecretValueScan(bytes: raw.bindMemory(to: UInt8.self), isSecret: isSecret)
+            var scan = SecretValueScan(bytes: raw.bindMemory(to: UInt8.self), names: names)
             guard scan.value(depth: 0) else { return nil }
             scan.skipBlanks()
             return scan.index == scan.bytes.count ? scan.ranges : nil
@@ -62,7 +62,7 @@ struct SecretValueScan {
             let start = index
             let container = bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[")
             guard value(depth: depth + 1) else { return false }
-            if !container, isSecret(lowercased(name.range)) { ranges.append(start..<index) }
+            if !container, names.contains(lowercased(name.range)) { ranges.append(start..<index) }
             skipBlanks()
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "}"))
